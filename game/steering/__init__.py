@@ -1,0 +1,1 @@
+"""Vectorised steering behaviours: pure NumPy, no arcade, no pymunk."""

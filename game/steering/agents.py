@@ -1,0 +1,184 @@
+"""The agent group: every agent's kinematic state as NumPy arrays, one row per agent."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.spatial import cKDTree
+
+from .vec import FloatArray, as_points, length, safe_normalize, truncate
+
+__all__ = ["AgentGroup", "integrate"]
+
+
+def _column(values: ArrayLike, n: int, name: str) -> FloatArray:
+    arr = np.asarray(values, dtype=np.float64)
+    arr = np.broadcast_to(arr, (n,)).copy() if arr.ndim == 0 else arr.astype(np.float64, copy=True)
+    if arr.shape != (n,):
+        raise ValueError(f"{name}: expected {n} values, got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name}: values must be finite")
+    return arr
+
+
+@dataclass(eq=False)
+class AgentGroup:
+    """Position, velocity and limits of N agents as structure-of-arrays.
+
+    Units: px, px/s, px/s^2. Behaviours read a group and return an (N, 2) steering
+    acceleration (px/s^2, never longer than ``max_force``); multiply by ``mass`` to get a
+    physics force. Per-agent behaviour memory (path progress, wander angle, chosen avoidance
+    side) lives in :attr:`state` columns, so shared data such as a path never holds it.
+
+    Attributes:
+        pos: (N, 2) positions.
+        vel: (N, 2) velocities.
+        max_speed: (N,) speed limits.
+        max_force: (N,) steering acceleration limits.
+        radius: (N,) bounding radii.
+        mass: (N,) masses.
+        heading: (N, 2) unit facing; follows the velocity, keeps the last one when stopped.
+        state: named (N,) or (N, k) per-agent columns owned by behaviours.
+    """
+
+    pos: FloatArray
+    vel: FloatArray
+    max_speed: FloatArray
+    max_force: FloatArray
+    radius: FloatArray
+    mass: FloatArray
+    heading: FloatArray = field(default_factory=lambda: np.zeros((0, 2)))
+    state: dict[str, FloatArray] = field(default_factory=dict)
+    _tree: cKDTree | None = field(default=None, init=False, repr=False)
+    _tree_pos: FloatArray | None = field(default=None, init=False, repr=False)
+    _pairs: dict[float, NDArray[np.intp]] = field(default_factory=dict, init=False, repr=False)
+
+    @classmethod
+    def create(
+        cls,
+        pos: ArrayLike,
+        vel: ArrayLike | None = None,
+        *,
+        max_speed: ArrayLike = 120.0,
+        max_force: ArrayLike = 360.0,
+        radius: ArrayLike = 8.0,
+        mass: ArrayLike = 1.0,
+    ) -> AgentGroup:
+        """Build a group from positions; every other argument is a scalar or one value per agent.
+
+        Raises:
+            ValueError: on a shape mismatch or a non-finite value.
+        """
+        p = as_points(pos).copy()
+        n = p.shape[0]
+        v = np.zeros_like(p) if vel is None else as_points(vel, n).copy()
+        if not (np.isfinite(p).all() and np.isfinite(v).all()):
+            raise ValueError("pos/vel: values must be finite")
+        return cls(
+            pos=p,
+            vel=v,
+            max_speed=_column(max_speed, n, "max_speed"),
+            max_force=_column(max_force, n, "max_force"),
+            radius=_column(radius, n, "radius"),
+            mass=_column(mass, n, "mass"),
+        )
+
+    def __post_init__(self) -> None:
+        n = self.pos.shape[0]
+        if self.heading.shape != (n, 2):
+            self.heading = safe_normalize(self.vel, np.array([1.0, 0.0]))
+
+    def __len__(self) -> int:
+        return int(self.pos.shape[0])
+
+    @property
+    def n(self) -> int:
+        """Number of agents."""
+        return int(self.pos.shape[0])
+
+    def speed(self) -> FloatArray:
+        """(N,) current speeds."""
+        return length(self.vel)
+
+    def update_heading(self) -> None:
+        """Point :attr:`heading` along the velocity where the agent moves; keep it where not."""
+        moving = length(self.vel) > 1e-6
+        self.heading = np.where(moving[:, None], safe_normalize(self.vel), self.heading)
+
+    def column(self, name: str, fill: float = 0.0, width: int = 0) -> FloatArray:
+        """The per-agent state column ``name``, created filled with ``fill`` on first use.
+
+        Args:
+            name: a behaviour-specific key such as ``"path.progress"``.
+            fill: initial value for every agent.
+            width: 0 for an (N,) column, k for an (N, k) one.
+        """
+        col = self.state.get(name)
+        shape = (self.n,) if width == 0 else (self.n, width)
+        if col is None or col.shape != shape:
+            col = np.full(shape, fill, dtype=np.float64)
+            self.state[name] = col
+        return col
+
+    # -- neighbour index, shared by every behaviour in a step -------------------------------
+
+    def tree(self) -> cKDTree:
+        """A k-d tree over the current positions, rebuilt only when positions changed."""
+        if (
+            self._tree is None
+            or self._tree_pos is None
+            or not np.array_equal(self._tree_pos, self.pos)
+        ):
+            self._tree_pos = self.pos.copy()
+            self._tree = cKDTree(self._tree_pos)
+            self._pairs = {}
+        return self._tree
+
+    def pairs_within(self, r: float) -> NDArray[np.intp]:
+        """(P, 2) index pairs ``i < j`` of agents closer than ``r``, cached per step."""
+        tree = self.tree()
+        key = float(r)
+        cached = self._pairs.get(key)
+        if cached is None:
+            if self.n < 2 or r <= 0:
+                cached = np.zeros((0, 2), dtype=np.intp)
+            else:
+                cached = tree.query_pairs(key, output_type="ndarray").astype(np.intp)
+            self._pairs[key] = cached
+        return cached
+
+    # -- subsets -------------------------------------------------------------------------------
+
+    def take(self, idx: NDArray[np.intp]) -> AgentGroup:
+        """A new group with copies of rows ``idx`` (state columns included)."""
+        sub = AgentGroup(
+            pos=self.pos[idx].copy(),
+            vel=self.vel[idx].copy(),
+            max_speed=self.max_speed[idx].copy(),
+            max_force=self.max_force[idx].copy(),
+            radius=self.radius[idx].copy(),
+            mass=self.mass[idx].copy(),
+            heading=self.heading[idx].copy(),
+        )
+        sub.state = {k: v[idx].copy() for k, v in self.state.items()}
+        return sub
+
+    def put_state(self, idx: NDArray[np.intp], sub: AgentGroup) -> None:
+        """Write the state columns of ``sub`` (made by :meth:`take`) back into rows ``idx``."""
+        for key, col in sub.state.items():
+            if key not in self.state:
+                width = 0 if col.ndim == 1 else col.shape[1]
+                self.column(key, fill=np.nan, width=width)
+            self.state[key][idx] = col
+
+
+def integrate(agents: AgentGroup, accel: FloatArray, dt: float) -> None:
+    """Semi-implicit Euler step in place: velocity += accel*dt (limited to max speed), then move.
+
+    This is the seeds' ``update()``; the game itself integrates with pymunk.
+    """
+    agents.vel = truncate(agents.vel + accel * dt, agents.max_speed)
+    agents.pos = agents.pos + agents.vel * dt
+    agents.update_heading()

@@ -1,0 +1,216 @@
+"""The single-target behaviours: seek, flee, arrive, pursue, evade, wander and containment."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .agents import AgentGroup
+from .base import DEFAULT_GAIN, Debug, desired_toward, steer_to_velocity
+from .vec import FloatArray, as_points, length, perp, safe_normalize, truncate
+
+__all__ = ["Arrive", "Contain", "Evade", "Flee", "Pursue", "Seek", "Wander"]
+
+
+def _targets(target: ArrayLike, n: int) -> FloatArray:
+    return as_points(target, n)
+
+
+@dataclass
+class Seek:
+    """Steer at full speed toward a target point (one point for all, or one per agent).
+
+    Overshoots and circles a target it reaches; use :class:`Arrive` to stop on it.
+    """
+
+    target: ArrayLike
+    gain: float = DEFAULT_GAIN
+
+    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
+        """Return (N, 2) forces toward the target."""
+        tgt = _targets(self.target, agents.n)
+        if debug is not None:
+            debug["seek.target"] = tgt
+        return steer_to_velocity(agents, desired_toward(agents, tgt - agents.pos), self.gain)
+
+
+@dataclass
+class Flee:
+    """Steer at full speed away from a point, only within ``panic_distance`` (inf: always).
+
+    An agent exactly on the point has no away direction and flees along its heading.
+    """
+
+    target: ArrayLike
+    panic_distance: float = float("inf")
+    gain: float = DEFAULT_GAIN
+
+    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
+        """Return (N, 2) forces away from the target; zero outside the panic distance."""
+        tgt = _targets(self.target, agents.n)
+        away = agents.pos - tgt
+        direction = safe_normalize(away, fallback=agents.heading)
+        force = steer_to_velocity(agents, direction * agents.max_speed[:, None], self.gain)
+        near = length(away) < self.panic_distance
+        return np.where(near[:, None], force, 0.0)
+
+
+@dataclass
+class Arrive:
+    """Seek that slows inside ``slowing_radius`` and stops on the target without overshoot.
+
+    Better than the textbook arrive: the desired speed is also capped by what max force can
+    brake (``sqrt(2 * a * d)``), and the gain is raised to critical damping of the linear
+    approach (``4 * max_speed / slowing_radius``), so there is no overshoot or oscillation
+    whatever the limits. Fails only when the target moves faster than the agent.
+    """
+
+    target: ArrayLike
+    slowing_radius: float = 100.0
+    gain: float = DEFAULT_GAIN
+    #: Fraction of max force budgeted for braking.
+    brake_fraction: float = 0.8
+
+    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
+        """Return (N, 2) forces that bring each agent to rest on the target."""
+        tgt = _targets(self.target, agents.n)
+        to_target = tgt - agents.pos
+        dist = length(to_target)
+        slow = max(self.slowing_radius, 1e-6)
+        speed = np.minimum(agents.max_speed, agents.max_speed * dist / slow)
+        speed = np.minimum(speed, np.sqrt(2.0 * self.brake_fraction * agents.max_force * dist))
+        desired = safe_normalize(to_target) * speed[:, None]
+        gain = np.maximum(self.gain, 4.0 * agents.max_speed / slow)
+        if debug is not None:
+            debug["arrive.target"] = tgt
+        return truncate((desired - agents.vel) * gain[:, None], agents.max_force)
+
+
+def _prediction_time(
+    agents: AgentGroup, to_target: FloatArray, target_vel: FloatArray, max_time: float
+) -> FloatArray:
+    closing = agents.max_speed + length(target_vel)
+    t = np.zeros(agents.n)
+    np.divide(length(to_target), closing, out=t, where=closing > 0)
+    return np.minimum(t, max_time)
+
+
+@dataclass
+class Pursue:
+    """Seek where a moving target will be: its position plus velocity times a prediction time.
+
+    The prediction time is distance / (own max speed + target speed), capped at
+    ``max_prediction`` so a far target is not led by absurd amounts.
+    """
+
+    target: ArrayLike
+    target_velocity: ArrayLike = (0.0, 0.0)
+    max_prediction: float = 1.5
+    gain: float = DEFAULT_GAIN
+
+    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
+        """Return (N, 2) forces toward the target's predicted position."""
+        tgt = _targets(self.target, agents.n)
+        tvel = _targets(self.target_velocity, agents.n)
+        t = _prediction_time(agents, tgt - agents.pos, tvel, self.max_prediction)
+        predicted = tgt + tvel * t[:, None]
+        if debug is not None:
+            debug["pursue.predicted"] = predicted
+        return steer_to_velocity(agents, desired_toward(agents, predicted - agents.pos), self.gain)
+
+
+@dataclass
+class Evade:
+    """Flee from where a moving threat will be; only within ``panic_distance``."""
+
+    target: ArrayLike
+    target_velocity: ArrayLike = (0.0, 0.0)
+    max_prediction: float = 1.5
+    panic_distance: float = float("inf")
+    gain: float = DEFAULT_GAIN
+
+    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
+        """Return (N, 2) forces away from the threat's predicted position."""
+        tgt = _targets(self.target, agents.n)
+        tvel = _targets(self.target_velocity, agents.n)
+        t = _prediction_time(agents, tgt - agents.pos, tvel, self.max_prediction)
+        predicted = tgt + tvel * t[:, None]
+        if debug is not None:
+            debug["evade.predicted"] = predicted
+        return Flee(predicted, self.panic_distance, self.gain)(agents, dt)
+
+
+@dataclass
+class Wander:
+    """Reynolds' wander: seek a point on a circle ahead whose angle drifts randomly.
+
+    The angle is per agent (state column ``wander.angle``) and its random walk is scaled by
+    ``sqrt(dt)``, so the motion looks the same at any step size. Seeded: give a
+    ``numpy.random.Generator`` for reproducible runs.
+    """
+
+    rng: np.random.Generator
+    circle_distance: float = 40.0
+    circle_radius: float = 20.0
+    #: Standard deviation of the angle change per square-root second (rad / sqrt(s)).
+    jitter: float = 3.0
+    gain: float = DEFAULT_GAIN
+
+    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
+        """Return (N, 2) wandering forces; advances each agent's wander angle by ``dt``."""
+        n = agents.n
+        angle = agents.column("wander.angle", fill=np.nan)
+        fresh = ~np.isfinite(angle)
+        if fresh.any():
+            angle[fresh] = self.rng.uniform(-np.pi, np.pi, int(fresh.sum()))
+        angle += self.rng.normal(0.0, self.jitter * np.sqrt(max(dt, 0.0)), n)
+        heading = agents.heading
+        centre = agents.pos + heading * self.circle_distance
+        offset = heading * np.cos(angle)[:, None] + perp(heading) * np.sin(angle)[:, None]
+        target = centre + offset * self.circle_radius
+        if debug is not None:
+            debug["wander.target"] = target
+            debug["wander.centre"] = centre
+        return steer_to_velocity(agents, desired_toward(agents, target - agents.pos), self.gain)
+
+
+@dataclass
+class Contain:
+    """Stay inside an axis-aligned rectangle: steer back before the predicted position leaves.
+
+    The prediction looks ``lookahead`` seconds ahead, plus the agent's radius and ``margin``;
+    past an edge the desired velocity points straight back in at max speed. Zero force well
+    inside, so it combines with anything.
+    """
+
+    left: float
+    bottom: float
+    right: float
+    top: float
+    margin: float = 16.0
+    lookahead: float = 0.5
+    gain: float = DEFAULT_GAIN
+
+    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
+        """Return (N, 2) forces that keep agents inside the rectangle."""
+        future = agents.pos + agents.vel * self.lookahead
+        pad = agents.radius + self.margin
+        push = np.zeros_like(future)
+        push[:, 0] = (future[:, 0] < self.left + pad).astype(float) - (
+            future[:, 0] > self.right - pad
+        ).astype(float)
+        push[:, 1] = (future[:, 1] < self.bottom + pad).astype(float) - (
+            future[:, 1] > self.top - pad
+        ).astype(float)
+        outside = (push != 0).any(axis=1)
+        # Keep the tangential part of the velocity: turn along the wall, not stop at it.
+        desired = agents.vel.copy()
+        desired[push[:, 0] != 0, 0] = 0.0
+        desired[push[:, 1] != 0, 1] = 0.0
+        desired = (
+            safe_normalize(desired + push * agents.max_speed[:, None]) * agents.max_speed[:, None]
+        )
+        force = steer_to_velocity(agents, desired, self.gain)
+        return np.where(outside[:, None], force, 0.0)
