@@ -132,7 +132,8 @@ class AgentGroup:
             or not np.array_equal(self._tree_pos, self.pos)
         ):
             self._tree_pos = self.pos.copy()
-            self._tree = cKDTree(self._tree_pos)
+            # Unbalanced, non-compact trees build twice as fast and query as fast here.
+            self._tree = cKDTree(self._tree_pos, balanced_tree=False, compact_nodes=False)
             self._pairs = {}
         return self._tree
 
