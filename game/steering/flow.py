@@ -1,0 +1,663 @@
+"""Flow fields (seed 003): a grid of flow vectors over the world, its generators, and following it.
+
+:class:`FlowField` is shared data (a grid, a cell size and an origin) with a vectorised clamped
+lookup; its class methods build the seed's kinds of field (uniform, noise, vortex, image
+brightness, any function). :class:`NoiseFlow` is a field that drifts over time (3-D noise,
+Exercise 5.7). :class:`FollowFlow` is the behaviour: desired velocity along the field at max speed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import operator
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from opensimplex import OpenSimplex
+from opensimplex.constants import GRADIENTS2, GRADIENTS3
+
+from .agents import AgentGroup
+from .base import DEFAULT_GAIN, Debug, steer_to_velocity
+from .vec import FloatArray, as_points, length, perp, safe_normalize
+
+__all__ = ["MAX_CELLS", "FlowField", "FollowFlow", "NoiseFlow"]
+
+#: Largest grid accepted (rows x cols); a bigger one is a broken level, not a big level.
+MAX_CELLS = 1_000_000
+
+IntArray = NDArray[np.intp]
+
+
+# -- validation helpers ------------------------------------------------------------------------
+
+
+def _grid_shape(rows: int, cols: int) -> tuple[int, int]:
+    try:
+        r, c = operator.index(rows), operator.index(cols)
+    except TypeError as exc:
+        raise ValueError(f"FlowField rows/cols: expected integers, got {rows!r}, {cols!r}") from exc
+    if r < 1 or c < 1:
+        raise ValueError(f"FlowField rows/cols: grid is empty ({r} x {c})")
+    if r * c > MAX_CELLS:
+        raise ValueError(f"FlowField rows/cols: {r} x {c} cells is more than {MAX_CELLS}")
+    return r, c
+
+
+def _positive(value: float, name: str) -> float:
+    v = float(value)
+    if not (math.isfinite(v) and v > 0.0):
+        raise ValueError(f"{name}: must be a finite number > 0, got {value!r}")
+    return v
+
+
+def _finite(value: float, name: str) -> float:
+    v = float(value)
+    if not math.isfinite(v):
+        raise ValueError(f"{name}: must be finite, got {value!r}")
+    return v
+
+
+def _origin(origin: ArrayLike) -> tuple[float, float]:
+    o = np.asarray(origin, dtype=np.float64)
+    if o.shape != (2,) or not np.isfinite(o).all():
+        raise ValueError(f"FlowField.origin: expected a finite (x, y), got {origin!r}")
+    return float(o[0]), float(o[1])
+
+
+def _cell_centres(rows: int, cols: int, cell: float, origin: tuple[float, float]) -> FloatArray:
+    """(rows, cols, 2) world positions of the cell centres; row 0 is the bottom row."""
+    xs = origin[0] + (np.arange(cols) + 0.5) * cell
+    ys = origin[1] + (np.arange(rows) + 0.5) * cell
+    gx, gy = np.meshgrid(xs, ys)
+    return np.stack((gx, gy), axis=-1)
+
+
+def _clamp(x: FloatArray, hi: float) -> FloatArray:
+    """``x`` limited to [0, hi]; NaN becomes 0 and infinities the bounds (fmax/fmin skip NaN)."""
+    return np.fmin(np.fmax(x, 0.0), hi)
+
+
+def _angle_vectors(angle: FloatArray) -> FloatArray:
+    return np.stack((np.cos(angle), np.sin(angle)), axis=-1)
+
+
+# -- OpenSimplex noise over grids, vectorised --------------------------------------------------
+
+# Offsets (in opensimplex's stretched lattice) of every lattice vertex whose kernel can reach a
+# point of the base cell (distance^2 < 2; found offline by a bounded least-squares search).
+_OFF2 = np.array([(-1, 1), (0, 0), (0, 1), (0, 2), (1, -1), (1, 0), (1, 1), (2, 0)], dtype=np.intp)
+_OFF3 = np.array(
+    [
+        (-1, 0, 1), (-1, 1, 0), (-1, 1, 1), (0, -1, 1), (0, 0, 0), (0, 0, 1), (0, 0, 2),
+        (0, 1, -1), (0, 1, 0), (0, 1, 1), (0, 1, 2), (0, 2, 0), (0, 2, 1), (1, -1, 0),
+        (1, -1, 1), (1, 0, -1), (1, 0, 0), (1, 0, 1), (1, 0, 2), (1, 1, -1), (1, 1, 0),
+        (1, 1, 1), (1, 2, 0), (2, 0, 0), (2, 0, 1), (2, 1, 0),
+    ],
+    dtype=np.intp,
+)  # fmt: skip
+_STRETCH2, _SQUISH2, _NORM2 = -0.211324865405187, 0.366025403784439, 47.0
+_STRETCH3, _SQUISH3, _NORM3 = -1.0 / 6.0, 1.0 / 3.0, 103.0
+_CHUNK = 16384  # points per vectorised batch: bounds the (K, chunk) temporaries to a few MB
+
+
+class _Noise:
+    """OpenSimplex noise on grids, computed in NumPy with opensimplex's own seeded tables.
+
+    opensimplex's array functions loop in Python unless numba is installed (a 40 x 25 grid of
+    ``noise3`` takes ~50 ms); this sums each lattice vertex's kernel over all points at once
+    (~1.5-2 ms). 2-D equals ``opensimplex.noise2`` to rounding; 3-D equals ``noise3`` within 1e-4
+    (opensimplex's branchy 3-D code skips a few far vertices whose share is below that; the full
+    sum here is the continuous one). Falls back to the public array functions if a future
+    opensimplex renames its tables.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.gen = OpenSimplex(int(seed))
+        perm = getattr(self.gen, "_perm", None)
+        pgi = getattr(self.gen, "_perm_grad_index3", None)
+        self.fast = perm is not None and pgi is not None
+        if not self.fast:
+            return
+        p = np.asarray(perm, dtype=np.intp)
+        i = np.arange(256)
+        # hash2[(x & 255) << 8 | (y & 255)] = perm[(perm[x & 255] + y) & 255]
+        self.hash2 = p[(p[:, None] + i[None, :]) & 0xFF].ravel()
+        g2 = np.asarray(GRADIENTS2, dtype=np.float64) / _NORM2
+        self.g2x, self.g2y = g2[0::2], g2[1::2]  # by (index & 0x0E) // 2
+        g3 = np.asarray(GRADIENTS3, dtype=np.float64).reshape(-1, 3) / _NORM3
+        gi = np.asarray(pgi, dtype=np.intp) // 3
+        gi = np.concatenate((gi, gi))  # index hash2 + (z & 255) < 512 without another "& 255"
+        self.g3x, self.g3y, self.g3z = (np.ascontiguousarray(g3[gi, k]) for k in range(3))
+        self.o2 = [_OFF2[:, k : k + 1] for k in range(2)]
+        self.o2s = [self.o2[k] + _OFF2.sum(axis=1, keepdims=True) * _SQUISH2 for k in range(2)]
+        self.o3 = [_OFF3[:, k : k + 1] for k in range(3)]
+        self.o3s = [self.o3[k] + _OFF3.sum(axis=1, keepdims=True) * _SQUISH3 for k in range(3)]
+
+    def grid2(self, xs: FloatArray, ys: FloatArray) -> FloatArray:
+        """(len(ys), len(xs)) values of 2-D noise at every (x, y)."""
+        if not self.fast:
+            return np.asarray(self.gen.noise2array(xs, ys), dtype=np.float64)
+        gx, gy = np.meshgrid(xs, ys)
+        out = np.empty(gx.size)
+        x, y = gx.ravel(), gy.ravel()
+        for s in range(0, x.size, _CHUNK):
+            out[s : s + _CHUNK] = self._points2(x[s : s + _CHUNK], y[s : s + _CHUNK])
+        return out.reshape(gx.shape)
+
+    def grid3(self, xs: FloatArray, ys: FloatArray, z: float) -> FloatArray:
+        """(len(ys), len(xs)) values of 3-D noise at every (x, y) and the one ``z``."""
+        if not self.fast:
+            arr = self.gen.noise3array(xs, ys, np.array([z], dtype=np.float64))
+            return np.asarray(arr, dtype=np.float64)[0]
+        gx, gy = np.meshgrid(xs, ys)
+        out = np.empty(gx.size)
+        x, y = gx.ravel(), gy.ravel()
+        for s in range(0, x.size, _CHUNK):
+            xc, yc = x[s : s + _CHUNK], y[s : s + _CHUNK]
+            out[s : s + _CHUNK] = self._points3(xc, yc, np.full_like(xc, z))
+        return out.reshape(gx.shape)
+
+    def _points2(self, x: FloatArray, y: FloatArray) -> FloatArray:
+        s = (x + y) * _STRETCH2
+        xsb, ysb = np.floor(x + s), np.floor(y + s)
+        q = (xsb + ysb) * _SQUISH2
+        dx = (x - xsb - q) - self.o2s[0]  # (K, n): one row per lattice offset
+        dy = (y - ysb - q) - self.o2s[1]
+        a = 2.0 - dx * dx - dy * dy
+        np.maximum(a, 0.0, out=a)
+        a *= a
+        a *= a
+        key = ((xsb.astype(np.intp) + self.o2[0]) & 0xFF) << 8
+        key |= (ysb.astype(np.intp) + self.o2[1]) & 0xFF
+        g = (self.hash2[key] & 0x0E) >> 1
+        return np.asarray((a * (self.g2x[g] * dx + self.g2y[g] * dy)).sum(axis=0))
+
+    def _points3(self, x: FloatArray, y: FloatArray, z: FloatArray) -> FloatArray:
+        s = (x + y + z) * _STRETCH3
+        xsb, ysb, zsb = np.floor(x + s), np.floor(y + s), np.floor(z + s)
+        q = (xsb + ysb + zsb) * _SQUISH3
+        dx = (x - xsb - q) - self.o3s[0]  # (K, n): one row per lattice offset
+        dy = (y - ysb - q) - self.o3s[1]
+        dz = (z - zsb - q) - self.o3s[2]
+        a = 2.0 - dx * dx
+        a -= dy * dy
+        a -= dz * dz
+        np.maximum(a, 0.0, out=a)
+        a *= a
+        a *= a
+        key = ((xsb.astype(np.intp) + self.o3[0]) & 0xFF) << 8
+        key |= (ysb.astype(np.intp) + self.o3[1]) & 0xFF
+        h = self.hash2[key]
+        h += (zsb.astype(np.intp) + self.o3[2]) & 0xFF
+        dx *= self.g3x[h]
+        dy *= self.g3y[h]
+        dz *= self.g3z[h]
+        dx += dy
+        dx += dz
+        dx *= a
+        return np.asarray(dx.sum(axis=0))
+
+
+def _noise_angles(values: FloatArray, base_angle: float, turns: float) -> FloatArray:
+    # The seed's 180 * (noise + 1) degrees is pi + pi * noise: base_angle pi, one turn.
+    return base_angle + math.pi * turns * values
+
+
+# -- the field ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class FlowField:
+    """A grid of flow vectors over an axis-aligned rectangle of the world (seed 003).
+
+    Cell ``(r, c)`` covers ``x`` in ``[ox + c*cell, ox + (c+1)*cell)`` and ``y`` in
+    ``[oy + r*cell, oy + (r+1)*cell)``: ``origin`` is the grid's bottom-left corner and row 0 is
+    the *bottom* row (y up; the seed's screen rows run downwards).
+
+    Vectors are directions with a strength: the direction is where the current flows, the length
+    in [0, 1] is the strength as a fraction of full (longer counts as 1; only
+    ``FollowFlow(strength_scales_speed=True)`` reads it). A zero vector is still water: an agent
+    following it brakes, as in the seed.
+
+    Shared data: many behaviours and agents may read one field; nothing per agent is stored on
+    it. The grid may be rewritten in place (:class:`NoiseFlow` does), never resized.
+
+    Attributes:
+        vectors: (rows, cols, 2) float64 flow vectors, finite.
+        cell: cell side in px (the seed's ``resolution``), > 0.
+        origin: world (x, y) of the grid's bottom-left corner.
+
+    Raises:
+        ValueError: naming the field, for a non-finite vector, a wrong shape, an empty grid, a
+            grid over :data:`MAX_CELLS` cells, a cell size <= 0 or a non-finite origin.
+    """
+
+    vectors: FloatArray
+    cell: float
+    origin: tuple[float, float] = (0.0, 0.0)
+
+    def __post_init__(self) -> None:
+        vec = np.asarray(self.vectors)
+        if vec.ndim != 3 or vec.shape[2] != 2:
+            raise ValueError(f"FlowField.vectors: expected (rows, cols, 2), got shape {vec.shape}")
+        _grid_shape(vec.shape[0], vec.shape[1])
+        vec = np.array(vec, dtype=np.float64, order="C")  # a private copy
+        if not np.isfinite(vec).all():
+            raise ValueError("FlowField.vectors: values must be finite")
+        object.__setattr__(self, "vectors", vec)
+        object.__setattr__(self, "cell", _positive(self.cell, "FlowField.cell"))
+        object.__setattr__(self, "origin", _origin(self.origin))
+
+    # -- geometry ---------------------------------------------------------------------------
+
+    @property
+    def rows(self) -> int:
+        """Number of rows (along y)."""
+        return int(self.vectors.shape[0])
+
+    @property
+    def cols(self) -> int:
+        """Number of columns (along x)."""
+        return int(self.vectors.shape[1])
+
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """(left, bottom, right, top) of the covered rectangle in world px."""
+        ox, oy = self.origin
+        return ox, oy, ox + self.cols * self.cell, oy + self.rows * self.cell
+
+    def cell_centres(self) -> FloatArray:
+        """(rows, cols, 2) world positions of the cell centres (where the overlay draws arrows)."""
+        return _cell_centres(self.rows, self.cols, self.cell, self.origin)
+
+    def contains(self, points: ArrayLike) -> NDArray[np.bool_]:
+        """(N,) mask of the points inside the covered rectangle (left/bottom edges included)."""
+        p = as_points(points)
+        left, bottom, right, top = self.bounds
+        x, y = p[:, 0], p[:, 1]
+        return np.asarray((x >= left) & (x < right) & (y >= bottom) & (y < top))
+
+    def cell_of(self, points: ArrayLike) -> tuple[IntArray, IntArray]:
+        """Clamped (row, col) indices of the cell holding each point (the seed's lookup)."""
+        u, v = self._grid_coords(as_points(points))
+        col = _clamp(np.floor(u), self.cols - 1).astype(np.intp)
+        row = _clamp(np.floor(v), self.rows - 1).astype(np.intp)
+        return row, col
+
+    def _grid_coords(self, p: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """Points in cell units from the origin (may be inf or NaN: :func:`_clamp` handles)."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            u = (p[:, 0] - self.origin[0]) / self.cell
+            v = (p[:, 1] - self.origin[1]) / self.cell
+        return u, v
+
+    def _flat(self) -> NDArray[np.complex128]:
+        # Cells as one complex number each: a 1-D gather is several times faster than NumPy's
+        # fancy indexing of (rows, cols, 2).
+        return self.vectors.reshape(-1).view(np.complex128)
+
+    # -- lookup -----------------------------------------------------------------------------
+
+    def lookup(self, points: ArrayLike, bilinear: bool = True) -> FloatArray:
+        """Field vectors at (N, 2) world points, clamped at the borders.
+
+        Args:
+            points: (N, 2) world points (or one (x, y)). Points outside the grid read the
+                nearest border cell, as in the seed; a NaN coordinate reads as 0.
+            bilinear: False is the seed's lookup (the vector of the cell holding the point).
+                True interpolates between the four nearest cell *centres* (continuous, no
+                sudden turn at cell edges), clamped to the outer centres. Interpolating between
+                opposing vectors gives a shorter vector (in the limit zero: still water).
+
+        Returns:
+            (N, 2) float64 vectors, each a convex combination of cell vectors.
+        """
+        p = as_points(points)
+        flat = self._flat()
+        if not bilinear:
+            row, col = self.cell_of(p)
+            return flat[row * self.cols + col].view(np.float64).reshape(-1, 2)
+        u, v = self._grid_coords(p)
+        u = _clamp(u - 0.5, self.cols - 1.0)  # in cell-centre coordinates
+        v = _clamp(v - 0.5, self.rows - 1.0)
+        c0 = np.minimum(u.astype(np.intp), max(self.cols - 2, 0))
+        r0 = np.minimum(v.astype(np.intp), max(self.rows - 2, 0))
+        fu = u - c0
+        fv = v - r0
+        i00 = r0 * self.cols + c0
+        dc = 1 if self.cols > 1 else 0  # a one-column grid has no right neighbour
+        dr = self.cols if self.rows > 1 else 0
+        a, b = flat[i00], flat[i00 + dc]
+        c, d = flat[i00 + dr], flat[i00 + (dr + dc)]
+        below = a + (b - a) * fu
+        above = c + (d - c) * fu
+        out = below + (above - below) * fv
+        return out.view(np.float64).reshape(-1, 2)
+
+    # -- generators -------------------------------------------------------------------------
+
+    @classmethod
+    def uniform(
+        cls,
+        rows: int,
+        cols: int,
+        cell: float,
+        direction: float | ArrayLike,
+        *,
+        origin: ArrayLike = (0.0, 0.0),
+    ) -> FlowField:
+        """Every cell the same vector (the seed's all-right field).
+
+        Args:
+            direction: an angle in radians (counter-clockwise from +x, y up; unit strength) or
+                a vector (x, y) used as given.
+        """
+        r, c = _grid_shape(rows, cols)
+        d = np.asarray(direction, dtype=np.float64)
+        if d.ndim == 0:
+            d = _angle_vectors(np.asarray(_finite(float(d), "FlowField direction")))
+        if d.shape != (2,):
+            raise ValueError(f"FlowField direction: expected an angle or (x, y), got {direction!r}")
+        return cls(np.broadcast_to(d, (r, c, 2)), cell, _origin(origin))
+
+    @classmethod
+    def noise(
+        cls,
+        rows: int,
+        cols: int,
+        cell: float,
+        *,
+        origin: ArrayLike = (0.0, 0.0),
+        scale: float = 0.1,
+        seed: int = 0,
+        z: float | None = None,
+        turns: float = 1.0,
+        base_angle: float = math.pi,
+    ) -> FlowField:
+        """Unit vectors whose angle follows OpenSimplex noise (the seed's Perlin field).
+
+        Cell ``(r, c)`` reads noise ``n`` at ``(c * scale, r * scale)``; its angle is
+        ``base_angle + pi * turns * n``. The defaults are the seed's ``180 * (n + 1)`` degrees;
+        as noise clusters near 0 such a field leans toward ``base_angle``, more so for small
+        ``turns``.
+
+        Args:
+            scale: noise units per cell: smaller is smoother (the seed steps 0.05 per cell).
+            seed: opensimplex seed; the same seed gives the same field.
+            z: None for 2-D noise (``noise2``); a number for the slice of 3-D noise at that z
+                (``noise3``, what :class:`NoiseFlow` samples at ``z = t * speed``).
+            turns: how many half-turns the angle spans per unit of noise.
+            base_angle: angle (radians) where the noise is 0.
+        """
+        r, c = _grid_shape(rows, cols)
+        scale = _positive(scale, "FlowField.noise scale")
+        gen = _Noise(seed)
+        xs = np.arange(c, dtype=np.float64) * scale
+        ys = np.arange(r, dtype=np.float64) * scale
+        n = gen.grid2(xs, ys) if z is None else gen.grid3(xs, ys, _finite(z, "FlowField.noise z"))
+        angles = _noise_angles(n, _finite(base_angle, "base_angle"), _finite(turns, "turns"))
+        return cls(_angle_vectors(angles), cell, _origin(origin))
+
+    @classmethod
+    def vortex(
+        cls,
+        rows: int,
+        cols: int,
+        cell: float,
+        *,
+        origin: ArrayLike = (0.0, 0.0),
+        center: ArrayLike | None = None,
+        clockwise: bool = False,
+        pull: float = 0.0,
+    ) -> FlowField:
+        """A rotating current: unit vectors tangent to circles around ``center`` (Exercise 5.6).
+
+        Counter-clockwise (y up) by default: right of the centre the flow points +y. The seed's
+        field turns clockwise on screen. The cell exactly on the centre gets a zero vector.
+
+        Args:
+            center: world point the flow turns around; default the middle of the grid.
+            clockwise: turn the other way.
+            pull: in [-1, 1]; mixes in an inward (positive: a whirlpool) or outward (negative)
+                radial component, making the flow a spiral.
+        """
+        r, c = _grid_shape(rows, cols)
+        cell = _positive(cell, "FlowField.cell")
+        o = _origin(origin)
+        centre = (
+            np.array([o[0] + c * cell / 2, o[1] + r * cell / 2])
+            if center is None
+            else as_points(center)[0]
+        )
+        if not np.isfinite(centre).all():
+            raise ValueError(f"FlowField.vortex center: must be finite, got {center!r}")
+        pull = _finite(pull, "FlowField.vortex pull")
+        radial = safe_normalize((_cell_centres(r, c, cell, o) - centre).reshape(-1, 2))
+        tangent = perp(radial) * (-1.0 if clockwise else 1.0)
+        vec = safe_normalize(tangent - pull * radial)
+        return cls(vec.reshape(r, c, 2), cell, o)
+
+    @classmethod
+    def from_function(
+        cls,
+        fn: Callable[[FloatArray], ArrayLike],
+        rows: int,
+        cols: int,
+        cell: float,
+        *,
+        origin: ArrayLike = (0.0, 0.0),
+    ) -> FlowField:
+        """Sample ``fn`` at every cell centre.
+
+        Args:
+            fn: maps an (N, 2) array of world points to an (N, 2) array of vectors, called once
+                with all ``rows * cols`` centres (row 0 first, x fastest).
+        """
+        r, c = _grid_shape(rows, cols)
+        o = _origin(origin)
+        centres = _cell_centres(r, c, _positive(cell, "FlowField.cell"), o).reshape(-1, 2)
+        out = np.asarray(fn(centres), dtype=np.float64)
+        if out.shape != (r * c, 2):
+            raise ValueError(
+                f"FlowField.from_function: fn returned shape {out.shape}, expected {(r * c, 2)}"
+            )
+        return cls(out.reshape(r, c, 2), cell, o)
+
+    @classmethod
+    def from_image(
+        cls,
+        source: str | os.PathLike[str] | ArrayLike,
+        cell: float,
+        *,
+        origin: ArrayLike = (0.0, 0.0),
+        block: int | None = None,
+    ) -> FlowField:
+        """Vectors from dark to bright: the brightness gradient of an image (Exercise 5.8).
+
+        Brightness is r + g + b (as in the seed) or the values of a 2-D array. Each cell covers
+        ``block`` x ``block`` image pixels and gets the mean brightness gradient over them, a
+        steadier direction than the seed's darkest-to-brightest pixel pair. Lengths are relative
+        to the steepest cell (the strength in [0, 1]); a flat cell is still water.
+
+        Image order: row 0 of the image or array is its *top*, as Pillow loads it and as an
+        array prints; the field flips it so the image's top is the field's top (largest y).
+        Pixels left over at the right and top edges (size not a multiple of ``block``) are
+        dropped, like the seed's ``width // resolution``.
+
+        Args:
+            source: a path to an image file (read with Pillow), or an array: (H, W)
+                brightness, or (H, W, 3 or 4) colour (alpha ignored).
+            cell: world size of a cell in px.
+            block: image pixels per cell side; default ``round(cell)``, i.e. one pixel per px
+                as in the seed.
+
+        Raises:
+            ValueError: for an unreadable array, non-finite values, or an image smaller than one
+                cell.
+        """
+        cell = _positive(cell, "FlowField.cell")
+        if isinstance(source, str | os.PathLike):
+            from PIL import Image  # lazy: only image fields need Pillow
+
+            with Image.open(source) as im:
+                img = np.asarray(im.convert("RGB"), dtype=np.float64).sum(axis=2)
+        else:
+            arr = np.asarray(source, dtype=np.float64)
+            if arr.ndim == 3 and arr.shape[2] in (3, 4):
+                arr = arr[:, :, :3].sum(axis=2)
+            if arr.ndim != 2:
+                raise ValueError(
+                    f"FlowField.from_image: expected (H, W) or (H, W, 3|4), got {arr.shape}"
+                )
+            img = arr
+        if not np.isfinite(img).all():
+            raise ValueError("FlowField.from_image: brightness values must be finite")
+        b = max(1, round(cell)) if block is None else operator.index(block)
+        if b < 1:
+            raise ValueError(f"FlowField.from_image block: must be >= 1, got {block!r}")
+        r, c = _grid_shape(img.shape[0] // b, img.shape[1] // b)
+        up = img[::-1]  # image rows run downwards; field rows run upwards
+        gy = np.gradient(up, axis=0) if up.shape[0] > 1 else np.zeros_like(up)
+        gx = np.gradient(up, axis=1) if up.shape[1] > 1 else np.zeros_like(up)
+        grad = np.stack((gx, gy), axis=-1)[: r * b, : c * b]
+        vec = grad.reshape(r, b, c, b, 2).mean(axis=(1, 3))
+        top = float(np.sqrt((vec * vec).sum(axis=-1)).max())
+        if top > 0.0:
+            vec = vec / top
+        return cls(vec, cell, _origin(origin))
+
+
+# -- a field that changes over time ------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class NoiseFlow:
+    """A flow field that drifts smoothly over time: 3-D noise at ``z = t * speed`` (Ex. 5.7).
+
+    The seed rebuilds its field every 2 s, so the current jumps; here the third noise axis is
+    time, so each update turns every vector a little. :attr:`field` is one :class:`FlowField`
+    rewritten in place by :meth:`update` / :meth:`advance`, so a :class:`FollowFlow` holding it
+    always sees the current time. Call one of them once per world step (not from a behaviour:
+    two behaviours sharing the field would advance it twice). A 40 x 25 grid costs ~1.5-2 ms.
+
+    Attributes:
+        rows, cols, cell, origin: the grid, as for :class:`FlowField`.
+        scale: noise units per cell (smaller is smoother).
+        speed: noise units of z per second (the seed's clock step is 0.1 a second).
+        seed: opensimplex seed.
+        turns, base_angle: angle mapping, as in :meth:`FlowField.noise`.
+        t: current time in seconds.
+        field: the field at time :attr:`t`.
+    """
+
+    rows: int
+    cols: int
+    cell: float
+    origin: tuple[float, float] = (0.0, 0.0)
+    scale: float = 0.1
+    speed: float = 0.1
+    seed: int = 0
+    turns: float = 1.0
+    base_angle: float = math.pi
+    t: float = 0.0
+    field: FlowField = dataclasses.field(init=False)
+    _noise: _Noise = dataclasses.field(init=False, repr=False)
+    _xs: FloatArray = dataclasses.field(init=False, repr=False)
+    _ys: FloatArray = dataclasses.field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.rows, self.cols = _grid_shape(self.rows, self.cols)
+        self.scale = _positive(self.scale, "NoiseFlow.scale")
+        self.speed = _finite(self.speed, "NoiseFlow.speed")
+        self.turns = _finite(self.turns, "NoiseFlow.turns")
+        self.base_angle = _finite(self.base_angle, "NoiseFlow.base_angle")
+        self.t = _finite(self.t, "NoiseFlow.t")
+        self._noise = _Noise(self.seed)
+        self._xs = np.arange(self.cols, dtype=np.float64) * self.scale
+        self._ys = np.arange(self.rows, dtype=np.float64) * self.scale
+        self.field = FlowField(self._vectors(self.t), self.cell, self.origin)
+        self.cell, self.origin = self.field.cell, self.field.origin
+
+    def _vectors(self, t: float) -> FloatArray:
+        n = self._noise.grid3(self._xs, self._ys, _finite(t, "NoiseFlow time") * self.speed)
+        return _angle_vectors(_noise_angles(n, self.base_angle, self.turns))
+
+    def at_time(self, t: float) -> FlowField:
+        """A new field at time ``t`` (seconds); :attr:`field` and :attr:`t` are untouched."""
+        return FlowField(self._vectors(t), self.cell, self.origin)
+
+    def update(self, t: float) -> FlowField:
+        """Rewrite :attr:`field` in place for time ``t`` (seconds) and return it."""
+        vec = self._vectors(t)
+        self.field.vectors[...] = vec
+        self.t = float(t)
+        return self.field
+
+    def advance(self, dt: float) -> FlowField:
+        """:meth:`update` to ``t + dt``."""
+        return self.update(self.t + dt)
+
+
+# -- the behaviour -----------------------------------------------------------------------------
+
+
+@dataclass
+class FollowFlow:
+    """Flow-field following (seed 003): desired velocity = the field's direction at max speed.
+
+    Reads the field at ``pos + vel * predict_time`` (0: at the agent, as in the seed; > 0:
+    Reynolds' original, which turns earlier into a changing current), then steers
+    ``desired - velocity`` limited to max force.
+
+    Trade-offs: the field knows nothing of walls or other agents, so combine it with avoidance
+    and separation. Still water (a zero vector, or opposing vectors averaged by bilinear lookup)
+    makes agents brake to a stop. Nearest-cell lookup turns agents abruptly at cell edges;
+    bilinear (the default) does not, but blurs features finer than a cell. A field that converges
+    on a point (a sink) piles agents up there.
+
+    Attributes:
+        field: the shared :class:`FlowField` (e.g. a :class:`NoiseFlow`'s ``field``).
+        predict_time: seconds to look ahead, >= 0.
+        bilinear: interpolate between cell centres (False: the seed's nearest cell).
+        strength_scales_speed: desired speed = max speed * min(|vector|, 1) instead of max speed.
+        outside: agents outside the field's rectangle: "clamp" reads the nearest border cell
+            (the seed); "zero" gives them no force at all, leaving them to other behaviours.
+        gain: steering gain (1/s), see :func:`steer_to_velocity`.
+
+    Debug: ``"flow.sample"`` (N, 2) the field vector read; ``"flow.lookup"`` (N, 2) where.
+    """
+
+    field: FlowField
+    predict_time: float = 0.0
+    bilinear: bool = True
+    strength_scales_speed: bool = False
+    outside: Literal["clamp", "zero"] = "clamp"
+    gain: float = DEFAULT_GAIN
+
+    def __post_init__(self) -> None:
+        if self.outside not in ("clamp", "zero"):
+            raise ValueError(f"FollowFlow.outside: 'clamp' or 'zero', got {self.outside!r}")
+        if not (math.isfinite(self.predict_time) and self.predict_time >= 0.0):
+            raise ValueError(f"FollowFlow.predict_time: finite and >= 0, got {self.predict_time}")
+
+    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
+        """Return (N, 2) forces that turn each agent along the field."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            look = agents.pos + agents.vel * self.predict_time
+        sample = self.field.lookup(look, self.bilinear)
+        speed = agents.max_speed
+        if self.strength_scales_speed:
+            speed = speed * np.minimum(length(sample), 1.0)
+        desired = safe_normalize(sample) * speed[:, None]
+        force = steer_to_velocity(agents, desired, self.gain)
+        if self.outside == "zero":
+            force = np.where(self.field.contains(agents.pos)[:, None], force, 0.0)
+        if debug is not None:
+            debug["flow.sample"] = sample
+            debug["flow.lookup"] = look
+        return force
