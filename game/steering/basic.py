@@ -197,20 +197,15 @@ class Contain:
         """Return (N, 2) forces that keep agents inside the rectangle."""
         future = agents.pos + agents.vel * self.lookahead
         pad = agents.radius + self.margin
-        push = np.zeros_like(future)
-        push[:, 0] = (future[:, 0] < self.left + pad).astype(float) - (
-            future[:, 0] > self.right - pad
-        ).astype(float)
-        push[:, 1] = (future[:, 1] < self.bottom + pad).astype(float) - (
-            future[:, 1] > self.top - pad
-        ).astype(float)
-        outside = (push != 0).any(axis=1)
+        lo = np.stack((self.left + pad, self.bottom + pad), axis=1)
+        hi = np.stack((self.right - pad, self.top - pad), axis=1)
+        push = (future < lo).astype(np.float64) - (future > hi)
+        force = np.zeros_like(future)
+        idx = np.flatnonzero(push.any(axis=1))
+        if idx.size == 0:
+            return force
         # Keep the tangential part of the velocity: turn along the wall, not stop at it.
-        desired = agents.vel.copy()
-        desired[push[:, 0] != 0, 0] = 0.0
-        desired[push[:, 1] != 0, 1] = 0.0
-        desired = (
-            safe_normalize(desired + push * agents.max_speed[:, None]) * agents.max_speed[:, None]
-        )
-        force = steer_to_velocity(agents, desired, self.gain)
-        return np.where(outside[:, None], force, 0.0)
+        p, vmax = push[idx], agents.max_speed[idx, None]
+        desired = safe_normalize(np.where(p != 0, p * vmax, agents.vel[idx])) * vmax
+        force[idx] = truncate((desired - agents.vel[idx]) * self.gain, agents.max_force[idx])
+        return force
