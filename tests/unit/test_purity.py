@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-PURE = ["game.steering"]
+PURE = ["game.steering", "game.level"]
 
 
 @pytest.mark.parametrize("module", PURE)

@@ -1,0 +1,121 @@
+"""The one exception a level file can raise: it names the file, the object and the field."""
+
+from __future__ import annotations
+
+import json
+import os
+
+__all__ = ["LevelError", "describe"]
+
+#: Object names longer than this are shortened in messages, so a message stays one line.
+_NAME_LIMIT = 60
+
+
+def describe(
+    file: str | os.PathLike[str] | None = None,
+    object_id: int | None = None,
+    object_name: str | None = None,
+    object_class: str | None = None,
+    field: str | None = None,
+) -> str:
+    """Return the "where" part of a message: ``FILE: object 3 "guard" (enemy), field "sight"``.
+
+    Args:
+        file: The level file.
+        object_id: The Tiled object id, when the problem is inside an object.
+        object_name: The object's name (may be empty).
+        object_class: The object's class, when known.
+        field: The key or property at fault.
+
+    Returns:
+        The location, without a trailing colon; "" when nothing is known.
+    """
+    parts: list[str] = []
+    if file is not None:
+        parts.append(os.fspath(file))
+    where: list[str] = []
+    if object_id is not None:
+        name = object_name if object_name is not None else ""
+        if len(name) > _NAME_LIMIT:
+            name = name[:_NAME_LIMIT] + "..."
+        text = f"object {object_id} {json.dumps(name, ensure_ascii=False)}"
+        if object_class:
+            text += f" ({object_class})"
+        where.append(text)
+    elif field is not None:
+        where.append("map")
+    if field is not None:
+        where.append(f"field {json.dumps(field, ensure_ascii=False)}")
+    if where:
+        parts.append(", ".join(where))
+    return ": ".join(parts)
+
+
+class LevelError(ValueError):
+    """A level file cannot be read, is invalid, or cannot be saved.
+
+    The message is one line: ``FILE: object ID "NAME" (CLASS), field "FIELD": what is wrong``.
+    The parts are also available as attributes for tools that want them.
+
+    Attributes:
+        reason: What is wrong, without the location.
+        file: The level file, or None.
+        object_id: The Tiled object id, or None when the problem is not inside an object.
+        object_name: The object's name, or None.
+        object_class: The object's class, or None.
+        field: The JSON key or Tiled property at fault, or None.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        file: str | os.PathLike[str] | None = None,
+        object_id: int | None = None,
+        object_name: str | None = None,
+        object_class: str | None = None,
+        field: str | None = None,
+    ) -> None:
+        self.reason = reason
+        self.file = os.fspath(file) if file is not None else None
+        self.object_id = object_id
+        self.object_name = object_name
+        self.object_class = object_class
+        self.field = field
+        where = describe(file, object_id, object_name, object_class, field)
+        message = f"{where}: {reason}" if where else reason
+        # One line, always: command line tools print exactly this.
+        super().__init__(message.replace("\r", "\\r").replace("\n", "\\n"))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickle support (keyword-only arguments are not replayed by default)."""
+        return (
+            _rebuild,
+            (
+                self.reason,
+                self.file,
+                self.object_id,
+                self.object_name,
+                self.object_class,
+                self.field,
+            ),
+        )
+
+
+def _rebuild(
+    reason: str,
+    file: str | None,
+    object_id: int | None,
+    object_name: str | None,
+    object_class: str | None,
+    field: str | None,
+) -> LevelError:
+    """Recreate a pickled LevelError."""
+    return LevelError(
+        reason,
+        file=file,
+        object_id=object_id,
+        object_name=object_name,
+        object_class=object_class,
+        field=field,
+    )

@@ -1,0 +1,492 @@
+"""Write a level back into its Tiled map without losing anything, atomically.
+
+Only the objects the level owns (objects of a known class, matched by id) change in the raw
+JSON; every other key, layer, property and unknown field stays as it was. The file is replaced
+atomically and the previous version is kept as ``NAME.tmj.bak``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import stat
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from game.level.errors import LevelError
+from game.level.loader import (
+    COORD_DECIMALS,
+    SHAPE_KEYS,
+    MapInfo,
+    _raw_class,
+    _Where,
+    class_key,
+    iter_object_layers,
+    iter_objects,
+    loads_level,
+    parse_object,
+    read_raw,
+)
+from game.level.model import (
+    EnemySpawn,
+    ExitData,
+    FlowRegion,
+    Level,
+    LevelObject,
+    NpcSpawn,
+    ObstacleData,
+    PathData,
+    PlayerSpawn,
+)
+from game.level.schema import (
+    CLASS_ORDER,
+    CLASSES,
+    DEFAULT_LAYER,
+    MAP_PROPERTIES,
+    PropSpec,
+)
+
+__all__ = ["apply_level", "dumps_map", "new_map", "save_level"]
+
+logger = logging.getLogger(__name__)
+
+#: What Tiled 1.8 writes; new maps claim it so Tiled 1.8 opens them without a warning.
+TILED_VERSION = "1.8.2"
+FORMAT_VERSION = "1.8"
+_CLASS_OF: dict[type, str] = {
+    PathData: "path",
+    ObstacleData: "obstacle",
+    PlayerSpawn: "player",
+    ExitData: "exit",
+    EnemySpawn: "enemy",
+    NpcSpawn: "npc",
+    FlowRegion: "flow",
+}
+
+
+def _coord(value: float) -> int | float:
+    """A coordinate for the file: rounded like the loader's, and an int when whole."""
+    value = round(float(value), COORD_DECIMALS) + 0.0
+    return int(value) if value.is_integer() and abs(value) < 2**53 else value
+
+
+def _plain(value: float) -> int | float:
+    """A float property for the file: an int when whole (as Tiled writes), else exact."""
+    return int(value) if float(value).is_integer() and abs(value) < 2**53 else float(value)
+
+
+def _object_layer(layer_id: int, name: str) -> dict[str, Any]:
+    """An empty Tiled 1.8 object layer."""
+    return {
+        "draworder": "topdown",
+        "id": layer_id,
+        "name": name,
+        "objects": [],
+        "opacity": 1,
+        "type": "objectgroup",
+        "visible": True,
+        "x": 0,
+        "y": 0,
+    }
+
+
+def new_map(level: Level) -> dict[str, Any]:
+    """Return an empty Tiled 1.8 map the size of ``level``, with one object layer per kind.
+
+    Args:
+        level: The level whose size and tile size the map takes.
+
+    Returns:
+        The raw map (objects are added by :func:`apply_level`).
+    """
+    names = list(dict.fromkeys(DEFAULT_LAYER[c] for c in CLASS_ORDER))
+    return {
+        "compressionlevel": -1,
+        "height": 1,
+        "infinite": False,
+        "layers": [_object_layer(i + 1, name) for i, name in enumerate(names)],
+        "nextlayerid": len(names) + 1,
+        "nextobjectid": 1,
+        "orientation": "orthogonal",
+        "renderorder": "right-down",
+        "tiledversion": TILED_VERSION,
+        "tileheight": level.tile_height,
+        "tilesets": [],
+        "tilewidth": level.tile_width,
+        "type": "map",
+        "version": FORMAT_VERSION,
+        "width": 1,
+    }
+
+
+def _prop_json(spec: PropSpec, value: object, base_dir: Path) -> object:
+    """A property value as written to the file."""
+    if spec.kind == "file":
+        if value is None or value == "":
+            return ""
+        if isinstance(value, Path):
+            return Path(os.path.relpath(value, base_dir)).as_posix()
+        return str(value)
+    if spec.kind == "float" and isinstance(value, int | float) and not isinstance(value, bool):
+        return _plain(value)
+    return value
+
+
+def _set_properties(
+    owner: dict[str, Any], specs: tuple[PropSpec, ...], values: dict[str, object], base_dir: Path
+) -> None:
+    """Set the known properties on a raw object or map, keeping unknown ones and their order.
+
+    A property absent from the file is only added when its value differs from the default.
+    """
+    props = owner.get("properties")
+    if not isinstance(props, list):
+        props = []
+    by_name = {
+        p["name"]: p for p in props if isinstance(p, dict) and isinstance(p.get("name"), str)
+    }
+    # Tiled keeps properties sorted by name; a sorted list stays sorted when one is added.
+    names = [
+        str(p["name"]) for p in props if isinstance(p, dict) and isinstance(p.get("name"), str)
+    ]
+    was_sorted = len(names) == len(props) and names == sorted(names)
+    for spec in specs:
+        value = values[spec.name]
+        written = _prop_json(spec, value, base_dir)
+        entry = by_name.get(spec.name)
+        if entry is not None:
+            old = entry.get("value")
+            if type(old) is not type(written) or old != written:
+                entry["value"] = written
+            allowed = {"float": ("float", "int"), "int": ("int", "float")}.get(
+                spec.kind, (spec.tiled_type,)
+            )
+            if entry.get("type") not in allowed:
+                entry["type"] = spec.tiled_type
+        elif written != _prop_json(spec, spec.default, base_dir):
+            props.append({"name": spec.name, "type": spec.tiled_type, "value": written})
+    if was_sorted:
+        props.sort(key=lambda p: str(p["name"]))
+    if props:
+        owner["properties"] = props
+
+
+def _write_object(
+    obj: dict[str, Any],
+    cls: str,
+    item: LevelObject,
+    ox: float,
+    oy: float,
+    info: MapInfo,
+) -> None:
+    """Rewrite one raw object from level data, keeping its unknown keys and properties."""
+    obj[class_key(obj)] = cls
+    if class_key(obj) == "class" and obj.get("type"):
+        obj["type"] = cls
+    obj["name"] = item.name
+    for key in (*SHAPE_KEYS, "gid", "text", "template"):
+        obj.pop(key, None)
+    obj["rotation"] = 0
+    height = info.height_px
+    values: dict[str, object] = {}
+    if isinstance(item, PathData):
+        x0, y0 = item.points[0]
+        obj["x"], obj["y"] = _coord(x0 - ox), _coord(height - y0 - oy)
+        obj["width"] = obj["height"] = 0
+        obj["polygon" if item.closed else "polyline"] = [
+            {"x": _coord(x - x0), "y": _coord(y0 - y)} for x, y in item.points
+        ]
+    elif isinstance(item, ObstacleData):
+        r = item.radius
+        obj["x"], obj["y"] = _coord(item.x - r - ox), _coord(height - item.y - r - oy)
+        obj["width"] = obj["height"] = _coord(2 * r)
+        obj["ellipse"] = True
+    elif isinstance(item, ExitData | FlowRegion) or (
+        isinstance(item, NpcSpawn) and item.area is not None
+    ):
+        rect = item.area if isinstance(item, NpcSpawn) else item.rect
+        assert rect is not None
+        obj["x"], obj["y"] = _coord(rect.left - ox), _coord(height - rect.top - oy)
+        obj["width"], obj["height"] = _coord(rect.width), _coord(rect.height)
+    else:
+        assert isinstance(item, PlayerSpawn | EnemySpawn | NpcSpawn)
+        obj["x"], obj["y"] = _coord(item.x - ox), _coord(height - item.y - oy)
+        obj["width"] = obj["height"] = 0
+        obj["point"] = True
+    for spec in CLASSES[cls].props:
+        values[spec.name] = getattr(item, spec.name)
+    _set_properties(obj, CLASSES[cls].props, values, info.base_dir)
+    for key, default in (("visible", True), ("rotation", 0)):
+        obj.setdefault(key, default)
+
+
+def _level_items(level: Level, where: _Where) -> list[tuple[str, LevelObject]]:
+    """The level's objects with their classes, checking ids are not repeated."""
+    items: list[tuple[str, LevelObject]] = []
+    seen: dict[int, LevelObject] = {}
+    for item in level.objects():
+        cls = _CLASS_OF[type(item)]
+        if item.id < 0:
+            raise LevelError(
+                f"object ids are positive (0 for a new object), got {item.id}",
+                file=where.file,
+                object_id=item.id,
+                object_name=item.name,
+                object_class=cls,
+                field="id",
+            )
+        if item.id > 0:
+            if item.id in seen:
+                raise LevelError(
+                    f"two objects of the level share id {item.id}",
+                    file=where.file,
+                    object_id=item.id,
+                    object_name=item.name,
+                    object_class=cls,
+                    field="id",
+                )
+            seen[item.id] = item
+        items.append((cls, item))
+    return items
+
+
+def _set_size(raw: dict[str, Any], level: Level, where: _Where) -> None:
+    """Set the map's tile size and size in tiles from the level, when they differ."""
+    for key, value in (("tilewidth", level.tile_width), ("tileheight", level.tile_height)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise where.error(f"tile size must be a positive integer, got {value!r}", key)
+        if raw.get(key) != value:
+            raw[key] = value
+    for key, px, tile in (
+        ("width", level.width_px, level.tile_width),
+        ("height", level.height_px, level.tile_height),
+    ):
+        tiles = px / tile
+        if not float(tiles).is_integer() or tiles < 1:
+            raise where.error(
+                f"the world's {key} ({px:g} px) must be a whole number of {tile} px tiles", key
+            )
+        if raw.get(key) != int(tiles):
+            raw[key] = int(tiles)
+
+
+def apply_level(raw: dict[str, Any], level: Level, target: Path) -> dict[str, Any]:
+    """Write ``level`` into the raw map ``raw`` (in place) and return it.
+
+    Objects of a known class whose id the level has are rewritten only when they differ
+    from the level's data; those the level does not have are removed; the level's objects
+    not in the map are added, taking ids from ``nextobjectid``. Everything else is kept.
+
+    Args:
+        raw: A decoded Tiled map (changed in place).
+        level: The level to write.
+        target: The file it will be written to (relative image paths start from its folder).
+
+    Returns:
+        ``raw``.
+
+    Raises:
+        LevelError: if the level cannot be written (repeated ids, size not in whole tiles).
+    """
+    where = _Where(target)
+    _set_size(raw, level, where)
+    info = MapInfo(
+        file=target,
+        base_dir=target.resolve().parent,
+        width_px=float(level.width_px),
+        height_px=float(level.height_px),
+    )
+    meta = {"title": level.title, "seed": level.seed, "hint": level.hint}
+    _set_properties(raw, MAP_PROPERTIES, dict(meta), info.base_dir)
+
+    items = _level_items(level, where)
+    by_id = {item.id: (cls, item) for cls, item in items if item.id > 0}
+    kept: set[int] = set()
+    last_layer: dict[str, tuple[list[Any], float, float]] = {}
+    removals: list[tuple[list[Any], dict[str, Any]]] = []
+    uses_class_key = False
+    for obj, holder, ox, oy in list(iter_objects(raw, where)):
+        uses_class_key = uses_class_key or class_key(obj) == "class"
+        if _raw_class(obj) not in CLASSES:
+            continue  # not the level's: a designer's note, or an error the final check reports
+        oid = obj.get("id")
+        owned = by_id.get(oid) if isinstance(oid, int) and not isinstance(oid, bool) else None
+        if owned is None or oid in kept:
+            removals.append((holder, obj))
+            continue
+        assert isinstance(oid, int)
+        kept.add(oid)
+        cls, item = owned
+        last_layer[cls] = (holder, ox, oy)
+        try:
+            current = parse_object(obj, ox, oy, info, warn=False)
+        except LevelError:
+            current = None
+        if current != (cls, item):
+            _write_object(obj, cls, item, ox, oy, info)
+    for holder, obj in removals:
+        holder[:] = [o for o in holder if o is not obj]
+
+    used = {
+        o.get("id") for o, _h, _x, _y in iter_objects(raw, where) if isinstance(o.get("id"), int)
+    }
+    next_id = raw.get("nextobjectid")
+    if not isinstance(next_id, int) or isinstance(next_id, bool):
+        next_id = 1
+    next_id = max([next_id, *(i + 1 for i in used if isinstance(i, int))])
+    for cls, item in items:
+        if item.id > 0 and item.id in kept:
+            continue
+        # An id the map does not use yet is kept (a level built with explicit ids).
+        oid = item.id if item.id > 0 and item.id not in used else next_id
+        next_id = max(next_id, oid + 1)
+        used.add(oid)
+        holder, ox, oy = last_layer.get(cls) or _layer_for(raw, cls, where)
+        new: dict[str, Any] = {
+            "height": 0,
+            "id": oid,
+            "name": "",
+            "rotation": 0,
+            "class" if uses_class_key else "type": cls,
+            "visible": True,
+            "width": 0,
+            "x": 0,
+            "y": 0,
+        }
+        _write_object(new, cls, item, ox, oy, info)
+        holder.append(dict(sorted(new.items())))
+        last_layer[cls] = (holder, ox, oy)
+    if raw.get("nextobjectid") != next_id:
+        raw["nextobjectid"] = next_id
+    return raw
+
+
+def _layer_for(raw: dict[str, Any], cls: str, where: _Where) -> tuple[list[Any], float, float]:
+    """The object layer a new object of class ``cls`` goes to (created when there is none)."""
+    layers = list(iter_object_layers(raw, where))
+    for layer, objects, ox, oy in layers:
+        if layer.get("name") == DEFAULT_LAYER[cls]:
+            return objects, ox, oy
+    if layers:
+        _layer, objects, ox, oy = layers[0]
+        return objects, ox, oy
+    next_layer = raw.get("nextlayerid")
+    if not isinstance(next_layer, int) or isinstance(next_layer, bool):
+        next_layer = 1
+    layer = _object_layer(next_layer, DEFAULT_LAYER[cls])
+    raw["nextlayerid"] = next_layer + 1
+    raw["layers"].append(layer)
+    objects = layer["objects"]
+    assert isinstance(objects, list)
+    return objects, 0.0, 0.0
+
+
+def dumps_map(raw: dict[str, Any]) -> str:
+    """Serialise a raw map the way Tiled does (``indent=1``), refusing NaN.
+
+    Args:
+        raw: The raw map.
+
+    Returns:
+        The JSON text, ending with a newline.
+    """
+    return json.dumps(raw, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def save_level(
+    level: Level, path: str | os.PathLike[str] | None = None, *, backup: bool = True
+) -> Level:
+    """Save ``level`` into a Tiled map file, atomically, keeping the old file as ``.bak``.
+
+    The map the level was loaded from (``level.source``) is the starting point, so tile
+    layers, tilesets, unknown keys and objects of no class survive; a level without a source
+    file starts from an empty map. The new text is validated by loading it before anything
+    is written. A failure at any point leaves the old file as it was.
+
+    Args:
+        level: The level to save.
+        path: Where to write; ``level.source`` when None.
+        backup: Keep the previous file as ``NAME.tmj.bak`` (tools regenerating files turn
+            this off).
+
+    Returns:
+        The level as saved: new objects have their ids and ``source`` is ``path``.
+
+    Raises:
+        LevelError: if the level is invalid or the file cannot be written.
+    """
+    if path is None:
+        if level.source is None:
+            raise LevelError("nowhere to save: the level has no source file; give a path")
+        path = level.source
+    target = Path(path)
+    source = level.source
+    raw = read_raw(source) if source is not None and source.is_file() else new_map(level)
+    apply_level(raw, level, target)
+    try:
+        text = dumps_map(raw)
+    except ValueError as exc:  # NaN or infinity in the level data
+        raise LevelError(f"cannot save: {exc}", file=target) from exc
+    saved = loads_level(text, target)
+    _atomic_write(target, text, backup)
+    logger.info("saved %s (%d objects)", target, sum(1 for _ in saved.objects()))
+    return saved
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Flush a folder's entry table so a rename survives a crash (best effort)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_temp(folder: Path, prefix: str, data: bytes, mode: int) -> Path:
+    """Write ``data`` to a new temporary file in ``folder``, flushed and fsynced."""
+    fd, name = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=folder)
+    tmp = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return tmp
+
+
+def _atomic_write(target: Path, text: str, backup: bool) -> None:
+    """Replace ``target`` with ``text`` atomically; keep the old file as ``NAME.bak``."""
+    folder = target.parent
+    temps: list[Path] = []
+    try:
+        if not folder.is_dir():
+            raise LevelError(f"cannot save: folder {folder} does not exist", file=target)
+        mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else 0o644
+        tmp = _write_temp(folder, f".{target.name}.", text.encode("utf-8"), mode)
+        temps.append(tmp)
+        if backup and target.is_file():
+            bak = target.with_name(target.name + ".bak")
+            with target.open("rb") as old:
+                bak_tmp = _write_temp(folder, f".{bak.name}.", old.read(), mode)
+            temps.append(bak_tmp)
+            os.replace(bak_tmp, bak)
+            temps.remove(bak_tmp)
+        os.replace(tmp, target)
+        temps.remove(tmp)
+    except OSError as exc:
+        raise LevelError(f"cannot save: {exc.strerror or exc}", file=target) from exc
+    finally:
+        for leftover in temps:
+            leftover.unlink(missing_ok=True)
+    _fsync_dir(folder)

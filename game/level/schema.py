@@ -1,0 +1,229 @@
+"""The level format as data: every class, its shapes and its properties, and the size limits.
+
+The loader, the saver, the docs test and the property tests all read these tables, so a new
+property is added here once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "CLASSES",
+    "CLASS_ORDER",
+    "DEFAULT_LAYER",
+    "FLOW_KINDS",
+    "MAP_PROPERTIES",
+    "MAX_AGENTS",
+    "MAX_FILE_BYTES",
+    "MAX_FLOW_CELLS",
+    "MAX_LAYER_DEPTH",
+    "MAX_OBJECTS",
+    "MAX_PATH_POINTS",
+    "MAX_SEED",
+    "MAX_WORLD_PX",
+    "ClassSpec",
+    "PropSpec",
+]
+
+#: Neither side of the world may be longer than this (px).
+MAX_WORLD_PX = 100_000
+#: At most this many objects in all object layers together.
+MAX_OBJECTS = 10_000
+#: At most this many agents (the player plus every enemy and NPC ``count``).
+MAX_AGENTS = 10_000
+#: At most this many flow-field cells over all flow regions.
+MAX_FLOW_CELLS = 1_000_000
+#: At most this many points in one path.
+MAX_PATH_POINTS = 10_000
+#: Group layers nest at most this deep.
+MAX_LAYER_DEPTH = 32
+#: Files larger than this are refused before they are parsed.
+MAX_FILE_BYTES = 32 * 1024 * 1024
+#: Seeds are unsigned 32-bit integers (NumPy and opensimplex both accept them).
+MAX_SEED = 2**32 - 1
+
+#: The kinds of flow region.
+FLOW_KINDS = ("uniform", "noise", "vortex", "image")
+
+
+@dataclass(frozen=True)
+class PropSpec:
+    """One Tiled custom property of a class (or of the map).
+
+    Attributes:
+        name: The property name, also the field name on the level data class.
+        kind: ``float``, ``int``, ``bool``, ``string``, ``enum`` or ``file``.
+        default: The value when the property is absent.
+        minimum: The smallest allowed value (numbers only), or None.
+        exclusive: True when ``minimum`` itself is not allowed (``> minimum``).
+        maximum: The largest allowed value (numbers only), or None.
+        choices: The allowed strings of an ``enum``.
+        unit: The unit, for the docs (``px``, ``px/s``, ...).
+        doc: One line for the docs.
+    """
+
+    name: str
+    kind: str
+    default: float | int | bool | str
+    minimum: float | None = None
+    exclusive: bool = False
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
+    unit: str = ""
+    doc: str = ""
+
+    @property
+    def tiled_type(self) -> str:
+        """The Tiled property type written for this property."""
+        return {"enum": "string"}.get(self.kind, self.kind)
+
+
+@dataclass(frozen=True)
+class ClassSpec:
+    """One object class: which Tiled shapes it may have and its properties.
+
+    Attributes:
+        name: The class name as written in Tiled (``type`` or ``class``).
+        shapes: Allowed shapes: ``point``, ``rect``, ``ellipse``, ``polyline``, ``polygon``.
+        props: The custom properties, in documentation order.
+        doc: One line for the docs.
+    """
+
+    name: str
+    shapes: tuple[str, ...]
+    props: tuple[PropSpec, ...]
+    doc: str = ""
+
+    def prop(self, name: str) -> PropSpec:
+        """Return the property called ``name``.
+
+        Raises:
+            KeyError: if the class has no such property.
+        """
+        for spec in self.props:
+            if spec.name == name:
+                return spec
+        raise KeyError(name)
+
+
+def _pos(name: str, default: float, maximum: float, unit: str, doc: str) -> PropSpec:
+    """A float property that must be > 0."""
+    return PropSpec(name, "float", default, 0.0, True, maximum, unit=unit, doc=doc)
+
+
+def _nonneg(name: str, default: float, maximum: float, unit: str, doc: str) -> PropSpec:
+    """A float property that must be >= 0."""
+    return PropSpec(name, "float", default, 0.0, False, maximum, unit=unit, doc=doc)
+
+
+_COUNT = PropSpec(
+    "count", "int", 1, 1, False, MAX_AGENTS, unit="agents", doc="how many agents spawn here"
+)
+_SEED = PropSpec("seed", "int", 0, 0, False, MAX_SEED, doc="random seed, 0 to 4294967295")
+
+CLASSES: dict[str, ClassSpec] = {
+    "path": ClassSpec(
+        "path",
+        ("polyline", "polygon"),
+        (
+            _pos("radius", 20.0, 10_000.0, "px", "half width of the corridor agents keep to"),
+            _nonneg("drift", 0.0, 10_000.0, "px", "how far each node wanders by itself; 0: fixed"),
+            _nonneg("drift_speed", 0.5, 1_000.0, "1/s", "how fast drifting nodes move"),
+        ),
+        "a route that enemies and NPCs follow; polyline = open, polygon = closed loop",
+    ),
+    "obstacle": ClassSpec(
+        "obstacle",
+        ("ellipse",),
+        (
+            PropSpec("dynamic", "bool", False, doc="true: a pushable rock; false: fixed"),
+            _pos("mass", 10.0, 1_000_000.0, "kg", "mass of a pushable rock"),
+        ),
+        "a circular rock (ellipse with width == height)",
+    ),
+    "player": ClassSpec(
+        "player",
+        ("point",),
+        (
+            _pos("max_speed", 220.0, 10_000.0, "px/s", "top speed"),
+            _pos("radius", 14.0, 1_000.0, "px", "collision radius"),
+        ),
+        "where the player starts; exactly one",
+    ),
+    "exit": ClassSpec("exit", ("rect",), (), "reaching it wins the level; at least one"),
+    "enemy": ClassSpec(
+        "enemy",
+        ("point",),
+        (
+            PropSpec("path", "string", "", doc="name of the path to patrol; empty: guard the spot"),
+            _COUNT,
+            _pos("max_speed", 180.0, 10_000.0, "px/s", "top speed"),
+            _pos("max_force", 400.0, 1_000_000.0, "px/s^2", "top steering acceleration"),
+            _pos("radius", 14.0, 1_000.0, "px", "collision radius"),
+            _nonneg("sight", 250.0, 100_000.0, "px", "how far it sees the player; 0: never chases"),
+            _nonneg("separation", 40.0, 10_000.0, "px", "distance kept from other enemies"),
+        ),
+        "an enemy spawn point",
+    ),
+    "npc": ClassSpec(
+        "npc",
+        ("point", "rect"),
+        (
+            _COUNT,
+            _pos("max_speed", 120.0, 10_000.0, "px/s", "top speed"),
+            _pos("max_force", 300.0, 1_000_000.0, "px/s^2", "top steering acceleration"),
+            _pos("radius", 8.0, 1_000.0, "px", "collision radius"),
+            _nonneg("separation", 24.0, 10_000.0, "px", "distance kept from neighbours"),
+            PropSpec("path", "string", "", doc="name of a path to follow; empty: none"),
+            PropSpec("wander", "bool", True, doc="add a random wander to the steering"),
+        ),
+        "a harmless agent spawn: a point, or a rectangle that its agents fill",
+    ),
+    "flow": ClassSpec(
+        "flow",
+        ("rect",),
+        (
+            PropSpec("kind", "enum", "uniform", choices=FLOW_KINDS, doc="how the current moves"),
+            PropSpec(
+                "angle",
+                "float",
+                0.0,
+                -1_000_000.0,
+                False,
+                1_000_000.0,
+                unit="deg",
+                doc="direction of a uniform current: 0 = +x, counter-clockwise",
+            ),
+            _nonneg("strength", 80.0, 100_000.0, "px/s", "speed of the current"),
+            PropSpec("cell", "float", 32.0, 1.0, False, 100_000.0, unit="px", doc="grid cell size"),
+            _pos("scale", 0.05, 1_000.0, "1/cell", "noise frequency"),
+            _nonneg("speed", 0.0, 1_000.0, "1/s", "noise change per second; 0: static"),
+            _SEED,
+            PropSpec("clockwise", "bool", False, doc="vortex turns clockwise"),
+            PropSpec("image", "file", "", doc="grayscale image under resources/ or levels/"),
+        ),
+        "a region of moving water that pushes everything in it",
+    ),
+}
+
+#: Classes in the order the saver writes new objects and the docs list them.
+CLASS_ORDER = ("flow", "path", "obstacle", "player", "exit", "enemy", "npc")
+
+#: The object layer a new object goes to when no object of its class exists yet.
+DEFAULT_LAYER = {
+    "flow": "flows",
+    "path": "paths",
+    "obstacle": "rocks",
+    "player": "spawns",
+    "exit": "spawns",
+    "enemy": "spawns",
+    "npc": "spawns",
+}
+
+#: Custom properties of the map itself.
+MAP_PROPERTIES: tuple[PropSpec, ...] = (
+    PropSpec("title", "string", "", doc="shown in the level menu and HUD"),
+    PropSpec("seed", "int", 0, 0, False, MAX_SEED, doc="seed for all randomness of the level"),
+    PropSpec("hint", "string", "", doc="one sentence shown when the level starts"),
+)
