@@ -1,1 +1,56 @@
-"""Vectorised steering behaviours: pure NumPy, no arcade, no pymunk."""
+"""Vectorised steering behaviours: pure NumPy over N agents at once; no arcade, no pymunk.
+
+Every behaviour is a small parameter object called as ``behaviour(agents, dt, debug=None)`` that
+returns an (N, 2) steering acceleration (px/s^2, each row finite and within ``max_force``).
+Combinators are behaviours too, so they nest. See the README's "Steering core" section.
+"""
+
+from __future__ import annotations
+
+from .agents import AgentGroup, integrate
+from .base import DEFAULT_GAIN, Behaviour, Debug, desired_toward, steer_to_velocity
+from .basic import Arrive, Contain, Evade, Flee, Pursue, Seek, Wander
+from .combine import Masked, PrioritizedSum, Priority, Weighted, WeightedSum
+from .flow import MAX_CELLS, FlowField, FollowFlow, NoiseFlow
+from .group import Align, Cohere, Separate
+from .obstacles import AvoidObstacles, Obstacles
+from .path import DriftingPath, FollowPath, Path
+from .vec import length, perp, safe_normalize, truncate
+
+__all__ = [
+    "DEFAULT_GAIN",
+    "MAX_CELLS",
+    "AgentGroup",
+    "Align",
+    "Arrive",
+    "AvoidObstacles",
+    "Behaviour",
+    "Cohere",
+    "Contain",
+    "Debug",
+    "DriftingPath",
+    "Evade",
+    "Flee",
+    "FlowField",
+    "FollowFlow",
+    "FollowPath",
+    "Masked",
+    "NoiseFlow",
+    "Obstacles",
+    "Path",
+    "PrioritizedSum",
+    "Priority",
+    "Pursue",
+    "Seek",
+    "Separate",
+    "Wander",
+    "Weighted",
+    "WeightedSum",
+    "desired_toward",
+    "integrate",
+    "length",
+    "perp",
+    "safe_normalize",
+    "steer_to_velocity",
+    "truncate",
+]
