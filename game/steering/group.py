@@ -242,7 +242,9 @@ class Separate:
             debug["separate.count"] = count
             debug["separate.pairs"] = np.column_stack((p.i, p.j))[hit_i | hit_j]
             debug["separate.distance"] = sep
-            debug["separate.average"] = _xy(average / np.where(sep > 0.0, sep, 1.0))
+            unscaled = np.zeros_like(average)
+            np.divide(average, sep, out=unscaled, where=sep > COINCIDENT_DISTANCE)
+            debug["separate.average"] = _xy(unscaled)
         return force
 
 
