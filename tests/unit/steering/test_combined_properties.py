@@ -1,4 +1,4 @@
-"""Every behaviour together, on random agents, paths, fields and obstacles: finite, within limits."""
+"""All behaviours together on random agents, paths, fields and rocks: finite, within limits."""
 
 from __future__ import annotations
 
