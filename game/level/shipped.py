@@ -52,7 +52,9 @@ def shipped_levels() -> list[Path]:
     """
     if not LEVELS_DIR.is_dir():
         return []
-    return sorted((p for p in LEVELS_DIR.glob("*.tmj") if p.is_file()), key=level_key)
+    # The editor's NAME.autosave.tmj recovery files sit beside levels but are not levels.
+    found = (p for p in LEVELS_DIR.glob("*.tmj") if p.is_file() and ".autosave." not in p.name)
+    return sorted(found, key=level_key)
 
 
 def _names(path: Path) -> set[str]:

@@ -93,7 +93,7 @@ def _prediction_time(
 ) -> FloatArray:
     closing = agents.max_speed + length(target_vel)
     t = np.zeros(agents.n)
-    np.divide(length(to_target), closing, out=t, where=closing > 0)
+    np.divide(length(to_target), closing, out=t, where=closing > 1e-9)
     return np.minimum(t, max_time)
 
 
