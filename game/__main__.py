@@ -1,4 +1,8 @@
-"""Command line: ``python -m game [COMMAND]``. Until the game's views exist, it runs the demo."""
+"""Command line: ``python -m game [COMMAND]``; with no command it opens the game window.
+
+Commands: ``play LEVEL``, ``edit LEVEL``, ``simulate LEVEL``, ``screenshot LEVEL --out FILE``,
+``demo``. A bad level or option prints one line on stderr and exits with status 2.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +14,14 @@ __all__ = ["main"]
 
 
 def _parser() -> argparse.ArgumentParser:
+    from . import cli_game, cli_simulate
+
     parser = argparse.ArgumentParser(prog="python -m game", description=__doc__)
     sub = parser.add_subparsers(dest="command")
+    cli_game.add_parsers(sub)
+    edit = sub.add_parser("edit", help="open a level in the path editor")
+    edit.add_argument("level", help="a level file, or a shipped level's name or number")
+    cli_simulate.add_parser(sub)
     demo = sub.add_parser("demo", help="headless steering demo that prints what the crowd does")
     demo.add_argument("--agents", type=int, default=300, help="number of agents (default 300)")
     demo.add_argument("--seconds", type=float, default=10.0, help="simulated seconds (default 10)")
@@ -19,22 +29,48 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _edit(level: str) -> int:
+    from .level import LevelError, resolve_level
+
+    try:
+        path = resolve_level(level)
+        from .views.editor import run_editor
+
+        return run_editor(path)
+    except LevelError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv`` and run the command; returns the exit status."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     parser = _parser()
     args = parser.parse_args(argv)
-    command = args.command or "demo"
+    command = args.command
+    if command is None:
+        from .cli_game import run_window
+
+        return run_window()
+    if command in ("play", "screenshot"):
+        from .cli_game import run
+
+        return run(args) or 0
+    if command == "edit":
+        return _edit(args.level)
+    if command == "simulate":
+        from .cli_simulate import run as run_simulate
+
+        return run_simulate(args)
     if command == "demo":
         from .demo import run_demo
         from .perf import tune_allocator
 
-        agents = getattr(args, "agents", 300)
-        seconds = getattr(args, "seconds", 10.0)
-        if agents < 1 or not 0 < seconds <= 3600:
-            parser.error("--agents must be >= 1 and --seconds in (0, 3600]")
+        if args.agents < 1 or not 0 < args.seconds <= 3600:
+            print("error: --agents must be >= 1 and --seconds in (0, 3600]", file=sys.stderr)
+            return 2
         tune_allocator()
-        run_demo(agents, seconds, getattr(args, "seed", 0))
+        run_demo(args.agents, args.seconds, args.seed)
         return 0
     parser.error(f"unknown command {command}")
     return 2

@@ -1,0 +1,211 @@
+"""``python -m game simulate LEVEL``: run a level headless and print a one-line JSON summary.
+
+No arcade, no window, no OpenGL: the level, the world and the steering core only. The run
+stops as soon as the outcome is decided. A progress bar goes to stderr when the run takes
+longer than a second; a bad level or option prints one line on stderr and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import math
+import sys
+import time
+import types
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
+
+import numpy as np
+
+from game.level import LevelError, load_level, resolve_level
+from game.perf import tune_allocator
+
+__all__ = ["MAX_EXTRA_AGENTS", "MAX_SECONDS", "PROGRESS_AFTER", "add_parser", "run", "summary"]
+
+log = logging.getLogger(__name__)
+
+#: Longest run accepted (simulated seconds): one hour.
+MAX_SECONDS = 3600.0
+#: Most NPCs ``--agents`` may add.
+MAX_EXTRA_AGENTS = 100_000
+#: The progress bar appears once a run has taken this long (wall-clock seconds).
+PROGRESS_AFTER = 1.0
+
+
+class UsageError(Exception):
+    """A bad option value (reported as one line, exit status 2)."""
+
+
+def _error_line(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+    """argparse's error, as one line on stderr and exit status 2 (no usage block)."""
+    sys.stderr.write(f"{parser.prog}: error: {message}\n")
+    raise SystemExit(2)
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add the ``simulate`` command to an ``argparse`` sub-parsers object.
+
+    Args:
+        subparsers: what ``parser.add_subparsers()`` returned.
+    """
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "simulate",
+        help="run a level headless and print a JSON summary",
+        description=__doc__,
+    )
+    parser.add_argument("level", help="a level file, or a shipped level's name or number")
+    parser.add_argument(
+        "--seconds", type=float, default=10.0, help="simulated seconds (default 10)"
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed (default: the level's)")
+    parser.add_argument(
+        "--agents", type=int, default=0, help="add N NPCs in the level's NPC spawn areas"
+    )
+    parser.add_argument(
+        "--autopilot", action="store_true", help="the player heads for the nearest exit"
+    )
+    parser.add_argument("--trace", type=Path, default=None, help="write a trace .npz here")
+    parser.add_argument(
+        "--trace-every", type=int, default=1, help="keep every K-th frame in the trace (1)"
+    )
+    parser.add_argument(
+        "--stagger",
+        type=int,
+        default=1,
+        help="recompute each agent's steering every K-th step, in K groups (default 1)",
+    )
+    # One line on stderr for every bad option, including unknown ones (argparse would print
+    # its usage block first, or leave unknown options to the top-level parser).
+    parser.error = types.MethodType(_error_line, parser)  # type: ignore[method-assign]
+    plain_parse = parser.parse_known_args
+
+    def strict_parse(
+        args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        ns, extras = plain_parse(args, namespace)
+        if extras:
+            parser.error(f"unrecognized arguments: {' '.join(extras)}")
+        return ns, extras
+
+    parser.parse_known_args = strict_parse  # type: ignore[method-assign,assignment]
+
+
+def _check(args: argparse.Namespace) -> None:
+    """Validate option values beyond their types.
+
+    Raises:
+        UsageError: naming the option.
+    """
+    if not (math.isfinite(args.seconds) and 0.0 < args.seconds <= MAX_SECONDS):
+        raise UsageError(f"--seconds must be in (0, {MAX_SECONDS:g}], got {args.seconds}")
+    if args.seed is not None and not 0 <= args.seed < 2**63:
+        raise UsageError(f"--seed must be >= 0, got {args.seed}")
+    if not 0 <= args.agents <= MAX_EXTRA_AGENTS:
+        raise UsageError(f"--agents must be in 0..{MAX_EXTRA_AGENTS}, got {args.agents}")
+    if args.trace_every < 1:
+        raise UsageError(f"--trace-every must be >= 1, got {args.trace_every}")
+    if not 1 <= args.stagger <= 64:
+        raise UsageError(f"--stagger must be in 1..64, got {args.stagger}")
+    if args.trace is not None:
+        parent = args.trace.resolve().parent
+        if not parent.is_dir():
+            raise UsageError(f"--trace: folder {parent} does not exist")
+
+
+class _Progress:
+    """A one-line progress bar on stderr, shown once the run has taken :data:`PROGRESS_AFTER`
+    seconds, redrawn at most ten times a second."""
+
+    def __init__(self, total: int, out: TextIO) -> None:
+        self.total = max(total, 1)
+        self.out = out
+        self.start = time.perf_counter()
+        self.last = 0.0
+        self.shown = False
+
+    def update(self, done: int, sim_time: float) -> None:
+        now = time.perf_counter()
+        if now - self.start < PROGRESS_AFTER or (self.shown and now - self.last < 0.1):
+            return
+        self.shown = True
+        self.last = now
+        frac = done / self.total
+        bar = "#" * int(frac * 30)
+        self.out.write(f"\r[{bar:<30}] {frac:6.1%}  {sim_time:7.2f} s simulated")
+        self.out.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            self.out.write("\n")
+            self.out.flush()
+
+
+def summary(
+    level: str, seed: int, frames: int, agents: int, outcome: str, seconds: float, ms: list[float]
+) -> dict[str, Any]:
+    """The JSON summary of a run (what ``simulate`` prints)."""
+    arr = np.asarray(ms, dtype=np.float64)
+    return {
+        "level": level,
+        "seed": seed,
+        "frames": frames,
+        "agents": agents,
+        "outcome": outcome,
+        "seconds": round(seconds, 6),
+        "median_ms": round(float(np.median(arr)), 4) if arr.size else 0.0,
+        "p95_ms": round(float(np.percentile(arr, 95)), 4) if arr.size else 0.0,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``simulate`` with parsed arguments; returns the exit status (0, or 2 on bad input).
+
+    Prints the summary to stdout; the progress bar and any error line go to stderr.
+    """
+    try:
+        _check(args)
+        level = load_level(resolve_level(args.level))
+    except (UsageError, LevelError) as exc:
+        sys.stderr.write(f"simulate: error: {exc}\n")
+        return 2
+    tune_allocator()
+    from game.world import DT, Autopilot, TraceRecorder, World  # after validation: fast errors
+
+    try:
+        world = World(level, args.seed, args.agents, stagger=args.stagger)
+    except (ValueError, LevelError) as exc:
+        sys.stderr.write(f"simulate: error: {exc}\n")
+        return 2
+    pilot = Autopilot(world) if args.autopilot else None
+    trace = TraceRecorder(world, args.trace_every) if args.trace is not None else None
+    steps = max(1, round(args.seconds / DT))
+    progress = _Progress(steps, sys.stderr)
+    ms: list[float] = []
+    idle = np.zeros(2)
+    try:
+        for k in range(steps):
+            thrust = pilot() if pilot is not None else idle
+            t0 = time.perf_counter()
+            world.step(thrust)
+            ms.append((time.perf_counter() - t0) * 1000.0)
+            if trace is not None:
+                trace.after_step(world)
+            progress.update(k + 1, world.time)
+            if world.outcome != "running":
+                break
+    finally:
+        progress.close()
+    if trace is not None:
+        trace.finish(world)
+        try:
+            trace.save(args.trace)
+        except OSError as exc:
+            sys.stderr.write(f"simulate: error: cannot write {args.trace}: {exc}\n")
+            return 2
+    name = level.source.name if level.source is not None else str(args.level)
+    result = summary(name, world.seed, world.frame, world.n, world.outcome, world.time, ms)
+    sys.stdout.write(json.dumps(result) + "\n")
+    return 0

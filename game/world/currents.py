@@ -1,0 +1,205 @@
+"""Currents: a level's flow regions as steering flow fields, and the drag they put on bodies.
+
+Each region becomes a :class:`~game.steering.FlowField` of unit directions over its rectangle
+(a :class:`~game.steering.NoiseFlow` when its noise changes with time) and a strength in px/s.
+The current velocity at a point is the sum over the regions that contain it (overlapping
+regions add up, as docs/levels.md says); outside every region the water is still.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from game.level import FlowRegion, Level
+from game.steering import AgentGroup, Debug, FlowField, NoiseFlow, steer_to_velocity
+from game.steering.vec import FloatArray, safe_normalize
+
+__all__ = ["CURRENT_DRAG", "Current", "Currents", "FollowCurrent", "image_field"]
+
+log = logging.getLogger(__name__)
+
+#: Drag rate (1/s) toward the current: a body in a current feels
+#: ``F = mass * CURRENT_DRAG * (v_current - v_body)``, so a body that does nothing reaches the
+#: current's velocity within about ``1 / CURRENT_DRAG`` seconds. Agents steer against it with
+#: their own gain (8/s), so a current shifts their velocity by about 20 % of its own; the
+#: player swims relative to the water (see :mod:`game.world.brains`) and is carried fully.
+CURRENT_DRAG = 2.0
+
+
+def image_field(region: FlowRegion, cols: int, rows: int) -> FlowField:
+    """The ``image`` kind: the image stretched over the region, gray ``v`` turns the current
+    by ``360 deg * v / 256`` from ``angle``; fully transparent pixels are still water.
+
+    Each cell reads the pixel under its centre (row 0 of the field is the image's bottom).
+    """
+    from PIL import Image  # lazy: only image regions need Pillow
+
+    if region.image is None:
+        raise ValueError(f"flow region {region.id}: kind 'image' needs an image")
+    with Image.open(region.image) as im:
+        rgba = np.asarray(im.convert("RGBA"), dtype=np.float64)
+        gray = np.asarray(im.convert("L"), dtype=np.float64)
+    h, w = gray.shape
+    xs = ((np.arange(cols) + 0.5) / cols * w).astype(np.intp).clip(0, w - 1)
+    ys = ((np.arange(rows) + 0.5) / rows * h).astype(np.intp).clip(0, h - 1)
+    ys = (h - 1) - ys  # field row 0 is the bottom; image row 0 is the top
+    g = gray[np.ix_(ys, xs)]
+    alpha = rgba[np.ix_(ys, xs)][..., 3]
+    angle = math.radians(region.angle) + 2.0 * math.pi * g / 256.0
+    vec = np.stack((np.cos(angle), np.sin(angle)), axis=-1) * (alpha > 0)[..., None]
+    return FlowField(vec, region.cell, (region.rect.left, region.rect.bottom))
+
+
+@dataclass(eq=False)
+class Current:
+    """One flow region: its field of unit directions and its strength.
+
+    Attributes:
+        region: the level's flow region.
+        field: the region's field (directions, length <= 1); for a changing noise region the
+            :class:`NoiseFlow`'s field, rewritten in place every step.
+        noise: the :class:`NoiseFlow` of a noise region whose ``speed`` > 0, else None.
+    """
+
+    region: FlowRegion
+    field: FlowField
+    noise: NoiseFlow | None = None
+
+    @classmethod
+    def build(cls, region: FlowRegion) -> Current:
+        """Build the field of ``region`` by its kind (see docs/levels.md, "Flow regions")."""
+        cols, rows = region.cells
+        origin = (region.rect.left, region.rect.bottom)
+        kind = region.kind
+        if kind == "uniform":
+            fld = FlowField.uniform(
+                rows, cols, region.cell, math.radians(region.angle), origin=origin
+            )
+            return cls(region, fld)
+        if kind == "vortex":
+            centre = region.rect.center
+            fld = FlowField.vortex(
+                rows, cols, region.cell, origin=origin, center=centre, clockwise=region.clockwise
+            )
+            return cls(region, fld)
+        if kind == "noise":
+            # docs: direction = 360 deg x n, n in [-1, 1] at (col*scale, row*scale, t*speed).
+            if region.speed > 0:
+                nf = NoiseFlow(
+                    rows,
+                    cols,
+                    region.cell,
+                    origin,
+                    scale=region.scale,
+                    speed=region.speed,
+                    seed=region.seed,
+                    turns=2.0,
+                    base_angle=0.0,
+                )
+                return cls(region, nf.field, nf)
+            fld = FlowField.noise(
+                rows,
+                cols,
+                region.cell,
+                origin=origin,
+                scale=region.scale,
+                seed=region.seed,
+                z=0.0,
+                turns=2.0,
+                base_angle=0.0,
+            )
+            return cls(region, fld)
+        if kind == "image":
+            return cls(region, image_field(region, cols, rows))
+        raise ValueError(f"flow region {region.id}: unknown kind {kind!r}")
+
+
+@dataclass(eq=False)
+class Currents:
+    """All flow regions of a level, and the current velocity anywhere in the world.
+
+    Attributes:
+        items: one :class:`Current` per region, in level order.
+        drag: the drag rate (1/s), :data:`CURRENT_DRAG` by default.
+    """
+
+    items: list[Current] = field(default_factory=list)
+    drag: float = CURRENT_DRAG
+    #: Time-varying noise regions are recomputed every this many steps (a 1,400-cell region
+    #: costs about 1 ms; at the levels' noise speeds a field turns by well under a degree
+    #: between updates, so the current still changes smoothly).
+    noise_every: int = 4
+
+    @classmethod
+    def from_level(cls, level: Level, drag: float = CURRENT_DRAG) -> Currents:
+        """One :class:`Current` per flow region of ``level``."""
+        return cls([Current.build(r) for r in level.flows], drag)
+
+    @property
+    def fields(self) -> list[FlowField]:
+        """The regions' fields, in level order (for drawing)."""
+        return [c.field for c in self.items]
+
+    def update(self, t: float, frame: int = 0) -> None:
+        """Bring time-varying regions (noise with ``speed`` > 0) to time ``t`` (s), on every
+        :attr:`noise_every`-th ``frame``."""
+        if frame % max(self.noise_every, 1):
+            return
+        for c in self.items:
+            if c.noise is not None:
+                c.noise.update(t)
+
+    def velocity_at(self, points: FloatArray) -> tuple[FloatArray, NDArray[np.bool_]]:
+        """Current velocity (px/s) at (K, 2) points, and which points are in any region.
+
+        Bilinear lookup in each region that contains the point, times its strength, summed.
+        """
+        k = points.shape[0]
+        vel = np.zeros((k, 2))
+        inside = np.zeros(k, dtype=bool)
+        for c in self.items:
+            r = c.region.rect
+            x, y = points[:, 0], points[:, 1]
+            mask = (x >= r.left) & (x <= r.right) & (y >= r.bottom) & (y <= r.top)
+            idx = np.flatnonzero(mask)
+            if idx.size == 0:
+                continue
+            vel[idx] += c.field.lookup(points[idx]) * c.region.strength
+            inside[idx] = True
+        return vel, inside
+
+    def drag_accel(
+        self, vel: FloatArray, current: FloatArray, inside: NDArray[np.bool_]
+    ) -> FloatArray:
+        """Acceleration ``drag * (v_current - v)`` for bodies inside a region, zero elsewhere."""
+        return np.where(inside[:, None], (current - vel) * self.drag, 0.0)
+
+
+@dataclass
+class FollowCurrent:
+    """Swim with the current: desired velocity = the current's direction at max speed.
+
+    The world's version of :class:`~game.steering.FollowFlow` for several overlapping regions:
+    it reads the summed current velocity that the world computes each step
+    (:attr:`current`, one row per agent of the group it is called on) rather than one field.
+    Agents in still water (a zero current) brake, as with ``FollowFlow``.
+
+    Attributes:
+        current: (N, 2) current velocities at the agents, set by the world before each call.
+        gain: steering gain (1/s).
+    """
+
+    current: FloatArray = field(default_factory=lambda: np.zeros((0, 2)))
+    gain: float = 8.0
+
+    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
+        """Return (N, 2) forces along the current."""
+        desired = safe_normalize(self.current) * agents.max_speed[:, None]
+        if debug is not None:
+            debug["current.sample"] = self.current
+        return steer_to_velocity(agents, desired, self.gain)

@@ -1,0 +1,438 @@
+"""Who is in a world and where they start: the roster of agents built from a level's spawns.
+
+Row 0 is the player, then every enemy (spawn by spawn, in level order), then every NPC (the
+level's own, then the extra NPCs of a stress run). All placement is vectorised and seeded.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.spatial import cKDTree
+
+from game.level import Level, NpcSpawn, Rect
+from game.steering.vec import FloatArray
+
+__all__ = [
+    "ENEMY",
+    "KIND_NAMES",
+    "NPC",
+    "PLAYER",
+    "PLAYER_ACCEL",
+    "ExtraGroup",
+    "Roster",
+    "agent_mass",
+    "build_roster",
+    "extra_npc_plan",
+    "scatter",
+    "spiral",
+]
+
+#: Agent kinds, stored as small integers; :data:`KIND_NAMES` gives their names.
+PLAYER, ENEMY, NPC = 0, 1, 2
+KIND_NAMES = ("player", "enemy", "npc")
+
+#: Gap (px) kept between spawned agents and between agents and rocks or walls.
+SPAWN_GAP = 2.0
+
+IntArray = NDArray[np.intp]
+BoolArray = NDArray[np.bool_]
+
+
+def agent_mass(radius: FloatArray) -> FloatArray:
+    """Mass of an agent body: proportional to its area, 1 for the default 8 px NPC."""
+    return np.asarray((radius / 8.0) ** 2, dtype=np.float64)
+
+
+@dataclass
+class Roster:
+    """Every agent's fixed data, one row per agent (row 0: the player).
+
+    Attributes:
+        kind: (N,) :data:`PLAYER`, :data:`ENEMY` or :data:`NPC`.
+        pos: (N, 2) start positions (px, world coordinates).
+        max_speed: (N,) px/s.
+        max_force: (N,) px/s^2 (the player's is the world's thrust acceleration).
+        radius: (N,) px.
+        separation: (N,) px kept from neighbours (0 for the player).
+        sight: (N,) px an enemy sees the player (0 for others and blind enemies).
+        path: (N,) index into the level's paths, -1 for none.
+        wander: (N,) whether an NPC adds wander to its steering (enemies: True).
+        spawn_id: (N,) Tiled id of the object that spawned the agent (0: a generated area).
+        post: (N, 2) the spawn point (enemies without a path wander around it).
+    """
+
+    kind: NDArray[np.int8]
+    pos: FloatArray
+    max_speed: FloatArray
+    max_force: FloatArray
+    radius: FloatArray
+    separation: FloatArray
+    sight: FloatArray
+    path: IntArray
+    wander: BoolArray
+    spawn_id: NDArray[np.int64]
+    post: FloatArray
+
+    @property
+    def n(self) -> int:
+        """Number of agents, the player included."""
+        return int(self.kind.shape[0])
+
+
+def _blocked_mask(
+    points: FloatArray,
+    radius: float,
+    rocks: tuple[FloatArray, FloatArray],
+    world: tuple[float, float],
+    taken: cKDTree | None,
+    taken_reach: float,
+) -> BoolArray:
+    """Points too close to a rock, a wall or an already placed agent."""
+    w, h = world
+    pad = radius + SPAWN_GAP
+    bad = (
+        (points[:, 0] < pad)
+        | (points[:, 0] > w - pad)
+        | (points[:, 1] < pad)
+        | (points[:, 1] > h - pad)
+    )
+    centres, radii = rocks
+    if centres.shape[0] and points.shape[0]:
+        reach = float(radii.max()) + pad
+        pairs = cKDTree(centres).sparse_distance_matrix(
+            cKDTree(points), reach, output_type="ndarray"
+        )
+        close = pairs["v"] < radii[pairs["i"]] + pad
+        bad[pairs["j"][close]] = True
+    if taken is not None and points.shape[0]:
+        d, _ = taken.query(points, k=1, distance_upper_bound=taken_reach)
+        bad |= d < taken_reach
+    return bad
+
+
+def scatter(
+    rng: np.random.Generator,
+    rect: Rect,
+    count: int,
+    radius: float,
+    rocks: tuple[FloatArray, FloatArray],
+    world: tuple[float, float],
+    taken: FloatArray | None = None,
+    taken_radius: float = 0.0,
+) -> FloatArray:
+    """``count`` random points in ``rect``, off rocks and walls and not overlapping each other.
+
+    A jittered grid: the rectangle is cut into square cells at least ``2 * radius + gap`` wide,
+    a random free cell is chosen for each agent and the agent is placed at a random spot inside
+    it, so agents never overlap. Cells whose spot is on a rock, a wall or an agent in ``taken``
+    are skipped; when too few cells are free the cells shrink, and as a last resort agents are
+    placed anyway (overlapping: the physics pushes them apart).
+
+    Args:
+        rng: the seeded generator.
+        rect: the spawn area.
+        count: how many points.
+        radius: the agents' radius.
+        rocks: (centres (M, 2), radii (M,)).
+        world: (width, height) of the world.
+        taken: (K, 2) agents already placed, to keep clear of.
+        taken_radius: the largest radius among ``taken``.
+
+    Returns:
+        (count, 2) points.
+    """
+    if count <= 0:
+        return np.zeros((0, 2))
+    tree = cKDTree(taken) if taken is not None and taken.shape[0] else None
+    reach = radius + taken_radius + SPAWN_GAP
+    area = max(rect.width * rect.height, 1e-9)
+    cell = max(math.sqrt(area / count), 1e-3)
+    for _ in range(12):
+        cols = max(int(rect.width // cell), 1)
+        rows = max(int(rect.height // cell), 1)
+        cw, ch = rect.width / cols, rect.height / rows
+        idx = np.arange(rows * cols)
+        corner = np.stack((rect.left + (idx % cols) * cw, rect.bottom + (idx // cols) * ch), 1)
+        slack = np.maximum(np.array([cw, ch]) - 2.0 * (radius + SPAWN_GAP / 2), 0.0)
+        spot = corner + (np.array([cw, ch]) - slack) / 2 + rng.uniform(0, 1, (idx.size, 2)) * slack
+        free = np.flatnonzero(~_blocked_mask(spot, radius, rocks, world, tree, reach))
+        if free.size >= count:
+            return spot[rng.choice(free, size=count, replace=False)]
+        cell *= 0.8
+    # Crowded beyond the grid: uniform points anywhere in the area (the physics separates them).
+    return np.column_stack(
+        (
+            rng.uniform(rect.left, rect.right, count),
+            rng.uniform(rect.bottom, rect.top, count),
+        )
+    )
+
+
+def spiral(
+    centre: tuple[float, float],
+    count: int,
+    spacing: float,
+    radius: float,
+    rocks: tuple[FloatArray, FloatArray],
+    world: tuple[float, float],
+    taken: FloatArray | None = None,
+    taken_radius: float = 0.0,
+) -> FloatArray:
+    """``count`` points around ``centre`` on a sunflower (Vogel) spiral ``spacing`` apart.
+
+    One agent stands on the centre itself; several circle it (the first within
+    ``spacing / 2``). Points on rocks, walls or agents in ``taken`` are skipped (the spiral
+    continues outward), so the result overlaps none of them when there is room.
+    """
+    if count <= 0:
+        return np.zeros((0, 2))
+    tree = cKDTree(taken) if taken is not None and taken.shape[0] else None
+    reach = radius + taken_radius + SPAWN_GAP
+    here = np.array([centre], dtype=np.float64)
+    if count == 1 and not _blocked_mask(here, radius, rocks, world, tree, reach)[0]:
+        return here
+    golden = math.pi * (3.0 - math.sqrt(5.0))
+    for extra in (3, 10, 40):
+        k = np.arange(count * extra + 8)
+        # r = 0.65 * spacing * sqrt(k + 1/2): neighbours at least ``spacing`` apart (checked
+        # numerically up to 500 points; plain sqrt(k) puts the first two too close).
+        r = 0.65 * spacing * np.sqrt(k + 0.5)
+        pts = np.column_stack(
+            (centre[0] + r * np.cos(k * golden), centre[1] + r * np.sin(k * golden))
+        )
+        ok = ~_blocked_mask(pts, radius, rocks, world, tree, reach)
+        if int(ok.sum()) >= count:
+            return pts[ok][:count]
+    w, h = world
+    pad = radius + SPAWN_GAP
+    return np.clip(pts[:count], [pad, pad], [max(w - pad, pad), max(h - pad, pad)])
+
+
+def _grown(rect: Rect, need_area: float, world: tuple[float, float]) -> Rect:
+    """``rect`` scaled about its centre to at least ``need_area`` px^2, kept inside the world."""
+    w, h = world
+    area = rect.width * rect.height
+    if area >= need_area:
+        return rect
+    s = math.sqrt(need_area / max(area, 1e-9))
+    rw, rh = min(rect.width * s, w), min(rect.height * s, h)
+    if rw * rh < need_area:  # one side hit the world: stretch the other
+        rw = min(w, need_area / rh)
+        rh = min(h, need_area / rw)
+    cx, cy = rect.center
+    left = min(max(cx - rw / 2, 0.0), w - rw)
+    bottom = min(max(cy - rh / 2, 0.0), h - rh)
+    return Rect(left, bottom, rw, rh)
+
+
+@dataclass(frozen=True)
+class ExtraGroup:
+    """The extra NPCs of a stress run that copy one spawn.
+
+    Attributes:
+        spawn: the NPC spawn they copy (max speed, force, path, wander).
+        count: how many.
+        area: where they are scattered (the spawn's area, grown to hold them).
+        radius: their radius (the spawn's, shrunk when the world is too small for them).
+        separation: their separation (shrunk with the radius).
+    """
+
+    spawn: NpcSpawn
+    count: int
+    area: Rect
+    radius: float
+    separation: float
+
+
+def extra_npc_plan(level: Level, extra: int) -> list[ExtraGroup]:
+    """Where the ``extra`` NPCs of a stress run go, and how big they are.
+
+    They are shared among the level's NPC spawns in proportion to each spawn's count and copy
+    its properties. Each spawn's area (a point spawn counts as a square of its separation per
+    agent) is grown about its centre, inside the world, until it holds its own agents and its
+    extra ones at one ``spacing^2`` each, ``spacing = max(separation, 3 * radius)``. When the
+    whole world cannot hold them at that spacing, the extra agents' radius and separation
+    shrink by the same factor so that they fit (10,000 agents of 8 px would otherwise cover
+    the whole sandbox). A level without NPC spawns gets one default spawn over the whole world.
+    """
+    if extra <= 0:
+        return []
+    w, h = level.width_px, level.height_px
+    spawns = list(level.npcs)
+    if not spawns:
+        spawns = [NpcSpawn(x=w / 2, y=h / 2, area=Rect(0.0, 0.0, w, h), count=1)]
+    counts = np.array([s.count for s in spawns], dtype=np.float64)
+    share = np.floor(extra * counts / counts.sum()).astype(np.intp)
+    share[: extra - int(share.sum())] += 1
+    total_area = 0.0
+    for s, k in zip(spawns, share, strict=True):
+        spacing = max(s.separation, 3.0 * s.radius)
+        total_area += (s.count + int(k)) * spacing * spacing
+    shrink = min(1.0, math.sqrt(0.8 * w * h / total_area))
+    plan = []
+    for s, k in zip(spawns, share, strict=True):
+        if k == 0:
+            continue
+        spacing = max(s.separation, 3.0 * s.radius) * shrink
+        base = s.area or Rect(s.x - spacing / 2, s.y - spacing / 2, spacing, spacing)
+        area = _grown(base, (s.count + int(k)) * spacing * spacing, (w, h))
+        plan.append(ExtraGroup(s, int(k), area, s.radius * shrink, s.separation * shrink))
+    return plan
+
+
+#: The player's thrust: top acceleration (px/s^2) with which it reaches its input velocity.
+PLAYER_ACCEL = 900.0
+
+_COLUMNS = (
+    "kind",
+    "pos",
+    "max_speed",
+    "max_force",
+    "radius",
+    "separation",
+    "sight",
+    "path",
+    "wander",
+    "spawn_id",
+    "post",
+)
+
+
+class _RosterBuilder:
+    """Collects the roster's columns block by block (one block per spawn)."""
+
+    def __init__(self, path_index: dict[str, int]) -> None:
+        self.path_index = path_index
+        self.cols: dict[str, list[NDArray[np.generic]]] = {k: [] for k in _COLUMNS}
+
+    def add(
+        self,
+        kind: int,
+        pos: FloatArray,
+        *,
+        max_speed: float,
+        max_force: float,
+        radius: float,
+        separation: float,
+        sight: float,
+        path: str,
+        wander: bool,
+        spawn_id: int,
+        post: tuple[float, float],
+    ) -> None:
+        n = pos.shape[0]
+        c = self.cols
+        c["kind"].append(np.full(n, kind, dtype=np.int8))
+        c["pos"].append(pos.reshape(-1, 2))
+        c["max_speed"].append(np.full(n, max_speed))
+        c["max_force"].append(np.full(n, max_force))
+        c["radius"].append(np.full(n, radius))
+        c["separation"].append(np.full(n, separation))
+        c["sight"].append(np.full(n, sight))
+        c["path"].append(np.full(n, self.path_index.get(path, -1), dtype=np.intp))
+        c["wander"].append(np.full(n, wander, dtype=bool))
+        c["spawn_id"].append(np.full(n, spawn_id, dtype=np.int64))
+        c["post"].append(np.broadcast_to(np.asarray(post, dtype=np.float64), (n, 2)))
+
+    def add_npcs(self, s: NpcSpawn, pts: FloatArray, radius: float, separation: float) -> None:
+        self.add(
+            NPC,
+            pts,
+            max_speed=s.max_speed,
+            max_force=s.max_force,
+            radius=radius,
+            separation=separation,
+            sight=0.0,
+            path=s.path,
+            wander=s.wander,
+            spawn_id=s.id,
+            post=(s.x, s.y),
+        )
+
+    def placed(self) -> tuple[FloatArray, float]:
+        """Positions placed so far and their largest radius."""
+        return np.concatenate(self.cols["pos"]), float(np.concatenate(self.cols["radius"]).max())
+
+    def build(self) -> Roster:
+        c = {k: np.concatenate(v) for k, v in self.cols.items()}
+        return Roster(
+            kind=c["kind"].astype(np.int8),
+            pos=c["pos"].astype(np.float64),
+            max_speed=c["max_speed"].astype(np.float64),
+            max_force=c["max_force"].astype(np.float64),
+            radius=c["radius"].astype(np.float64),
+            separation=c["separation"].astype(np.float64),
+            sight=c["sight"].astype(np.float64),
+            path=c["path"].astype(np.intp),
+            wander=c["wander"].astype(bool),
+            spawn_id=c["spawn_id"].astype(np.int64),
+            post=c["post"].astype(np.float64),
+        )
+
+
+def build_roster(level: Level, rng: np.random.Generator, extra_npcs: int = 0) -> Roster:
+    """Place every agent of ``level`` (and ``extra_npcs`` more NPCs) and collect their data.
+
+    Enemies and point-spawned NPCs stand on a spiral around their spawn point, ``separation``
+    apart; area-spawned NPCs are scattered over their area (:func:`scatter`), all off rocks,
+    walls and each other. The player's ``max_force`` is its thrust, :data:`PLAYER_ACCEL`.
+
+    Args:
+        level: the level.
+        rng: the seeded generator for the scatter.
+        extra_npcs: NPCs added for a stress run (see :func:`extra_npc_plan`).
+    """
+    world = (level.width_px, level.height_px)
+    rocks = (
+        np.array([(o.x, o.y) for o in level.obstacles], dtype=np.float64).reshape(-1, 2),
+        np.array([o.radius for o in level.obstacles], dtype=np.float64),
+    )
+    b = _RosterBuilder({p.name: i for i, p in enumerate(level.paths)})
+    p = level.player
+    b.add(
+        PLAYER,
+        np.array([[p.x, p.y]]),
+        max_speed=p.max_speed,
+        max_force=PLAYER_ACCEL,
+        radius=p.radius,
+        separation=0.0,
+        sight=0.0,
+        path="",
+        wander=False,
+        spawn_id=p.id,
+        post=(p.x, p.y),
+    )
+    for e in level.enemies:
+        spacing = max(e.separation, 2 * e.radius + 2)
+        taken, taken_r = b.placed()
+        b.add(
+            ENEMY,
+            spiral((e.x, e.y), e.count, spacing, e.radius, rocks, world, taken, taken_r),
+            max_speed=e.max_speed,
+            max_force=e.max_force,
+            radius=e.radius,
+            separation=e.separation,
+            sight=e.sight,
+            path=e.path,
+            wander=True,
+            spawn_id=e.id,
+            post=(e.x, e.y),
+        )
+    for s in level.npcs:
+        if s.area is not None:
+            taken, taken_r = b.placed()
+            pts = scatter(rng, s.area, s.count, s.radius, rocks, world, taken, taken_r)
+        else:
+            spacing = max(s.separation, 2 * s.radius + 2)
+            taken, taken_r = b.placed()
+            pts = spiral((s.x, s.y), s.count, spacing, s.radius, rocks, world, taken, taken_r)
+        b.add_npcs(s, pts, s.radius, s.separation)
+    for g in extra_npc_plan(level, extra_npcs):
+        taken, taken_r = b.placed()
+        pts = scatter(rng, g.area, g.count, g.radius, rocks, world, taken, taken_r)
+        b.add_npcs(g.spawn, pts, g.radius, g.separation)
+    return b.build()

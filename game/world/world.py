@@ -1,0 +1,565 @@
+"""The world: a level brought to life with pymunk physics and the steering core, one fixed step
+at a time, with no window. Everything a renderer needs is an array on :class:`World`."""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.spatial import cKDTree
+
+from game.level import Level
+from game.steering import (
+    AgentGroup,
+    AvoidObstacles,
+    Contain,
+    Debug,
+    DriftingPath,
+    Obstacles,
+    Path,
+)
+from game.steering.vec import FloatArray
+
+from .brains import (
+    FLEE,
+    FLEE_DISTANCE,
+    FLOW,
+    FOLLOW,
+    IDLE,
+    LEASH,
+    MODE_NAMES,
+    NONE,
+    PATROL,
+    PURSUE,
+    RETURN,
+    WANDER,
+    CrowdBrain,
+    EnemyMinds,
+    NeighbourIndex,
+    Tasks,
+    player_accel,
+    separation_for,
+)
+from .currents import Currents
+from .physics import (
+    ENEMY_TYPE,
+    NPC_TYPE,
+    PLAYER_TYPE,
+    Physics,
+    PhysicsSettings,
+    clamp_approach,
+    project_out,
+    pushable_pairs,
+)
+from .spawn import ENEMY, KIND_NAMES, NPC, PLAYER, Roster, agent_mass, build_roster
+
+__all__ = ["DT", "OUTCOMES", "ROCK_FRICTION", "World"]
+
+log = logging.getLogger(__name__)
+
+#: The fixed step (s). Never varies.
+DT = 1.0 / 60.0
+#: What :attr:`World.outcome` can be.
+OUTCOMES = ("running", "won", "caught")
+#: Pushable rocks slow down on the ground at this rate (1/s) when nothing pushes them.
+ROCK_FRICTION = 3.0
+
+IntArray = NDArray[np.intp]
+BoolArray = NDArray[np.bool_]
+
+
+class World:
+    """A running level: agents, rocks, currents and paths, advanced by :meth:`step`.
+
+    Rows: one agent per row of :attr:`agents`; **row 0 is the player**, then the enemies, then
+    the NPCs (:attr:`kind` says which). The same rows index :attr:`mode`, :attr:`spawn_id`,
+    :attr:`kind`, and the pymunk bodies (``physics.bodies[:n]``). Behaviours run on
+    :attr:`crowd`, a view of rows 1.. (so crowd row ``i`` is agent row ``i + 1``).
+
+    Args:
+        level: the level.
+        seed: seed for every random generator (spawn scatter, wander); default the level's.
+            Noise currents use their region's own ``seed``.
+        extra_npcs: NPCs added to the level's NPC spawn areas, for stress runs.
+        stagger: Reynolds' staggered updates: each non-player agent's steering is recomputed
+            every ``stagger``-th step, in ``stagger`` interleaved groups (agent row modulo
+            ``stagger``), and its last force is reused in between, so motion stays smooth while
+            steering costs ``1/stagger`` per step. Perception, modes, currents, the player and
+            physics run every step. 1 (every agent every step) is for play.
+        settings: pymunk tuning (:class:`PhysicsSettings`).
+        debug: collect the steering debug arrays each step (see :attr:`debug`).
+
+    Attributes:
+        level: the level.
+        seed: the seed used.
+        agents: positions, velocities, limits, headings of every agent (row 0 the player).
+        crowd: the non-player agents (views of rows 1..): behaviour memory lives in its state.
+        kind: (N,) 0 player, 1 enemy, 2 NPC; names in :data:`KIND_NAMES`.
+        mode: (N,) current mode; names in :data:`MODE_NAMES` (``patrol``, ``pursue``,
+            ``return``, ``wander``, ``flee``, ``flow``, ``follow``, ``idle``; ``none`` for the
+            player).
+        spawn_id: (N,) Tiled id of the object that spawned each agent.
+        paths: the level's paths as editable steering paths, by name (the editor may move their
+            nodes while agents follow them; drifting paths are rewritten every step from their
+            :attr:`drifts` base).
+        path_list: the same paths in level order (``path_index`` indexes it).
+        path_index: (N,) index of each agent's path in :attr:`path_list`, -1 for none.
+        reverse: (N,) agents walking their open path backwards (they turn at its ends).
+        drifts: the :class:`DriftingPath` of each path whose nodes drift, by name.
+        obstacles: every rock (centres of pushable rocks follow their bodies each step).
+        obstacle_id: (M,) Tiled ids of the rocks.
+        obstacle_dynamic: (M,) which rocks are pushable.
+        currents: the flow regions (``currents.fields`` for drawing).
+        physics: the pymunk side.
+        outcome: ``running``, ``won`` or ``caught``; latched once decided (the world keeps
+            running if stepped further). A catch and a win in the same step count as caught.
+        frame: steps taken.
+        debug_enabled: collect the steering debug arrays each step into :attr:`debug`.
+        debug: the last step's steering debug arrays (when enabled), keyed as the core's
+            behaviours key them (``avoid.box``, ``path.future``, ``wander.target``, ...) plus
+            ``separate.count``; per-agent arrays have one row per agent of ``debug["rows"]``
+            (agent rows: all non-player agents, or this step's staggered group).
+        inputs: every thrust given to :meth:`step`, in order (replaying them reproduces the run).
+        steering_enabled: False turns the crowd's steering off (tests, debugging): physics,
+            currents, perception and the player still run.
+    """
+
+    def __init__(
+        self,
+        level: Level,
+        seed: int | None = None,
+        extra_npcs: int = 0,
+        *,
+        stagger: int = 1,
+        settings: PhysicsSettings | None = None,
+        debug: bool = False,
+    ) -> None:
+        if stagger < 1:
+            raise ValueError(f"stagger must be >= 1, got {stagger}")
+        if extra_npcs < 0:
+            raise ValueError(f"extra_npcs must be >= 0, got {extra_npcs}")
+        self.level = level
+        self.seed = int(level.seed if seed is None else seed)
+        self.stagger = int(stagger)
+        self.debug_enabled = debug
+        self.steering_enabled = True
+        self.debug: Debug = {}
+        self.inputs: list[tuple[float, float]] = []
+        self.frame = 0
+        self.outcome = "running"
+        spawn_seq, wander_seq = np.random.SeedSequence(self.seed).spawn(2)
+        roster = build_roster(level, np.random.default_rng(spawn_seq), extra_npcs)
+        self.roster: Roster = roster
+        n = roster.n
+        self.n = n
+        self.kind = roster.kind
+        self.spawn_id = roster.spawn_id
+        self.agents = AgentGroup.create(
+            roster.pos,
+            max_speed=roster.max_speed,
+            max_force=roster.max_force,
+            radius=roster.radius,
+            mass=agent_mass(roster.radius),
+        )
+        a = self.agents
+        self.crowd = AgentGroup(
+            pos=a.pos[1:],
+            vel=a.vel[1:],
+            max_speed=a.max_speed[1:],
+            max_force=a.max_force[1:],
+            radius=a.radius[1:],
+            mass=a.mass[1:],
+            heading=a.heading[1:],
+        )
+        self.crowd.column("separation")[:] = roster.separation[1:]
+
+        # Paths, shared and editable; drifting ones move by themselves.
+        self.paths: dict[str, Path] = {}
+        self.drifts: dict[str, DriftingPath] = {}
+        self.path_list: list[Path] = []
+        for k, pd in enumerate(level.paths):
+            path = Path(pd.points, closed=pd.closed, radius=pd.radius)
+            self.paths[pd.name] = path
+            self.path_list.append(path)
+            if pd.drift > 0:
+                self.drifts[pd.name] = DriftingPath(
+                    pd.points, (pd.drift, pd.drift), pd.drift_speed, seed=self.seed * 7919 + k
+                )
+        self.path_index = roster.path
+        self.reverse = np.zeros(n, dtype=bool)
+
+        # Rocks.
+        obs = level.obstacles
+        centres = np.array([(o.x, o.y) for o in obs], dtype=np.float64).reshape(-1, 2)
+        radii = np.array([o.radius for o in obs], dtype=np.float64)
+        self.obstacles = Obstacles.create(centres, radii) if obs else Obstacles.empty()
+        self.obstacle_id = np.array([o.id for o in obs], dtype=np.int64)
+        self.obstacle_dynamic = np.array([o.dynamic for o in obs], dtype=bool)
+        rock_mass = np.array([o.mass for o in obs], dtype=np.float64)
+
+        self.currents = Currents.from_level(level)
+
+        types = np.where(
+            roster.kind == PLAYER, PLAYER_TYPE, np.where(roster.kind == ENEMY, ENEMY_TYPE, NPC_TYPE)
+        )
+        self.physics = Physics(
+            (level.width_px, level.height_px),
+            a.pos,
+            a.radius,
+            a.mass,
+            types,
+            centres,
+            radii,
+            rock_mass,
+            self.obstacle_dynamic,
+            settings,
+        )
+        dyn = self.physics.dynamic_rocks
+        self._body_radius = np.concatenate((a.radius, radii[dyn]))
+        self._body_mass = np.concatenate((a.mass, rock_mass[dyn]))
+
+        # Brains.
+        self.mode = np.full(n, NONE, dtype=np.int8)
+        enemies = np.flatnonzero(roster.kind == ENEMY)
+        self.mode[enemies] = np.where(roster.path[enemies] >= 0, PATROL, WANDER)
+        self.minds = EnemyMinds(enemies, roster.sight[enemies], roster.path[enemies] >= 0)
+        self._npc = np.flatnonzero(roster.kind == NPC)
+        npc_path = roster.path[self._npc] >= 0
+        self._npc_free = ~npc_path
+        self._npc_base = np.where(
+            npc_path, FOLLOW, np.where(roster.wander[self._npc], WANDER, IDLE)
+        ).astype(np.int8)
+        w, h = level.width_px, level.height_px
+        self.brain = CrowdBrain(
+            contain=Contain(0.0, 0.0, w, h),
+            avoid=AvoidObstacles(self.obstacles),
+            paths=self.path_list,
+            rng=np.random.default_rng(wander_seq),
+        )
+        self._steer = np.zeros((n - 1, 2))
+        self._pushable: tuple[IntArray, IntArray] | None = None
+        self._neighbours = NeighbourIndex(self.stagger, DT) if self.stagger > 1 else None
+        self._target = np.zeros((n, 2))
+        self._current = np.zeros((self.physics.n_bodies, 2))
+        self._in_current = np.zeros(self.physics.n_bodies, dtype=bool)
+        exits = level.exits
+        self._exits = np.array(
+            [(e.rect.left, e.rect.bottom, e.rect.right, e.rect.top) for e in exits]
+        ).reshape(-1, 4)
+        self._read_state()
+        self._current, self._in_current = self.currents.velocity_at(self._pos_all)
+        self._update_npc_modes()
+
+    # -- public views ------------------------------------------------------------------------
+
+    @property
+    def time(self) -> float:
+        """Simulated seconds (``frame * DT``)."""
+        return self.frame * DT
+
+    @property
+    def player_pos(self) -> FloatArray:
+        """(2,) the player's position."""
+        return self.agents.pos[0]
+
+    @property
+    def player_vel(self) -> FloatArray:
+        """(2,) the player's velocity."""
+        return self.agents.vel[0]
+
+    @property
+    def kind_names(self) -> NDArray[np.str_]:
+        """(N,) ``player`` / ``enemy`` / ``npc``."""
+        return np.array(KIND_NAMES)[self.kind]
+
+    @property
+    def mode_names(self) -> NDArray[np.str_]:
+        """(N,) each agent's mode name."""
+        return np.array(MODE_NAMES)[self.mode]
+
+    @property
+    def obstacle_pos(self) -> FloatArray:
+        """(M, 2) rock centres now."""
+        return self.obstacles.centers
+
+    @property
+    def obstacle_radius(self) -> FloatArray:
+        """(M,) rock radii."""
+        return self.obstacles.radii
+
+    @property
+    def current_at_agents(self) -> FloatArray:
+        """(N, 2) the current's velocity at each agent (zero in still water)."""
+        return self._current[: self.n]
+
+    @property
+    def dt(self) -> float:
+        """The fixed step, :data:`DT`."""
+        return DT
+
+    # -- stepping ----------------------------------------------------------------------------
+
+    def step(self, thrust: ArrayLike = (0.0, 0.0)) -> str:
+        """Advance exactly one fixed step of :data:`DT` seconds.
+
+        Args:
+            thrust: the player's input, a direction: a unit vector or zero from keys (longer
+                vectors are shortened to length 1, shorter ones swim slower; non-finite
+                values count as zero).
+
+        Returns:
+            The outcome after the step.
+        """
+        u = _thrust(thrust)
+        self.inputs.append((float(u[0]), float(u[1])))
+        t = self.time
+        for name, drift in self.drifts.items():
+            drift.apply(self.paths[name], t)
+        self.currents.update(t, self.frame)
+        pos, vel = self._pos_all, self._vel_all
+        self._current, self._in_current = self.currents.velocity_at(pos)
+
+        self._think()
+        acc = np.zeros_like(vel)
+        acc[1 : self.n] = self._crowd_forces()
+        acc[0] = player_accel(
+            u,
+            vel[0],
+            self._current[0],
+            float(self.agents.max_speed[0]),
+            float(self.agents.max_force[0]),
+        )
+        acc[self.n :] = -ROCK_FRICTION * vel[self.n :]
+        wet = np.flatnonzero(self._in_current)
+        if wet.size:
+            acc[wet] += (self._current[wet] - vel[wet]) * self.currents.drag
+
+        # Speculative contacts with static rocks and walls, then the speed limit: the velocity
+        # pymunk integrates with this step is clamped; forces bring it to v_next, which never
+        # exceeds max speed before collisions.
+        v = vel.copy()
+        n = self.n
+        self._pushable = pushable_pairs(pos, self._body_radius, self.physics, *self._crowd_index())
+        clamp_approach(pos, v, self._body_radius, self.physics, DT, self._near, self._pushable)
+        v_next = v + acc * DT
+        _limit_speed(v_next[:n], self.agents.max_speed)
+        force = (v_next - v) * (self._body_mass[:, None] / DT)
+        bad = ~np.isfinite(force)
+        if bad.any():  # a NaN force would poison a pymunk body forever
+            log.warning("non-finite force on %d bodies zeroed", int(bad.any(axis=1).sum()))
+            force[bad] = 0.0
+        self.physics.write(v, force, pos if self._moved else None)
+        self.physics.step(DT)
+        self.frame += 1
+        self._read_state()
+        self._decide()
+        return self.outcome
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _read_state(self) -> None:
+        """Pull body state from pymunk into the agent arrays (in place: views stay valid).
+
+        Agent velocities are limited to max speed here (what pymunk's contact solver added
+        beyond it is dropped), and headings follow the velocity of every moving agent.
+        """
+        pos, vel = self.physics.read()
+        # One grid lookup serves this projection and the next step's speculative contacts
+        # (a projection moves a body far less than the grid's pad).
+        self._near = self.physics.static_rocks.near(pos)
+        self._moved = project_out(pos, self._body_radius, self.physics, self._near, self._pushable)
+        self._pos_all, self._vel_all = pos, vel
+        n = self.n
+        a = self.agents
+        np.copyto(a.pos, pos[:n])
+        v = vel[:n]
+        speed = np.sqrt(np.einsum("ij,ij->i", v, v))
+        moving = speed > 1e-6
+        if moving.all():
+            np.divide(v, speed[:, None], out=a.heading)
+        else:
+            a.heading[moving] = v[moving] / speed[moving, None]
+        _limit_speed(v, a.max_speed, speed)
+        np.copyto(a.vel, v)
+        dyn = self.physics.dynamic_rocks
+        if dyn.size:
+            centres = self.obstacles.centers.copy()
+            centres[dyn] = pos[n:]
+            self.obstacles.set_centers(centres)
+
+    def _decide(self) -> None:
+        if self.outcome != "running":
+            return
+        if self.physics.caught_by:
+            self.outcome = "caught"
+            return
+        p = self.agents.pos[0]
+        e = self._exits
+        inside = (e[:, 0] <= p[0]) & (p[0] <= e[:, 2]) & (e[:, 1] <= p[1]) & (p[1] <= e[:, 3])
+        if inside.any():
+            self.outcome = "won"
+
+    def _update_npc_modes(self) -> None:
+        """NPC modes: ``follow`` with a path, else ``flow`` in a current, else ``wander`` (or
+        ``idle``); ``flee`` near the player overrides them all."""
+        npc = self._npc
+        inside = self._in_current[: self.n][npc]
+        self.mode[npc] = np.where(inside & self._npc_free, FLOW, self._npc_base)
+        d = self.agents.pos[npc] - self.agents.pos[0]
+        reach = FLEE_DISTANCE + float(self.agents.radius[0])
+        near = np.einsum("ij,ij->i", d, d) < reach * reach
+        if near.any():
+            self.mode[npc[near]] = FLEE
+
+    def _think(self) -> None:
+        """Perception and modes: sight, the enemies' state machine, NPC modes, path turns."""
+        a = self.agents
+        player, player_vel = a.pos[0].copy(), a.vel[0].copy()
+        minds = self.minds
+        rows = minds.rows
+        epos = a.pos[rows]
+        seen = minds.look(epos, player, self.physics.line_of_sight)
+        # Returning enemies head for the nearest point of their path (or their post).
+        ret = rows[self.mode[rows] == RETURN]
+        on_route = np.zeros(rows.size, dtype=bool)
+        if ret.size:
+            self._return_targets(ret)
+            k = np.searchsorted(rows, ret)
+            gap = np.hypot(*(a.pos[ret] - self._target[ret]).T)
+            limit = np.array(
+                [self.path_list[p].radius if p >= 0 else LEASH / 2 for p in self.path_index[ret]]
+            )
+            on_route[k] = gap <= limit
+        resumed = minds.update(self.mode, epos, player, player_vel, seen, on_route, DT)
+        if resumed.any():
+            crow = rows[resumed] - 1
+            for col in ("path.nearest", "path.progress"):
+                if col in self.crowd.state:
+                    self.crowd.state[col][crow] = np.nan
+        hunting = rows[self.mode[rows] == PURSUE]
+        k = np.searchsorted(rows, hunting)
+        self._target[hunting] = np.where(minds.seen[k, None], player, minds.last_seen[k])
+        self._update_npc_modes()
+        self._turn_open_paths()
+        self.brain.player_pos = player
+
+    def _return_targets(self, ret: IntArray) -> None:
+        """Nearest point of each returning enemy's path (its post when it has none)."""
+        pidx = self.path_index[ret]
+        self._target[ret] = self.roster.post[ret]
+        for p in np.unique(pidx[pidx >= 0]):
+            sel = ret[pidx == p]
+            self._target[sel] = self.path_list[p].project(self.agents.pos[sel]).point
+
+    def _turn_open_paths(self) -> None:
+        """Agents at the end of an open path walk it back (and at its start, forward again)."""
+        prog = self.crowd.state.get("path.progress")
+        if prog is None:
+            return
+        following = (self.mode == PATROL) | (self.mode == FOLLOW)
+        for p, path in enumerate(self.path_list):
+            if path.closed:
+                continue
+            rows = np.flatnonzero(following & (self.path_index == p))
+            if rows.size == 0:
+                continue
+            s = prog[rows - 1]
+            margin = max(path.radius, 1.0)
+            fwd = ~self.reverse[rows]
+            self.reverse[rows[fwd & (s >= path.length - margin)]] = True
+            self.reverse[rows[~fwd & (s <= margin)]] = False
+
+    def _tasks(self) -> Tasks:
+        """Every crowd agent's task this step (crowd rows)."""
+        c = slice(1, self.n)
+        minds = self.minds
+        seen = np.zeros(self.n, dtype=bool)
+        seen[minds.rows] = minds.seen
+        tvel = np.zeros((self.n, 2))
+        tvel[minds.rows] = np.where(minds.seen[:, None], self.agents.vel[0], 0.0)
+        return Tasks(
+            mode=self.mode[c],
+            path=self.path_index[c],
+            reverse=self.reverse[c],
+            wander=self.roster.wander[c] & (self.kind[c] == NPC),
+            seen=seen[c],
+            target=self._target[c],
+            target_vel=tvel[c],
+            current=self._current[c],
+            post=self.roster.post[c],
+            leash=(self.kind[c] == ENEMY) & (self.path_index[c] < 0),
+        )
+
+    def _crowd_index(self) -> tuple[cKDTree | None, float]:
+        """A k-d tree over the crowd and how stale it is (px), for the pushable-rock contacts."""
+        if self.n < 2 or self.physics.dynamic_rocks.size == 0:
+            return None, 0.0
+        index = self._neighbours
+        if index is not None and index.tree is not None and self.steering_enabled:
+            return index.tree, index.skin()
+        return self.crowd.tree(), 0.0
+
+    def _crowd_forces(self) -> FloatArray:
+        """Steering accelerations of the crowd: all of it, or this step's staggered group."""
+        if not self.steering_enabled:
+            self._steer[:] = 0.0
+            return self._steer
+        tasks = self._tasks()
+        debug: Debug | None = {} if self.debug_enabled else None
+        k = self.stagger
+        if self._neighbours is not None:
+            self._neighbours.refresh(self.crowd)
+        if k == 1:
+            crow = np.arange(self.n - 1)
+            sep = separation_for(self.crowd, crow, debug=debug)
+            self._steer[:] = self.brain(self.crowd, tasks, DT, sep, debug)
+        else:
+            crow = np.arange(self.frame % k, self.n - 1, k)
+            if crow.size:
+                sub = self.crowd.take(crow)
+                sep = separation_for(self.crowd, crow, self._neighbours, debug=debug)
+                self._steer[crow] = self.brain(sub, tasks.take(crow), k * DT, sep, debug)
+                self.crowd.put_state(crow, sub)
+        rows = crow + 1
+        if debug is not None:
+            debug["rows"] = rows
+            self.debug = debug
+        return self._steer
+
+
+def _limit_speed(v: FloatArray, max_speed: FloatArray, speed: FloatArray | None = None) -> None:
+    """Shorten, in place, the rows of ``v`` longer than ``max_speed`` (``speed``: their
+    lengths, if known)."""
+    if speed is None:
+        speed = np.sqrt(np.einsum("ij,ij->i", v, v))
+    over = np.flatnonzero(speed > max_speed)
+    if over.size:
+        v[over] *= (max_speed[over] / speed[over])[:, None]
+
+
+def _thrust(thrust: ArrayLike) -> FloatArray:
+    """The input as a finite (2,) vector no longer than 1."""
+    u = np.asarray(thrust, dtype=np.float64).reshape(-1)
+    if u.shape != (2,) or not np.isfinite(u).all():
+        if u.shape != (2,):
+            raise ValueError(f"thrust: expected (x, y), got shape {u.shape}")
+        return np.zeros(2)
+    norm = math.hypot(float(u[0]), float(u[1]))
+    return u / norm if norm > 1.0 else u
+
+
+def replay(
+    level: Level,
+    inputs: Sequence[tuple[float, float]],
+    seed: int | None = None,
+    extra_npcs: int = 0,
+    stagger: int = 1,
+) -> World:
+    """A new world stepped through ``inputs`` (e.g. another world's :attr:`World.inputs`)."""
+    world = World(level, seed, extra_npcs, stagger=stagger)
+    for u in inputs:
+        world.step(u)
+    return world

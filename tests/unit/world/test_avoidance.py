@@ -1,0 +1,29 @@
+"""With steering on, agents heading at rocks go round them instead of bumping into them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game.level import load_level, resolve_level
+from game.world import World
+
+
+def test_agents_in_the_rock_field_rarely_touch_a_rock() -> None:
+    # Given the rock-field level with 300 more wandering NPCs among its 48 rocks
+    world = World(load_level(resolve_level("rockfield")), extra_npcs=300)
+    touching = 0
+    samples = 0
+    closest = np.inf
+    # When 20 seconds pass
+    for _ in range(1200):
+        world.step()
+        pos, radius = world.agents.pos[1:], world.agents.radius[1:]
+        d = pos[:, None, :] - world.obstacle_pos[None, :, :]
+        gap = np.hypot(d[..., 0], d[..., 1]) - radius[:, None] - world.obstacle_radius[None, :]
+        nearest = gap.min(axis=1)
+        touching += int((nearest < 0.5).sum())
+        samples += nearest.size
+        closest = min(closest, float(nearest.min()))
+    # Then fewer than 2 % of the agent samples touch a rock (and none sinks in)
+    assert touching / samples < 0.02, touching / samples
+    assert closest >= -world.physics.settings.collision_slop - 1e-9

@@ -1,0 +1,98 @@
+"""Currents: every flow kind builds, overlapping regions add up, and the water drags bodies."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from game.level import FlowRegion, Rect, load_level, resolve_level
+from game.world import CURRENT_DRAG, Current, Currents, World
+
+from .helpers import ascii_level
+
+
+def test_every_flow_kind_of_the_shipped_levels_builds() -> None:
+    currents = Currents.from_level(load_level(resolve_level("currents")))
+    kinds = {c.region.kind for c in currents.items}
+    assert kinds == {"noise", "uniform", "image", "vortex"}
+    for c in currents.items:
+        assert np.isfinite(c.field.vectors).all()
+        assert (np.hypot(*c.field.vectors.reshape(-1, 2).T) <= 1.0 + 1e-9).all()
+
+
+def test_uniform_current_points_along_its_angle_at_its_strength() -> None:
+    region = FlowRegion(rect=Rect(0, 0, 320, 320), kind="uniform", angle=90.0, strength=50.0)
+    currents = Currents([Current.build(region)])
+    vel, inside = currents.velocity_at(np.array([[100.0, 100.0], [400.0, 100.0]]))
+    assert inside.tolist() == [True, False]
+    assert vel[0] == pytest.approx([0.0, 50.0], abs=1e-9)
+    assert vel[1].tolist() == [0.0, 0.0]
+
+
+def test_overlapping_regions_add_up() -> None:
+    a = FlowRegion(rect=Rect(0, 0, 320, 320), kind="uniform", angle=0.0, strength=30.0)
+    b = FlowRegion(rect=Rect(160, 0, 320, 320), kind="uniform", angle=90.0, strength=40.0)
+    currents = Currents([Current.build(a), Current.build(b)])
+    vel, _ = currents.velocity_at(np.array([[200.0, 100.0]]))
+    assert vel[0] == pytest.approx([30.0, 40.0])
+
+
+def test_vortex_turns_counter_clockwise_unless_told_otherwise() -> None:
+    rect = Rect(0, 0, 320, 320)
+    ccw = Currents([Current.build(FlowRegion(rect=rect, kind="vortex", strength=60.0))])
+    cw = Currents([Current.build(FlowRegion(rect=rect, kind="vortex", clockwise=True))])
+    right_of_centre = np.array([[260.0, 160.0]])
+    assert ccw.velocity_at(right_of_centre)[0][0, 1] > 50.0  # +y on the right: CCW
+    assert cw.velocity_at(right_of_centre)[0][0, 1] < -50.0
+
+
+def test_changing_noise_changes_with_time() -> None:
+    region = FlowRegion(rect=Rect(0, 0, 640, 640), kind="noise", speed=0.5, cell=64.0, seed=3)
+    currents = Currents([Current.build(region)])
+    before = currents.items[0].field.vectors.copy()
+    currents.update(2.0)
+    assert not np.allclose(before, currents.items[0].field.vectors)
+
+
+def test_the_player_drifts_with_a_river_and_swims_across_it() -> None:
+    # Given a river flowing up (+y) at 120 px/s over the whole map
+    rows = ["~" * 30 for _ in range(20)]
+    rows[10] = "~~P" + "~" * 27
+    level = ascii_level(rows, current=(90.0, 120.0))
+    drifting = World(level)
+    swimming = World(level)
+    # When one player does nothing and the other swims right, for two seconds
+    for _ in range(120):
+        drifting.step((0.0, 0.0))
+        swimming.step((1.0, 0.0))
+    # Then the first is carried at the river's speed, the second carried while it crosses
+    assert drifting.player_vel == pytest.approx([0.0, 120.0], abs=2.0)
+    assert swimming.player_vel[0] > 100.0
+    assert swimming.player_vel[1] > 60.0
+    assert swimming.player_pos[1] - level.player.y > 100.0
+
+
+def test_drag_pulls_a_body_toward_the_current() -> None:
+    currents = Currents([])
+    vel = np.array([[100.0, 0.0], [0.0, 0.0]])
+    current = np.array([[0.0, 50.0], [0.0, 50.0]])
+    accel = currents.drag_accel(vel, current, np.array([True, False]))
+    assert accel[0] == pytest.approx([-100.0 * CURRENT_DRAG, 50.0 * CURRENT_DRAG])
+    assert accel[1].tolist() == [0.0, 0.0]
+
+
+def test_npcs_in_a_current_swim_with_it() -> None:
+    rows = ["~" * 30 for _ in range(12)]
+    rows[6] = "~P~~~~~~~~~~~~~~~~~~~~~~~~~~~~"
+    rows[3] = "~~~~~~~~~~~~~n~~~~~~~~~~~~~~~~"
+    level = ascii_level(rows, current=(0.0, 60.0), npc_props={"count": 10, "wander": False})
+    world = World(level)
+    for _ in range(120):
+        world.step()
+    npc = world.kind == 2
+    assert (world.mode_names[npc] == "flow").all()
+    heading = np.degrees(np.arctan2(world.agents.vel[npc, 1], world.agents.vel[npc, 0]))
+    assert np.median(np.abs(heading)) < 20.0
+    assert math.isclose(float(np.median(world.agents.vel[npc, 0])), 120.0, rel_tol=0.15)

@@ -1,0 +1,137 @@
+"""The pymunk side: body order, batch transfer, rocks and walls that hold, speed limits."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pymunk
+
+from game.steering.vec import FloatArray
+from game.world import DT, World
+from game.world.physics import BatchIO
+
+from .helpers import ascii_level
+
+# A crowd in a strong current that pushes everything right, into a wall of rocks: touching
+# small rocks, a big one overlapping them (crevices), a pushable rock and the map's edge.
+PUSHED = [
+    "~~~~~~~~~~~~~~~~~~~~~~~~~",
+    "~~n~~~~~~~~~~~~~~~~o~~~~~",
+    "~~~~~n~~~~~~~~~~~~~o~~~~~",
+    "~~n~~~~~~~~~~~~~~~~o~~~~~",
+    "~P~~~~n~~~~~~~~~~~~O~~~~E",
+    "~~n~~~~~~~~~~~~~~~~~~~~~~",
+    "~~~~~n~~~~~~~~~~~~~o~~~~~",
+    "~~n~~~~~~~~~~~~~~~~o~~~~~",
+    "~~~~~~~~~~~~~~~~~~~o~~~~~",
+]
+
+
+def gaps(world: World) -> FloatArray:
+    """(N, M) surface gaps between every agent and every rock (negative: overlap)."""
+    d = world.agents.pos[:, None, :] - world.obstacle_pos[None, :, :]
+    centre = np.hypot(d[..., 0], d[..., 1])
+    return np.asarray(centre - world.agents.radius[:, None] - world.obstacle_radius[None, :])
+
+
+def test_batch_visits_bodies_in_row_order_then_the_static_body() -> None:
+    # Given a space with dynamic bodies added in row order and a static shape
+    space = pymunk.Space()
+    bodies = []
+    for k in range(5):
+        body = pymunk.Body(1.0, math.inf)
+        body.position = (10.0 * k, 0.0)
+        space.add(body, pymunk.Circle(body, 2.0))
+        bodies.append(body)
+    space.add(pymunk.Circle(space.static_body, 3.0, (100.0, 100.0)))
+    # When the batch reader maps ids to rows
+    io = BatchIO(space, bodies)
+    # Then rows are the insertion order, the static body comes last, and reads are views
+    assert io.order.tolist() == [0, 1, 2, 3, 4, -1]
+    pos, _ = io.read()
+    assert pos[:, 0].tolist() == [0.0, 10.0, 20.0, 30.0, 40.0]
+    # And writes land on the right bodies
+    vel = np.arange(10.0).reshape(5, 2)
+    io.write(vel, np.zeros((5, 2)))
+    assert [tuple(b.velocity) for b in bodies] == [tuple(v) for v in vel]
+
+
+def test_world_body_order_stays_stable_over_steps() -> None:
+    world = World(ascii_level(PUSHED, current=(0.0, 150.0), npc_props={"count": 6}))
+    for _ in range(60):
+        world.step((1.0, 0.0))
+    assert world.physics.io.verify_order(world.physics.bodies)
+    # and the arrays are the pymunk bodies' state
+    body = world.physics.bodies[7]
+    assert np.allclose(world.agents.pos[7], tuple(body.position))
+
+
+def test_physics_alone_keeps_bodies_out_of_rocks() -> None:
+    # Given a crowd with steering off, pushed by a 300 px/s current into a wall of rocks
+    level = ascii_level(PUSHED, current=(0.0, 300.0), npc_props={"count": 12, "max_speed": 160.0})
+    world = World(level)
+    world.steering_enabled = False
+    slop = world.physics.settings.collision_slop
+    worst = math.inf
+    # When it runs for six seconds (the player thrusting into the rocks too)
+    for _ in range(360):
+        world.step((1.0, 0.0))
+        worst = min(worst, float(gaps(world).min()))
+    # Then the crowd reached the rocks, and no centre ever came closer than the radii - slop
+    assert world.agents.pos[1:, 0].max() > 560.0
+    assert worst >= -slop - 1e-9
+
+
+def test_player_hitting_a_rock_at_full_speed_does_not_sink_in() -> None:
+    level = ascii_level(["........", ".P...o..", "........"])
+    world = World(level)
+    slop = world.physics.settings.collision_slop
+    worst = math.inf
+    for _ in range(120):
+        world.step((1.0, 0.0))
+        worst = min(worst, float(gaps(world)[0].min()))
+    assert worst >= -slop - 1e-9
+    assert abs(worst) < 1.0  # it did reach the rock
+
+
+def test_the_player_pushes_a_pushable_rock() -> None:
+    level = ascii_level([".........", ".P..o....", "........."])
+    rock = level.obstacles[0]
+    level = type(level)(
+        **{**level.__dict__, "obstacles": (type(rock)(**{**rock.__dict__, "dynamic": True}),)}
+    )
+    world = World(level)
+    start = world.obstacle_pos[0].copy()
+    for _ in range(120):
+        world.step((1.0, 0.0))
+    assert world.obstacle_pos[0, 0] > start[0] + 20.0
+
+
+def test_nothing_leaves_the_world_and_speeds_stay_within_limits() -> None:
+    world = World(ascii_level(PUSHED, current=(30.0, 300.0), npc_props={"count": 8}))
+    world.steering_enabled = False
+    w, h = world.level.width_px, world.level.height_px
+    slop = world.physics.settings.collision_slop
+    for k in range(240):
+        world.step((math.cos(k / 20), math.sin(k / 20)))
+        p, r = world.agents.pos, world.agents.radius
+        assert (p[:, 0] >= r - slop - 1e-9).all() and (p[:, 0] <= w - r + slop + 1e-9).all()
+        assert (p[:, 1] >= r - slop - 1e-9).all() and (p[:, 1] <= h - r + slop + 1e-9).all()
+        speed = np.hypot(*world.agents.vel.T)
+        assert (speed <= world.agents.max_speed * (1 + 1e-12)).all()
+
+
+def test_a_nan_input_counts_as_no_input() -> None:
+    world = World(ascii_level(["......", ".P....", "......"]))
+    world.step((float("nan"), 1.0))
+    assert np.isfinite(world.agents.pos).all()
+    assert world.inputs[-1] == (0.0, 0.0)
+
+
+def test_the_step_is_fixed() -> None:
+    world = World(ascii_level(["......", ".P....", "......"]))
+    for _ in range(90):
+        world.step()
+    assert world.frame == 90
+    assert world.time == 90 * DT

@@ -1,0 +1,68 @@
+"""Line of sight, pursuit, the catch, and the return to the patrol route."""
+
+from __future__ import annotations
+
+from game.world import LOSE_SIGHT_AFTER, World
+
+from .helpers import CELL, ascii_level
+
+
+def run_modes(world: World, steps: int, thrust: tuple[float, float] = (0.0, 0.0)) -> list[str]:
+    """The first enemy's mode after each step (stops when the outcome is decided)."""
+    modes = []
+    for _ in range(steps):
+        world.step(thrust)
+        modes.append(str(world.mode_names[1]))
+        if world.outcome != "running":
+            break
+    return modes
+
+
+def test_an_enemy_does_not_see_the_player_behind_a_rock() -> None:
+    # Given an enemy 256 px from the player (sight 300) with a big rock in between
+    world = World(ascii_level(["...............", "..e...O...P....", "..............."], sight=300))
+    # When half a second passes
+    modes = run_modes(world, 30)
+    # Then it never pursues
+    assert "pursue" not in modes
+    assert world.outcome == "running"
+
+
+def test_it_sees_pursues_and_catches_when_the_rock_is_gone() -> None:
+    world = World(ascii_level(["...............", "..e.......P....", "..............."], sight=300))
+    start_gap = abs(world.agents.pos[1, 0] - world.player_pos[0])
+    modes = run_modes(world, 300)
+    assert modes[0] == "pursue"
+    assert world.outcome == "caught"
+    assert world.physics.caught_by == [1]
+    assert abs(world.agents.pos[1, 0] - world.player_pos[0]) < start_gap
+
+
+def test_other_agents_do_not_block_sight() -> None:
+    world = World(ascii_level(["...............", "..e..nnn..P....", "..............."], sight=300))
+    assert run_modes(world, 1) == ["pursue"]
+
+
+def test_out_of_range_is_unseen_even_in_the_open() -> None:
+    # 256 px apart; wandering for half a second brings the enemy at most 90 px closer
+    world = World(ascii_level(["...............", "..e.......P....", "..............."], sight=150))
+    assert "pursue" not in run_modes(world, 30)
+
+
+def test_it_returns_to_its_path_after_losing_sight() -> None:
+    # Given an enemy on a square route, the player 128 px away in sight (150 px), running off
+    rows = ["." * 60 for _ in range(12)]
+    rows[6] = "." * 8 + "e...P" + "." * 47
+    route = [(112.0, 96.0), (272.0, 96.0), (272.0, 256.0), (112.0, 256.0)]
+    world = World(ascii_level(rows, path=route, sight=150.0))
+    # When the player flees right (it is faster than the enemy)
+    modes = run_modes(world, 600, thrust=(1.0, 0.0))
+    # Then the enemy pursues, gives up after losing sight for 2 s, returns, and patrols again
+    changes = [m for k, m in enumerate(modes) if k == 0 or modes[k - 1] != m]
+    assert changes == ["pursue", "return", "patrol"]
+    assert modes.count("pursue") * world.dt >= LOSE_SIGHT_AFTER
+    # and it is back on its route, inside the path's radius
+    path = world.paths["beat"]
+    assert path.project(world.agents.pos[1:2]).distance[0] <= path.radius
+    assert world.outcome == "running"
+    assert world.player_pos[0] > 30 * CELL
