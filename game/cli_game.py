@@ -1,0 +1,187 @@
+"""The game's commands: ``play LEVEL``, ``screenshot LEVEL --out FILE.png`` and the window.
+
+``add_parsers(subparsers)`` adds the commands to ``python -m game``'s parser and
+``run(args)`` runs one; ``run_window(level=None)`` opens the game (the title view, or a level
+directly). arcade is imported only inside them: ``screenshot`` must set ``ARCADE_HEADLESS``
+before arcade loads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import re
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from game.level import LevelError, load_level, resolve_level
+
+if TYPE_CHECKING:
+    import arcade
+    from PIL import Image
+
+    from game.views.level import LevelView
+
+__all__ = ["add_parsers", "parse_size", "render_level", "run", "run_window", "screenshot"]
+
+log = logging.getLogger(__name__)
+
+#: Frames of camera easing, trails and plankton run before a screenshot is taken.
+SETTLE_FRAMES = 90
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1280x720"`` -> (1280, 720); argparse type for ``--size``."""
+    match = re.fullmatch(r"\s*(\d{2,5})\s*[xX×]\s*(\d{2,5})\s*", text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"size must look like 1280x720, got {text!r}")
+    w, h = int(match.group(1)), int(match.group(2))
+    if not (64 <= w <= 8192 and 64 <= h <= 8192):
+        raise argparse.ArgumentTypeError(f"size must be 64..8192 px per side, got {text!r}")
+    return w, h
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"seconds must be in [0, 3600], got {text!r}")
+    return value
+
+
+def add_parsers(subparsers: Any) -> None:
+    """Add ``play`` and ``screenshot`` to an ``argparse`` sub-parser collection."""
+    play = subparsers.add_parser("play", help="open a level in the game window")
+    play.add_argument("level", help="a level file, or a shipped level's name or number")
+    play.add_argument("--debug", action="store_true", help="start with the F1 overlay on")
+    play.set_defaults(game_command="play")
+
+    shot = subparsers.add_parser(
+        "screenshot", help="render a level headless after S seconds of autopilot, to a PNG"
+    )
+    shot.add_argument("level", help="a level file, or a shipped level's name or number")
+    shot.add_argument("--out", required=True, type=Path, help="PNG file to write")
+    shot.add_argument("--seconds", type=_seconds, default=3.0, help="simulated seconds (3)")
+    shot.add_argument("--debug", action="store_true", help="draw the debug overlay")
+    shot.add_argument("--size", type=parse_size, default=(1280, 720), help="WxH (1280x720)")
+    shot.set_defaults(game_command="screenshot")
+
+
+def _load(name: str) -> Path | None:
+    """The level's file after checking that it loads; None (and one line on stderr) if not."""
+    try:
+        path = resolve_level(name)
+        load_level(path)
+    except LevelError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return None
+    return path
+
+
+def run(args: argparse.Namespace) -> int | None:
+    """Run the ``play`` or ``screenshot`` command in ``args``; returns the exit status."""
+    command = getattr(args, "game_command", None) or getattr(args, "command", None)
+    if command == "play":
+        return run_window(args.level, debug=args.debug)
+    if command == "screenshot":
+        path = _load(args.level)
+        if path is None:
+            return 2
+        screenshot(path, args.out, args.seconds, debug=args.debug, size=args.size)
+        return 0
+    print(f"error: unknown game command {command!r}", file=sys.stderr)
+    return 2
+
+
+def run_window(level: str | None = None, *, debug: bool = False) -> int:
+    """Open the game window: the title view, or ``level`` directly; returns when it closes."""
+    path = None
+    if level is not None:
+        path = _load(level)
+        if path is None:
+            return 2
+    import arcade
+
+    from game.views.app import GameApp, create_window
+
+    window = create_window()
+    app = GameApp(window)
+    if path is None:
+        app.show_title()
+    else:
+        app.play(path, debug=debug)
+    arcade.run()
+    return 0
+
+
+def screenshot(
+    path: Path,
+    out: Path,
+    seconds: float = 3.0,
+    *,
+    debug: bool = False,
+    size: tuple[int, int] = (1280, 720),
+) -> Path:
+    """Render ``path`` headless after ``seconds`` of the autopilot playing and save a PNG.
+
+    The run stops early when the outcome is decided. Returns the file written.
+    """
+    os.environ.setdefault("ARCADE_HEADLESS", "1")  # must precede the first arcade import
+    from game.views.app import create_window
+
+    window = create_window(*size, visible=False)
+    try:
+        image, view = render_level(window, path, seconds, debug=debug)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        image.save(out)
+        log.info(
+            "screenshot of %s after %.2f s (%s) written to %s",
+            path.name,
+            view.world.time,
+            view.world.outcome,
+            out,
+        )
+    finally:
+        window.close()
+    return out
+
+
+def render_level(
+    window: arcade.Window, path: Path, seconds: float, *, debug: bool = False
+) -> tuple[Image.Image, LevelView]:
+    """Play ``path`` with the autopilot for ``seconds`` in ``window`` and grab the frame.
+
+    Returns:
+        The RGB image of the whole window and the level view (its world, its stage's camera).
+    """
+    import arcade
+
+    from game.views.app import GameApp
+    from game.views.level import LevelView
+    from game.views.progress import ProgressStore
+
+    app = GameApp(window, progress=ProgressStore(persist=False), levels=[])
+    view = LevelView(app, path, debug=debug, autopilot=True, show_result=False)
+    window.show_view(view)
+    dt = window.fixed_delta_time
+    steps = round(seconds / dt)
+    settle_from = max(steps - SETTLE_FRAMES, 0)
+    for k in range(steps):
+        if view.world.outcome != "running":
+            break
+        if k == settle_from:
+            view.stage.overlay.reset()  # trails start here, not at the spawn
+        view.on_fixed_update(dt)
+        if k >= settle_from:
+            view.on_update(dt)
+    view.stage.snap_camera()
+    view.on_update(dt)
+    window.clear()
+    view.on_draw()
+    width, height = window.get_framebuffer_size()
+    image = arcade.get_image(0, 0, width, height, components=3)
+    return image, view

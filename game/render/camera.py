@@ -1,0 +1,93 @@
+"""Where the camera looks: smooth follow, zoom steps and staying inside the level (pure math).
+
+The view applies :attr:`CameraRig.center` and :attr:`CameraRig.zoom` to an ``arcade.Camera2D``
+(whose ``position`` is the view centre); keeping the rule here makes it testable without a
+window.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+__all__ = ["ZOOM_MAX", "ZOOM_MIN", "ZOOM_STEP", "CameraRig", "clamp_axis"]
+
+ZOOM_MIN = 0.35
+ZOOM_MAX = 3.0
+ZOOM_STEP = 1.25
+
+
+def clamp_axis(center: float, half_view: float, size: float) -> float:
+    """Keep a view of half-extent ``half_view`` inside ``[0, size]`` along one axis; a level
+    narrower than the view is centred instead.
+
+    Args:
+        center: Wanted centre (px).
+        half_view: Half the visible extent in world px (window size / zoom / 2).
+        size: Level extent (px).
+
+    Returns:
+        The centre to use.
+    """
+    if 2.0 * half_view >= size:
+        return size / 2.0
+    return min(max(center, half_view), size - half_view)
+
+
+@dataclass
+class CameraRig:
+    """A camera that follows a target smoothly inside a level.
+
+    Attributes:
+        level_size: Level width and height (px).
+        view_size: Window width and height (screen px).
+        center: The view centre in world px.
+        zoom: Screen px per world px.
+        stiffness: How fast the camera closes the gap to its target (1/s): after ``1/stiffness``
+            seconds about 63 % of it is closed, whatever the frame rate.
+    """
+
+    level_size: tuple[float, float]
+    view_size: tuple[float, float]
+    center: tuple[float, float] = (0.0, 0.0)
+    zoom: float = 1.0
+    stiffness: float = 5.0
+
+    def half_view(self) -> tuple[float, float]:
+        """Half the visible world extent (px) at the current zoom."""
+        return (self.view_size[0] / self.zoom / 2.0, self.view_size[1] / self.zoom / 2.0)
+
+    def clamped(self, target: tuple[float, float]) -> tuple[float, float]:
+        """``target`` moved so the view stays inside the level."""
+        hw, hh = self.half_view()
+        return (
+            clamp_axis(target[0], hw, self.level_size[0]),
+            clamp_axis(target[1], hh, self.level_size[1]),
+        )
+
+    def snap(self, target: tuple[float, float]) -> None:
+        """Jump to ``target`` (clamped)."""
+        self.center = self.clamped(target)
+
+    def follow(self, target: tuple[float, float], dt: float) -> None:
+        """Move part of the way toward ``target`` (clamped), frame-rate independent."""
+        goal = self.clamped(target)
+        k = 1.0 - math.exp(-self.stiffness * max(dt, 0.0))
+        cx, cy = self.center
+        self.center = self.clamped((cx + (goal[0] - cx) * k, cy + (goal[1] - cy) * k))
+
+    def zoom_by(self, steps: int) -> None:
+        """Zoom in (positive) or out (negative) by whole steps, within the limits."""
+        self.zoom = min(max(self.zoom * ZOOM_STEP**steps, ZOOM_MIN), ZOOM_MAX)
+        self.center = self.clamped(self.center)
+
+    def resize(self, width: float, height: float) -> None:
+        """The window changed size."""
+        self.view_size = (float(width), float(height))
+        self.center = self.clamped(self.center)
+
+    def visible_rect(self, margin: float = 0.0) -> tuple[float, float, float, float]:
+        """(left, bottom, right, top) of the visible world, grown by ``margin`` px."""
+        hw, hh = self.half_view()
+        cx, cy = self.center
+        return (cx - hw - margin, cy - hh - margin, cx + hw + margin, cy + hh + margin)

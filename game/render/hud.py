@@ -1,0 +1,114 @@
+"""The in-level HUD: level title, hint, time, state and a controls line, as ``arcade.Text``
+objects created once; :meth:`Hud.update` changes their strings only when they change."""
+
+from __future__ import annotations
+
+import arcade
+import pyglet
+
+from . import theme
+
+__all__ = ["CONTROLS", "Hud", "format_time"]
+
+CONTROLS = (
+    "WASD / arrows swim   Esc pause   R restart   F1 debug   Tab editor   + / - zoom   M mute"
+)
+#: Seconds the level hint and flashed messages stay on screen.
+HINT_SECONDS = 8.0
+FLASH_SECONDS = 2.5
+MARGIN = 14
+
+
+def format_time(seconds: float) -> str:
+    """``m:ss.s`` for a run time."""
+    minutes, rest = divmod(max(seconds, 0.0), 60.0)
+    return f"{int(minutes)}:{rest:04.1f}"
+
+
+class Hud:
+    """Text over the level, in screen coordinates (draw it under a screen-space camera).
+
+    Args:
+        title: The level's title.
+        hint: The level's hint sentence ("" for none).
+        width: Window width (px).
+        height: Window height (px).
+    """
+
+    def __init__(self, title: str, hint: str, width: int, height: int) -> None:
+        font = theme.FONT
+        # one pyglet batch: all the HUD's text in a single draw
+        self._batch = pyglet.graphics.Batch()
+        b = self._batch
+        self.title = arcade.Text(
+            title, 0, 0, theme.HUD_TEXT, 18, font_name=font, bold=True, batch=b
+        )
+        self.hint = arcade.Text(hint, 0, 0, theme.HUD_DIM, 12, font_name=font, italic=True, batch=b)
+        self.time = arcade.Text(
+            "0:00.0", 0, 0, theme.HUD_TEXT, 18, font_name=font, anchor_x="right", bold=True, batch=b
+        )
+        self.state = arcade.Text(
+            "", 0, 0, theme.HUD_DIM, 12, font_name=font, anchor_x="right", batch=b
+        )
+        self.controls = arcade.Text(CONTROLS, 0, 0, theme.HUD_DIM, 11, font_name=font, batch=b)
+        self.flash = arcade.Text(
+            "", 0, 0, theme.HUD_WARN, 14, font_name=font, anchor_x="center", bold=True, batch=b
+        )
+        self._hint_left = HINT_SECONDS if hint else 0.0
+        self._flash_left = 0.0
+        self._width = width
+        self._height = height
+        self.layout(width, height)
+
+    def layout(self, width: int, height: int) -> None:
+        """Place the texts for a window of this size."""
+        self._width, self._height = width, height
+        top = height - MARGIN
+        self.title.position = (MARGIN, top - 18)
+        self.hint.position = (MARGIN, top - 40)
+        self.time.position = (width - MARGIN, top - 18)
+        self.state.position = (width - MARGIN, top - 40)
+        self.controls.position = (MARGIN, MARGIN)
+        self.flash.position = (width / 2, height - 90)
+
+    def show_message(self, message: str, color: theme.Rgba = theme.HUD_WARN) -> None:
+        """Flash ``message`` in the middle of the top for a few seconds."""
+        self.flash.text = message
+        self.flash.color = color
+        self.flash.visible = True
+        self._flash_left = FLASH_SECONDS
+
+    @property
+    def message(self) -> str:
+        """The message being flashed ("" when none)."""
+        return self.flash.text if self._flash_left > 0 else ""
+
+    def update(self, dt: float, seconds: float, state: str, state_color: theme.Rgba) -> None:
+        """Advance timers and set the time and state strings.
+
+        Args:
+            dt: Seconds since the last update.
+            seconds: The run's simulated time.
+            state: A word or two about the run ("sneaking", "hunted!", "caught", ...).
+            state_color: Its colour.
+        """
+        self._hint_left = max(self._hint_left - dt, 0.0)
+        self._flash_left = max(self._flash_left - dt, 0.0)
+        self.time.text = format_time(seconds)
+        self.state.text = state
+        if tuple(self.state.color) != tuple(state_color):
+            self.state.color = state_color
+        fade = min(self._hint_left, 1.0)
+        self.hint.visible = fade > 0
+        if fade > 0:
+            self.hint.color = (*theme.HUD_DIM[:3], int(255 * fade))
+        ffade = min(self._flash_left, 1.0)
+        self.flash.visible = ffade > 0
+        if ffade > 0:
+            self.flash.color = (*self.flash.color[:3], int(255 * ffade))
+
+    def draw(self) -> None:
+        """Draw the panels and texts. Changes nothing."""
+        w, h = self._width, self._height
+        arcade.draw_lrbt_rectangle_filled(0, w, h - 64, h, theme.HUD_PANEL)
+        self._batch.draw()

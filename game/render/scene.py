@@ -1,0 +1,297 @@
+"""Draws a running world: water, currents, route tubes, exits, rocks and every agent.
+
+:class:`WorldRenderer` builds its SpriteLists and batches once per world; :meth:`update`
+(called from a view's ``on_update``) copies positions and animations into them, and
+:meth:`draw` only issues draw calls, in world coordinates under the view's camera.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from typing import TYPE_CHECKING
+
+import arcade
+import numpy as np
+from numpy.typing import NDArray
+
+from game.world import ENEMY, MODE_NAMES, NPC
+
+from . import theme
+from .bank import TextureBank
+from .batch import LineBatch, TriangleBatch
+from .geometry import chevrons_along, polyline_segments, rect_outline, rect_triangles
+from .particles import FlowParticles
+
+if TYPE_CHECKING:
+    from game.world import World
+
+__all__ = ["GRID_STEP", "WorldRenderer", "facing_angles"]
+
+#: Spacing of the faint grid lines (px).
+GRID_STEP = 128.0
+#: Border drawn round the tube (px) and how fast the direction chevrons march (px/s).
+TUBE_EDGE = 3.0
+CHEVRON_SPACING = 90.0
+CHEVRON_SPEED = 28.0
+
+IntArray = NDArray[np.intp]
+PURSUE = MODE_NAMES.index("pursue")
+
+
+def facing_angles(heading: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Sprite angles (arcade: degrees, clockwise) that turn a +x-facing texture along each
+    (N, 2) heading (y up, counter-clockwise)."""
+    return np.asarray(-np.degrees(np.arctan2(heading[:, 1], heading[:, 0])), dtype=np.float64)
+
+
+class _AgentLayer:
+    """One SpriteList for a set of agent rows, created once, moved every frame.
+
+    arcade 3.3 has no bulk way to move sprites: each ``position`` and ``angle`` assignment is
+    a Python call that also updates a hit box and every list the sprite is in (~1 us each, a
+    few ms a frame for a crowd). Where the SpriteList's own position/angle array is there (it
+    is in arcade 3.3), :meth:`sync` writes all rows into it at once with NumPy and flags it for
+    upload; otherwise it falls back to the public setters. The fast path leaves the Sprite
+    objects' own ``position``/``angle`` behind (nothing here uses them: no hit boxes, no
+    collisions; the world's arrays are the truth).
+    """
+
+    def __init__(self, rows: IntArray, textures: list[arcade.Texture], scales: list[float]) -> None:
+        self.rows = rows
+        self.sprites = [
+            arcade.Sprite(tex, scale=s) for tex, s in zip(textures, scales, strict=True)
+        ]
+        self.list: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList(
+            capacity=max(len(self.sprites), 1)
+        )
+        self.list.extend(self.sprites)
+        slots = getattr(self.list, "sprite_slot", None)
+        self._slots: IntArray | None = (
+            np.array([slots[s] for s in self.sprites], dtype=np.intp)
+            if isinstance(slots, dict) and _pos_angle_array(self.list) is not None
+            else None
+        )
+
+    @property
+    def bulk(self) -> bool:
+        """Whether :meth:`sync` writes the list's arrays directly (the fast path)."""
+        return self._slots is not None
+
+    def sync(self, pos: NDArray[np.float64], angle: NDArray[np.float64]) -> None:
+        """Move every sprite to its agent's position and heading."""
+        rows = self.rows
+        data = _pos_angle_array(self.list) if self._slots is not None else None
+        if data is not None and self._slots is not None:
+            slots = self._slots
+            data[slots, 0] = pos[rows, 0]
+            data[slots, 1] = pos[rows, 1]
+            data[slots, 3] = angle[rows]
+            self.list._sprite_pos_angle_changed = True
+            return
+        xs = pos[rows, 0].tolist()
+        ys = pos[rows, 1].tolist()
+        angles = angle[rows].tolist()
+        for sprite, x, y, a in zip(self.sprites, xs, ys, angles, strict=True):
+            sprite.position = (x, y)
+            sprite.angle = a
+
+
+def _pos_angle_array(sprite_list: arcade.SpriteList[arcade.Sprite]) -> NDArray[np.float32] | None:
+    """The list's (capacity, 4) x, y, depth, angle array as a NumPy view, or None."""
+    data = getattr(sprite_list, "_sprite_pos_angle_data", None)
+    if not isinstance(data, array) or data.typecode != "f" or len(data) % 4:
+        return None
+    return np.frombuffer(data, dtype=np.float32).reshape(-1, 4)
+
+
+class WorldRenderer:
+    """Everything of a world that is drawn under the world camera (the overlay and HUD are
+    separate).
+
+    Args:
+        world: The world to draw.
+        bank: Shared textures.
+        ctx: The window's context.
+    """
+
+    def __init__(self, world: World, bank: TextureBank, ctx: arcade.ArcadeContext) -> None:
+        self.world = world
+        self.bank = bank
+        self.clock = 0.0
+        level = world.level
+        w, h = level.width_px, level.height_px
+
+        # Static layers: the dark beyond the walls, the grid, the wall line, current tints.
+        self._static_tris = TriangleBatch(ctx, 64)
+        far = 100_000.0
+        for rect in (
+            (-far, -far, far + w + far, far),
+            (-far, h, far + w + far, far),
+            (-far, 0.0, far, h),
+            (w, 0.0, far, h),
+        ):
+            self._static_tris.add(rect_triangles(*rect), theme.OUTSIDE)
+        for region in level.flows:
+            r = region.rect
+            self._static_tris.add(
+                rect_triangles(r.left, r.bottom, r.width, r.height), theme.FLOW_TINT
+            )
+        self._static_tris.commit()
+        self._grid = LineBatch(ctx, 256)
+        xs = np.arange(GRID_STEP, w, GRID_STEP)
+        ys = np.arange(GRID_STEP, h, GRID_STEP)
+        self._grid.add(np.stack((xs, np.zeros_like(xs), xs, np.full_like(xs, h)), 1), theme.GRID)
+        self._grid.add(np.stack((np.zeros_like(ys), ys, np.full_like(ys, w), ys), 1), theme.GRID)
+        self._grid.add(rect_outline(0.0, 0.0, w, h), theme.WALL, 4.0)
+        self._grid.commit()
+
+        # Routes: rebuilt when a path changes (drifting nodes, the editor) and as chevrons march.
+        self._tubes = LineBatch(ctx, 256)
+        self._chevrons = LineBatch(ctx, 256)
+        self._path_versions: tuple[int, ...] = ()
+
+        # Currents.
+        rects = [(f.rect.left, f.rect.bottom, f.rect.width, f.rect.height) for f in level.flows]
+        self.particles = FlowParticles(rects, self._current_at, seed=level.seed)
+        self._streaks = LineBatch(ctx, max(self.particles.count, 16))
+
+        # Sprites.
+        self.exits: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        for e in level.exits:
+            s = arcade.Sprite(bank.exit(e.rect.width, e.rect.height))
+            s.position = e.rect.center
+            s.width, s.height = e.rect.width, e.rect.height
+            self.exits.append(s)
+        self.rocks: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self._rock_sprites: list[arcade.Sprite] = []
+        self._build_rocks()
+
+        radius = world.agents.radius
+        kind = world.kind
+        npc_rows = np.flatnonzero(kind == NPC)
+        enemy_rows = np.flatnonzero(kind == ENEMY)
+        fish = bank.fish
+        self.npcs = _AgentLayer(
+            npc_rows, [fish.texture] * npc_rows.size, [fish.scale_for(radius[i]) for i in npc_rows]
+        )
+        tints = theme.NPC_TINTS
+        for k, sprite in enumerate(self.npcs.sprites):
+            sprite.color = tints[(k * 7 + 3) % len(tints)]
+        en = bank.enemy
+        self.enemies = _AgentLayer(
+            enemy_rows,
+            [en.texture] * enemy_rows.size,
+            [en.scale_for(radius[i]) for i in enemy_rows],
+        )
+        self._chasing = np.zeros(enemy_rows.size, dtype=bool)
+        pl = bank.player
+        self.player = _AgentLayer(
+            np.array([0], dtype=np.intp), [pl.texture], [pl.scale_for(radius[0])]
+        )
+        self.update(0.0)
+
+    # -- update ------------------------------------------------------------------------------
+
+    def _current_at(
+        self, points: NDArray[np.float64]
+    ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+        return self.world.currents.velocity_at(points)
+
+    def _build_rocks(self) -> None:
+        self.rocks.clear()
+        self._rock_sprites = []
+        w = self.world
+        for k, (x, y) in enumerate(w.obstacle_pos.tolist()):
+            rid = int(w.obstacle_id[k]) if k < w.obstacle_id.size else k
+            pushable = bool(w.obstacle_dynamic[k]) if k < w.obstacle_dynamic.size else False
+            tex = self.bank.rock(rid * 7 + k, pushable)
+            s = arcade.Sprite(tex.texture, scale=tex.scale_for(float(w.obstacle_radius[k])))
+            s.position = (x, y)
+            s.angle = (rid * 137.5) % 360.0
+            self._rock_sprites.append(s)
+            self.rocks.append(s)
+
+    def _rebuild_paths(self) -> None:
+        """Tubes as capsules (round joins), all borders first so crossing routes merge, then
+        the fills, then the centre lines."""
+        paths = list(self.world.paths.values())
+        segs = [polyline_segments(p.nodes, p.closed) for p in paths]
+        for path, seg in zip(paths, segs, strict=True):
+            self._tubes.add(seg, theme.PATH_EDGE, 2.0 * (path.radius + TUBE_EDGE))
+        for path, seg in zip(paths, segs, strict=True):
+            self._tubes.add(seg, theme.PATH_FILL, 2.0 * path.radius)
+        for seg in segs:
+            self._tubes.add(seg, theme.PATH_CENTRE, 1.5)
+        self._tubes.commit()
+
+    def update(self, dt: float) -> None:
+        """Copy the world's state into the sprites and batches and advance the animations.
+
+        Args:
+            dt: Seconds since the last update (animations only; the world is not stepped).
+        """
+        self.clock += dt
+        w = self.world
+        versions = tuple(p.version for p in w.paths.values())
+        if versions != self._path_versions:
+            self._path_versions = versions
+            self._rebuild_paths()
+        offset = self.clock * CHEVRON_SPEED
+        for path in w.paths.values():
+            size = min(10.0, max(path.radius * 0.5, 5.0))
+            self._chevrons.add(
+                chevrons_along(path.nodes, path.closed, CHEVRON_SPACING, size, offset),
+                theme.PATH_ARROW,
+                2.5,
+            )
+        self._chevrons.commit()
+
+        self.particles.update(dt)
+        if self.particles.count:
+            colors = np.empty((self.particles.count, 4), np.uint8)
+            colors[:, :3] = theme.FLOW_PARTICLE[:3]
+            colors[:, 3] = (self.particles.fade() * theme.FLOW_PARTICLE[3]).astype(np.uint8)
+            self._streaks.set(self.particles.streaks(), colors, 2.0)
+
+        pulse = 0.75 + 0.25 * math.sin(self.clock * 3.0)
+        for s in self.exits:
+            s.alpha = int(255 * pulse)
+
+        if len(self._rock_sprites) != w.obstacle_pos.shape[0]:
+            self._build_rocks()
+        elif w.obstacle_dynamic.any():
+            for k in np.flatnonzero(w.obstacle_dynamic):
+                x, y = w.obstacle_pos[k]
+                self._rock_sprites[k].position = (float(x), float(y))
+
+        pos = w.agents.pos
+        angle = facing_angles(w.agents.heading)
+        self.npcs.sync(pos, angle)
+        self.enemies.sync(pos, angle)
+        self.player.sync(pos, angle)
+        chasing = w.mode[self.enemies.rows] == PURSUE
+        changed = np.flatnonzero(chasing != self._chasing)
+        for k in changed:
+            tex = self.bank.enemy_chase if chasing[k] else self.bank.enemy
+            self.enemies.sprites[k].texture = tex.texture
+        self._chasing = chasing
+
+    # -- draw --------------------------------------------------------------------------------
+
+    def draw(self, pixel: float = 1.0) -> None:
+        """Draw the world (under the world camera). Changes nothing.
+
+        Args:
+            pixel: World units per screen pixel (1 / zoom), for antialiased edges.
+        """
+        self._static_tris.draw()
+        self._grid.draw(pixel)
+        self._tubes.draw(pixel)
+        self._chevrons.draw(pixel)
+        self._streaks.draw(pixel)
+        self.exits.draw()
+        self.rocks.draw()
+        self.npcs.list.draw()
+        self.enemies.list.draw()
+        self.player.list.draw()

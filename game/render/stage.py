@@ -1,0 +1,129 @@
+"""Everything drawn while a level runs, put together: the world under a following camera, the
+debug overlay over it and the HUD on top in screen space.
+
+A level view owns one :class:`LevelStage`; it calls :meth:`LevelStage.update` from
+``on_update`` (camera, animations, batches) and :meth:`LevelStage.draw` from ``on_draw``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import arcade
+import numpy as np
+
+from game.world import ENEMY, MODE_NAMES
+
+from . import theme
+from .bank import TextureBank
+from .camera import CameraRig
+from .hud import Hud
+from .overlay import DebugOverlay
+from .scene import WorldRenderer
+
+if TYPE_CHECKING:
+    from game.world import World
+
+__all__ = ["LevelStage", "run_state"]
+
+_PURSUE = MODE_NAMES.index("pursue")
+
+
+def run_state(world: World) -> tuple[str, theme.Rgba]:
+    """A word or two about the run for the HUD, and its colour."""
+    if world.outcome == "won":
+        return "escaped!", theme.HUD_GOOD
+    if world.outcome == "caught":
+        return "caught", theme.HUD_WARN
+    hunters = int(np.count_nonzero((world.kind == ENEMY) & (world.mode == _PURSUE)))
+    if hunters:
+        return ("hunted!" if hunters == 1 else f"hunted by {hunters}!"), theme.HUD_WARN
+    return "unseen", theme.HUD_DIM
+
+
+class LevelStage:
+    """The drawing side of a level view.
+
+    Args:
+        world: The running world.
+        bank: Shared textures.
+        window: The window (its size and context).
+        debug: Start with the overlay on.
+    """
+
+    def __init__(
+        self, world: World, bank: TextureBank, window: arcade.Window, debug: bool = False
+    ) -> None:
+        self.world = world
+        ctx = window.ctx
+        w, h = window.get_size()
+        level = world.level
+        self.renderer = WorldRenderer(world, bank, ctx)
+        self.overlay = DebugOverlay(ctx)
+        self.hud = Hud(level.title or (level.source.stem if level.source else ""), level.hint, w, h)
+        self.camera = arcade.Camera2D(window=window)
+        self.screen = arcade.Camera2D(window=window)
+        self.rig = CameraRig((level.width_px, level.height_px), (float(w), float(h)))
+        self.rig.snap(self._player())
+        self.set_debug(debug)
+        self._apply_camera()
+        self.update(0.0)
+
+    def _player(self) -> tuple[float, float]:
+        p = self.world.player_pos
+        return (float(p[0]), float(p[1]))
+
+    def _apply_camera(self) -> None:
+        self.camera.position = self.rig.center
+        self.camera.zoom = self.rig.zoom
+
+    @property
+    def debug(self) -> bool:
+        """Whether the overlay is on."""
+        return self.overlay.enabled
+
+    def set_debug(self, on: bool) -> None:
+        """Turn the overlay (and the world's collection of debug arrays) on or off."""
+        self.overlay.enabled = on
+        self.world.debug_enabled = on
+
+    def zoom_by(self, steps: int) -> None:
+        """Zoom in (positive) or out (negative)."""
+        self.rig.zoom_by(steps)
+        self._apply_camera()
+
+    def resize(self, width: int, height: int) -> None:
+        """The window changed size."""
+        self.camera.match_window()
+        self.screen.match_window(position=True)
+        self.rig.resize(width, height)
+        self.hud.layout(width, height)
+        self._apply_camera()
+
+    def snap_camera(self) -> None:
+        """Put the camera on the player at once (no easing)."""
+        self.rig.snap(self._player())
+        self._apply_camera()
+
+    def update(self, dt: float) -> None:
+        """Move the camera, advance animations and rebuild the batches (not the world)."""
+        self.rig.follow(self._player(), dt)
+        self._apply_camera()
+        visible = self.rig.visible_rect(64.0)
+        self.renderer.update(dt)
+        self.overlay.update(self.world, visible, self.rig.zoom)
+        state, color = run_state(self.world)
+        self.hud.update(dt, self.world.time, state, color)
+
+    def project(self, point: tuple[float, float]) -> tuple[float, float]:
+        """Screen pixel (x right, y up) of a world point."""
+        p = self.camera.project(point)
+        return (float(p[0]), float(p[1]))
+
+    def draw(self) -> None:
+        """Draw the level, the overlay and the HUD. Changes nothing."""
+        self.camera.use()
+        self.renderer.draw(1.0 / self.rig.zoom)
+        self.overlay.draw()
+        self.screen.use()
+        self.hud.draw()

@@ -1,0 +1,138 @@
+"""The window and what every view shares: textures, sounds, progress and the level list.
+
+``GameApp`` is passed to each view (no module globals hold game state); it also knows how to
+go from one screen to the next (title, a level, the next level).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import arcade
+
+from game.level import Level, LevelError, load_level, shipped_levels
+from game.render.bank import TextureBank
+from game.render.theme import BACKGROUND
+
+from .progress import ProgressStore
+from .sound import Sounds
+
+__all__ = [
+    "FIXED_RATE",
+    "GameApp",
+    "LevelEntry",
+    "create_window",
+    "level_entry",
+    "level_key",
+    "shipped_entries",
+]
+
+log = logging.getLogger(__name__)
+
+#: The simulation's fixed step (s); the world itself also steps by exactly this.
+FIXED_RATE = 1.0 / 60.0
+WINDOW_TITLE = "Steering: deep water"
+
+
+def level_key(path: Path) -> str:
+    """The key a level's progress is kept under: its file name without ``.tmj``."""
+    return path.stem
+
+
+@dataclass(frozen=True)
+class LevelEntry:
+    """A shipped level as the title list shows it.
+
+    Attributes:
+        path: The level file.
+        title: Its title (the file stem when it has none).
+        error: Why it cannot be played, or "".
+    """
+
+    path: Path
+    title: str
+    error: str = ""
+
+
+def level_entry(path: Path) -> LevelEntry:
+    """Load ``path`` for the list: its title, or why it cannot be played."""
+    try:
+        level = load_level(path)
+    except LevelError as err:
+        log.warning("level %s cannot be loaded: %s", path.name, err)
+        return LevelEntry(path, path.stem, str(err))
+    return LevelEntry(path, level.title or path.stem)
+
+
+def shipped_entries() -> list[LevelEntry]:
+    """Every shipped level, in play order."""
+    return [level_entry(p) for p in shipped_levels()]
+
+
+def create_window(
+    width: int = 1280, height: int = 720, *, visible: bool = True, title: str = WINDOW_TITLE
+) -> arcade.Window:
+    """The game's one window: resizable, fixed update every 1/60 s.
+
+    Multisampling is off: on a software renderer (llvmpipe) it costs ~6 ms a frame, and the
+    game's own line and disc shaders antialias their edges.
+    """
+    window = arcade.Window(
+        width,
+        height,
+        title,
+        resizable=True,
+        visible=visible,
+        antialiasing=False,
+        update_rate=FIXED_RATE,
+        draw_rate=FIXED_RATE,
+        fixed_rate=FIXED_RATE,
+    )
+    window.background_color = BACKGROUND
+    return window
+
+
+@dataclass(eq=False)
+class GameApp:
+    """What the views share.
+
+    Attributes:
+        window: The window.
+        progress: Wins and best times.
+        sounds: Effects and mute.
+        bank: Generated textures (made once, reused by every level view).
+        levels: The shipped levels in play order.
+    """
+
+    window: arcade.Window
+    progress: ProgressStore = field(default_factory=ProgressStore)
+    sounds: Sounds = field(default_factory=Sounds)
+    bank: TextureBank = field(default_factory=TextureBank)
+    levels: list[LevelEntry] = field(default_factory=lambda: shipped_entries())
+
+    def next_level(self, path: Path) -> Path | None:
+        """The shipped level after ``path`` in play order (None after the last)."""
+        paths = [e.path.resolve() for e in self.levels]
+        try:
+            k = paths.index(path.resolve())
+        except ValueError:
+            return None
+        return self.levels[k + 1].path if k + 1 < len(self.levels) else None
+
+    def show_title(self, select: Path | None = None) -> None:
+        """Show the title view with the level list."""
+        from .title import TitleView
+
+        self.window.show_view(TitleView(self, select))
+
+    def play(self, path: Path, *, debug: bool = False, level: Level | None = None) -> None:
+        """Start (or restart) a level in a fresh view.
+
+        Raises:
+            LevelError: when the file cannot be loaded.
+        """
+        from .level import LevelView
+
+        self.window.show_view(LevelView(self, path, debug=debug, level=level))

@@ -1,0 +1,46 @@
+"""Keys to input: which keys swim where, and the keys that pick a level by number."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection
+
+import arcade
+
+__all__ = ["DIGIT_KEYS", "DOWN", "LEFT", "RIGHT", "UP", "number_of_key", "thrust_from_keys"]
+
+UP = frozenset({arcade.key.W, arcade.key.UP})
+DOWN = frozenset({arcade.key.S, arcade.key.DOWN})
+LEFT = frozenset({arcade.key.A, arcade.key.LEFT})
+RIGHT = frozenset({arcade.key.D, arcade.key.RIGHT})
+
+#: Number keys (top row and keypad) to the number they stand for.
+DIGIT_KEYS: dict[int, int] = {
+    **{getattr(arcade.key, f"KEY_{d}"): d for d in range(10)},
+    **{getattr(arcade.key, f"NUM_{d}"): d for d in range(10)},
+}
+ZOOM_IN = frozenset({arcade.key.PLUS, arcade.key.EQUAL, arcade.key.NUM_ADD})
+ZOOM_OUT = frozenset({arcade.key.MINUS, arcade.key.NUM_SUBTRACT, arcade.key.UNDERSCORE})
+CONFIRM = frozenset({arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER, arcade.key.SPACE})
+
+
+def thrust_from_keys(pressed: Collection[int]) -> tuple[float, float]:
+    """The player's thrust for the keys held: a unit vector (diagonals normalised) or zero.
+
+    Args:
+        pressed: Key codes held down.
+
+    Returns:
+        (x, y), y up.
+    """
+    held = set(pressed)
+    x = float(bool(held & RIGHT)) - float(bool(held & LEFT))
+    y = float(bool(held & UP)) - float(bool(held & DOWN))
+    if x and y:
+        return (x / math.sqrt(2.0), y / math.sqrt(2.0))
+    return (x, y)
+
+
+def number_of_key(symbol: int) -> int | None:
+    """The digit a key stands for, or None."""
+    return DIGIT_KEYS.get(symbol)

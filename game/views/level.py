@@ -1,0 +1,180 @@
+"""The view of one level: keys in, world stepped in ``on_fixed_update``, stage drawn."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import arcade
+import numpy as np
+
+from game.level import Level, load_level
+from game.render import theme
+from game.render.stage import LevelStage
+from game.world import Autopilot, World
+
+from . import controls
+from .progress import LevelRecord
+
+if TYPE_CHECKING:
+    from .app import GameApp
+
+__all__ = ["END_DELAY", "LevelView", "open_editor_hook"]
+
+log = logging.getLogger(__name__)
+
+#: Seconds the last moment stays on screen before the result view.
+END_DELAY = 0.9
+EDITOR_MODULE = "game.views.editor"
+
+
+def open_editor_hook(window: arcade.Window, level_path: Path, world: World) -> str | None:
+    """Open the editor (``game.views.editor.open_editor``) if that module exists.
+
+    Returns:
+        None when the editor opened, else a message for the HUD.
+    """
+    if importlib.util.find_spec(EDITOR_MODULE) is None:
+        return "editor not available"
+    try:
+        module = importlib.import_module(EDITOR_MODULE)
+        opener = module.open_editor
+    except Exception:
+        log.exception("the editor failed to load")
+        return "editor failed to load (see the log)"
+    opener(window, level_path, world)
+    return None
+
+
+class LevelView(arcade.View):
+    """One level being played.
+
+    Args:
+        app: Shared services.
+        path: The level file.
+        debug: Start with the F1 overlay on.
+        autopilot: Let the world's autopilot play (screenshots, demos).
+        show_result: Go to the result view when the run ends (off for screenshots).
+        level: Already loaded level data for ``path`` (loaded from ``path`` when None).
+    """
+
+    def __init__(
+        self,
+        app: GameApp,
+        path: Path,
+        *,
+        debug: bool = False,
+        autopilot: bool = False,
+        show_result: bool = True,
+        level: Level | None = None,
+    ) -> None:
+        super().__init__(app.window, background_color=theme.BACKGROUND)
+        self.app = app
+        self.path = path
+        self.level = level if level is not None else load_level(path)
+        self.world = World(self.level, debug=debug)
+        self.pilot = Autopilot(self.world) if autopilot else None
+        self.show_result = show_result
+        self.stage = LevelStage(self.world, app.bank, app.window, debug=debug)
+        self.keys: set[int] = set()
+        self.end_timer: float | None = None
+        self.result: tuple[LevelRecord, bool] | None = None
+
+    # -- simulation --------------------------------------------------------------------------
+
+    def thrust(self) -> tuple[float, float]:
+        """This step's input: the autopilot's, or the keys held."""
+        if self.pilot is not None:
+            u = np.asarray(self.pilot(self.world), dtype=np.float64)
+            return (float(u[0]), float(u[1]))
+        return controls.thrust_from_keys(self.keys)
+
+    def on_fixed_update(self, delta_time: float) -> None:
+        """Advance the world one fixed step while the run is undecided."""
+        if self.world.outcome != "running":
+            return
+        outcome = self.world.step(self.thrust())
+        if outcome != "running":
+            self._finish(outcome)
+
+    def _finish(self, outcome: str) -> None:
+        self.end_timer = END_DELAY
+        if self.pilot is not None:
+            return  # the autopilot's runs are not the player's: no sound, no record
+        self.app.sounds.play(outcome)
+        if outcome == "won":
+            self.result = self.app.progress.record_win(self.path.stem, self.world.time)
+
+    # -- frame -------------------------------------------------------------------------------
+
+    def on_update(self, delta_time: float) -> None:
+        """Camera, animations, and the hand-over to the result view."""
+        self.stage.update(delta_time)
+        if self.end_timer is not None and self.show_result:
+            self.end_timer -= delta_time
+            if self.end_timer <= 0:
+                from .result import ResultView
+
+                self.window.show_view(ResultView(self.app, self))
+
+    def on_draw(self) -> None:
+        """Draw the stage. Changes nothing."""
+        self.clear()
+        self.stage.draw()
+
+    def on_resize(self, width: int, height: int) -> None:
+        """Keep cameras and HUD fitted to the window."""
+        self.stage.resize(width, height)
+
+    def on_show_view(self) -> None:
+        """Forget keys held while another view was showing."""
+        self.keys.clear()
+        self.stage.resize(*self.window.get_size())
+
+    # -- keys --------------------------------------------------------------------------------
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        """Map a key to an action (swimming keys are read each fixed step)."""
+        self.keys.add(symbol)
+        k = arcade.key
+        if symbol == k.ESCAPE:
+            from .pause import PauseView
+
+            self.window.show_view(PauseView(self.app, self))
+        elif symbol == k.R:
+            self.restart()
+        elif symbol == k.F1:
+            self.stage.set_debug(not self.stage.debug)
+            self.stage.hud.show_message(
+                "debug overlay on" if self.stage.debug else "debug overlay off", theme.HUD_DIM
+            )
+        elif symbol == k.TAB:
+            message = open_editor_hook(self.window, self.path, self.world)
+            if message:
+                self.stage.hud.show_message(message)
+        elif symbol == k.M:
+            muted = self.app.sounds.toggle_mute()
+            self.stage.hud.show_message("sound off" if muted else "sound on", theme.HUD_DIM)
+        elif symbol in controls.ZOOM_IN:
+            self.stage.zoom_by(1)
+        elif symbol in controls.ZOOM_OUT:
+            self.stage.zoom_by(-1)
+
+    def on_key_release(self, symbol: int, modifiers: int) -> None:
+        """Stop swimming that way."""
+        self.keys.discard(symbol)
+
+    def restart(self) -> None:
+        """Start this level again in a fresh view (the overlay stays as it was)."""
+        view = LevelView(
+            self.app,
+            self.path,
+            debug=self.stage.debug,
+            autopilot=self.pilot is not None,
+            show_result=self.show_result,
+            level=self.level,
+        )
+        self.window.show_view(view)

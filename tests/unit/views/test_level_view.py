@@ -1,0 +1,238 @@
+"""Level views, headless: keys move the player, Esc pauses, R restarts, runs end in the
+result view, F1 and Tab do what the HUD says."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import arcade
+import numpy as np
+import pytest
+
+from game.level import load_level, shipped_levels
+from game.views import level as level_module
+from game.views.app import GameApp
+from game.views.level import END_DELAY, LevelView
+from game.views.pause import PauseView
+from game.views.result import ResultView
+from game.views.title import TitleView
+from game.world import World
+
+from .helpers import frames, press, release
+
+pytestmark = pytest.mark.window
+
+LEVELS = shipped_levels()
+
+
+def _level_view(app: GameApp, path: Path) -> LevelView:
+    app.play(path)
+    view = app.window.current_view
+    assert isinstance(view, LevelView)
+    return view
+
+
+@pytest.mark.parametrize("path", LEVELS, ids=lambda p: p.stem)
+def test_keys_move_the_player_the_way_they_say(app: GameApp, path: Path) -> None:
+    # Given a level and, beside it, the same world left without input (it is deterministic)
+    view = _level_view(app, path)
+    level = view.level
+    still = World(level)
+    sx, sy = level.player.x, level.player.y
+    across = (arcade.key.D, 1.0) if sx < level.width_px / 2 else (arcade.key.A, -1.0)
+    upward = (arcade.key.W, 1.0) if sy < level.height_px / 2 else (arcade.key.S, -1.0)
+
+    # When the horizontal key is held for 60 frames, then the vertical one for 60 more
+    moved = []
+    for key, _sign in (across, upward):
+        press(app.window, key)
+        frames(app.window, 60)
+        release(app.window, key)
+        for _ in range(60):
+            still.step((0.0, 0.0))
+        moved.append(view.world.player_pos - still.player_pos)
+
+    # Then the player is well off the drifting baseline the way each key says
+    assert view.world.frame == 120
+    assert moved[0][0] * across[1] > 60.0
+    assert moved[1][1] * upward[1] > 60.0 + abs(moved[0][1])
+
+
+def test_diagonal_keys_are_normalised(app: GameApp) -> None:
+    view = _level_view(app, LEVELS[0])
+    press(app.window, arcade.key.D)
+    press(app.window, arcade.key.W)
+    assert np.hypot(*view.thrust()) == pytest.approx(1.0)
+    release(app.window, arcade.key.D)
+    release(app.window, arcade.key.W)
+    assert view.thrust() == (0.0, 0.0)
+
+
+def test_escape_pauses_and_resume_continues(app: GameApp) -> None:
+    view = _level_view(app, LEVELS[0])
+    frames(app.window, 10)
+    press(app.window, arcade.key.ESCAPE)
+    assert isinstance(app.window.current_view, PauseView)
+    paused_at = view.world.frame
+    frames(app.window, 30)
+    assert view.world.frame == paused_at  # no simulation while paused
+
+    press(app.window, arcade.key.ESCAPE)
+    assert app.window.current_view is view
+    frames(app.window, 12)
+    assert view.world.frame == paused_at + 12
+
+
+def test_pause_menu_restarts_and_goes_back_to_the_title(app: GameApp) -> None:
+    view = _level_view(app, LEVELS[0])
+    frames(app.window, 5)
+    press(app.window, arcade.key.ESCAPE)
+    press(app.window, arcade.key.DOWN)
+    press(app.window, arcade.key.ENTER)  # "Restart"
+    fresh = app.window.current_view
+    assert isinstance(fresh, LevelView) and fresh is not view and fresh.world.frame == 0
+
+    press(app.window, arcade.key.ESCAPE)
+    press(app.window, arcade.key.UP)  # wraps round to "Back to the menu"
+    press(app.window, arcade.key.ENTER)
+    assert isinstance(app.window.current_view, TitleView)
+
+
+def test_r_restarts_the_level(app: GameApp) -> None:
+    view = _level_view(app, LEVELS[1])
+    press(app.window, arcade.key.D)
+    frames(app.window, 40)
+    release(app.window, arcade.key.D)
+    assert view.world.frame == 40
+
+    press(app.window, arcade.key.R)
+    fresh = app.window.current_view
+    assert isinstance(fresh, LevelView) and fresh is not view
+    assert fresh.world.frame == 0
+    spawn = (fresh.level.player.x, fresh.level.player.y)
+    assert tuple(fresh.world.player_pos) == pytest.approx(spawn)
+    frames(app.window, 5)
+    assert fresh.world.frame == 5
+
+
+def _tiny_level(tmp_path: Path, enemy: bool) -> Path:
+    """A 640 x 320 corridor: player on the left, exit on the right, maybe a guard beside."""
+    objects = [
+        {"id": 1, "type": "player", "point": True, "x": 64, "y": 160},
+        {"id": 2, "type": "exit", "x": 500, "y": 100, "width": 100, "height": 120},
+    ]
+    if enemy:
+        objects.append({"id": 3, "type": "enemy", "point": True, "x": 130, "y": 160})
+    doc = {
+        "width": 20,
+        "height": 10,
+        "tilewidth": 32,
+        "tileheight": 32,
+        "properties": [{"name": "title", "type": "string", "value": "Tiny"}],
+        "layers": [
+            {"type": "objectgroup", "name": "o", "draworder": "topdown", "objects": objects}
+        ],
+    }
+    path = tmp_path / ("caught.tmj" if enemy else "tiny.tmj")
+    path.write_text(json.dumps(doc))
+    load_level(path)
+    return path
+
+
+def _until_result(app: GameApp, limit: int) -> ResultView:
+    for _ in range(limit):
+        frames(app.window, 1, draw=False)
+        if isinstance(app.window.current_view, ResultView):
+            return app.window.current_view
+    raise AssertionError("no result view")
+
+
+def test_winning_shows_the_result_view_and_saves_the_best_time(
+    app: GameApp, tmp_path: Path
+) -> None:
+    view = _level_view(app, _tiny_level(tmp_path, enemy=False))
+    press(app.window, arcade.key.RIGHT)
+    result = _until_result(app, 600)
+    assert view.world.outcome == "won"
+    assert result.heading.text == "Escaped!"
+    assert view.world.time < 4.0
+    # the result waits a moment on the last frame before it shows
+    assert view.end_timer is not None and view.end_timer <= 0 < END_DELAY
+    saved = json.loads(app.progress.path.read_text())
+    assert saved["levels"]["tiny"]["best_time"] == pytest.approx(view.world.time)
+    assert saved["levels"]["tiny"]["wins"] == 1
+    assert "new best" in result.detail.text
+
+    press(app.window, arcade.key.R)
+    assert isinstance(app.window.current_view, LevelView)
+
+
+def test_being_caught_shows_the_result_view(app: GameApp, tmp_path: Path) -> None:
+    view = _level_view(app, _tiny_level(tmp_path, enemy=True))
+    result = _until_result(app, 600)
+    assert view.world.outcome == "caught"
+    assert result.heading.text == "Caught!"
+    assert "R retry" in result.keys.text
+    assert not app.progress.path.exists()  # nothing won, nothing written
+
+
+def test_f1_toggles_the_overlay_and_its_debug_data(app: GameApp) -> None:
+    view = _level_view(app, LEVELS[3])
+    assert not view.stage.debug
+    press(app.window, arcade.key.F1)
+    frames(app.window, 3)
+    assert view.stage.debug and view.world.debug_enabled
+    assert "path.future" in view.world.debug or "avoid.box" in view.world.debug
+    assert view.stage.overlay.hairlines.count > 0
+    press(app.window, arcade.key.F1)
+    assert not view.stage.debug
+
+
+def test_tab_without_an_editor_says_so_in_the_hud(
+    app: GameApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(level_module, "EDITOR_MODULE", "game.views.no_such_editor")
+    view = _level_view(app, LEVELS[0])
+    press(app.window, arcade.key.TAB)
+    assert app.window.current_view is view
+    assert view.stage.hud.message == "editor not available"
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("game.views.editor") is None, reason="no editor module yet"
+)
+def test_tab_opens_the_editor_on_this_level(app: GameApp) -> None:
+    view = _level_view(app, LEVELS[0])
+    frames(app.window, 3)
+    press(app.window, arcade.key.TAB)
+    assert app.window.current_view is not view
+    assert type(app.window.current_view).__module__ == "game.views.editor"
+    frames(app.window, 2)
+
+
+def test_zoom_keys_stay_within_limits(app: GameApp) -> None:
+    view = _level_view(app, LEVELS[0])
+    for _ in range(20):
+        press(app.window, arcade.key.EQUAL)
+    assert view.stage.rig.zoom == pytest.approx(3.0)
+    for _ in range(20):
+        press(app.window, arcade.key.MINUS)
+    assert view.stage.rig.zoom == pytest.approx(0.35)
+
+
+def test_resizing_keeps_the_camera_inside_and_the_hud_in_the_corners(app: GameApp) -> None:
+    view = _level_view(app, LEVELS[2])
+    frames(app.window, 1)  # deliver events pending since the window opened
+    try:
+        app.window.dispatch_event("on_resize", 800, 600)
+        frames(app.window, 2)
+        assert view.stage.rig.view_size == (800.0, 600.0)
+        left, bottom, right, top = view.stage.rig.visible_rect()
+        assert right - left == pytest.approx(800.0) and top - bottom == pytest.approx(600.0)
+        assert view.stage.hud.time.x == 800 - 14
+    finally:
+        w, h = app.window.get_size()
+        app.window.dispatch_event("on_resize", w, h)
+        app.window.dispatch_events()

@@ -1,0 +1,118 @@
+"""The progress store: atomic saves, best times kept, missing or corrupt files never crash."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+
+from game.views.progress import ENV_VAR, LevelRecord, Progress, ProgressStore, default_progress_path
+
+
+def test_missing_file_is_a_first_run(tmp_path: Path) -> None:
+    store = ProgressStore(tmp_path / "none" / "progress.json")
+    assert store.progress == Progress()
+    assert store.record("01_patrol") == LevelRecord()
+
+
+def test_a_win_is_saved_and_read_back(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "progress.json"
+    rec, new_best = ProgressStore(path).record_win("01_patrol", 12.5)
+    assert new_best and rec == LevelRecord(1, 12.5)
+    again = ProgressStore(path)
+    assert again.record("01_patrol") == LevelRecord(1, 12.5)
+    assert json.loads(path.read_text())["version"] == 1
+    assert [p.name for p in path.parent.iterdir()] == ["progress.json"]  # no temp files left
+
+
+def test_a_slower_win_keeps_the_best_time(tmp_path: Path) -> None:
+    store = ProgressStore(tmp_path / "p.json")
+    store.record_win("a", 10.0)
+    rec, new_best = store.record_win("a", 14.0)
+    assert not new_best and rec == LevelRecord(2, 10.0)
+    rec, new_best = store.record_win("a", 9.0)
+    assert new_best and rec == LevelRecord(3, 9.0)
+
+
+def test_two_games_never_lose_each_others_best_times(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    first, second = ProgressStore(path), ProgressStore(path)
+    first.record_win("a", 10.0)
+    second.record_win("b", 20.0)  # second never saw "a" in memory
+    second.record_win("a", 30.0)
+    final = ProgressStore(path)
+    assert final.record("a").best_time == 10.0
+    assert final.record("b").best_time == 20.0
+
+
+@pytest.mark.parametrize(
+    "text", ["{not json", "[]", '{"levels": 3}', '{"levels": {"a": {"best_time": NaN}}}', ""]
+)
+def test_a_corrupt_file_is_ignored_with_a_warning_and_kept_aside(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, text: str
+) -> None:
+    path = tmp_path / "p.json"
+    path.write_text(text)
+    with caplog.at_level(logging.WARNING, logger="game.views.progress"):
+        store = ProgressStore(path)
+    assert store.progress == Progress()
+    assert any("corrupt" in r.message for r in caplog.records)
+    assert (tmp_path / "p.json.corrupt").read_text() == text  # nothing lost for good
+    store.record_win("a", 5.0)
+    assert ProgressStore(path).record("a").best_time == 5.0
+
+
+def test_bad_entries_are_skipped_and_good_ones_kept(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "p.json"
+    path.write_text(
+        json.dumps(
+            {
+                "levels": {
+                    "good": {"wins": 2, "best_time": 7.5},
+                    "negative": {"wins": 1, "best_time": -3},
+                    "text": {"wins": "many"},
+                    "list": [],
+                }
+            }
+        )
+    )
+    with caplog.at_level(logging.WARNING, logger="game.views.progress"):
+        store = ProgressStore(path)
+    assert store.progress.levels == {"good": LevelRecord(2, 7.5)}
+    assert len(caplog.records) == 3
+
+
+def test_a_failed_save_keeps_the_old_file_and_the_time_in_memory(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    path = folder / "p.json"
+    ProgressStore(path).record_win("a", 10.0)
+    store = ProgressStore(path)
+    store.path = tmp_path / "missing-file-as-dir" / "p.json"
+    (tmp_path / "missing-file-as-dir").write_text("a file, not a folder")
+    with caplog.at_level(logging.WARNING, logger="game.views.progress"):
+        rec, _ = store.record_win("a", 4.0)
+    assert rec.best_time == 4.0  # still known in memory
+    assert any("cannot save" in r.message for r in caplog.records)
+    assert ProgressStore(path).record("a").best_time == 10.0
+
+
+def test_in_memory_store_touches_no_file(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    store = ProgressStore(path, persist=False)
+    store.record_win("a", 1.0)
+    assert not path.exists()
+
+
+def test_location_follows_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_VAR, str(tmp_path / "x.json"))
+    assert default_progress_path() == tmp_path / "x.json"
+    monkeypatch.delenv(ENV_VAR)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_progress_path() == tmp_path / "steering-game" / "progress.json"

@@ -1,0 +1,110 @@
+"""The batched primitives drawn for real: tubes with round joins and no gaps or double-blended
+overlaps at sharp corners, discs, hairlines."""
+
+from __future__ import annotations
+
+import arcade
+import numpy as np
+import pytest
+
+from game.level import load_level, shipped_levels
+from game.render.bank import TextureBank
+from game.render.batch import DiscBatch, HairlineBatch, LineBatch
+from game.render.geometry import polyline_segments
+from game.render.scene import WorldRenderer, facing_angles
+from game.world import World
+
+pytestmark = pytest.mark.window
+
+BG = (11, 30, 50)
+FILL = (200, 120, 40, 255)
+
+
+def _grab(window: arcade.Window) -> np.ndarray:
+    w, h = window.get_framebuffer_size()
+    rgb = np.asarray(arcade.get_image(0, 0, w, h, components=3)).astype(int)
+    return rgb[::-1]  # row 0 at the bottom, as world y
+
+
+def _distance_to_polyline(shape: tuple[int, int], seg: np.ndarray) -> np.ndarray:
+    ys, xs = np.mgrid[0 : shape[0], 0 : shape[1]] + 0.5
+    p = np.stack((xs, ys), -1)[..., None, :]
+    a, b = seg[:, :2], seg[:, 2:]
+    ab = b - a
+    t = np.clip(((p - a) * ab).sum(-1) / (ab * ab).sum(-1), 0, 1)
+    return np.linalg.norm(p - (a + ab * t[..., None]), axis=-1).min(-1)
+
+
+def test_a_tube_with_sharp_corners_has_round_joins_and_no_gaps(window: arcade.Window) -> None:
+    # Given a zig-zag with a 160-degree turn and a right angle, drawn as 24 px wide capsules
+    nodes = np.array([[100.0, 100.0], [500.0, 160.0], [120.0, 220.0], [120.0, 500.0]])
+    seg = polyline_segments(nodes, closed=False)
+    batch = LineBatch(window.ctx, 4)
+    batch.add(seg, FILL, 24.0)
+    batch.commit()
+    camera = arcade.Camera2D(window=window)
+    camera.match_window(position=True)
+    camera.use()
+    window.clear(color=BG)
+    batch.draw(1.0)
+    rgb = _grab(window)
+    d = _distance_to_polyline(rgb.shape[:2], seg)
+    filled = np.abs(rgb - FILL[:3]).sum(-1) < 6
+    background = np.abs(rgb - BG).sum(-1) < 6
+    # Then everything within the radius is filled (round joins, no notch at the outer corner)
+    assert filled[d < 11.0].all()
+    # and nothing spikes out past it (no miter spike at the sharp turn)
+    assert background[d > 13.0].all()
+
+
+def test_discs_rings_and_hairlines_draw(window: arcade.Window) -> None:
+    camera = arcade.Camera2D(window=window)
+    camera.match_window(position=True)
+    camera.use()
+    discs = DiscBatch(window.ctx, 2)
+    discs.add([[200.0, 200.0]], 30.0, (255, 0, 0, 255))
+    discs.add([[400.0, 200.0]], 30.0, (0, 255, 0, 255), ring=4.0)
+    discs.commit()
+    hair = HairlineBatch(window.ctx, 2)
+    hair.add([[600.0, 100.0, 600.0, 300.0]], (0, 0, 255, 255))
+    hair.commit()
+    window.clear(color=BG)
+    discs.draw()
+    hair.draw()
+    rgb = _grab(window)
+    assert tuple(rgb[200, 200]) == (255, 0, 0)
+    assert tuple(rgb[200, 400]) == BG  # a ring is hollow
+    assert tuple(rgb[200, 428]) == (0, 255, 0)
+    assert rgb[150:250, 599:602, 2].max() == 255
+
+
+def test_agent_sprites_are_moved_in_bulk_to_the_world_positions(
+    window: arcade.Window, bank: TextureBank
+) -> None:
+    # Given a running world and its renderer
+    level = load_level(shipped_levels()[3])
+    world = World(level)
+    renderer = WorldRenderer(world, bank, window.ctx)
+    for _ in range(30):
+        world.step((1.0, 0.0))
+    renderer.update(1 / 60)
+    # Then the fast path is on (arcade 3.3) and the list's data holds the world's rows
+    layer = renderer.npcs
+    assert layer.bulk
+    data = np.frombuffer(layer.list._sprite_pos_angle_data, np.float32).reshape(-1, 4)
+    slots = np.array([layer.list.sprite_slot[s] for s in layer.sprites])
+    expect = world.agents.pos[layer.rows]
+    assert data[slots, :2] == pytest.approx(expect.astype(np.float32))
+    assert data[slots, 3] == pytest.approx(
+        facing_angles(world.agents.heading)[layer.rows], abs=1e-3
+    )
+    # and the public setters would have written exactly the same
+    for sprite, (x, y), a in zip(
+        layer.sprites, expect, facing_angles(world.agents.heading)[layer.rows], strict=True
+    ):
+        sprite.position = (float(x) + 1.0, float(y))  # force a change, then the real value
+        sprite.position = (float(x), float(y))
+        sprite.angle = float(a) + 1.0
+        sprite.angle = float(a)
+    again = np.frombuffer(layer.list._sprite_pos_angle_data, np.float32).reshape(-1, 4)
+    assert again[slots, :2] == pytest.approx(expect.astype(np.float32))
