@@ -1,0 +1,138 @@
+"""Change events: what an edit did to the level, for whoever mirrors it (the live world).
+
+:func:`diff_levels` compares two levels and lists what changed in paths and rocks; the edit
+model sends that list to its listeners after every change (an edit, each step of a drag, an
+undo, a redo), so a world can keep its steering paths and rock bodies in step while its
+agents keep moving.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from game.level import Level, Point
+
+__all__ = [
+    "Change",
+    "Listener",
+    "PathChanged",
+    "PathRemoved",
+    "RockChanged",
+    "RockRemoved",
+    "diff_levels",
+]
+
+
+@dataclass(frozen=True)
+class PathChanged:
+    """A path was added or its nodes, closed flag or radius changed.
+
+    Attributes:
+        name: The path's name (paths are known by name: spawns refer to them by it). A name
+            the listener does not know yet is a new path.
+        nodes: All its nodes now (a mirror updates itself with the fewest node edits, see
+            :func:`game.editor.sync.sync_path`).
+        closed: Whether it loops.
+        radius: Its radius (px).
+    """
+
+    name: str
+    nodes: tuple[Point, ...]
+    closed: bool
+    radius: float
+
+
+@dataclass(frozen=True)
+class PathRemoved:
+    """A path is gone (the undo of a new path).
+
+    Attributes:
+        name: Its name.
+    """
+
+    name: str
+
+
+@dataclass(frozen=True)
+class RockChanged:
+    """A rock moved or changed size (or is new, when ``index`` is past the known rocks).
+
+    Attributes:
+        index: Its index in ``Level.obstacles`` (the editor never reorders rocks).
+        id: Its object id in the map file.
+        x: Centre x (px).
+        y: Centre y (px).
+        radius: Radius (px).
+    """
+
+    index: int
+    id: int
+    x: float
+    y: float
+    radius: float
+
+
+@dataclass(frozen=True)
+class RockRemoved:
+    """A rock is gone (rocks only ever go from the end of ``Level.obstacles``).
+
+    Attributes:
+        index: Its index in the old ``Level.obstacles``.
+        id: Its object id.
+    """
+
+    index: int
+    id: int
+
+
+Change = PathChanged | PathRemoved | RockChanged | RockRemoved
+#: Called with the changes of one update of the level, in order.
+Listener = Callable[[Sequence[Change]], object]
+
+
+def diff_levels(old: Level, new: Level) -> list[Change]:
+    """List what changed in paths and rocks from ``old`` to ``new``.
+
+    Paths are matched by name, rocks by index. Only geometry counts (nodes, closed, radius;
+    centre, radius): a changed object id or drift setting alone is no change to mirror.
+
+    Args:
+        old: The level before.
+        new: The level after.
+
+    Returns:
+        Path changes (in ``new``'s order), removed paths, then rock changes and removals.
+    """
+    changes: list[Change] = []
+    if old.paths is not new.paths:
+        before = {p.name: p for p in old.paths}
+        names = set()
+        for path in new.paths:
+            names.add(path.name)
+            was = before.get(path.name)
+            if was is path:
+                continue
+            if was is None or (was.points, was.closed, was.radius) != (
+                path.points,
+                path.closed,
+                path.radius,
+            ):
+                changes.append(PathChanged(path.name, path.points, path.closed, path.radius))
+        changes.extend(PathRemoved(p.name) for p in old.paths if p.name not in names)
+    if old.obstacles is not new.obstacles:
+        for i, rock in enumerate(new.obstacles):
+            was_rock = old.obstacles[i] if i < len(old.obstacles) else None
+            if was_rock is rock:
+                continue
+            if was_rock is None or (was_rock.x, was_rock.y, was_rock.radius) != (
+                rock.x,
+                rock.y,
+                rock.radius,
+            ):
+                changes.append(RockChanged(i, rock.id, rock.x, rock.y, rock.radius))
+        changes.extend(
+            RockRemoved(i, old.obstacles[i].id)
+            for i in range(len(new.obstacles), len(old.obstacles))
+        )
+    return changes

@@ -1,0 +1,141 @@
+"""Hit testing: what of a level lies under the cursor, in world coordinates.
+
+The pick radius is in world px, so a view divides its screen tolerance by the zoom.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from game.level import Level, Point
+
+from .geometry import nearest_on_polyline
+
+__all__ = ["PATH_KINDS", "ROCK_KINDS", "Hit", "HitKind", "hit_test"]
+
+
+class HitKind(enum.Enum):
+    """The kinds of thing the cursor can be over, from the most specific to the least."""
+
+    NODE = "node"
+    """A path node (a handle): drag it to move it."""
+    SEGMENT = "segment"
+    """The centre line of a path segment: click to insert a node there."""
+    EDGE = "edge"
+    """The edge of a path's tube: drag it to change the path's radius."""
+    RIM = "rim"
+    """The rim of a rock: drag it to resize the rock."""
+    ROCK = "rock"
+    """The inside of a rock: drag it to move the rock."""
+    TUBE = "tube"
+    """Inside a path's tube, away from its centre line and edge (the wheel changes the radius)."""
+
+
+#: Kinds that belong to a path (``Hit.path`` names it).
+PATH_KINDS = frozenset({HitKind.NODE, HitKind.SEGMENT, HitKind.EDGE, HitKind.TUBE})
+#: Kinds that belong to a rock (``Hit.index`` is its index in ``Level.obstacles``).
+ROCK_KINDS = frozenset({HitKind.RIM, HitKind.ROCK})
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One thing under the cursor."""
+
+    kind: HitKind
+    """What was hit."""
+    index: int
+    """Node index (NODE), segment index (SEGMENT, EDGE, TUBE: the nearest segment) or rock
+    index in ``Level.obstacles`` (RIM, ROCK)."""
+    point: Point
+    """The node, the nearest point of the centre line (SEGMENT, EDGE, TUBE) or the rock's
+    centre (RIM, ROCK)."""
+    distance: float
+    """Distance from the cursor to the feature that was hit (px): to the node, the centre
+    line, the tube's edge, the rim; for ROCK and TUBE, to the centre / centre line."""
+    path: str = ""
+    """The path's name for path kinds, "" for rocks."""
+
+
+def _node_hit(level: Level, x: float, y: float, pick: float, prefer: str) -> Hit | None:
+    """The nearest node within ``pick``; nodes of the path ``prefer`` win ties and overlaps."""
+    best: tuple[bool, float, Hit] | None = None
+    for path in level.paths:
+        nodes = np.asarray(path.points, dtype=np.float64)
+        dist = np.hypot(nodes[:, 0] - x, nodes[:, 1] - y)
+        k = int(np.argmin(dist))
+        d = float(dist[k])
+        if d > pick:
+            continue
+        key = (path.name != prefer, d)
+        if best is None or key < best[:2]:
+            hit = Hit(HitKind.NODE, k, path.points[k], d, path.name)
+            best = (key[0], d, hit)
+    return None if best is None else best[2]
+
+
+def hit_test(level: Level, x: float, y: float, pick: float, prefer: str = "") -> Hit | None:
+    """Return what lies under the cursor at (x, y).
+
+    Order of precedence: a node within ``pick`` (the nearest; the preferred path's nodes
+    first); then the nearest of the line-like features within ``pick``: a segment's centre
+    line, a rock's rim, a tube's edge (ties in that order); then the inside of a rock; then
+    the inside of a path's tube. Among paths, ``prefer`` (the selected path) wins a tie.
+
+    Args:
+        level: The level.
+        x: Cursor x in world coordinates (px).
+        y: Cursor y in world coordinates (px).
+        pick: How far from a feature still counts as on it (world px).
+        prefer: Name of the path to prefer (the selected one), or "".
+
+    Returns:
+        The hit, or None over empty space.
+    """
+    node = _node_hit(level, x, y, pick, prefer)
+    if node is not None:
+        return node
+    # (distance, tie rank, hit) for the line-like features within pick.
+    lines: list[tuple[float, int, Hit]] = []
+    tubes: list[tuple[float, int, Hit]] = []
+    for path in level.paths:
+        near = nearest_on_polyline(path.points, path.closed, x, y)
+        if near is None:
+            continue
+        rank = 0 if path.name == prefer else 1
+        if near.distance <= pick:
+            lines.append(
+                (
+                    near.distance,
+                    rank,
+                    Hit(HitKind.SEGMENT, near.segment, near.point, near.distance, path.name),
+                )
+            )
+        edge = abs(near.distance - path.radius)
+        if edge <= pick:
+            lines.append(
+                (edge, 4 + rank, Hit(HitKind.EDGE, near.segment, near.point, edge, path.name))
+            )
+        if near.distance <= path.radius:
+            tubes.append(
+                (
+                    near.distance,
+                    rank,
+                    Hit(HitKind.TUBE, near.segment, near.point, near.distance, path.name),
+                )
+            )
+    inside: list[tuple[float, int, Hit]] = []
+    for i, rock in enumerate(level.obstacles):
+        d = math.hypot(x - rock.x, y - rock.y)
+        rim = abs(d - rock.radius)
+        if rim <= pick:
+            lines.append((rim, 2, Hit(HitKind.RIM, i, (rock.x, rock.y), rim)))
+        elif d < rock.radius:
+            inside.append((d - rock.radius, 0, Hit(HitKind.ROCK, i, (rock.x, rock.y), d)))
+    for group in (lines, inside, tubes):
+        if group:
+            return min(group, key=lambda item: item[:2])[2]
+    return None

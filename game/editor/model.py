@@ -1,0 +1,866 @@
+"""The edit model: a level being edited, its commands, drags, undo history and files.
+
+Pure Python (no arcade, no pymunk): the editor view turns mouse and keys into calls here and
+draws :attr:`EditModel.level`; a live world mirrors each change through
+:meth:`EditModel.subscribe` (see :mod:`game.editor.changes` and :mod:`game.editor.sync`).
+
+Rules every edit keeps, so that the level always saves and loads back equal:
+
+* a path has at least two nodes, no node on the same spot as its neighbour (nor, on a closed
+  path, the last on the first), and every node inside the world;
+* path names are unique; a new path is called ``path-N``;
+* rocks never overlap after an edit: a moved rock is pushed out of the rocks it would overlap
+  (the others never move) and the move is refused when there is no room near the target; a
+  growing rock stops where it touches another;
+* positions are rounded to 0.01 px and radii to 0.1 px (with snapping on, positions go to the
+  grid instead).
+
+A command that would break a rule changes nothing, returns False and says why in
+:attr:`EditModel.notice`. Unknown path names and out-of-range indices are programming errors
+and raise ``KeyError`` / ``IndexError``.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from game.level import Level, LevelError, ObstacleData, PathData, Point, load_level, save_level
+from game.level.loader import read_raw
+
+from .changes import Listener, diff_levels
+from .files import autosave_path_for, newer_autosave, used_ids
+from .geometry import (
+    clamp_point,
+    max_free_radius,
+    nearest_on_polyline,
+    overlapping_rocks,
+    place_rock,
+    round_radius,
+    snap_point,
+)
+from .hits import Hit, HitKind, hit_test
+
+__all__ = [
+    "HISTORY_LIMIT",
+    "MAX_PATH_RADIUS",
+    "MIN_PATH_RADIUS",
+    "MIN_ROCK_RADIUS",
+    "NEW_PATH_LENGTH",
+    "WHEEL_FACTOR",
+    "EditModel",
+    "Step",
+]
+
+logger = logging.getLogger(__name__)
+
+#: The smallest path radius an edit makes (px).
+MIN_PATH_RADIUS = 2.0
+#: The largest path radius the level format allows (px).
+MAX_PATH_RADIUS = 10_000.0
+#: The smallest rock radius an edit makes (px).
+MIN_ROCK_RADIUS = 4.0
+#: Radius factor per wheel notch.
+WHEEL_FACTOR = 1.1
+#: Length of the first segment of a new path (px).
+NEW_PATH_LENGTH = 96.0
+#: How many undo steps are kept.
+HISTORY_LIMIT = 500
+
+
+class _RefusedError(Exception):
+    """An edit that would break a rule of the level; the message says which."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One undoable step: the whole level before and after it.
+
+    Levels are frozen and share every object an edit did not touch, so a step costs little
+    more than the objects it changed; undo and redo restore exactly the level they saved.
+
+    Attributes:
+        label: What the step did, for the HUD ("move node", ...).
+        before: The level before the step.
+        after: The level after it.
+        merge_key: Consecutive steps with the same key (wheel notches on one path) merge.
+    """
+
+    label: str
+    before: Level
+    after: Level
+    merge_key: Hashable | None = None
+
+
+@dataclass
+class _Drag:
+    """A drag in progress: what is dragged and where it all started."""
+
+    kind: HitKind
+    path: str
+    index: int
+    start: Point
+    origin: Point
+    grab: float
+    before: Level
+    base: Level
+    label: str
+
+
+def _replace_path(level: Level, name: str, new: PathData) -> Level:
+    """``level`` with the path called ``name`` replaced by ``new``."""
+    return replace(level, paths=tuple(new if p.name == name else p for p in level.paths))
+
+
+def _replace_rock(level: Level, index: int, new: ObstacleData) -> Level:
+    """``level`` with rock ``index`` replaced by ``new``."""
+    rocks = list(level.obstacles)
+    rocks[index] = new
+    return replace(level, obstacles=tuple(rocks))
+
+
+def _check_nodes(points: tuple[Point, ...], closed: bool) -> None:
+    """Refuse nodes that break the path rules (two nodes, no neighbours on one spot)."""
+    if len(points) < 2:
+        raise _RefusedError("a path keeps at least two nodes")
+    pairs = zip(points, points[1:] + (points[:1] if closed else ()), strict=False)
+    if any(a == b for a, b in pairs):
+        raise _RefusedError("two neighbouring nodes would be on the same spot")
+
+
+def _index(index: int, count: int, what: str) -> int:
+    """A non-negative index into ``count`` items (negative counts from the end)."""
+    i = index + count if index < 0 else index
+    if not 0 <= i < count:
+        raise IndexError(f"{what} {index} out of range for {count}")
+    return i
+
+
+class EditModel:
+    """A level being edited: hit testing, commands, drags, undo/redo, saving and autosave.
+
+    Every command is one undo step; a drag (:meth:`begin_drag`, :meth:`update_drag`,
+    :meth:`end_drag`) is one step however long it lasts, and consecutive wheel notches on the
+    same path or rock merge into one. The model is "dirty" while its level differs from the
+    last one loaded or saved, so undoing back to the saved level makes it clean again.
+
+    Args:
+        level: The level to edit (``level.source`` is where it saves).
+        grid: Grid cell for snapping (px); half a tile when None.
+        history_limit: How many undo steps to keep.
+        next_id: The smallest object id new objects may take (the map's ``nextobjectid``);
+            one more than the level's largest id when None.
+    """
+
+    def __init__(
+        self,
+        level: Level,
+        *,
+        grid: float | None = None,
+        history_limit: int = HISTORY_LIMIT,
+        next_id: int | None = None,
+    ) -> None:
+        self._level = level
+        self._saved = level
+        self._source: Path | None = level.source
+        self._undo: list[Step] = []
+        self._redo: list[Step] = []
+        self._merge_open = False
+        self._drag: _Drag | None = None
+        self._listeners: list[Listener] = []
+        self._next_id = max([next_id or 1, *(o.id + 1 for o in level.objects())])
+        #: Grid cell for snapping (px).
+        self.grid = (
+            float(grid) if grid is not None else min(level.tile_width, level.tile_height) / 2
+        )
+        #: Whether placed positions snap to the grid.
+        self.snap = False
+        #: The selected path's name, or "".
+        self.selected = ""
+        #: The last message for the HUD: why an edit was refused, what was saved, ...
+        self.notice = ""
+        self.history_limit = max(int(history_limit), 1)
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        grid: float | None = None,
+        history_limit: int = HISTORY_LIMIT,
+    ) -> EditModel:
+        """Load a level file for editing.
+
+        Args:
+            path: The level file.
+            grid: Grid cell for snapping (px); half a tile when None.
+            history_limit: How many undo steps to keep.
+
+        Returns:
+            The model. New objects take ids the file does not use yet.
+
+        Raises:
+            LevelError: if the file cannot be loaded.
+        """
+        level = load_level(path)
+        raw = read_raw(path)
+        next_id = raw.get("nextobjectid")
+        if not isinstance(next_id, int) or isinstance(next_id, bool):
+            next_id = 1
+        next_id = max([next_id, *(i + 1 for i in used_ids(raw))])
+        return cls(level, grid=grid, history_limit=history_limit, next_id=next_id)
+
+    # -- state ----------------------------------------------------------------------------
+
+    @property
+    def level(self) -> Level:
+        """The level as edited (unsaved edits included)."""
+        return self._level
+
+    @property
+    def saved_level(self) -> Level:
+        """The level as last loaded or saved."""
+        return self._saved
+
+    @property
+    def source(self) -> Path | None:
+        """The file the level saves to."""
+        return self._source
+
+    @property
+    def dirty(self) -> bool:
+        """Whether the level differs from the saved one (unsaved changes)."""
+        return self._level != self._saved
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether there is a step to undo (a drag in progress counts)."""
+        return bool(self._undo) or (self._drag is not None and self._drag.before != self._level)
+
+    @property
+    def can_redo(self) -> bool:
+        """Whether there is a step to redo."""
+        return bool(self._redo)
+
+    @property
+    def undo_labels(self) -> tuple[str, ...]:
+        """Labels of the undo steps, oldest first."""
+        return tuple(step.label for step in self._undo)
+
+    @property
+    def redo_labels(self) -> tuple[str, ...]:
+        """Labels of the redo steps, next first."""
+        return tuple(step.label for step in reversed(self._redo))
+
+    @property
+    def dragging(self) -> HitKind | None:
+        """The kind of thing being dragged, or None."""
+        return None if self._drag is None else self._drag.kind
+
+    @property
+    def drag_target(self) -> tuple[str, int] | None:
+        """(path name or "", node or rock index) of the drag in progress, or None."""
+        return None if self._drag is None else (self._drag.path, self._drag.index)
+
+    @property
+    def autosave_path(self) -> Path | None:
+        """Where unsaved work is written (``NAME.autosave.tmj``), or None without a file."""
+        return None if self._source is None else autosave_path_for(self._source)
+
+    def path(self, name: str) -> PathData:
+        """Return the path called ``name``.
+
+        Raises:
+            KeyError: if there is none.
+        """
+        found = self._level.path_named(name)
+        if found is None:
+            raise KeyError(f"no path named {name!r}")
+        return found
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener`` with the changes of every update of the level.
+
+        Updates are edits, every step of a drag, undo, redo and recovering an autosave. The
+        listener gets the list from :func:`~game.editor.changes.diff_levels`.
+
+        Args:
+            listener: Called as ``listener(changes)``.
+
+        Returns:
+            A function that unsubscribes it.
+        """
+        self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return unsubscribe
+
+    # -- queries --------------------------------------------------------------------------
+
+    def hit_test(self, x: float, y: float, pick: float) -> Hit | None:
+        """What lies under (x, y), the selected path preferred (see :func:`hit_test`).
+
+        Args:
+            x: World x (px).
+            y: World y (px).
+            pick: Tolerance in world px (a view divides its screen tolerance by the zoom).
+
+        Returns:
+            The hit, or None over empty space.
+        """
+        return hit_test(self._level, x, y, pick, self.selected)
+
+    def place(self, x: float, y: float) -> Point:
+        """Where a node or rock asked to go to (x, y) is put: snapped to the grid when
+        snapping is on, rounded, and inside the world."""
+        if self.snap:
+            x, y = snap_point(x, y, self.grid)
+        return clamp_point(x, y, self._level.width_px, self._level.height_px)
+
+    # -- selection and modes --------------------------------------------------------------
+
+    def select(self, name: str) -> None:
+        """Select the path ``name`` ("" or an unknown name selects nothing)."""
+        self.selected = name if self._level.path_named(name) is not None else ""
+
+    def toggle_snap(self) -> bool:
+        """Turn grid snapping on or off; return the new setting."""
+        self.snap = not self.snap
+        self.notice = f"snap to {self.grid:g} px grid" if self.snap else "snap off"
+        return self.snap
+
+    # -- commands -------------------------------------------------------------------------
+
+    def move_node(self, name: str, index: int, x: float, y: float) -> bool:
+        """Move node ``index`` of path ``name`` to (x, y).
+
+        Returns:
+            True when the level changed.
+        """
+        self._finish_drag()
+        path = self.path(name)
+        i = _index(index, len(path.points), "node")
+        return self._edit("move node", lambda: self._with_node(self._level, path, i, x, y))
+
+    def insert_node(self, name: str, segment: int, x: float, y: float) -> bool:
+        """Insert a node at (x, y) into segment ``segment`` of path ``name`` (between node
+        ``segment`` and the next one; it becomes node ``segment + 1``).
+
+        Returns:
+            True when the level changed.
+        """
+        self._finish_drag()
+        path = self.path(name)
+        count = len(path.points) if path.closed else len(path.points) - 1
+        seg = _index(segment, count, "segment")
+        return self._edit("insert node", lambda: self._with_insert(path, seg + 1, x, y))
+
+    def append_node(self, name: str, x: float, y: float) -> bool:
+        """Add a node at (x, y) after the last node of path ``name``.
+
+        Returns:
+            True when the level changed.
+        """
+        self._finish_drag()
+        path = self.path(name)
+        self.select(name)
+        return self._edit("append node", lambda: self._with_insert(path, len(path.points), x, y))
+
+    def delete_node(self, name: str, index: int) -> bool:
+        """Delete node ``index`` of path ``name`` (a path keeps at least two nodes).
+
+        Returns:
+            True when the level changed.
+        """
+        self._finish_drag()
+        path = self.path(name)
+        i = _index(index, len(path.points), "node")
+
+        def build() -> Level:
+            if len(path.points) <= 2:
+                raise _RefusedError("a path keeps at least two nodes")
+            points = path.points[:i] + path.points[i + 1 :]
+            _check_nodes(points, path.closed)
+            return _replace_path(self._level, name, replace(path, points=points))
+
+        return self._edit("delete node", build)
+
+    def set_path_radius(self, name: str, radius: float) -> bool:
+        """Set the radius of path ``name`` (rounded to 0.1 px, kept within the allowed range).
+
+        Returns:
+            True when the level changed.
+        """
+        self._finish_drag()
+        path = self.path(name)
+        return self._edit("path radius", lambda: self._with_path_radius(self._level, path, radius))
+
+    def scale_path_radius(self, name: str, notches: float) -> bool:
+        """Grow (positive ``notches``) or shrink the radius of path ``name`` by
+        :data:`WHEEL_FACTOR` per notch; consecutive calls on one path are one undo step.
+
+        Returns:
+            True when the level changed.
+        """
+        self._finish_drag(keep_merge=True)
+        path = self.path(name)
+        radius = _scaled(path.radius, notches)
+        return self._edit(
+            "path radius",
+            lambda: self._with_path_radius(self._level, path, radius),
+            merge_key=("path radius", name),
+        )
+
+    def toggle_closed(self, name: str) -> bool:
+        """Close an open path (its last node joins the first) or open a closed one.
+
+        Returns:
+            True when the level changed.
+        """
+        self._finish_drag()
+        path = self.path(name)
+
+        def build() -> Level:
+            _check_nodes(path.points, not path.closed)
+            return _replace_path(self._level, name, replace(path, closed=not path.closed))
+
+        return self._edit("open path" if path.closed else "close path", build)
+
+    def new_path(self, x: float, y: float) -> str | None:
+        """Start a new two-node path at (x, y), select it and return its name.
+
+        Its second node is :data:`NEW_PATH_LENGTH` to the right (to the left near the right
+        edge of the world); double-click (:meth:`append_node`) to extend it.
+
+        Returns:
+            The new path's name (``path-N``), or None when refused.
+        """
+        self._finish_drag()
+        level = self._level
+        first = self.place(x, y)
+        step = NEW_PATH_LENGTH if first[0] + NEW_PATH_LENGTH <= level.width_px else -NEW_PATH_LENGTH
+        second = self.place(first[0] + step, first[1])
+        names = {p.name for p in level.paths}
+        name = next(f"path-{k}" for k in range(1, len(names) + 2) if f"path-{k}" not in names)
+
+        def build() -> Level:
+            _check_nodes((first, second), False)
+            path = PathData(points=(first, second), id=self._next_id, name=name)
+            return replace(level, paths=(*level.paths, path))
+
+        if not self._edit("new path", build):
+            return None
+        self._next_id += 1
+        self.selected = name
+        return name
+
+    def move_rock(self, index: int, x: float, y: float) -> bool:
+        """Move rock ``index`` to (x, y), pushed out of any rock it would overlap.
+
+        Returns:
+            True when the level changed; False when there is no room near (x, y).
+        """
+        self._finish_drag()
+        i = _index(index, len(self._level.obstacles), "rock")
+        return self._edit("move rock", lambda: self._with_rock_at(self._level, i, x, y))
+
+    def resize_rock(self, index: int, radius: float) -> bool:
+        """Set the radius of rock ``index``; it grows at most until it touches another rock.
+
+        Returns:
+            True when the level changed.
+        """
+        self._finish_drag()
+        i = _index(index, len(self._level.obstacles), "rock")
+        return self._edit("resize rock", lambda: self._with_rock_radius(self._level, i, radius))
+
+    def scale_rock_radius(self, index: int, notches: float) -> bool:
+        """Grow or shrink rock ``index`` by :data:`WHEEL_FACTOR` per notch; consecutive calls
+        on one rock are one undo step.
+
+        Returns:
+            True when the level changed.
+        """
+        self._finish_drag(keep_merge=True)
+        i = _index(index, len(self._level.obstacles), "rock")
+        radius = _scaled(self._level.obstacles[i].radius, notches)
+        return self._edit(
+            "resize rock",
+            lambda: self._with_rock_radius(self._level, i, radius),
+            merge_key=("rock radius", i),
+        )
+
+    # -- drags ----------------------------------------------------------------------------
+
+    def begin_drag(self, hit: Hit, x: float, y: float) -> bool:
+        """Start dragging what ``hit`` names from the cursor at (x, y).
+
+        A node moves; a segment gets a new node at the hit point, which then moves (a click
+        on a segment inserts a node); a tube's edge sets the path's radius; a rock moves; a
+        rim resizes its rock. The whole drag is one undo step.
+
+        Args:
+            hit: From :meth:`hit_test`.
+            x: Cursor world x (px).
+            y: Cursor world y (px).
+
+        Returns:
+            True when a drag started (nothing to drag inside a tube, or a refused insert).
+        """
+        self._finish_drag()
+        level = self._level
+        before, base = level, level
+        if hit.path:
+            self.select(hit.path)
+        kind, index, origin, grab, label = hit.kind, hit.index, hit.point, 0.0, ""
+        if kind is HitKind.NODE:
+            origin, label = self.path(hit.path).points[index], "move node"
+        elif kind is HitKind.SEGMENT:
+            path = self.path(hit.path)
+            try:
+                base = self._with_insert(path, index + 1, *hit.point)
+            except _RefusedError as refusal:
+                self.notice = str(refusal)
+                return False
+            self._set(base)
+            kind, index, label = HitKind.NODE, index + 1, "insert node"
+            origin = _named(base, hit.path).points[index]
+        elif kind is HitKind.EDGE:
+            path = self.path(hit.path)
+            near = nearest_on_polyline(path.points, path.closed, x, y)
+            grab = path.radius - (near.distance if near else 0.0)
+            label = "path radius"
+        elif kind in (HitKind.ROCK, HitKind.RIM):
+            rock = level.obstacles[index]
+            origin = (rock.x, rock.y)
+            grab = rock.radius - math.hypot(x - rock.x, y - rock.y)
+            label = "move rock" if kind is HitKind.ROCK else "resize rock"
+        else:
+            return False
+        self._drag = _Drag(kind, hit.path, index, (x, y), origin, grab, before, base, label)
+        return True
+
+    def update_drag(self, x: float, y: float) -> bool:
+        """Move the drag in progress to the cursor at (x, y).
+
+        Each update starts again from the level at the start of the drag, so nothing
+        accumulates; an update that would break a rule is skipped (the dragged thing stays
+        where it last was allowed).
+
+        Returns:
+            True when the level changed.
+        """
+        drag = self._drag
+        if drag is None:
+            return False
+        base = drag.base
+        tx = drag.origin[0] + x - drag.start[0]
+        ty = drag.origin[1] + y - drag.start[1]
+        try:
+            if drag.kind is HitKind.NODE:
+                path = _named(base, drag.path)
+                new = self._with_node(base, path, drag.index, tx, ty)
+            elif drag.kind is HitKind.EDGE:
+                path = _named(base, drag.path)
+                near = nearest_on_polyline(path.points, path.closed, x, y)
+                radius = (near.distance if near else 0.0) + drag.grab
+                new = self._with_path_radius(base, path, radius)
+            elif drag.kind is HitKind.ROCK:
+                new = self._with_rock_at(base, drag.index, tx, ty)
+            else:
+                rock = base.obstacles[drag.index]
+                radius = math.hypot(x - rock.x, y - rock.y) + drag.grab
+                new = self._with_rock_radius(base, drag.index, radius)
+        except _RefusedError as refusal:
+            self.notice = str(refusal)
+            return False
+        changed = new != self._level
+        self._set(new)
+        return changed
+
+    def end_drag(self) -> bool:
+        """Finish the drag in progress as one undo step.
+
+        Returns:
+            True when the drag changed the level (and a step was recorded).
+        """
+        drag = self._drag
+        if drag is None:
+            return False
+        self._drag = None
+        self._merge_open = False
+        changed = self._commit(drag.label, drag.before, self._level)
+        if changed:
+            self.notice = ""
+        return changed
+
+    def cancel_drag(self) -> bool:
+        """Abandon the drag in progress, putting everything back as it was before it.
+
+        Returns:
+            True when a drag was cancelled.
+        """
+        drag = self._drag
+        if drag is None:
+            return False
+        self._drag = None
+        self._set(drag.before)
+        return True
+
+    # -- history --------------------------------------------------------------------------
+
+    def undo(self) -> bool:
+        """Undo the last step (a drag in progress is finished first).
+
+        Returns:
+            True when something was undone.
+        """
+        self._finish_drag()
+        if not self._undo:
+            self.notice = "nothing to undo"
+            return False
+        step = self._undo.pop()
+        self._redo.append(step)
+        self._set(step.before)
+        self.notice = f"undid {step.label}"
+        return True
+
+    def redo(self) -> bool:
+        """Redo the last undone step.
+
+        Returns:
+            True when something was redone.
+        """
+        self._finish_drag()
+        if not self._redo:
+            self.notice = "nothing to redo"
+            return False
+        step = self._redo.pop()
+        self._undo.append(step)
+        self._set(step.after)
+        self.notice = f"redid {step.label}"
+        return True
+
+    # -- files ----------------------------------------------------------------------------
+
+    def save(self, path: str | os.PathLike[str] | None = None) -> Level:
+        """Save through the level saver (atomic; the old file is kept as ``.bak``).
+
+        The file the level was loaded from is the starting point, so everything the editor
+        does not own survives; only the edited objects change. The level becomes clean, and
+        its autosave is deleted.
+
+        Args:
+            path: Where to save; the level's own file when None (a different path also
+                becomes the file later saves go to).
+
+        Returns:
+            The level as saved.
+
+        Raises:
+            LevelError: if it cannot be saved (the old file is then untouched).
+        """
+        self._finish_drag()
+        target = Path(path) if path is not None else self._source
+        if target is None:
+            raise LevelError("nowhere to save: the level has no file; give a path")
+        saved = save_level(replace(self._level, source=self._source), target)
+        self._source = target
+        if saved != self._level:
+            # The saver assigned something the model did not (an id taken meanwhile).
+            logger.info("saved level differs from the edited one; adopting the saved one")
+            self._set(saved)
+        else:
+            self._level = replace(self._level, source=target)
+        self._saved = self._level
+        self._merge_open = False
+        self.discard_autosave()
+        self.notice = f"saved {target.name}"
+        return saved
+
+    def autosave(self) -> Path | None:
+        """Write unsaved work to ``NAME.autosave.tmj`` (the level file is not touched).
+
+        Returns:
+            The autosave file, or None when there is nothing unsaved or no level file.
+
+        Raises:
+            LevelError: if it cannot be written.
+        """
+        target = self.autosave_path
+        if target is None or not self.dirty:
+            return None
+        save_level(replace(self._level, source=self._source), target, backup=False)
+        logger.info("autosaved %s", target)
+        return target
+
+    def newer_autosave(self) -> Path | None:
+        """The level's autosave when it is newer than the level file, else None."""
+        return None if self._source is None else newer_autosave(self._source)
+
+    def recover_autosave(self, path: str | os.PathLike[str] | None = None) -> bool:
+        """Take the level from an autosave, as one undoable step (the level is then dirty:
+        the file on disk is still the old one until saved).
+
+        Args:
+            path: The autosave; the level's own newer autosave when None.
+
+        Returns:
+            True when the level changed.
+
+        Raises:
+            LevelError: if the autosave cannot be loaded.
+        """
+        found = Path(path) if path is not None else self.newer_autosave()
+        if found is None:
+            self.notice = "no newer autosave"
+            return False
+        recovered = replace(load_level(found), source=self._source)
+        self._finish_drag()
+        self._next_id = max([self._next_id, *(o.id + 1 for o in recovered.objects())])
+        changed = self._edit("recover autosave", lambda: recovered)
+        if changed:
+            self.notice = f"recovered {found.name}"
+        return changed
+
+    def discard_autosave(self) -> None:
+        """Delete the level's autosave file, if any."""
+        target = self.autosave_path
+        if target is not None:
+            target.unlink(missing_ok=True)
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _set(self, new: Level) -> None:
+        """Make ``new`` the current level and tell the listeners what changed."""
+        if new.source != self._source:
+            new = replace(new, source=self._source)
+        old = self._level
+        self._level = new
+        if self.selected and new.path_named(self.selected) is None:
+            self.selected = ""
+        changes = diff_levels(old, new)
+        if changes:
+            for listener in list(self._listeners):
+                listener(changes)
+
+    def _commit(
+        self, label: str, before: Level, after: Level, merge_key: Hashable | None = None
+    ) -> bool:
+        """Record a step from ``before`` to ``after``; a step with the same merge key as the
+        last one, with nothing in between, merges into it (and a merged step that comes back
+        to where it began disappears)."""
+        if (
+            merge_key is not None
+            and self._merge_open
+            and self._undo
+            and self._undo[-1].merge_key == merge_key
+        ):
+            before = self._undo.pop().before
+        self._merge_open = merge_key is not None
+        if after == before:
+            # Nothing to record; a merge that came back to its start closes the merging, so
+            # the next notch cannot merge into an older, unrelated step.
+            self._merge_open = False
+            return False
+        self._undo.append(Step(label, before, after, merge_key))
+        del self._undo[: max(len(self._undo) - self.history_limit, 0)]
+        self._redo.clear()
+        return True
+
+    def _edit(
+        self, label: str, build: Callable[[], Level], merge_key: Hashable | None = None
+    ) -> bool:
+        """Build a new level; make it current and record it, or note why it was refused."""
+        before = self._level
+        try:
+            after = build()
+        except _RefusedError as refusal:
+            self.notice = str(refusal)
+            self._merge_open = False
+            logger.debug("%s refused: %s", label, refusal)
+            return False
+        if after == before:
+            return False
+        self._set(after)
+        self._commit(label, before, after, merge_key)
+        self.notice = ""
+        return True
+
+    def _finish_drag(self, keep_merge: bool = False) -> None:
+        """End a drag in progress before another command, and close wheel merging."""
+        if self._drag is not None:
+            self.end_drag()
+        if not keep_merge:
+            self._merge_open = False
+
+    def _with_node(self, level: Level, path: PathData, index: int, x: float, y: float) -> Level:
+        points = list(path.points)
+        points[index] = self.place(x, y)
+        new = tuple(points)
+        _check_nodes(new, path.closed)
+        return _replace_path(level, path.name, replace(path, points=new))
+
+    def _with_insert(self, path: PathData, index: int, x: float, y: float) -> Level:
+        new = (*path.points[:index], self.place(x, y), *path.points[index:])
+        _check_nodes(new, path.closed)
+        return _replace_path(self._level, path.name, replace(path, points=new))
+
+    @staticmethod
+    def _with_path_radius(level: Level, path: PathData, radius: float) -> Level:
+        r = min(max(round_radius(radius), MIN_PATH_RADIUS), MAX_PATH_RADIUS)
+        return _replace_path(level, path.name, replace(path, radius=r))
+
+    def _with_rock_at(self, level: Level, index: int, x: float, y: float) -> Level:
+        rock = level.obstacles[index]
+        tx, ty = self.place(x, y)
+        free = place_rock(
+            level.obstacles,
+            index,
+            tx,
+            ty,
+            rock.radius,
+            level.width_px,
+            level.height_px,
+            away_from=(rock.x, rock.y),
+        )
+        if free is None:
+            raise _RefusedError("no room for the rock there")
+        return _replace_rock(level, index, replace(rock, x=free[0], y=free[1]))
+
+    @staticmethod
+    def _with_rock_radius(level: Level, index: int, radius: float) -> Level:
+        rock = level.obstacles[index]
+        limit = max(level.width_px, level.height_px)
+        r = min(max(round_radius(radius), MIN_ROCK_RADIUS), limit)
+        if r > rock.radius:
+            room = math.floor(max_free_radius(level.obstacles, index) * 10.0 + 1e-6) / 10.0
+            r = max(min(r, room), rock.radius)
+            # Rounding may leave it a hair inside its neighbour: then 0.1 px less.
+            while r > rock.radius and overlapping_rocks(
+                _replace_rock(level, index, replace(rock, radius=r)).obstacles, index
+            ):
+                r = max(round_radius(r - 0.1), rock.radius)
+        return _replace_rock(level, index, replace(rock, radius=r))
+
+
+def _named(level: Level, name: str) -> PathData:
+    """The path called ``name`` (it exists: drags only name paths of their base level)."""
+    path = level.path_named(name)
+    assert path is not None
+    return path
+
+
+def _scaled(radius: float, notches: float) -> float:
+    """A radius after ``notches`` wheel notches: at least 0.1 px of change per notch."""
+    scaled = radius * WHEEL_FACTOR**notches
+    if notches and round_radius(scaled) == round_radius(radius):
+        scaled = radius + math.copysign(0.1, notches)
+    return scaled

@@ -1,0 +1,236 @@
+"""The editor view driven end to end with mouse and key events, headless: drag a node by
+screen pixels at zoom 1 and 2, Ctrl+S, and check the file on disk (and that Tiled opens it)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import arcade
+import pytest
+
+from game.editor import EditModel
+from game.level import LEVELS_DIR, load_level
+from game.views.app import GameApp
+from game.views.editor import EditorView, PlaytestView
+from game.views.level import LevelView
+from game.views.title import TitleView
+
+from .helpers import frames
+
+pytestmark = pytest.mark.window
+
+LEFT = arcade.MOUSE_BUTTON_LEFT
+
+
+def send(window: arcade.Window, event: str, *args: Any) -> None:
+    """Deliver one window event to the current view."""
+    window.dispatch_event(event, *args)
+    window.dispatch_events()
+
+
+def drag(window: arcade.Window, start: tuple[float, float], dx: float, dy: float) -> None:
+    """Press the left button at ``start``, move by (dx, dy) screen px in two steps, release."""
+    x, y = start
+    send(window, "on_mouse_motion", x, y, 0, 0)
+    send(window, "on_mouse_press", x, y, LEFT, 0)
+    send(window, "on_mouse_drag", x + dx / 2, y + dy / 2, dx / 2, dy / 2, LEFT, 0)
+    send(window, "on_mouse_drag", x + dx, y + dy, dx / 2, dy / 2, LEFT, 0)
+    send(window, "on_mouse_release", x + dx, y + dy, LEFT, 0)
+
+
+def objects(raw: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    found: dict[int, dict[str, Any]] = {}
+    stack = [raw["layers"]]
+    while stack:
+        for lay in stack.pop():
+            found.update({o["id"]: o for o in lay.get("objects", [])})
+            stack.append(lay.get("layers", []))
+    return found
+
+
+@pytest.fixture
+def level_file(tmp_path: Path) -> Path:
+    target = tmp_path / "01_patrol.tmj"
+    shutil.copyfile(LEVELS_DIR / "01_patrol.tmj", target)
+    return target
+
+
+def on_screen(view: EditorView, point: tuple[float, float]) -> tuple[float, float]:
+    """The screen pixel of a world point through the editor's camera."""
+    p = view.camera.project(point)
+    return (float(p[0]), float(p[1]))
+
+
+def open_view(app: GameApp, path: Path) -> EditorView:
+    view = EditorView(app, EditModel.open(path))
+    app.window.show_view(view)
+    frames(app.window, 2)
+    return view
+
+
+@pytest.mark.parametrize("zoom", [1.0, 2.0])
+def test_drag_a_node_and_save(app: GameApp, level_file: Path, zoom: float) -> None:
+    # Given the editor on a copy of a shipped level, at this zoom
+    old_text = level_file.read_text(encoding="utf-8")
+    old_raw = json.loads(old_text)
+    view = open_view(app, level_file)
+    view.camera.zoom = zoom
+    path = view.model.level.paths[0]
+    node = path.points[1]
+    view.camera.position = node
+    # When the node is dragged by (+36, -24) screen px and Ctrl+S is pressed
+    drag(app.window, on_screen(view, node), 36.0, -24.0)
+    frames(app.window, 2)
+    send(app.window, "on_key_press", arcade.key.S, arcade.key.MOD_CTRL)
+    # Then the file on disk has the node moved by the screen distance over the zoom
+    saved = load_level(level_file)
+    moved = saved.path_named(path.name)
+    assert moved is not None
+    assert moved.points[1] == pytest.approx((node[0] + 36.0 / zoom, node[1] - 24.0 / zoom))
+    assert moved.points[:1] + moved.points[2:] == path.points[:1] + path.points[2:]
+    # And nothing else in the file changed
+    new_raw = json.loads(level_file.read_text(encoding="utf-8"))
+    before, after = objects(old_raw), objects(new_raw)
+    assert before.keys() == after.keys()
+    assert all(after[k] == before[k] for k in before if k != path.id)
+    assert {k for k in before[path.id] if before[path.id][k] != after[path.id][k]} <= {
+        "polygon",
+        "polyline",
+    }
+    strip = [{k: v for k, v in lay.items() if k != "objects"} for lay in new_raw["layers"]]
+    assert strip == [{k: v for k, v in lay.items() if k != "objects"} for lay in old_raw["layers"]]
+    assert {k: v for k, v in new_raw.items() if k != "layers"} == {
+        k: v for k, v in old_raw.items() if k != "layers"
+    }
+    # And the .bak holds the old version, the model is clean, the title says so
+    assert level_file.with_name(level_file.name + ".bak").read_text(encoding="utf-8") == old_text
+    assert not view.model.dirty
+    frames(app.window, 1)
+    assert view.caption == "01_patrol.tmj - editor"
+    assert "unsaved" not in view.layer.status.text
+
+
+def test_dirty_title_undo_and_play_test_round_trip(app: GameApp, level_file: Path) -> None:
+    # Given a node dragged in the editor
+    view = open_view(app, level_file)
+    node = view.model.level.paths[0].points[0]
+    drag(app.window, on_screen(view, node), 20.0, 0.0)
+    frames(app.window, 1)
+    assert view.caption == "01_patrol.tmj * - editor"
+    assert "unsaved changes" in view.layer.status.text
+    # When the level is play-tested (Tab) and the editor comes back (Tab)
+    send(app.window, "on_key_press", arcade.key.TAB, 0)
+    playtest = app.window.current_view
+    assert isinstance(playtest, PlaytestView)
+    assert playtest.world.level == view.model.level  # unsaved edit included
+    frames(app.window, 5)
+    send(app.window, "on_key_press", arcade.key.TAB, 0)
+    # Then the editor is back with its history: Ctrl+Z undoes the drag, Ctrl+Y redoes it
+    assert app.window.current_view is view
+    send(app.window, "on_key_press", arcade.key.Z, arcade.key.MOD_CTRL)
+    assert view.model.level.paths[0].points[0] == node and not view.model.dirty
+    send(app.window, "on_key_press", arcade.key.Y, arcade.key.MOD_CTRL)
+    assert view.model.level.paths[0].points[0] == (node[0] + 20.0, node[1])
+
+
+def test_the_world_follows_edits_live(app: GameApp, level_file: Path) -> None:
+    # Given the editor with its world running
+    view = open_view(app, level_file)
+    assert view.world is not None
+    name = view.model.level.paths[0].name
+    live = view.world.paths[name]
+    node = view.model.level.paths[0].points[2]
+    # When a node is dragged while frames run
+    x, y = on_screen(view, node)
+    send(app.window, "on_mouse_press", x, y, LEFT, 0)
+    send(app.window, "on_mouse_drag", x + 30, y, 30, 0, LEFT, 0)
+    frames(app.window, 3)
+    # Then the world's steering path (the same object agents follow) has moved already
+    assert view.world.paths[name] is live
+    assert tuple(live.nodes[2]) == pytest.approx((node[0] + 30.0, node[1]))
+    send(app.window, "on_mouse_release", x + 30, y, LEFT, 0)
+
+
+def test_leaving_with_unsaved_changes_writes_the_autosave(app: GameApp, level_file: Path) -> None:
+    # Given an unsaved edit
+    text = level_file.read_text(encoding="utf-8")
+    view = open_view(app, level_file)
+    node = view.model.level.paths[0].points[0]
+    drag(app.window, on_screen(view, node), 0.0, 25.0)
+    # When the editor is left with Esc
+    send(app.window, "on_key_press", arcade.key.ESCAPE, 0)
+    # Then the title shows, the level file is untouched and the autosave holds the edit
+    assert isinstance(app.window.current_view, TitleView)
+    assert level_file.read_text(encoding="utf-8") == text
+    auto = level_file.with_name("01_patrol.autosave.tmj")
+    assert load_level(auto).paths[0].points[0] == (node[0], node[1] + 25.0)
+    # And opening the editor again offers it; R recovers it
+    again = open_view(app, level_file)
+    assert "autosave" in again.model.notice
+    send(app.window, "on_key_press", arcade.key.R, 0)
+    assert again.model.level.paths[0].points[0] == (node[0], node[1] + 25.0)
+    assert again.model.dirty
+
+
+@pytest.mark.skipif(shutil.which("tiled") is None, reason="the Tiled map editor is not installed")
+def test_saved_file_still_opens_in_tiled(app: GameApp, level_file: Path, tmp_path: Path) -> None:
+    # Given a level edited and saved in the editor
+    view = open_view(app, level_file)
+    node = view.model.level.paths[0].points[1]
+    drag(app.window, on_screen(view, node), 10.0, 10.0)
+    send(app.window, "on_key_press", arcade.key.S, arcade.key.MOD_CTRL)
+    # When Tiled converts it to TMX (it must parse it to do so)
+    out = tmp_path / "out.tmx"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run(
+        ["tiled", "--export-map", "tmx", str(level_file), str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    # Then it succeeds and the TMX has the path
+    assert result.returncode == 0, result.stderr
+    assert view.model.level.paths[0].name in out.read_text(encoding="utf-8")
+
+
+def test_tab_in_a_level_opens_the_editor_on_its_running_world(
+    app: GameApp, level_file: Path
+) -> None:
+    # Given a level being played for a few frames
+    app.play(level_file)
+    level_view = app.window.current_view
+    assert isinstance(level_view, LevelView)
+    frames(app.window, 10)
+    world = level_view.world
+    # When Tab is pressed
+    send(app.window, "on_key_press", arcade.key.TAB, 0)
+    # Then the editor shows that level, over the same running world
+    editor = app.window.current_view
+    assert isinstance(editor, EditorView)
+    assert editor.world is world and editor.model.source == level_file
+    frames(app.window, 5)
+    assert world.frame == 15
+
+
+def test_a_finished_play_test_records_nothing(app: GameApp, level_file: Path) -> None:
+    # Given a play-test of the edited level
+    view = open_view(app, level_file)
+    send(app.window, "on_key_press", arcade.key.F5, 0)
+    playtest = app.window.current_view
+    assert isinstance(playtest, PlaytestView)
+    # When its run ends (the player teleported into the exit)
+    exit_rect = view.model.level.exits[0].rect
+    playtest.world.physics.bodies[0].position = exit_rect.center
+    frames(app.window, 3)
+    # Then it says so, stays, records no best time, and Tab still returns to the editor
+    assert playtest.world.outcome == "won"
+    assert app.window.current_view is playtest
+    assert app.progress.record("01_patrol").wins == 0
+    send(app.window, "on_key_press", arcade.key.TAB, 0)
+    assert app.window.current_view is view
