@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pymunk
@@ -97,10 +98,7 @@ def test_player_hitting_a_rock_at_full_speed_does_not_sink_in() -> None:
 
 def test_the_player_pushes_a_pushable_rock() -> None:
     level = ascii_level([".........", ".P..o....", "........."])
-    rock = level.obstacles[0]
-    level = type(level)(
-        **{**level.__dict__, "obstacles": (type(rock)(**{**rock.__dict__, "dynamic": True}),)}
-    )
+    level = replace(level, obstacles=(replace(level.obstacles[0], dynamic=True),))
     world = World(level)
     start = world.obstacle_pos[0].copy()
     for _ in range(120):
