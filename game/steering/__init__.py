@@ -13,6 +13,7 @@ from .basic import Arrive, Contain, Evade, Flee, Pursue, Seek, Wander
 from .combine import Masked, PrioritizedSum, Priority, Weighted, WeightedSum
 from .flow import MAX_CELLS, FlowField, FollowFlow, NoiseFlow
 from .group import Align, Cohere, Separate
+from .neighbours import NeighbourIndex, directed_candidates
 from .obstacles import AvoidObstacles, Obstacles
 from .path import DriftingPath, FollowPath, Path
 from .vec import length, perp, safe_normalize, truncate
@@ -35,6 +36,7 @@ __all__ = [
     "FollowFlow",
     "FollowPath",
     "Masked",
+    "NeighbourIndex",
     "NoiseFlow",
     "Obstacles",
     "Path",
@@ -47,6 +49,7 @@ __all__ = [
     "Weighted",
     "WeightedSum",
     "desired_toward",
+    "directed_candidates",
     "integrate",
     "length",
     "perp",

@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from .agents import AgentGroup
 from .base import Behaviour, Debug
-from .vec import FloatArray, length, safe_normalize, truncate
+from .vec import EPSILON, FloatArray, length, truncate
 
 __all__ = ["Masked", "PrioritizedSum", "Priority", "Weighted", "WeightedSum"]
 
@@ -61,12 +61,19 @@ class PrioritizedSum:
         """Return the running sum capped at each agent's max force."""
         total = np.zeros((agents.n, 2))
         for part in _weighted(self.parts):
-            force = part.weight * part.behaviour(agents, dt, debug)
+            force = part.behaviour(agents, dt, debug)
+            if part.weight != 1.0:
+                force = force * part.weight
             remaining = np.maximum(agents.max_force - length(total), 0.0)
             flen = length(force)
-            fits = flen <= remaining
-            clipped = safe_normalize(force) * remaining[:, None]
-            total += np.where(fits[:, None], force, clipped)
+            cut = ~(flen <= remaining)  # crosses the limit (or is not finite)
+            if cut.any():
+                # the crossing part is added only up to the limit, along its own direction
+                scale = np.ones_like(flen)
+                np.divide(remaining, flen, out=scale, where=cut & (flen > EPSILON))
+                scale[cut & ~np.isfinite(flen)] = 0.0
+                force = np.where(cut[:, None] & ~np.isfinite(force), 0.0, force) * scale[:, None]
+            total += force
         return truncate(total, agents.max_force)
 
 

@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
+from .neighbours import NeighbourIndex, directed_candidates
 from .vec import EPSILON, FloatArray
 
 __all__ = ["COINCIDENT_DISTANCE", "Align", "Cohere", "Separate", "neighbour_distances"]
@@ -160,6 +161,13 @@ def _steer(agents: AgentGroup, desired: ComplexArray, gain: float, count: IntArr
     return _limit(steer, agents.max_force, count > 0)
 
 
+def _unscaled_average(total: ComplexArray, count: IntArray, sep: FloatArray) -> FloatArray:
+    """The seed's average of 1/d-weighted away vectors, from sums scaled by the separation."""
+    unscaled = np.zeros_like(total)
+    np.divide(_mean(total, count), sep, out=unscaled, where=sep > COINCIDENT_DISTANCE)
+    return _xy(unscaled)
+
+
 def _check_distance(name: str, distance: float) -> None:
     if not (math.isfinite(distance) and distance >= 0.0):
         raise ValueError(f"{name} distance must be finite and >= 0, got {distance}")
@@ -189,7 +197,9 @@ class Separate:
         distance: desired separation in px (the seed's ``desiredseparation``).
         gain: how fast the steer closes the gap to the desired velocity (1/s).
         per_agent: read each agent's separation from ``agents.state[column]`` (created filled
-            with ``distance`` on first use). The neighbour query then uses the largest value.
+            with ``distance`` on first use). Mixed values are queried once per distinct value
+            (see :func:`~game.steering.neighbours.directed_candidates`), not all at the
+            largest.
         column: the state column holding per-agent separations.
     """
 
@@ -210,6 +220,16 @@ class Separate:
         """
         n = agents.n
         sep = neighbour_distances(agents, self.distance, self.per_agent, self.column)
+        if self.per_agent and np.unique(sep[sep > 0.0]).size > 1:
+            # mixed distances: one query per distance rather than all at the largest
+            force, count, total, i, j = self._directed(agents, np.arange(n), sep, None)
+            if debug is not None:
+                pairs = np.column_stack((np.minimum(i, j), np.maximum(i, j)))
+                debug["separate.count"] = count
+                debug["separate.pairs"] = np.unique(pairs, axis=0).reshape(-1, 2)
+                debug["separate.distance"] = sep
+                debug["separate.average"] = _unscaled_average(total, count, sep)
+            return force
         p = _pairs(agents, sep)
         sep_i = sep.take(p.i)
         sep_j = sep.take(p.j)
@@ -242,10 +262,72 @@ class Separate:
             debug["separate.count"] = count
             debug["separate.pairs"] = np.column_stack((p.i, p.j))[hit_i | hit_j]
             debug["separate.distance"] = sep
-            unscaled = np.zeros_like(average)
-            np.divide(average, sep, out=unscaled, where=sep > COINCIDENT_DISTANCE)
-            debug["separate.average"] = _xy(unscaled)
+            debug["separate.average"] = _unscaled_average(total, count, sep)
         return force
+
+    def for_rows(
+        self,
+        agents: AgentGroup,
+        rows: IntArray,
+        index: NeighbourIndex | None = None,
+        debug: Debug | None = None,
+    ) -> FloatArray:
+        """The forces of ``agents[rows]`` only, every agent of the group counting as a
+        neighbour: exactly ``self(agents, dt)[rows]``, at a cost that shrinks with
+        ``len(rows)``. This is what lets a game recompute a staggered fraction of its crowd
+        each step. ``index``: a k-d tree a few steps old to query instead of a fresh one (see
+        :class:`~game.steering.neighbours.NeighbourIndex`).
+
+        Debug key: ``separate.count`` (len(rows),) neighbours that pushed each row.
+        """
+        sep = neighbour_distances(agents, self.distance, self.per_agent, self.column)
+        force, count, _, _, _ = self._directed(agents, np.asarray(rows, dtype=np.intp), sep, index)
+        if debug is not None:
+            debug["separate.count"] = count
+        return force
+
+    def _directed(
+        self,
+        agents: AgentGroup,
+        rows: IntArray,
+        sep: FloatArray,
+        index: NeighbourIndex | None,
+    ) -> tuple[FloatArray, IntArray, ComplexArray, IntArray, IntArray]:
+        """Forces of ``rows`` from directed candidate pairs (receiver i, neighbour j).
+
+        Returns the (R, 2) forces, the (R,) neighbour counts, the (R,) sums of weighted away
+        vectors (complex, each term scaled by the receiver's separation) and the (Q,) receivers
+        and neighbours of the pairs that pushed.
+        """
+        n = rows.size
+        z = _complex(agents.pos)
+        a, i, j = directed_candidates(agents, rows, sep, index)
+        diff = z.take(i) - z.take(j)
+        d = np.abs(diff)
+        sep_i = sep.take(i)
+        keep = d < sep_i
+        if not keep.all():
+            a, i, j, d, diff, sep_i = a[keep], i[keep], j[keep], d[keep], diff[keep], sep_i[keep]
+        coincident = d <= COINCIDENT_DISTANCE
+        d_safe = np.where(coincident, 1.0, d)
+        push = diff / (d_safe * d_safe)
+        if coincident.any():
+            lo = np.minimum(i, j)[coincident].astype(np.float64)
+            hi = np.maximum(i, j)[coincident].astype(np.float64)
+            turns = np.mod(lo * _PHI_I + hi * _PHI_J, 1.0)
+            sign = np.where(i[coincident] < j[coincident], 1.0, -1.0)
+            push[coincident] = np.exp(2j * np.pi * turns) * (sign / COINCIDENT_DISTANCE)
+        push *= sep_i  # as in __call__: every term at least unit length
+        count = np.bincount(a, minlength=n).astype(np.intp)
+        total = np.empty(n, dtype=np.complex128)
+        total.real = np.bincount(a, weights=push.real, minlength=n)
+        total.imag = np.bincount(a, weights=push.imag, minlength=n)
+        average = _mean(total, count)
+        max_speed = agents.max_speed.take(rows)
+        desired = _with_length(average, max_speed)
+        steer = (desired - _complex(agents.vel).take(rows)) * self.gain
+        force = _limit(steer, agents.max_force.take(rows), count > 0)
+        return force, count, total, i, j
 
 
 @dataclass

@@ -79,16 +79,24 @@ def set_length(v: FloatArray, new_length: FloatArray | float) -> FloatArray:
 def truncate(v: FloatArray, max_length: FloatArray | float) -> FloatArray:
     """Rows of ``v`` shortened to at most ``max_length`` (scalar or (N,)); shorter rows unchanged.
 
-    Non-finite rows become zero, so one bad input cannot poison a physics body.
+    Non-finite rows become zero, so one bad input cannot poison a physics body (a row whose
+    squared length overflows has no usable length either and becomes zero too). Always returns
+    a new array.
     """
-    v = np.where(np.isfinite(v).all(axis=1, keepdims=True), v, 0.0)
     limit = np.broadcast_to(np.asarray(max_length, dtype=np.float64), (v.shape[0],))
     n = length(v)
+    over = ~(n <= limit)  # longer than the limit, or NaN
+    if not over.any():
+        return v.copy()
+    finite = np.isfinite(n)
+    shrink = over & finite & (n > limit)
     scale = np.ones_like(n)
-    over = n > limit
-    np.divide(limit, n, out=scale, where=over)
-    scale = np.where(over, np.maximum(scale, 0.0), 1.0)
-    return v * scale[:, None]
+    np.divide(limit, n, out=scale, where=shrink)
+    np.maximum(scale, 0.0, out=scale)
+    out = v * scale[:, None]
+    if not finite.all():
+        out[~finite] = 0.0  # 0 * inf or anything * NaN would stay non-finite
+    return out
 
 
 def perp(v: FloatArray) -> FloatArray:

@@ -18,16 +18,13 @@ core's behaviours in which the mode-specific goals are :class:`~game.steering.Ma
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.spatial import cKDTree
 
 from game.steering import (
-    DEFAULT_GAIN,
     AgentGroup,
     Arrive,
     AvoidObstacles,
@@ -46,8 +43,7 @@ from game.steering import (
     WeightedSum,
     truncate,
 )
-from game.steering.group import COINCIDENT_DISTANCE, neighbour_distances
-from game.steering.vec import EPSILON, FloatArray
+from game.steering.vec import FloatArray
 
 from .currents import FollowCurrent
 
@@ -74,10 +70,8 @@ __all__ = [
     "CrowdBrain",
     "EnemyMinds",
     "Given",
-    "NeighbourIndex",
     "Tasks",
     "player_accel",
-    "separation_for",
 ]
 
 IntArray = NDArray[np.intp]
@@ -160,173 +154,6 @@ class Given:
         return self.force
 
 
-# Irrational multipliers for the direction two coincident agents are pushed apart.
-_PHI_A, _PHI_B = 0.6180339887498949, 0.7548776662466927
-
-
-@dataclass(eq=False)
-class NeighbourIndex:
-    """A k-d tree over a group's positions rebuilt only every ``every`` steps (Reynolds'
-    staggering applied to the neighbour search itself).
-
-    Between rebuilds the agents move, so a query widens its radius by :meth:`skin`, the
-    farthest any agent can have gone since (steps x dt x the top speed, plus a margin); the
-    callers then keep only the pairs that are close enough at the current positions, so the
-    answer is exact. Rebuilding a 10,000-point tree costs ~1.4 ms, so at ``every = 8`` this
-    saves over a millisecond a step.
-
-    Attributes:
-        every: rebuild period in steps.
-        dt: the step (s).
-    """
-
-    every: int
-    dt: float
-    tree: cKDTree | None = field(default=None, init=False)
-    age: int = field(default=0, init=False)
-    _top_speed: float = field(default=0.0, init=False)
-
-    def refresh(self, agents: AgentGroup) -> None:
-        """Call once per step: rebuilds the tree when it is ``every`` steps old."""
-        if self.tree is None or self.age + 1 >= self.every or self.tree.n != agents.n:
-            self.tree = cKDTree(agents.pos.copy(), balanced_tree=False, compact_nodes=False)
-            self._top_speed = float(agents.max_speed.max(initial=0.0))
-            self.age = 0
-        else:
-            self.age += 1
-
-    def skin(self) -> float:
-        """How far (px) any agent can have moved since the tree was built: the world keeps
-        every agent within its max speed; 2 px more for pushes out of rocks."""
-        return self.age * self.dt * self._top_speed + 2.0
-
-
-def separation_for(
-    agents: AgentGroup,
-    rows: IntArray,
-    index: NeighbourIndex | None = None,
-    column: str = "separation",
-    gain: float = DEFAULT_GAIN,
-    debug: Debug | None = None,
-) -> FloatArray:
-    """:class:`~game.steering.Separate`'s forces (``per_agent``) for ``agents[rows]`` only.
-
-    Every agent of the group counts as a neighbour, so this is exactly what ``Separate`` gives
-    those rows (same formula: 1/d-weighted away vectors scaled by the receiver's separation,
-    averaged, desired at max speed, steer limited to max force), at a cost that shrinks with
-    ``len(rows)``: it is what lets the world recompute a staggered fraction of the crowd each
-    step. Neighbours come from ``index`` when given (a tree a few steps old, queried with a
-    skin), else from the group's own cached k-d tree; either way per separation class.
-    Coincident agents are pushed apart along a direction fixed by the pair. Debug key:
-    ``separate.count`` (len(rows),) neighbours that pushed each row.
-    """
-    n = rows.size
-    out = np.zeros((n, 2))
-    if debug is not None:
-        debug["separate.count"] = np.zeros(n, dtype=np.intp)
-    if n == 0 or agents.n < 2:
-        return out
-    sep = neighbour_distances(agents, 0.0, True, column)
-    a, i, j = _directed_pairs(agents, rows, sep, index)
-    if a.size == 0:
-        return out
-    z = np.ascontiguousarray(agents.pos).view(np.complex128).ravel()
-    diff = z[i] - z[j]
-    d = np.abs(diff)
-    sep_i = sep[i]
-    keep = d < sep_i
-    if not keep.all():
-        a, i, j, d, diff, sep_i = a[keep], i[keep], j[keep], d[keep], diff[keep], sep_i[keep]
-    coincident = d <= COINCIDENT_DISTANCE
-    d_safe = np.where(coincident, 1.0, d)
-    push = diff * (sep_i / (d_safe * d_safe))
-    if coincident.any():
-        lo = np.minimum(i, j)[coincident].astype(np.float64)
-        hi = np.maximum(i, j)[coincident].astype(np.float64)
-        turn = 2.0 * math.pi * np.mod(lo * _PHI_A + hi * _PHI_B, 1.0)
-        sign = np.where(i[coincident] < j[coincident], 1.0, -1.0)
-        push[coincident] = np.exp(1j * turn) * (sep_i[coincident] / COINCIDENT_DISTANCE * sign)
-    px, py = push.real, push.imag
-    count = np.bincount(a, minlength=n)
-    if debug is not None:
-        debug["separate.count"] = count
-    sx = np.bincount(a, weights=px, minlength=n)
-    sy = np.bincount(a, weights=py, minlength=n)
-    has = count > 0
-    mag = np.hypot(sx, sy)
-    ok = mag > EPSILON
-    unit = np.zeros((n, 2))
-    unit[ok, 0] = sx[ok] / mag[ok]
-    unit[ok, 1] = sy[ok] / mag[ok]
-    desired = unit * agents.max_speed[rows, None]
-    steer = truncate((desired - agents.vel[rows]) * gain, agents.max_force[rows])
-    out[has] = steer[has]
-    return out
-
-
-def _directed_pairs(
-    agents: AgentGroup, rows: IntArray, sep: FloatArray, index: NeighbourIndex | None
-) -> tuple[IntArray, IntArray, IntArray]:
-    """Candidate neighbours of ``agents[rows]``: (index into ``rows``, receiver, neighbour).
-
-    Rows are queried by their own separation, one query per distinct value (a single query at
-    the largest, say the enemies' 40 px, would find several times the pairs of the NPCs'
-    24 px). A class holding more than 1/16 of the group filters the group's cached pair list
-    (:meth:`AgentGroup.pairs_within`; cKDTree's ``query_pairs`` measured faster than a
-    subset-against-all query even for a quarter of the group); a small class (the enemies)
-    queries its own tree against the group's. With an ``index`` every class queries its own
-    tree (current positions) against the index's older tree, the radius widened by its skin.
-    The pairs are candidates: the caller keeps those closer than the receiver's separation.
-    """
-    where = np.full(agents.n, -1, dtype=np.intp)
-    where[rows] = np.arange(rows.size)
-    values = np.unique(sep[rows])
-    values = values[values > 0.0]
-    if values.size > 8:  # many distinct separations: one query at the largest
-        values = values[-1:]
-        classes = [(float(values[0]), rows[sep[rows] > 0.0])]
-    else:
-        classes = [(float(v), rows[sep[rows] == v]) for v in values]
-    parts_a: list[IntArray] = []
-    parts_i: list[IntArray] = []
-    parts_j: list[IntArray] = []
-    for r, members in classes:
-        if members.size == 0:
-            continue
-        if index is not None and index.tree is not None:
-            sub = cKDTree(agents.pos[members], balanced_tree=False, compact_nodes=False)
-            m = sub.sparse_distance_matrix(index.tree, r + index.skin(), output_type="ndarray")
-            i = members[m["i"].astype(np.intp)]
-            j = m["j"].astype(np.intp)
-            keep = i != j
-            i, j = i[keep], j[keep]
-        elif 16 * members.size > agents.n:
-            pairs = agents.pairs_within(r)
-            lo, hi = pairs[:, 0], pairs[:, 1]
-            if members.size == agents.n:
-                i, j = np.concatenate((lo, hi)), np.concatenate((hi, lo))
-            else:
-                member = np.zeros(agents.n, dtype=bool)
-                member[members] = True
-                a_lo, a_hi = member[lo], member[hi]
-                i = np.concatenate((lo[a_lo], hi[a_hi]))
-                j = np.concatenate((hi[a_lo], lo[a_hi]))
-        else:
-            sub = cKDTree(agents.pos[members], balanced_tree=False, compact_nodes=False)
-            m = sub.sparse_distance_matrix(agents.tree(), r, output_type="ndarray")
-            i = members[m["i"].astype(np.intp)]
-            j = m["j"].astype(np.intp)
-            keep = i != j
-            i, j = i[keep], j[keep]
-        parts_a.append(where[i])
-        parts_i.append(i)
-        parts_j.append(j)
-    if not parts_a:
-        e = np.zeros(0, dtype=np.intp)
-        return e, e, e
-    return np.concatenate(parts_a), np.concatenate(parts_i), np.concatenate(parts_j)
-
-
 @dataclass
 class Tasks:
     """What each agent of a group does this step, one row per agent of the group.
@@ -376,14 +203,14 @@ class CrowdBrain:
     """Steering of every non-player agent: one prioritised sum over the whole group.
 
     In priority order (Buckland's running sum, capped at max force): containment in the world
-    rectangle, rock avoidance, separation (x1.5, given: see :func:`separation_for`), and the
-    goal of the agent's mode. Goals by mode (each a :class:`~game.steering.Masked` part of a
-    weighted sum): ``patrol``/``follow`` path following (one :class:`FollowPath` per path and
-    direction, sharing the ``"path"`` state columns); ``pursue`` pursuit of the player while
-    seen, else arrival where it was last seen; ``return`` seek of the return point;
-    ``wander`` wander, or a seek back to the post beyond :data:`LEASH`; ``flow`` swimming with
-    the current; ``flee`` fleeing the player; ``idle`` coming to rest. NPCs with ``wander``
-    set add wander at x0.35 to a path or the current.
+    rectangle, rock avoidance, separation (x1.5, given: see
+    :meth:`~game.steering.Separate.for_rows`), and the goal of the agent's mode. Goals by mode
+    (each a :class:`~game.steering.Masked` part of a weighted sum): ``patrol``/``follow`` path
+    following (one :class:`FollowPath` per path and direction, sharing the ``"path"`` state
+    columns); ``pursue`` pursuit of the player while seen, else arrival where it was last seen;
+    ``return`` seek of the return point; ``wander`` wander, or a seek back to the post beyond
+    :data:`LEASH`; ``flow`` swimming with the current; ``flee`` fleeing the player; ``idle``
+    coming to rest. NPCs with ``wander`` set add wander at x0.35 to a path or the current.
 
     Attributes:
         contain, avoid: the shared behaviours.
@@ -429,7 +256,8 @@ class CrowdBrain:
             tasks: one row per agent of ``group``.
             dt: seconds since these agents were last updated.
             separation: the separation forces of ``group``'s agents (from
-                :func:`separation_for`, which sees every agent even when ``group`` is a subset).
+                :meth:`~game.steering.Separate.for_rows`, which sees every agent even when ``group``
+                is a subset).
             debug: a dict to collect the behaviours' debug arrays into.
         """
         mode = tasks.mode

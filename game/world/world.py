@@ -20,7 +20,9 @@ from game.steering import (
     DriftingPath,
     Obstacles,
     Path,
+    Separate,
 )
+from game.steering.neighbours import NeighbourIndex
 from game.steering.vec import FloatArray
 
 from .brains import (
@@ -38,10 +40,8 @@ from .brains import (
     WANDER,
     CrowdBrain,
     EnemyMinds,
-    NeighbourIndex,
     Tasks,
     player_accel,
-    separation_for,
 )
 from .currents import Currents
 from .physics import (
@@ -242,6 +242,7 @@ class World:
         self._steer = np.zeros((n - 1, 2))
         self._pushable: tuple[IntArray, IntArray] | None = None
         self._neighbours = NeighbourIndex(self.stagger, DT) if self.stagger > 1 else None
+        self._separate = Separate(per_agent=True)
         self._target = np.zeros((n, 2))
         self._current = np.zeros((self.physics.n_bodies, 2))
         self._in_current = np.zeros(self.physics.n_bodies, dtype=bool)
@@ -514,13 +515,13 @@ class World:
             self._neighbours.refresh(self.crowd)
         if k == 1:
             crow = np.arange(self.n - 1)
-            sep = separation_for(self.crowd, crow, debug=debug)
+            sep = self._separate.for_rows(self.crowd, crow, debug=debug)
             self._steer[:] = self.brain(self.crowd, tasks, DT, sep, debug)
         else:
             crow = np.arange(self.frame % k, self.n - 1, k)
             if crow.size:
                 sub = self.crowd.take(crow)
-                sep = separation_for(self.crowd, crow, self._neighbours, debug=debug)
+                sep = self._separate.for_rows(self.crowd, crow, self._neighbours, debug)
                 self._steer[crow] = self.brain(sub, tasks.take(crow), k * DT, sep, debug)
                 self.crowd.put_state(crow, sub)
         rows = crow + 1

@@ -9,7 +9,6 @@ import pytest
 from game.level import load_level, resolve_level
 from game.steering import AgentGroup, Separate
 from game.world import World
-from game.world.brains import separation_for
 
 
 def crowd(n: int, seed: int) -> AgentGroup:
@@ -34,7 +33,7 @@ def test_separation_for_rows_equals_the_cores_separate(step: int) -> None:
     group = crowd(2000, step)
     expected = Separate(per_agent=True)(group, 1 / 60)
     rows = np.arange(step % 2, group.n, step)
-    got = separation_for(group, rows)
+    got = Separate(per_agent=True).for_rows(group, rows)
     assert got == pytest.approx(expected[rows], abs=1e-9)
 
 
