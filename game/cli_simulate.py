@@ -116,29 +116,38 @@ def _check(args: argparse.Namespace) -> None:
 
 
 class _Progress:
-    """A one-line progress bar on stderr, shown once the run has taken :data:`PROGRESS_AFTER`
-    seconds, redrawn at most ten times a second."""
+    """Progress on stderr, shown once the run has taken :data:`PROGRESS_AFTER` seconds: a bar
+    redrawn in place at most ten times a second on a terminal; elsewhere (a log, a pipe) one
+    plain line per tenth of the run, so the log holds no carriage returns."""
 
     def __init__(self, total: int, out: TextIO) -> None:
         self.total = max(total, 1)
         self.out = out
+        self.tty = bool(getattr(out, "isatty", lambda: False)())
         self.start = time.perf_counter()
         self.last = 0.0
         self.shown = False
+        self.next_tenth = 1
 
     def update(self, done: int, sim_time: float) -> None:
         now = time.perf_counter()
         if now - self.start < PROGRESS_AFTER or (self.shown and now - self.last < 0.1):
             return
+        frac = done / self.total
+        if self.tty:
+            bar = "#" * int(frac * 30)
+            self.out.write(f"\r[{bar:<30}] {frac:6.1%}  {sim_time:7.2f} s simulated")
+        elif frac * 10 >= self.next_tenth:
+            self.next_tenth = int(frac * 10) + 1
+            self.out.write(f"progress {frac:6.1%}  {sim_time:7.2f} s simulated\n")
+        else:
+            return
         self.shown = True
         self.last = now
-        frac = done / self.total
-        bar = "#" * int(frac * 30)
-        self.out.write(f"\r[{bar:<30}] {frac:6.1%}  {sim_time:7.2f} s simulated")
         self.out.flush()
 
     def close(self) -> None:
-        if self.shown:
+        if self.shown and self.tty:
             self.out.write("\n")
             self.out.flush()
 

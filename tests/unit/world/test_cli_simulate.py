@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import subprocess
 import sys
@@ -135,6 +136,22 @@ def test_a_long_run_shows_a_progress_bar(
     assert "%" in err and "simulated" in err
     assert err.endswith("\n")
     assert json.loads(out)["frames"] == 30
+    # stderr is not a terminal here: plain lines, no carriage returns, at most one per tenth
+    assert "\r" not in err
+    assert 1 <= len(err.splitlines()) <= 10
+
+
+def test_on_a_terminal_the_bar_is_redrawn_in_place() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    out = Terminal()
+    bar = cli_simulate._Progress(100, out)
+    bar.start -= 10.0  # as if the run had taken 10 s already
+    bar.update(50, 0.8)
+    bar.close()
+    assert out.getvalue().startswith("\r[###############") and out.getvalue().endswith("\n")
 
 
 def test_simulate_imports_no_graphics() -> None:
