@@ -1,7 +1,7 @@
 """Command line: ``python -m game [COMMAND]``; with no command it opens the game window.
 
 Commands: ``play LEVEL``, ``edit LEVEL``, ``simulate LEVEL``, ``screenshot LEVEL --out FILE``,
-``demo``. A bad level or option prints one line on stderr and exits with status 2.
+``demo``, ``bench``. A bad level or option prints one line on stderr and exits with status 2.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ __all__ = ["main"]
 
 def _parser() -> argparse.ArgumentParser:
     from . import cli_game, cli_simulate
+    from .bench import runner as bench
 
     parser = argparse.ArgumentParser(prog="python -m game", description=__doc__)
     sub = parser.add_subparsers(dest="command")
@@ -26,6 +27,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--agents", type=int, default=300, help="number of agents (default 300)")
     demo.add_argument("--seconds", type=float, default=10.0, help="simulated seconds (default 10)")
     demo.add_argument("--seed", type=int, default=0)
+    bench.add_parser(sub)
     return parser
 
 
@@ -62,6 +64,10 @@ def main(argv: list[str] | None = None) -> int:
         from .cli_simulate import run as run_simulate
 
         return run_simulate(args)
+    if command == "bench":
+        from .bench.runner import run as run_bench
+
+        return run_bench(args)
     if command == "demo":
         from .demo import run_demo
         from .perf import tune_allocator
