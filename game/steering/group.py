@@ -220,21 +220,18 @@ class Separate:
         """
         n = agents.n
         sep = neighbour_distances(agents, self.distance, self.per_agent, self.column)
-        if self.per_agent and np.unique(sep[sep > 0.0]).size > 1:
-            # mixed distances: one query per distance rather than all at the largest
-            force, count, total, i, j = self._directed(agents, np.arange(n), sep, None)
-            if debug is not None:
-                pairs = np.column_stack((np.minimum(i, j), np.maximum(i, j)))
-                debug["separate.count"] = count
-                debug["separate.pairs"] = np.unique(pairs, axis=0).reshape(-1, 2)
-                debug["separate.distance"] = sep
-                debug["separate.average"] = _unscaled_average(total, count, sep)
-            return force
-        p = _pairs(agents, sep)
+        # One undirected pair list serves every agent whose separation is at most `cover`;
+        # the few with a larger one (enemies among NPCs) get directed queries of their own.
+        cover = _covering_distance(sep) if self.per_agent else self.distance
+        p = _pairs(agents, np.array([cover]))
         sep_i = sep.take(p.i)
         sep_j = sep.take(p.j)
         hit_i = p.dist < sep_i
         hit_j = p.dist < sep_j
+        rest = np.flatnonzero(sep > cover)
+        if rest.size:
+            hit_i &= sep_i <= cover
+            hit_j &= sep_j <= cover
 
         # The normalised away vector weighted by 1/d is diff / d^2.
         coincident = p.dist <= COINCIDENT_DISTANCE
@@ -254,13 +251,21 @@ class Separate:
         else:
             push *= self.distance
             total, count = _gather(p, hit_i, hit_j, push, None, n)
+        pairs = np.column_stack((p.i, p.j))[hit_i | hit_j] if debug is not None else None
+        if rest.size:
+            rest_total, rest_count, i, j = _directed_sums(agents, rest, sep, None)
+            total[rest] += rest_total
+            count[rest] += rest_count
+            if pairs is not None:
+                more = np.column_stack((np.minimum(i, j), np.maximum(i, j)))
+                pairs = np.unique(np.concatenate((pairs, more)), axis=0).reshape(-1, 2)
         average = _mean(total, count)
         desired = _with_length(average, agents.max_speed)  # the seed's sum.setMag(maxspeed)
         force = _steer(agents, desired, self.gain, count)
 
-        if debug is not None:
+        if debug is not None and pairs is not None:
             debug["separate.count"] = count
-            debug["separate.pairs"] = np.column_stack((p.i, p.j))[hit_i | hit_j]
+            debug["separate.pairs"] = pairs
             debug["separate.distance"] = sep
             debug["separate.average"] = _unscaled_average(total, count, sep)
         return force
@@ -273,61 +278,65 @@ class Separate:
         debug: Debug | None = None,
     ) -> FloatArray:
         """The forces of ``agents[rows]`` only, every agent of the group counting as a
-        neighbour: exactly ``self(agents, dt)[rows]``, at a cost that shrinks with
-        ``len(rows)``. This is what lets a game recompute a staggered fraction of its crowd
-        each step. ``index``: a k-d tree a few steps old to query instead of a fresh one (see
+        neighbour: ``self(agents, dt)[rows]``, at a cost that shrinks with ``len(rows)``. This
+        is what lets a game recompute a staggered fraction of its crowd each step. ``index``:
+        a k-d tree a few steps old to query instead of a fresh one (see
         :class:`~game.steering.neighbours.NeighbourIndex`).
 
         Debug key: ``separate.count`` (len(rows),) neighbours that pushed each row.
         """
+        rows = np.asarray(rows, dtype=np.intp)
         sep = neighbour_distances(agents, self.distance, self.per_agent, self.column)
-        force, count, _, _, _ = self._directed(agents, np.asarray(rows, dtype=np.intp), sep, index)
+        total, count, _, _ = _directed_sums(agents, rows, sep, index)
         if debug is not None:
             debug["separate.count"] = count
-        return force
-
-    def _directed(
-        self,
-        agents: AgentGroup,
-        rows: IntArray,
-        sep: FloatArray,
-        index: NeighbourIndex | None,
-    ) -> tuple[FloatArray, IntArray, ComplexArray, IntArray, IntArray]:
-        """Forces of ``rows`` from directed candidate pairs (receiver i, neighbour j).
-
-        Returns the (R, 2) forces, the (R,) neighbour counts, the (R,) sums of weighted away
-        vectors (complex, each term scaled by the receiver's separation) and the (Q,) receivers
-        and neighbours of the pairs that pushed.
-        """
-        n = rows.size
-        z = _complex(agents.pos)
-        a, i, j = directed_candidates(agents, rows, sep, index)
-        diff = z.take(i) - z.take(j)
-        d = np.abs(diff)
-        sep_i = sep.take(i)
-        keep = d < sep_i
-        if not keep.all():
-            a, i, j, d, diff, sep_i = a[keep], i[keep], j[keep], d[keep], diff[keep], sep_i[keep]
-        coincident = d <= COINCIDENT_DISTANCE
-        d_safe = np.where(coincident, 1.0, d)
-        push = diff / (d_safe * d_safe)
-        if coincident.any():
-            lo = np.minimum(i, j)[coincident].astype(np.float64)
-            hi = np.maximum(i, j)[coincident].astype(np.float64)
-            turns = np.mod(lo * _PHI_I + hi * _PHI_J, 1.0)
-            sign = np.where(i[coincident] < j[coincident], 1.0, -1.0)
-            push[coincident] = np.exp(2j * np.pi * turns) * (sign / COINCIDENT_DISTANCE)
-        push *= sep_i  # as in __call__: every term at least unit length
-        count = np.bincount(a, minlength=n).astype(np.intp)
-        total = np.empty(n, dtype=np.complex128)
-        total.real = np.bincount(a, weights=push.real, minlength=n)
-        total.imag = np.bincount(a, weights=push.imag, minlength=n)
-        average = _mean(total, count)
-        max_speed = agents.max_speed.take(rows)
-        desired = _with_length(average, max_speed)
+        desired = _with_length(_mean(total, count), agents.max_speed.take(rows))
         steer = (desired - _complex(agents.vel).take(rows)) * self.gain
-        force = _limit(steer, agents.max_force.take(rows), count > 0)
-        return force, count, total, i, j
+        return _limit(steer, agents.max_force.take(rows), count > 0)
+
+
+def _covering_distance(sep: FloatArray) -> float:
+    """The smallest separation that at most 1/16 of the agents exceed (0 if none is set)."""
+    values, counts = np.unique(sep[sep > 0.0], return_counts=True)
+    if values.size == 0:
+        return 0.0
+    above = np.cumsum(counts[::-1])[::-1] - counts  # agents with a larger separation
+    return float(values[np.argmax(16 * above <= sep.size)])
+
+
+def _directed_sums(
+    agents: AgentGroup, rows: IntArray, sep: FloatArray, index: NeighbourIndex | None
+) -> tuple[ComplexArray, IntArray, IntArray, IntArray]:
+    """Separation sums of ``rows`` from directed candidate pairs (receiver i, neighbour j).
+
+    Returns the (R,) sums of 1/d-weighted away vectors (complex, each term scaled by the
+    receiver's separation, as in :meth:`Separate.__call__`), the (R,) neighbour counts and the
+    (Q,) receivers and neighbours of the pairs that pushed.
+    """
+    z = _complex(agents.pos)
+    a, i, j = directed_candidates(agents, rows, sep, index)
+    diff = z.take(i) - z.take(j)
+    d = np.abs(diff)
+    sep_i = sep.take(i)
+    keep = d < sep_i
+    if not keep.all():
+        a, i, j, d, diff, sep_i = a[keep], i[keep], j[keep], d[keep], diff[keep], sep_i[keep]
+    coincident = d <= COINCIDENT_DISTANCE
+    d_safe = np.where(coincident, 1.0, d)
+    push = diff / (d_safe * d_safe)
+    if coincident.any():
+        lo = np.minimum(i, j)[coincident].astype(np.float64)
+        hi = np.maximum(i, j)[coincident].astype(np.float64)
+        turns = np.mod(lo * _PHI_I + hi * _PHI_J, 1.0)
+        sign = np.where(i[coincident] < j[coincident], 1.0, -1.0)
+        push[coincident] = np.exp(2j * np.pi * turns) * (sign / COINCIDENT_DISTANCE)
+    push *= sep_i
+    n = rows.size
+    count = np.bincount(a, minlength=n).astype(np.intp)
+    total = np.empty(n, dtype=np.complex128)
+    total.real = np.bincount(a, weights=push.real, minlength=n)
+    total.imag = np.bincount(a, weights=push.imag, minlength=n)
+    return total, count, i, j
 
 
 @dataclass

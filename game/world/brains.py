@@ -71,6 +71,7 @@ __all__ = [
     "EnemyMinds",
     "Given",
     "Tasks",
+    "combine",
     "player_accel",
 ]
 
@@ -252,12 +253,27 @@ class CrowdBrain:
         """Return the (n, 2) steering accelerations of ``group`` for ``tasks``.
 
         Args:
-            group: the agents (all non-player agents, or a staggered subset of them).
+            group: the agents.
             tasks: one row per agent of ``group``.
             dt: seconds since these agents were last updated.
             separation: the separation forces of ``group``'s agents (from
-                :meth:`~game.steering.Separate.for_rows`, which sees every agent even when ``group``
-                is a subset).
+                :meth:`~game.steering.Separate.for_rows`).
+            debug: a dict to collect the behaviours' debug arrays into.
+        """
+        urgent, goals = self.parts(group, tasks, dt, debug)
+        return combine(group, urgent, separation, goals)
+
+    def parts(
+        self, group: AgentGroup, tasks: Tasks, dt: float, debug: Debug | None = None
+    ) -> tuple[FloatArray, FloatArray]:
+        """The two parts of the brain's force that a staggered world holds between updates:
+        the urgent part (containment then avoidance, Buckland's running sum) and the goal of
+        each agent's mode (its weighted sum). :func:`combine` adds separation between them.
+
+        Args:
+            group: the agents (all non-player agents, or a staggered subset of them).
+            tasks: one row per agent of ``group``.
+            dt: seconds since these agents were last updated.
             debug: a dict to collect the behaviours' debug arrays into.
         """
         mode = tasks.mode
@@ -296,13 +312,25 @@ class CrowdBrain:
         extra = tasks.wander & (on_path | flowing)
         if (roam | extra).any():
             goals.append(_WanderMix(self._wander, roam, extra, EXTRA_WANDER_WEIGHT))
-        parts: list[Behaviour | Weighted] = [
-            self.contain,
-            self.avoid,
-            Weighted(Given(separation), SEPARATION_WEIGHT),
-            Weighted(WeightedSum(goals), GOAL_WEIGHT),
-        ]
-        return PrioritizedSum(parts)(group, dt, debug)
+        urgent = PrioritizedSum([self.contain, self.avoid])(group, dt, debug)
+        return urgent, WeightedSum(goals)(group, dt, debug)
+
+
+def combine(
+    group: AgentGroup, urgent: FloatArray, separation: FloatArray, goals: FloatArray
+) -> FloatArray:
+    """The crowd's force: Buckland's running sum of the urgent part, separation (x
+    :data:`SEPARATION_WEIGHT`) and the goal (x :data:`GOAL_WEIGHT`), capped at max force.
+
+    A running sum is sequential, so this equals one prioritised sum over containment,
+    avoidance, separation and the goal's behaviours.
+    """
+    parts: list[Behaviour | Weighted] = [
+        Given(urgent),
+        Weighted(Given(separation), SEPARATION_WEIGHT),
+        Weighted(Given(goals), GOAL_WEIGHT),
+    ]
+    return PrioritizedSum(parts)(group, 0.0)
 
 
 @dataclass

@@ -22,7 +22,6 @@ from game.steering import (
     Path,
     Separate,
 )
-from game.steering.neighbours import NeighbourIndex
 from game.steering.vec import FloatArray
 
 from .brains import (
@@ -41,6 +40,7 @@ from .brains import (
     CrowdBrain,
     EnemyMinds,
     Tasks,
+    combine,
     player_accel,
 )
 from .currents import Currents
@@ -241,7 +241,8 @@ class World:
         )
         self._steer = np.zeros((n - 1, 2))
         self._pushable: tuple[IntArray, IntArray] | None = None
-        self._neighbours = NeighbourIndex(self.stagger, DT) if self.stagger > 1 else None
+        self._urgent = np.zeros((n - 1, 2))
+        self._goals = np.zeros((n - 1, 2))
         self._separate = Separate(per_agent=True)
         self._target = np.zeros((n, 2))
         self._current = np.zeros((self.physics.n_bodies, 2))
@@ -498,9 +499,6 @@ class World:
         """A k-d tree over the crowd and how stale it is (px), for the pushable-rock contacts."""
         if self.n < 2 or self.physics.dynamic_rocks.size == 0:
             return None, 0.0
-        index = self._neighbours
-        if index is not None and index.tree is not None and self.steering_enabled:
-            return index.tree, index.skin()
         return self.crowd.tree(), 0.0
 
     def _crowd_forces(self) -> FloatArray:
@@ -511,19 +509,23 @@ class World:
         tasks = self._tasks()
         debug: Debug | None = {} if self.debug_enabled else None
         k = self.stagger
-        if self._neighbours is not None:
-            self._neighbours.refresh(self.crowd)
         if k == 1:
             crow = np.arange(self.n - 1)
-            sep = self._separate.for_rows(self.crowd, crow, debug=debug)
+            sep = self._separate(self.crowd, DT, debug)
             self._steer[:] = self.brain(self.crowd, tasks, DT, sep, debug)
         else:
+            # Goals, avoidance and containment are held between updates; separation, whose
+            # neighbours change fastest, is fresh every step (its neighbour query costs about
+            # as much for a quarter of the crowd as for all of it).
             crow = np.arange(self.frame % k, self.n - 1, k)
             if crow.size:
                 sub = self.crowd.take(crow)
-                sep = self._separate.for_rows(self.crowd, crow, self._neighbours, debug)
-                self._steer[crow] = self.brain(sub, tasks.take(crow), k * DT, sep, debug)
+                urgent, goals = self.brain.parts(sub, tasks.take(crow), k * DT, debug)
+                self._urgent[crow] = urgent
+                self._goals[crow] = goals
                 self.crowd.put_state(crow, sub)
+            sep = self._separate(self.crowd, DT, debug)
+            self._steer[:] = combine(self.crowd, self._urgent, sep, self._goals)
         rows = crow + 1
         if debug is not None:
             debug["rows"] = rows
