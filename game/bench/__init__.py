@@ -1,0 +1,59 @@
+"""The benchmark: the steering core against a seed-style reference on the sandbox scenario.
+
+Pure (no arcade; :mod:`game.bench.frames` imports it only when whole frames are measured).
+``python -m game bench`` runs it (:mod:`game.bench.runner`); the reference engine is
+:mod:`game.bench.reference`, the shared starting state :mod:`game.bench.scenario`. Names are
+loaded on first use, so the command line does not pay for pymunk and SciPy until it benches.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .reference import SeedFlowField, SeedObstacle, SeedPath, SeedWorld, Vehicle, Weights
+    from .runner import BenchResult, fit_exponent, predict_step_seconds, time_reference
+    from .scenario import WEIGHTS, Scenario, build_scenario, load_sandbox
+
+__all__ = [
+    "WEIGHTS",
+    "BenchResult",
+    "Scenario",
+    "SeedFlowField",
+    "SeedObstacle",
+    "SeedPath",
+    "SeedWorld",
+    "Vehicle",
+    "Weights",
+    "build_scenario",
+    "fit_exponent",
+    "load_sandbox",
+    "predict_step_seconds",
+    "time_reference",
+]
+
+_HOME = {
+    "SeedFlowField": "reference",
+    "SeedObstacle": "reference",
+    "SeedPath": "reference",
+    "SeedWorld": "reference",
+    "Vehicle": "reference",
+    "Weights": "reference",
+    "BenchResult": "runner",
+    "fit_exponent": "runner",
+    "predict_step_seconds": "runner",
+    "time_reference": "runner",
+    "WEIGHTS": "scenario",
+    "Scenario": "scenario",
+    "build_scenario": "scenario",
+    "load_sandbox": "scenario",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import the module that defines ``name`` on first use."""
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{home}", __name__), name)

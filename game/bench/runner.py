@@ -1,0 +1,1022 @@
+"""``python -m game bench``: the core against the seed-style reference on the sandbox scenario.
+
+For each crowd size N (agents in the world, the player included; N - 1 of them are steered)
+it reports the median ms per step of:
+
+* the reference (:mod:`game.bench.reference`): steering = every vehicle's forces; steering +
+  physics = forces + the seeds' Euler integration. It runs only while one of its steps stays
+  under :data:`STEP_LIMIT_S`: the first step at each size is timed on its own, the next size's
+  step is predicted from it by the quadratic growth of separation, and a size whose prediction
+  is over the limit is skipped with a note. A step that itself goes over the limit ends the
+  reference series;
+* ours: steering = the core's blend on the same agents (:meth:`Scenario.core`, the same
+  behaviours and weights as the reference's); steering + physics = the real ``World.step`` on the
+  sandbox with N agents (brains, pymunk and the batch transfer), at stagger 1 and each other
+  ``--stagger``.
+
+It prints a Markdown table with the ratio reference / ours ("x faster") beside each pair and, per
+series, the exponent k of a least-squares fit ``ms ~ N^k`` over the sizes. ``--json FILE`` writes
+the same; its keys:
+
+* ``machine``: ``python``, ``numpy``, ``scipy``, ``pymunk``, ``platform``, ``cpu``,
+  ``cpu_count``, ``malloc_tuned``;
+* ``options``: ``level``, ``sizes``, ``reference_sizes``, ``steps``, ``warmup``,
+  ``reference_steps``, ``reference_warmup``, ``stagger``, ``step_limit_s``;
+* ``weights``: the blend (``path``, ``flow``, ``avoid``, ``separate``);
+* ``rows``: one per size, ``agents``, ``steered``, ``reference`` (``steering_ms``, ``total_ms``,
+  ``steps``, ``note``; null figures where it did not run), ``ours`` (``steering_ms``,
+  ``steering_p95_ms``, ``world``: per stagger ``median_ms``, ``p95_ms``, ``steering_ms`` (the
+  world's own steering inside the step), ``pymunk_ms``), ``speedup`` (``steering``, ``total``
+  per stagger; reference / ours);
+* ``exponents``: ``ours_steering``, ``ours_world`` (per stagger), ``reference_steering``,
+  ``reference_total`` (null with fewer than two sizes);
+* ``notes``: what was skipped and why;
+* ``frames``: the whole-frame measurement with ``--frames`` (see :mod:`game.bench.frames`),
+  else null;
+* ``profile``: the profile file written with ``--profile``, else null.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import sys
+import time
+import types
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TextIO
+
+import numpy as np
+
+from game.level import Level
+from game.perf import tune_allocator
+
+if TYPE_CHECKING:
+    from pymunk import Vec2d
+
+    from game.steering.vec import FloatArray
+    from game.world import World
+
+    from .frames import FrameReport
+
+__all__ = [
+    "DEFAULT_REFERENCE_SIZES",
+    "DEFAULT_SIZES",
+    "DEFAULT_STAGGER",
+    "PROFILE_AGENTS",
+    "PROFILE_STEPS",
+    "STEP_LIMIT_S",
+    "BenchOptions",
+    "BenchResult",
+    "CoreTiming",
+    "Progress",
+    "ReferenceTiming",
+    "UsageError",
+    "WorldTiming",
+    "add_parser",
+    "fit_exponent",
+    "format_report",
+    "predict_step_seconds",
+    "run",
+    "time_core",
+    "time_reference",
+    "time_world",
+]
+
+#: Crowd sizes of our engine.
+DEFAULT_SIZES = (250, 1_000, 4_000, 10_000, 20_000)
+#: Crowd sizes of the reference (each only while its steps stay under the limit).
+DEFAULT_REFERENCE_SIZES = (250, 1_000, 4_000)
+#: Our World.step staggers.
+DEFAULT_STAGGER = (1, 4)
+#: Timed and untimed (warm-up) steps of each of our measurements.
+DEFAULT_STEPS = 60
+DEFAULT_WARMUP = 30
+#: The reference never starts a step expected to take longer than this (s).
+STEP_LIMIT_S = 10.0
+#: Timed and warm-up steps of the reference at most (its steps take seconds).
+REFERENCE_STEPS = 3
+REFERENCE_WARMUP = 1
+#: What ``--profile`` profiles: World.step calls at this many agents.
+PROFILE_AGENTS = 10_000
+PROFILE_STEPS = 10
+#: ``--frames``: crowd size of the whole-frame measurement, frames timed and warm-up.
+FRAME_AGENTS = 1_000
+FRAME_COUNT = 200
+FRAME_WARMUP = 30
+#: ``--quick``: tiny sizes and few steps, a smoke test of a few seconds.
+QUICK_SIZES = (250, 400)
+QUICK_REFERENCE_SIZES = (250,)
+QUICK_STEPS = 3
+QUICK_WARMUP = 1
+QUICK_FRAMES = 10
+#: Largest crowd accepted.
+MAX_AGENTS = 200_000
+
+DT = 1.0 / 60.0
+Clock = Callable[[], float]
+Tick = Callable[[], None]
+
+
+class UsageError(Exception):
+    """A bad option value (reported as one line, exit status 2)."""
+
+
+# -- the maths -------------------------------------------------------------------------------
+
+
+def fit_exponent(sizes: Sequence[float], ms: Sequence[float | None]) -> float | None:
+    """The exponent k of the least-squares fit ``log ms = k log N + c``.
+
+    Sizes without a (positive, finite) figure are left out; None with fewer than two distinct
+    sizes left.
+    """
+    pts = [
+        (math.log(n), math.log(t))
+        for n, t in zip(sizes, ms, strict=True)
+        if t is not None and math.isfinite(t) and t > 0 and n > 0
+    ]
+    if len({x for x, _ in pts}) < 2:
+        return None
+    x = np.array([p[0] for p in pts])
+    y = np.array([p[1] for p in pts])
+    slope = np.polyfit(x, y, 1)[0]
+    return float(slope)
+
+
+def predict_step_seconds(measured_agents: int, measured_s: float, agents: int) -> float:
+    """A step at ``agents`` predicted from one at ``measured_agents``: separation compares every
+    pair, so cost grows with N^2 (an upper bound for the parts that grow linearly)."""
+    return measured_s * (agents / measured_agents) ** 2
+
+
+def _median(values: Sequence[float]) -> float | None:
+    return float(np.median(values)) if values else None
+
+
+def _p95(values: Sequence[float]) -> float | None:
+    return float(np.percentile(values, 95)) if values else None
+
+
+# -- progress --------------------------------------------------------------------------------
+
+
+class Progress:
+    """Progress on stderr: a bar redrawn in place on a terminal, one line per job otherwise.
+
+    Args:
+        total: jobs to run.
+        out: the stream (stderr).
+        tty: draw the bar; default ``out.isatty()``.
+    """
+
+    def __init__(self, total: int, out: TextIO, tty: bool | None = None) -> None:
+        self.total = max(total, 1)
+        self.out = out
+        self.tty = out.isatty() if tty is None else tty
+        self.job_index = 0
+        self.label = ""
+        self.steps = 0
+        self.done = 0
+        self._last = 0.0
+        self._width = 0
+
+    def job(self, label: str, steps: int) -> None:
+        """Start the next job: ``label`` and how many steps it has."""
+        self.job_index += 1
+        self.label = label
+        self.steps = max(steps, 1)
+        self.done = 0
+        if self.tty:
+            self._draw(force=True)
+        else:
+            self.out.write(f"bench [{self.job_index}/{self.total}] {label} ({steps} steps)\n")
+            self.out.flush()
+
+    def tick(self) -> None:
+        """One step of the current job done."""
+        self.done += 1
+        if self.tty:
+            self._draw()
+
+    def note(self, text: str) -> None:
+        """A message on its own line (a skipped size)."""
+        self._clear()
+        self.out.write(f"bench: {text}\n")
+        self.out.flush()
+        if self.tty and self.label:
+            self._draw(force=True)
+
+    def close(self) -> None:
+        """Remove the bar."""
+        self._clear()
+
+    def _draw(self, force: bool = False) -> None:
+        now = time.perf_counter()
+        if not force and now - self._last < 0.1:
+            return
+        self._last = now
+        frac = (self.job_index - 1 + min(self.done / self.steps, 1.0)) / self.total
+        bar = "#" * int(frac * 30)
+        line = (
+            f"\r[{bar:<30}] {frac:4.0%} {self.job_index}/{self.total} {self.label}: "
+            f"step {self.done}/{self.steps}"
+        )
+        pad = max(self._width - len(line), 0)
+        self.out.write(line + " " * pad)
+        self.out.flush()
+        self._width = len(line)
+
+    def _clear(self) -> None:
+        if self.tty and self._width:
+            self.out.write("\r" + " " * self._width + "\r")
+            self.out.flush()
+            self._width = 0
+
+
+def _nothing() -> None:
+    """The default tick."""
+
+
+# -- the reference ---------------------------------------------------------------------------
+
+
+class ReferenceEngine(Protocol):
+    """What :func:`time_reference` steps (:class:`~game.bench.reference.SeedWorld`)."""
+
+    def forces(self) -> list[Vec2d]:
+        """Every vehicle's steering force."""
+        ...
+
+    def integrate(self, forces: Sequence[Vec2d], dt: float = DT) -> None:
+        """Apply the forces and move every vehicle."""
+        ...
+
+
+@dataclass
+class ReferenceTiming:
+    """The reference at one size: ms of each timed step, or why it did not run.
+
+    Attributes:
+        agents: agents in the world (the player included).
+        steering_ms: per timed step, every vehicle's forces.
+        total_ms: per timed step, forces + integration.
+        note: why the size was skipped or cut short ("" when it ran normally).
+    """
+
+    agents: int
+    steering_ms: list[float] = field(default_factory=list)
+    total_ms: list[float] = field(default_factory=list)
+    note: str = ""
+
+    @property
+    def ran(self) -> bool:
+        """Whether any step was measured."""
+        return bool(self.total_ms)
+
+    def to_json(self) -> dict[str, Any]:
+        """Medians and the note."""
+        return {
+            "steering_ms": _median(self.steering_ms),
+            "total_ms": _median(self.total_ms),
+            "steps": len(self.total_ms),
+            "note": self.note,
+        }
+
+
+def time_reference(
+    sizes: Sequence[int],
+    steps: int,
+    warmup: int,
+    build: Callable[[int], ReferenceEngine],
+    *,
+    limit_s: float = STEP_LIMIT_S,
+    clock: Clock = time.perf_counter,
+    on_start: Callable[[str, int], None] | None = None,
+    tick: Tick = _nothing,
+    on_note: Callable[[str], None] | None = None,
+) -> list[ReferenceTiming]:
+    """Time the reference at ``sizes`` (ascending), never starting a step expected over the limit.
+
+    At each size the first step (warm-up or not) is timed on its own; the next size's step is
+    predicted from the last measured one (:func:`predict_step_seconds`) and the size is skipped
+    when the prediction is over ``limit_s``; a step that takes longer than ``limit_s`` ends the
+    series (its figure is kept when it was the size's only one).
+
+    Args:
+        sizes: crowd sizes, agents in the world.
+        steps: timed steps per size (after ``warmup`` untimed ones).
+        build: makes the engine at a size (only for sizes that run).
+        clock: seconds, monotonic (a fake one in tests).
+        on_start, tick, on_note: progress hooks.
+
+    Returns:
+        One :class:`ReferenceTiming` per size, in ascending order.
+    """
+    out: list[ReferenceTiming] = []
+    last: tuple[int, float] | None = None  # (agents, seconds of one step)
+    stopped = ""
+    for n in sorted(sizes):
+        row = ReferenceTiming(n)
+        out.append(row)
+        if stopped:
+            row.note = stopped
+        elif last is not None and (guess := predict_step_seconds(*last, n)) > limit_s:
+            row.note = (
+                f"skipped: a step predicted at {guess:.1f} s (N^2 from {last[1]:.2f} s at "
+                f"{last[0]:,} agents), over the {limit_s:g} s limit"
+            )
+        else:
+            if on_start is not None:
+                on_start(f"reference {n:,} agents", warmup + steps)
+            last, stopped = _reference_steps(build(n), row, steps, warmup, limit_s, clock, tick)
+            if stopped:
+                row.note = stopped
+                stopped = f"skipped: a step at {last[0]:,} agents took {last[1]:.1f} s"
+        if row.note and on_note is not None:
+            on_note(f"reference at {n:,} agents: {row.note}")
+    return out
+
+
+def _reference_steps(
+    engine: ReferenceEngine,
+    row: ReferenceTiming,
+    steps: int,
+    warmup: int,
+    limit_s: float,
+    clock: Clock,
+    tick: Tick,
+) -> tuple[tuple[int, float], str]:
+    """Step ``engine`` into ``row``; returns (agents, seconds of a step) and why it stopped."""
+    seconds: list[float] = []
+    for k in range(warmup + steps):
+        t0 = clock()
+        forces = engine.forces()
+        t1 = clock()
+        engine.integrate(forces, DT)
+        t2 = clock()
+        seconds.append(t2 - t0)
+        tick()
+        if k >= warmup or t2 - t0 > limit_s:
+            row.steering_ms.append((t1 - t0) * 1000.0)
+            row.total_ms.append((t2 - t0) * 1000.0)
+        if t2 - t0 > limit_s:
+            return (row.agents, t2 - t0), (
+                f"one step took {t2 - t0:.1f} s, over the {limit_s:g} s limit: no more steps"
+            )
+    timed = seconds[warmup:] or seconds
+    return (row.agents, float(np.median(timed))), ""
+
+
+# -- ours ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CoreTiming:
+    """The core's blend on the scenario at one size (ms per step)."""
+
+    agents: int
+    steering_ms: float
+    p95_ms: float
+    steps: int
+
+
+def time_core(
+    agents: int,
+    steps: int,
+    warmup: int,
+    level: Level | None = None,
+    *,
+    clock: Clock = time.perf_counter,
+    tick: Tick = _nothing,
+) -> CoreTiming:
+    """Median ms of the core's steering on the scenario at ``agents``.
+
+    Agents move between timed steps (the core's Euler integrator, not timed), so the neighbour
+    index is rebuilt every step as in the game.
+    """
+    from game.steering import integrate
+
+    from .scenario import build_scenario
+
+    group, behaviour = build_scenario(agents, level).core()
+    ms: list[float] = []
+    for k in range(warmup + steps):
+        t0 = clock()
+        force = behaviour(group, DT)
+        elapsed = (clock() - t0) * 1000.0
+        if not np.isfinite(force).all():
+            raise RuntimeError(f"non-finite steering force at {agents} agents, step {k}")
+        integrate(group, force, DT)
+        if k >= warmup:
+            ms.append(elapsed)
+        tick()
+    return CoreTiming(agents, float(np.median(ms)), float(np.percentile(ms, 95)), len(ms))
+
+
+@dataclass(frozen=True)
+class WorldTiming:
+    """``World.step`` at one size and stagger (ms per step): the whole step and its parts."""
+
+    agents: int
+    stagger: int
+    median_ms: float
+    p95_ms: float
+    steering_ms: float
+    pymunk_ms: float
+    steps: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures."""
+        return {
+            "median_ms": self.median_ms,
+            "p95_ms": self.p95_ms,
+            "steering_ms": self.steering_ms,
+            "pymunk_ms": self.pymunk_ms,
+            "steps": self.steps,
+        }
+
+
+def _world(level: Level, agents: int, stagger: int) -> World:
+    """A fresh world on ``level`` with ``agents`` agents (the level's own ones at least)."""
+    from game.world import World
+
+    return World(level, extra_npcs=max(agents - level.agent_count, 0), stagger=stagger)
+
+
+def time_world(
+    level: Level,
+    agents: int,
+    stagger: int,
+    steps: int,
+    warmup: int,
+    *,
+    clock: Clock = time.perf_counter,
+    tick: Tick = _nothing,
+) -> WorldTiming:
+    """Median ms of ``World.step`` on ``level`` with ``agents`` agents, and of its steering
+    (``world._crowd_forces``) and pymunk (``world.physics.step``) parts.
+
+    The crowd spreads out of its spawn area during the untimed warm-up.
+    """
+    world = _world(level, agents, stagger)
+    steer_ms: list[float] = []
+    physics_ms: list[float] = []
+    plain_forces = world._crowd_forces
+    plain_physics = world.physics.step
+
+    def timed_forces() -> FloatArray:
+        t0 = clock()
+        out = plain_forces()
+        steer_ms.append((clock() - t0) * 1000.0)
+        return out
+
+    def timed_physics(dt: float) -> None:
+        t0 = clock()
+        plain_physics(dt)
+        physics_ms.append((clock() - t0) * 1000.0)
+
+    world._crowd_forces = timed_forces  # type: ignore[method-assign]
+    world.physics.step = timed_physics  # type: ignore[method-assign]
+    total: list[float] = []
+    for k in range(warmup + steps):
+        if k == warmup:
+            steer_ms.clear()
+            physics_ms.clear()
+        t0 = clock()
+        world.step()
+        if k >= warmup:
+            total.append((clock() - t0) * 1000.0)
+        tick()
+    if not np.isfinite(world.agents.pos).all():
+        raise RuntimeError(f"non-finite positions at {agents} agents, stagger {stagger}")
+    return WorldTiming(
+        agents=int(world.n),
+        stagger=stagger,
+        median_ms=float(np.median(total)),
+        p95_ms=float(np.percentile(total, 95)),
+        steering_ms=float(np.median(steer_ms)),
+        pymunk_ms=float(np.median(physics_ms)),
+        steps=len(total),
+    )
+
+
+def profile_world(
+    level: Level,
+    out: Path,
+    agents: int = PROFILE_AGENTS,
+    steps: int = PROFILE_STEPS,
+    warmup: int = 0,
+) -> None:
+    """Write a pyinstrument text profile of ``steps`` calls of ``World.step`` to ``out``.
+
+    Raises:
+        UsageError: when pyinstrument is not installed.
+    """
+    profiler_class = _pyinstrument()
+    world = _world(level, agents, 1)
+    for _ in range(warmup):
+        world.step()
+    profiler = profiler_class(interval=0.0005)
+    profiler.start()
+    for _ in range(steps):
+        world.step()
+    profiler.stop()
+    header = (
+        f"# pyinstrument: {steps} World.step calls on {level.source.name if level.source else ''}"
+        f" with {world.n:,} agents, stagger 1, after {warmup} warm-up steps\n"
+        f"# reproduce: python -m game bench --profile {out}\n\n"
+    )
+    out.write_text(header + profiler.output_text(unicode=False, color=False))
+
+
+def _pyinstrument() -> Any:
+    """pyinstrument's ``Profiler``, imported on demand.
+
+    Raises:
+        UsageError: naming the extra that installs it.
+    """
+    try:
+        from pyinstrument import Profiler
+    except ImportError:
+        raise UsageError(
+            "--profile needs pyinstrument: pip install -e '.[bench]' (or pip install pyinstrument)"
+        ) from None
+    return Profiler
+
+
+# -- the whole run ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BenchOptions:
+    """Validated options of one run (``--quick`` resolved)."""
+
+    level: Level
+    sizes: tuple[int, ...]
+    reference_sizes: tuple[int, ...]
+    steps: int
+    warmup: int
+    stagger: tuple[int, ...]
+    json: Path | None = None
+    profile: Path | None = None
+    frames: bool = False
+    frame_count: int = FRAME_COUNT
+    frame_warmup: int = FRAME_WARMUP
+    tune: bool = True
+
+    @property
+    def reference_steps(self) -> int:
+        """Timed reference steps per size."""
+        return min(self.steps, REFERENCE_STEPS)
+
+    @property
+    def reference_warmup(self) -> int:
+        """Untimed reference steps per size."""
+        return min(self.warmup, REFERENCE_WARMUP)
+
+    def jobs(self) -> int:
+        """How many measurements the run makes (for the progress bar)."""
+        jobs = len(self.reference_sizes) + len(self.sizes) * (1 + len(self.stagger))
+        return jobs + (self.profile is not None) + (2 if self.frames else 0)
+
+
+@dataclass
+class BenchResult:
+    """Everything one run measured."""
+
+    options: BenchOptions
+    machine: dict[str, Any]
+    reference: dict[int, ReferenceTiming] = field(default_factory=dict)
+    core: dict[int, CoreTiming] = field(default_factory=dict)
+    world: dict[tuple[int, int], WorldTiming] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    frames: FrameReport | None = None
+    profile: Path | None = None
+
+    @property
+    def all_sizes(self) -> list[int]:
+        """Every size measured by either engine, ascending."""
+        return sorted(set(self.options.sizes) | set(self.options.reference_sizes))
+
+    def speedup(self, n: int) -> tuple[float | None, dict[int, float | None]]:
+        """Reference / ours at ``n``: for steering, and for steering + physics per stagger."""
+        ref = self.reference.get(n)
+        core = self.core.get(n)
+        steer = _ratio(
+            _median(ref.steering_ms) if ref else None, core.steering_ms if core else None
+        )
+        total = {
+            k: _ratio(
+                _median(ref.total_ms) if ref else None,
+                self.world[n, k].median_ms if (n, k) in self.world else None,
+            )
+            for k in self.options.stagger
+        }
+        return steer, total
+
+    def exponents(self) -> dict[str, Any]:
+        """Fitted exponents of every series."""
+        sizes = list(self.options.sizes)
+        ref_sizes = sorted(self.reference)
+        return {
+            "ours_steering": fit_exponent(
+                sizes, [self.core[n].steering_ms if n in self.core else None for n in sizes]
+            ),
+            "ours_world": {
+                str(k): fit_exponent(
+                    sizes,
+                    [self.world[n, k].median_ms if (n, k) in self.world else None for n in sizes],
+                )
+                for k in self.options.stagger
+            },
+            "reference_steering": fit_exponent(
+                ref_sizes, [_median(self.reference[n].steering_ms) for n in ref_sizes]
+            ),
+            "reference_total": fit_exponent(
+                ref_sizes, [_median(self.reference[n].total_ms) for n in ref_sizes]
+            ),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The documented JSON (see the module docstring)."""
+        o = self.options
+        rows = []
+        for n in self.all_sizes:
+            ref = self.reference.get(n)
+            core = self.core.get(n)
+            steer, total = self.speedup(n)
+            rows.append(
+                {
+                    "agents": n,
+                    "steered": n - 1,
+                    "reference": (
+                        ref.to_json()
+                        if ref
+                        else {"steering_ms": None, "total_ms": None, "steps": 0, "note": ""}
+                    ),
+                    "ours": {
+                        "steering_ms": core.steering_ms if core else None,
+                        "steering_p95_ms": core.p95_ms if core else None,
+                        "world": {
+                            str(k): self.world[n, k].to_json()
+                            for k in o.stagger
+                            if (n, k) in self.world
+                        },
+                    },
+                    "speedup": {"steering": steer, "total": {str(k): v for k, v in total.items()}},
+                }
+            )
+        from .scenario import WEIGHTS
+
+        return {
+            "machine": self.machine,
+            "options": {
+                "level": o.level.source.name if o.level.source else "",
+                "sizes": list(o.sizes),
+                "reference_sizes": list(o.reference_sizes),
+                "steps": o.steps,
+                "warmup": o.warmup,
+                "reference_steps": o.reference_steps,
+                "reference_warmup": o.reference_warmup,
+                "stagger": list(o.stagger),
+                "step_limit_s": STEP_LIMIT_S,
+            },
+            "weights": WEIGHTS._asdict(),
+            "rows": rows,
+            "exponents": self.exponents(),
+            "notes": list(self.notes),
+            "frames": self.frames.to_json() if self.frames else None,
+            "profile": str(self.profile) if self.profile else None,
+        }
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return a / b if a is not None and b is not None and b > 0 else None
+
+
+def machine_info(tuned: bool) -> dict[str, Any]:
+    """Versions, CPU and allocator setting of this run."""
+    import pymunk
+    import scipy
+
+    return {
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "pymunk": pymunk.version,
+        "platform": platform.platform(),
+        "cpu": _cpu_name(),
+        "cpu_count": os.cpu_count(),
+        "malloc_tuned": tuned,
+    }
+
+
+def _cpu_name() -> str:
+    """The CPU model from /proc/cpuinfo, else what ``platform`` knows."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def measure_all(options: BenchOptions, progress: Progress, tuned: bool) -> BenchResult:
+    """Run every measurement of ``options``, reporting to ``progress``."""
+    from .scenario import build_scenario
+
+    result = BenchResult(options, machine_info(tuned))
+    level = options.level
+
+    def note(text: str) -> None:
+        result.notes.append(text)
+        progress.note(text)
+
+    refs = time_reference(
+        options.reference_sizes,
+        options.reference_steps,
+        options.reference_warmup,
+        lambda n: build_scenario(n, level).reference(),
+        on_start=progress.job,
+        tick=progress.tick,
+        on_note=note,
+    )
+    result.reference = {r.agents: r for r in refs}
+    for n in options.sizes:
+        progress.job(f"ours: steering {n:,} agents", options.warmup + options.steps)
+        result.core[n] = time_core(n, options.steps, options.warmup, level, tick=progress.tick)
+        for k in options.stagger:
+            progress.job(
+                f"ours: World.step {n:,} agents, stagger {k}", options.warmup + options.steps
+            )
+            result.world[n, k] = time_world(
+                level, n, k, options.steps, options.warmup, tick=progress.tick
+            )
+    if options.profile is not None:
+        progress.job(f"profile: World.step {PROFILE_AGENTS:,} agents", PROFILE_STEPS)
+        profile_world(level, options.profile, warmup=options.warmup)
+        result.profile = options.profile
+    if options.frames:
+        from .frames import run_frames
+
+        result.frames = run_frames(
+            [FRAME_AGENTS],
+            options.frame_count,
+            options.frame_warmup,
+            str(level.source) if level.source else "sandbox",
+            on_start=progress.job,
+            tick=progress.tick,
+        )
+    return result
+
+
+# -- the report ------------------------------------------------------------------------------
+
+
+def _ms(x: float | None) -> str:
+    if x is None:
+        return "-"
+    return f"{x:,.0f}" if x >= 100 else f"{x:.2f}" if x < 10 else f"{x:.1f}"
+
+
+def _times(x: float | None) -> str:
+    if x is None:
+        return "-"
+    return f"{x:,.0f}x" if x >= 10 else f"{x:.1f}x"
+
+
+def _k(x: float | None) -> str:
+    return "-" if x is None else f"{x:.2f}"
+
+
+def format_report(result: BenchResult) -> str:
+    """The run as Markdown: a header line, the comparison table, World.step's parts, notes."""
+    o = result.options
+    m = result.machine
+    lines = [
+        f"Sandbox scenario (level {o.level.source.name if o.level.source else '?'}); "
+        f"{m['cpu']}, {m['cpu_count']} CPUs; Python {m['python']}, numpy {m['numpy']}, "
+        f"scipy {m['scipy']}, pymunk {m['pymunk']}; malloc tuned: {m['malloc_tuned']}",
+        f"Median ms per step. Reference: {o.reference_steps} steps after "
+        f"{o.reference_warmup} warm-up; ours: {o.steps} steps after {o.warmup} warm-up. "
+        f"N counts the player; N - 1 agents are steered.",
+        "",
+    ]
+    head = ["agents", "reference steering", "ours steering", "x faster"]
+    head += ["reference steering + physics"]
+    for k in o.stagger:
+        head += [f"ours World.step stagger {k}", "x faster"]
+    lines.append("| " + " | ".join(head) + " |")
+    lines.append("|" + "---:|" * len(head))
+    for n in result.all_sizes:
+        ref = result.reference.get(n)
+        core = result.core.get(n)
+        steer, total = result.speedup(n)
+        cells = [f"{n:,}"]
+        cells.append(
+            _ms(_median(ref.steering_ms)) if ref and ref.ran else "skipped" if ref else "-"
+        )
+        cells += [_ms(core.steering_ms if core else None), _times(steer)]
+        cells.append(_ms(_median(ref.total_ms)) if ref and ref.ran else "skipped" if ref else "-")
+        for k in o.stagger:
+            w = result.world.get((n, k))
+            cells += [_ms(w.median_ms if w else None), _times(total[k])]
+        lines.append("| " + " | ".join(cells) + " |")
+    exp = result.exponents()
+    cells = ["fitted exponent", _k(exp["reference_steering"]), _k(exp["ours_steering"]), ""]
+    cells.append(_k(exp["reference_total"]))
+    for k in o.stagger:
+        cells += [_k(exp["ours_world"][str(k)]), ""]
+    lines.append("| " + " | ".join(cells) + " |")
+    if result.world:
+        lines += [
+            "",
+            "Inside World.step (median ms per step):",
+            "",
+            "| agents | stagger | World.step | p95 | steering (crowd forces) "
+            "| pymunk (space.step) |",
+            "|---:|---:|---:|---:|---:|---:|",
+        ]
+        for (_, k), w in sorted(result.world.items()):
+            lines.append(
+                f"| {w.agents:,} | {k} | {_ms(w.median_ms)} | {_ms(w.p95_ms)} "
+                f"| {_ms(w.steering_ms)} | {_ms(w.pymunk_ms)} |"
+            )
+    if result.frames is not None:
+        from .frames import format_frames
+
+        lines += ["", format_frames(result.frames)]
+    if result.profile is not None:
+        lines += ["", f"Profile of {PROFILE_STEPS} World.step calls written to {result.profile}"]
+    if result.notes:
+        lines += ["", *[f"Note: {text}" for text in result.notes]]
+    return "\n".join(lines)
+
+
+# -- the command -----------------------------------------------------------------------------
+
+
+def _error_line(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+    """argparse's error as one line on stderr and exit status 2 (no usage block)."""
+    sys.stderr.write(f"{parser.prog}: error: {message}\n")
+    raise SystemExit(2)
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add the ``bench`` command to an ``argparse`` sub-parsers object.
+
+    Args:
+        subparsers: what ``parser.add_subparsers()`` returned.
+    """
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "bench",
+        help="time the steering core against a seed-style reference (sandbox scenario)",
+        description=(__doc__ or "").split("\n\n")[0],
+    )
+    parser.add_argument(
+        "--sizes", type=int, nargs="+", default=None, help="our crowd sizes (250 1000 ... 20000)"
+    )
+    parser.add_argument(
+        "--reference-sizes",
+        type=int,
+        nargs="*",
+        default=None,
+        help="the reference's crowd sizes (250 1000 4000; none: skip it)",
+    )
+    parser.add_argument(
+        "--steps",
+        type=int,
+        default=None,
+        help=f"timed steps per measurement ({DEFAULT_STEPS}; the reference: {REFERENCE_STEPS} "
+        "at most)",
+    )
+    parser.add_argument(
+        "--warmup",
+        type=int,
+        default=None,
+        help=f"untimed steps first ({DEFAULT_WARMUP}; the reference: {REFERENCE_WARMUP} at most)",
+    )
+    parser.add_argument(
+        "--stagger",
+        type=int,
+        nargs="+",
+        default=list(DEFAULT_STAGGER),
+        help="World.step staggers (1 4)",
+    )
+    parser.add_argument("--json", type=Path, default=None, help="also write the results here")
+    parser.add_argument(
+        "--profile", type=Path, default=None, help="write a pyinstrument profile of World.step"
+    )
+    parser.add_argument(
+        "--frames", action="store_true", help="also time whole frames (opens a headless window)"
+    )
+    parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke test")
+    parser.add_argument("--no-tune", action="store_true", help="leave glibc malloc untuned")
+    # One line on stderr for every bad option, unknown ones included.
+    parser.error = types.MethodType(_error_line, parser)  # type: ignore[method-assign]
+    plain_parse = parser.parse_known_args
+
+    def strict_parse(
+        args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        ns, extras = plain_parse(args, namespace)
+        if extras:
+            parser.error(f"unrecognized arguments: {' '.join(extras)}")
+        return ns, extras
+
+    parser.parse_known_args = strict_parse  # type: ignore[method-assign,assignment]
+
+
+def _output_file(path: Path | None, option: str) -> Path | None:
+    if path is None:
+        return None
+    if path.is_dir():
+        raise UsageError(f"{option}: {path} is a folder")
+    if not path.resolve().parent.is_dir():
+        raise UsageError(f"{option}: folder {path.resolve().parent} does not exist")
+    return path
+
+
+def _sizes(values: Sequence[int], option: str, smallest: int) -> tuple[int, ...]:
+    for n in values:
+        if not smallest <= n <= MAX_AGENTS:
+            raise UsageError(
+                f"{option} must be in {smallest}..{MAX_AGENTS} (the level has {smallest} "
+                f"agents of its own), got {n}"
+            )
+    return tuple(sorted(set(values)))
+
+
+def options_from(args: argparse.Namespace, level: Level) -> BenchOptions:
+    """Validate the parsed arguments and resolve ``--quick``.
+
+    Raises:
+        UsageError: naming the option.
+    """
+    quick = bool(args.quick)
+    smallest = level.agent_count
+    sizes = args.sizes if args.sizes is not None else QUICK_SIZES if quick else DEFAULT_SIZES
+    refs = args.reference_sizes
+    if refs is None:
+        refs = QUICK_REFERENCE_SIZES if quick else DEFAULT_REFERENCE_SIZES
+    steps = args.steps if args.steps is not None else QUICK_STEPS if quick else DEFAULT_STEPS
+    warmup = args.warmup if args.warmup is not None else QUICK_WARMUP if quick else DEFAULT_WARMUP
+    if steps < 1:
+        raise UsageError(f"--steps must be >= 1, got {steps}")
+    if warmup < 0:
+        raise UsageError(f"--warmup must be >= 0, got {warmup}")
+    for k in args.stagger:
+        if not 1 <= k <= 64:
+            raise UsageError(f"--stagger must be in 1..64, got {k}")
+    profile = _output_file(args.profile, "--profile")
+    if profile is not None:
+        _pyinstrument()
+    return BenchOptions(
+        level=level,
+        sizes=_sizes(sizes, "--sizes", smallest),
+        reference_sizes=_sizes(refs, "--reference-sizes", smallest),
+        steps=steps,
+        warmup=warmup,
+        stagger=tuple(dict.fromkeys(args.stagger)),
+        json=_output_file(args.json, "--json"),
+        profile=profile,
+        frames=bool(args.frames),
+        frame_count=QUICK_FRAMES if quick else FRAME_COUNT,
+        frame_warmup=QUICK_WARMUP if quick else FRAME_WARMUP,
+        tune=not args.no_tune,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``bench`` with parsed arguments; returns the exit status (0, or 2 on bad input).
+
+    The table goes to stdout; progress and error lines go to stderr.
+    """
+    from .scenario import load_sandbox
+
+    try:
+        options = options_from(args, load_sandbox())
+    except UsageError as exc:
+        sys.stderr.write(f"bench: error: {exc}\n")
+        return 2
+    tuned = tune_allocator() if options.tune else False
+    progress = Progress(options.jobs(), sys.stderr)
+    try:
+        result = measure_all(options, progress, tuned)
+    finally:
+        progress.close()
+    sys.stdout.write(format_report(result) + "\n")
+    if options.json is not None:
+        try:
+            options.json.write_text(json.dumps(result.to_json(), indent=1) + "\n")
+        except OSError as exc:
+            sys.stderr.write(f"bench: error: cannot write {options.json}: {exc}\n")
+            return 2
+    return 0
