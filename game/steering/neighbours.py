@@ -20,12 +20,15 @@ from scipy.spatial import cKDTree
 from .agents import AgentGroup
 from .vec import FloatArray
 
-__all__ = ["MAX_CLASSES", "NeighbourIndex", "directed_candidates"]
+__all__ = ["BRUTE_FORCE_PAIRS", "MAX_CLASSES", "NeighbourIndex", "directed_candidates"]
 
 IntArray = NDArray[np.intp]
 
 #: More distinct distances than this are queried once, at the largest.
 MAX_CLASSES = 8
+#: A class whose members x group size is at most this is checked against every agent
+#: directly: cheaper than building a k-d tree for a handful of agents.
+BRUTE_FORCE_PAIRS = 32_768
 
 
 @dataclass(eq=False)
@@ -110,6 +113,8 @@ def directed_candidates(
             i, j = _subset_against(agents, members, index.tree, r + index.skin())
         elif 16 * members.size > agents.n:
             i, j = _from_pair_list(agents, members, r)
+        elif members.size * agents.n <= BRUTE_FORCE_PAIRS:
+            i, j = _brute_force(agents, members, r)
         else:
             i, j = _subset_against(agents, members, agents.tree(), r)
         parts_a.append(where[i])
@@ -131,6 +136,15 @@ def _subset_against(
     j = m["j"].astype(np.intp)
     keep = i != j
     return i[keep], j[keep]
+
+
+def _brute_force(agents: AgentGroup, members: IntArray, r: float) -> tuple[IntArray, IntArray]:
+    """Directed pairs (member, other) within ``r``, by measuring every member-agent pair."""
+    z = np.ascontiguousarray(agents.pos).view(np.complex128).reshape(-1)
+    near = np.abs(z[members][:, None] - z[None, :]) <= r
+    near[np.arange(members.size), members] = False
+    a, j = np.nonzero(near)
+    return members[a], j.astype(np.intp)
 
 
 def _from_pair_list(agents: AgentGroup, members: IntArray, r: float) -> tuple[IntArray, IntArray]:

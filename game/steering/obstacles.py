@@ -11,7 +11,7 @@ from scipy.spatial import cKDTree
 
 from .agents import AgentGroup
 from .base import Debug
-from .vec import EPSILON, FloatArray, perp, safe_normalize, truncate
+from .vec import EPSILON, FloatArray, clamp, perp, safe_normalize, truncate
 
 __all__ = ["AvoidObstacles", "Obstacles", "candidate_pairs"]
 
@@ -271,7 +271,7 @@ class AvoidObstacles:
         ms = agents.max_speed
         ratio = np.zeros(agents.n)
         np.divide(agents.speed(), ms, out=ratio, where=ms > EPSILON)
-        return self.min_box_length * (1.0 + np.clip(ratio, 0.0, 1.0))
+        return self.min_box_length * (1.0 + clamp(ratio, 0.0, 1.0))
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return (N, 2) avoidance forces; zero for agents with nothing in their box.

@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug, steer_to_velocity
-from .vec import EPSILON, FloatArray, as_points, length, safe_normalize, truncate
+from .vec import EPSILON, FloatArray, as_points, clamp, length, safe_normalize, truncate
 
 __all__ = [
     "SEED_LOOKAHEAD",
@@ -104,7 +104,7 @@ class _Remap:
         if self.new_closed:
             out = np.mod(out, ln)
             return np.where(out >= ln, 0.0, out)
-        return np.clip(out, 0.0, ln)
+        return clamp(out, 0.0, ln)
 
 
 def _validate_nodes(nodes: ArrayLike) -> FloatArray:
@@ -282,15 +282,15 @@ class Path:
         if self._closed:
             out = np.mod(np.where(np.isfinite(arr), arr, np.nan), self._length)
             return np.where(out >= self._length, 0.0, out)
-        return np.clip(arr, 0.0, self._length)
+        return clamp(arr, 0.0, self._length)
 
     def _locate(self, s: FloatArray) -> tuple[IntArray, FloatArray]:
         """Segment index and fraction along it for arc lengths already on the path."""
         last = self.n_segments - 1
-        j = np.clip(np.searchsorted(self._cum, s, side="right") - 1, 0, last).astype(np.intp)
+        j = clamp(np.searchsorted(self._cum, s, side="right") - 1, 0, last).astype(np.intp)
         t = np.zeros_like(s)
         np.divide(s - self._cum[j], self._seg_len[j], out=t, where=self._nonzero[j])
-        return j, np.clip(t, 0.0, 1.0)
+        return j, clamp(t, 0.0, 1.0)
 
     def point_at(self, s: ArrayLike) -> FloatArray:
         """Points at arc lengths ``s`` (any shape; result has a trailing axis of 2).
@@ -364,7 +364,7 @@ class Path:
             return np.zeros((b, n)), pt, np.zeros((b, n), dtype=np.intp), dist
         # A window as long as the path already covers all of it; bounding it (and bringing
         # hints onto the path) keeps the band arithmetic far from integer overflow.
-        w = np.where(np.isfinite(w), np.clip(w, 0.0, self._length), self._length)
+        w = np.where(np.isfinite(w), clamp(w, 0.0, self._length), self._length)
         hint = self.wrap(hint)
         hinted = np.isfinite(hint)
         if n <= _CHUNK and hinted.all():
@@ -407,8 +407,8 @@ class Path:
 
             def unwrapped(x: FloatArray) -> IntArray:
                 lap = np.floor(x / big_l)
-                r = np.clip(x - lap * big_l, 0.0, big_l)
-                j = np.clip(np.searchsorted(self._cum, r, side="right") - 1, 0, last)
+                r = clamp(x - lap * big_l, 0.0, big_l)
+                j = clamp(np.searchsorted(self._cum, r, side="right") - 1, 0, last)
                 return (lap * s_count + j).astype(np.intp)
 
             start = unwrapped(hint - w)
@@ -417,10 +417,10 @@ class Path:
             start = np.where(full, 0, start)
             count = np.where(full, s_count, count)
         else:
-            h = np.clip(hint, 0.0, big_l)
+            h = clamp(hint, 0.0, big_l)
             ends = np.searchsorted(self._cum, np.stack((h - w, h + w)), side="right") - 1
-            start = np.clip(ends[0], 0, last)
-            count = np.clip(ends[1], 0, last) - start + 1
+            start = clamp(ends[0], 0, last)
+            count = clamp(ends[1], 0, last) - start + 1
         k = int(count.max())
         idx = start[:, None] + np.minimum(np.arange(k), count[:, None] - 1)
         if self._closed:
@@ -437,16 +437,18 @@ class Path:
         t = rx * dx
         t += ry * dy
         t *= self._inv_l2[idx]
-        np.clip(t, 0.0, 1.0, out=t)
+        clamp(t, 0.0, 1.0, out=t)
         rx -= t * dx
         ry -= t * dy
         rx *= rx
         ry *= ry
         rx += ry
-        k = np.argmin(rx, axis=2)[..., None]
-        seg = np.take_along_axis(np.broadcast_to(idx, k.shape[:2] + idx.shape[1:]), k, 2)[..., 0]
-        tk = np.take_along_axis(t, k, 2)[..., 0]
-        d2 = np.take_along_axis(rx, k, 2)[..., 0]
+        b, n, width = rx.shape
+        k = np.argmin(rx, axis=2)  # (B, N)
+        flat = (np.arange(b * n).reshape(b, n) * width + k).reshape(-1)
+        seg = idx[np.arange(n)[None, :], k]
+        tk = t.reshape(-1)[flat].reshape(b, n)
+        d2 = rx.reshape(-1)[flat].reshape(b, n)
         s = self._cum[seg] + tk * self._seg_len[seg]
         if self._closed:
             s = np.where(s >= self._length, 0.0, s)
@@ -804,7 +806,7 @@ class FollowPath:
             half = 0.5 * path.length
             delta = np.mod(delta + half, path.length) - half
         limit = max(self.progress_rate, 0.0) * step
-        return path.wrap(old + np.clip(delta, -limit, limit))
+        return path.wrap(old + clamp(delta, -limit, limit))
 
     def _arrive(
         self,
