@@ -13,10 +13,10 @@ FloatArray = NDArray[np.float64]
 EPSILON = 1e-9
 
 __all__ = [
-    "clamp",
     "EPSILON",
     "FloatArray",
     "as_points",
+    "clamp",
     "length",
     "length_sq",
     "perp",
