@@ -323,14 +323,24 @@ def combine(
     :data:`SEPARATION_WEIGHT`) and the goal (x :data:`GOAL_WEIGHT`), capped at max force.
 
     A running sum is sequential, so this equals one prioritised sum over containment,
-    avoidance, separation and the goal's behaviours.
+    avoidance, separation and the goal's behaviours (:class:`~game.steering.PrioritizedSum`,
+    written out here for the three finite parts because the world runs it over the whole
+    crowd every step).
     """
-    parts: list[Behaviour | Weighted] = [
-        Given(urgent),
-        Weighted(Given(separation), SEPARATION_WEIGHT),
-        Weighted(Given(goals), GOAL_WEIGHT),
-    ]
-    return PrioritizedSum(parts)(group, 0.0)
+    max_force = group.max_force
+    total = urgent.copy()
+    for part, weight in ((separation, SEPARATION_WEIGHT), (goals, GOAL_WEIGHT)):
+        used = np.sqrt(np.einsum("ij,ij->i", total, total))
+        remaining = np.maximum(max_force - used, 0.0)
+        force = part * weight
+        flen = np.sqrt(np.einsum("ij,ij->i", force, force))
+        cut = flen > remaining
+        if cut.any():
+            scale = np.ones_like(flen)
+            np.divide(remaining, flen, out=scale, where=cut)
+            force *= scale[:, None]
+        total += force
+    return total
 
 
 @dataclass

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from game.level import load_level, resolve_level
-from game.steering import AgentGroup, Separate
+from game.steering import AgentGroup, PrioritizedSum, Separate, Weighted, truncate
 from game.world import World
+from game.world.brains import GOAL_WEIGHT, SEPARATION_WEIGHT, Given, combine
 
 
 def crowd(n: int, seed: int) -> AgentGroup:
@@ -37,7 +38,7 @@ def test_separation_for_rows_equals_the_cores_separate(step: int) -> None:
     assert got == pytest.approx(expected[rows], abs=1e-9)
 
 
-@pytest.mark.parametrize("k", [2, 4])
+@pytest.mark.parametrize("k", [2, 4, 8])
 def test_a_staggered_world_keeps_moving_smoothly(k: int) -> None:
     level = load_level(resolve_level("sandbox"))
     world = World(level, extra_npcs=300, stagger=k)
@@ -62,3 +63,19 @@ def test_a_staggered_world_keeps_moving_smoothly(k: int) -> None:
     rows = world.debug["rows"]
     assert rows.size == pytest.approx((world.n - 1) / k, abs=1)
     assert (np.diff(rows) == k).all()
+
+
+def test_combine_equals_the_cores_prioritised_sum() -> None:
+    # Given urgent, separation and goal forces within each agent's max force
+    rng = np.random.default_rng(0)
+    n = 2000
+    group = AgentGroup.create(rng.uniform(0, 100, (n, 2)), max_force=rng.uniform(50, 300, n))
+    urgent, sep, goal = (truncate(rng.normal(0, 150, (n, 2)), group.max_force) for _ in range(3))
+    # When
+    got = combine(group, urgent, sep, goal)
+    # Then it is Buckland's running sum, as the core computes it
+    expected = PrioritizedSum(
+        [Given(urgent), Weighted(Given(sep), SEPARATION_WEIGHT), Weighted(Given(goal), GOAL_WEIGHT)]
+    )(group, 1 / 60)
+    np.testing.assert_allclose(got, expected, atol=1e-9)
+    assert (np.hypot(*got.T) <= group.max_force * (1 + 1e-12)).all()
