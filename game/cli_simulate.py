@@ -13,13 +13,13 @@ import logging
 import math
 import sys
 import time
-import types
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
 
 import numpy as np
 
+from game.cli_common import one_line_errors
 from game.level import LevelError, load_level, resolve_level
 from game.perf import tune_allocator
 
@@ -37,12 +37,6 @@ PROGRESS_AFTER = 1.0
 
 class UsageError(Exception):
     """A bad option value (reported as one line, exit status 2)."""
-
-
-def _error_line(parser: argparse.ArgumentParser, message: str) -> NoReturn:
-    """argparse's error, as one line on stderr and exit status 2 (no usage block)."""
-    sys.stderr.write(f"{parser.prog}: error: {message}\n")
-    raise SystemExit(2)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -79,7 +73,7 @@ def add_parser(subparsers: Any) -> None:
     )
     # One line on stderr for every bad option, including unknown ones (argparse would print
     # its usage block first, or leave unknown options to the top-level parser).
-    parser.error = types.MethodType(_error_line, parser)  # type: ignore[method-assign]
+    one_line_errors(parser)
     plain_parse = parser.parse_known_args
 
     def strict_parse(

@@ -45,14 +45,14 @@ import os
 import platform
 import sys
 import time
-import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 import numpy as np
 
+from game.cli_common import one_line_errors
 from game.level import Level
 from game.perf import tune_allocator
 
@@ -863,12 +863,6 @@ def format_report(result: BenchResult) -> str:
 # -- the command -----------------------------------------------------------------------------
 
 
-def _error_line(parser: argparse.ArgumentParser, message: str) -> NoReturn:
-    """argparse's error as one line on stderr and exit status 2 (no usage block)."""
-    sys.stderr.write(f"{parser.prog}: error: {message}\n")
-    raise SystemExit(2)
-
-
 def add_parser(subparsers: Any) -> None:
     """Add the ``bench`` command to an ``argparse`` sub-parsers object.
 
@@ -920,7 +914,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke test")
     parser.add_argument("--no-tune", action="store_true", help="leave glibc malloc untuned")
     # One line on stderr for every bad option, unknown ones included.
-    parser.error = types.MethodType(_error_line, parser)  # type: ignore[method-assign]
+    one_line_errors(parser)
     plain_parse = parser.parse_known_args
 
     def strict_parse(

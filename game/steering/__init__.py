@@ -13,7 +13,7 @@ from .basic import Arrive, Contain, Evade, Flee, Pursue, Seek, Wander
 from .combine import Masked, PrioritizedSum, Priority, Weighted, WeightedSum
 from .flow import MAX_CELLS, FlowField, FollowFlow, NoiseFlow
 from .group import Align, Cohere, Separate
-from .neighbours import NeighbourIndex, directed_candidates
+from .neighbours import directed_candidates
 from .obstacles import AvoidObstacles, Obstacles
 from .path import DriftingPath, FollowPath, Path
 from .vec import length, perp, safe_normalize, truncate
@@ -36,7 +36,6 @@ __all__ = [
     "FollowFlow",
     "FollowPath",
     "Masked",
-    "NeighbourIndex",
     "NoiseFlow",
     "Obstacles",
     "Path",

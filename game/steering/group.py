@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
-from .neighbours import NeighbourIndex, directed_candidates
+from .neighbours import directed_candidates
 from .vec import EPSILON, FloatArray
 
 __all__ = ["COINCIDENT_DISTANCE", "Align", "Cohere", "Separate", "neighbour_distances"]
@@ -253,7 +253,7 @@ class Separate:
             total, count = _gather(p, hit_i, hit_j, push, None, n)
         pairs = np.column_stack((p.i, p.j))[hit_i | hit_j] if debug is not None else None
         if rest.size:
-            rest_total, rest_count, i, j = _directed_sums(agents, rest, sep, None)
+            rest_total, rest_count, i, j = _directed_sums(agents, rest, sep)
             total[rest] += rest_total
             count[rest] += rest_count
             if pairs is not None:
@@ -274,20 +274,19 @@ class Separate:
         self,
         agents: AgentGroup,
         rows: IntArray,
-        index: NeighbourIndex | None = None,
         debug: Debug | None = None,
     ) -> FloatArray:
         """The forces of ``agents[rows]`` only, every agent of the group counting as a
         neighbour: ``self(agents, dt)[rows]``, at a cost that shrinks with ``len(rows)``. This
-        is what lets a game recompute a staggered fraction of its crowd each step. ``index``:
-        a k-d tree a few steps old to query instead of a fresh one (see
-        :class:`~game.steering.neighbours.NeighbourIndex`).
+        is what lets a game recompute a fraction of its crowd each step (a tree query costs
+        about as much for a quarter of the crowd as for all of it, so a staggered world that
+        updates everyone's separation each step calls ``Separate`` itself).
 
         Debug key: ``separate.count`` (len(rows),) neighbours that pushed each row.
         """
         rows = np.asarray(rows, dtype=np.intp)
         sep = neighbour_distances(agents, self.distance, self.per_agent, self.column)
-        total, count, _, _ = _directed_sums(agents, rows, sep, index)
+        total, count, _, _ = _directed_sums(agents, rows, sep)
         if debug is not None:
             debug["separate.count"] = count
         desired = _with_length(_mean(total, count), agents.max_speed.take(rows))
@@ -305,7 +304,7 @@ def _covering_distance(sep: FloatArray) -> float:
 
 
 def _directed_sums(
-    agents: AgentGroup, rows: IntArray, sep: FloatArray, index: NeighbourIndex | None
+    agents: AgentGroup, rows: IntArray, sep: FloatArray
 ) -> tuple[ComplexArray, IntArray, IntArray, IntArray]:
     """Separation sums of ``rows`` from directed candidate pairs (receiver i, neighbour j).
 
@@ -314,7 +313,7 @@ def _directed_sums(
     (Q,) receivers and neighbours of the pairs that pushed.
     """
     z = _complex(agents.pos)
-    a, i, j = directed_candidates(agents, rows, sep, index)
+    a, i, j = directed_candidates(agents, rows, sep)
     diff = z.take(i) - z.take(j)
     d = np.abs(diff)
     sep_i = sep.take(i)

@@ -3,15 +3,12 @@
 Group behaviours with one distance use :meth:`AgentGroup.pairs_within` (undirected pairs, one
 query shared by every behaviour of a step). With per-agent distances (enemies 40 px, NPCs
 13-24 px) a single query at the largest distance finds several times the pairs the crowd needs,
-and a game that updates its agents in staggered groups wants the neighbours of a subset only.
-:func:`directed_candidates` answers both: it queries each distinct distance once, for the rows
-that use it. :class:`NeighbourIndex` lets those queries reuse a k-d tree a few steps old
-(Reynolds' staggering applied to the neighbour search itself).
+and a game that updates its agents in staggered groups may want the neighbours of a subset
+only. :func:`directed_candidates` answers both: it queries each distinct distance once, for the
+rows that use it.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
@@ -20,7 +17,7 @@ from scipy.spatial import cKDTree
 from .agents import AgentGroup
 from .vec import FloatArray
 
-__all__ = ["BRUTE_FORCE_PAIRS", "MAX_CLASSES", "NeighbourIndex", "directed_candidates"]
+__all__ = ["BRUTE_FORCE_PAIRS", "MAX_CLASSES", "directed_candidates"]
 
 IntArray = NDArray[np.intp]
 
@@ -31,53 +28,10 @@ MAX_CLASSES = 8
 BRUTE_FORCE_PAIRS = 32_768
 
 
-@dataclass(eq=False)
-class NeighbourIndex:
-    """A k-d tree over a group's positions rebuilt only every ``every`` steps.
-
-    Between rebuilds the agents move, so a query widens its radius by :meth:`skin`, the
-    farthest any agent can have gone since (steps x dt x the top speed, plus ``margin`` for
-    what else moves a body, such as a physics push out of a rock); callers keep only the pairs
-    close enough at the current positions, so the answer stays exact as long as no agent moves
-    faster than its max speed. Rebuilding a 10,000-point tree costs ~1.3 ms, so at ``every``
-    = 4 this saves about a millisecond a step.
-
-    Attributes:
-        every: rebuild period in steps.
-        dt: the step (s).
-        margin: extra reach (px) for movement beyond max speed.
-    """
-
-    every: int
-    dt: float
-    margin: float = 2.0
-    tree: cKDTree | None = field(default=None, init=False)
-    age: int = field(default=0, init=False)
-    _top_speed: float = field(default=0.0, init=False)
-
-    def __post_init__(self) -> None:
-        if self.every < 1:
-            raise ValueError(f"NeighbourIndex.every must be >= 1, got {self.every}")
-
-    def refresh(self, agents: AgentGroup) -> None:
-        """Call once per step: rebuilds the tree when it is ``every`` steps old."""
-        if self.tree is None or self.age + 1 >= self.every or self.tree.n != agents.n:
-            self.tree = cKDTree(agents.pos.copy(), balanced_tree=False, compact_nodes=False)
-            self._top_speed = float(agents.max_speed.max(initial=0.0))
-            self.age = 0
-        else:
-            self.age += 1
-
-    def skin(self) -> float:
-        """How far (px) any agent can have moved since the tree was built."""
-        return self.age * self.dt * self._top_speed + self.margin
-
-
 def directed_candidates(
     agents: AgentGroup,
     rows: IntArray,
     distances: FloatArray,
-    index: NeighbourIndex | None = None,
 ) -> tuple[IntArray, IntArray, IntArray]:
     """Candidate neighbours of ``agents[rows]``: (index into ``rows``, receiver, neighbour).
 
@@ -87,15 +41,13 @@ def directed_candidates(
     query at the largest). A class holding more than 1/16 of the group filters the group's
     cached pair list (:meth:`AgentGroup.pairs_within`: cKDTree's ``query_pairs`` measured
     faster than a subset-against-all query even for a quarter of the group); a small class
-    (the enemies) queries its own tree against the group's. With an ``index`` every class
-    queries its own tree (current positions) against the index's older tree, its radius
-    widened by the index's skin. Rows with a distance of 0 get no candidates.
+    (the enemies) queries its own tree against the group's, or, when it is tiny, measures its
+    distance to every agent. Rows with a distance of 0 get no candidates.
 
     Args:
         agents: the group.
         rows: (R,) the receivers, distinct.
         distances: (N,) each agent's neighbour distance (finite, >= 0).
-        index: an older tree to query instead of the group's current one.
     """
     where = np.full(agents.n, -1, dtype=np.intp)
     where[rows] = np.arange(rows.size)
@@ -109,9 +61,7 @@ def directed_candidates(
     parts_i: list[IntArray] = []
     parts_j: list[IntArray] = []
     for r, members in classes:
-        if index is not None and index.tree is not None:
-            i, j = _subset_against(agents, members, index.tree, r + index.skin())
-        elif 16 * members.size > agents.n:
+        if 16 * members.size > agents.n:
             i, j = _from_pair_list(agents, members, r)
         elif members.size * agents.n <= BRUTE_FORCE_PAIRS:
             i, j = _brute_force(agents, members, r)

@@ -69,7 +69,6 @@ __all__ = [
     "AtSpeed",
     "CrowdBrain",
     "EnemyMinds",
-    "Given",
     "Tasks",
     "combine",
     "player_accel",
@@ -141,18 +140,6 @@ class AtSpeed:
             return self.behaviour(agents, dt, debug)
         finally:
             agents.max_speed = full
-
-
-@dataclass
-class Given:
-    """A behaviour that returns forces computed beforehand (e.g. separation against all
-    agents when only some rows are updated this step)."""
-
-    force: FloatArray
-
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return the stored forces."""
-        return self.force
 
 
 @dataclass

@@ -375,13 +375,12 @@ def pushable_pairs(
     radius: FloatArray,
     physics: Physics,
     crowd_tree: cKDTree | None = None,
-    tree_skin: float = 0.0,
 ) -> tuple[IntArray, IntArray]:
     """(agent row, rock body row) of every agent that may touch a pushable rock within two
     steps: the candidates for :func:`clamp_approach` now and :func:`project_out` after the step.
 
     Agents come from ``crowd_tree`` (a k-d tree over agent rows 1..N-1 that the steering
-    built, at most ``tree_skin`` px out of date) with one ball query per rock; the player
+    built over the current positions) with one ball query per rock; the player
     (row 0) is paired with every pushable rock.
     """
     n = physics.n_agents
@@ -393,7 +392,7 @@ def pushable_pairs(
     agent = np.zeros(d_count, dtype=np.intp)
     rock = rows
     if n > 1:
-        reach = radius[rows] + float(radius[:n].max()) + 2 * MAX_STEP + tree_skin
+        reach = radius[rows] + float(radius[:n].max()) + 2 * MAX_STEP
         if crowd_tree is None:
             crowd_tree = cKDTree(pos[1:n])
         found = crowd_tree.query_ball_point(pos[rows], reach, return_sorted=False)

@@ -344,7 +344,7 @@ class World:
         # exceeds max speed before collisions.
         v = vel.copy()
         n = self.n
-        self._pushable = pushable_pairs(pos, self._body_radius, self.physics, *self._crowd_index())
+        self._pushable = pushable_pairs(pos, self._body_radius, self.physics, self._crowd_tree())
         clamp_approach(pos, v, self._body_radius, self.physics, DT, self._near, self._pushable)
         v_next = v + acc * DT
         _limit_speed(v_next[:n], self.agents.max_speed)
@@ -495,11 +495,11 @@ class World:
             leash=(self.kind[c] == ENEMY) & (self.path_index[c] < 0),
         )
 
-    def _crowd_index(self) -> tuple[cKDTree | None, float]:
-        """A k-d tree over the crowd and how stale it is (px), for the pushable-rock contacts."""
+    def _crowd_tree(self) -> cKDTree | None:
+        """The crowd's k-d tree (the one separation built this step), for pushable rocks."""
         if self.n < 2 or self.physics.dynamic_rocks.size == 0:
-            return None, 0.0
-        return self.crowd.tree(), 0.0
+            return None
+        return self.crowd.tree()
 
     def _crowd_forces(self) -> FloatArray:
         """Steering accelerations of the crowd: all of it, or this step's staggered group."""

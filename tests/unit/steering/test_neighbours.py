@@ -1,11 +1,11 @@
-"""Per-distance neighbour queries, separation for a subset of rows, and a stale k-d tree."""
+"""Per-distance neighbour queries and separation for a subset of rows."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from game.steering import AgentGroup, NeighbourIndex, Separate, directed_candidates
+from game.steering import AgentGroup, Separate, directed_candidates
 from game.steering.vec import FloatArray, truncate
 
 DT = 1.0 / 60.0
@@ -65,28 +65,6 @@ def test_for_rows_gives_the_whole_groups_rows(step: int) -> None:
     np.testing.assert_allclose(got, full[rows], atol=1e-9)
 
 
-def test_a_stale_index_with_its_skin_still_finds_every_neighbour() -> None:
-    # Given an index built, then agents moving for 3 steps at up to their max speed
-    agents = crowd(600, 7)
-    index = NeighbourIndex(every=4, dt=DT, margin=0.0)
-    index.refresh(agents)
-    rng = np.random.default_rng(1)
-    for _ in range(3):
-        heading = rng.normal(size=(agents.n, 2))
-        heading /= np.hypot(heading[:, 0], heading[:, 1])[:, None]
-        agents.pos = agents.pos + heading * (agents.max_speed * DT)[:, None]
-        index.refresh(agents)
-    assert index.age == 3
-    # When
-    rows = np.arange(0, agents.n, 3)
-    got = Separate(per_agent=True).for_rows(agents, rows, index)
-    # Then it is what a fresh query gives
-    np.testing.assert_allclose(got, Separate(per_agent=True)(agents, DT)[rows], atol=1e-9)
-    # and the next refresh rebuilds the tree
-    index.refresh(agents)
-    assert index.age == 0
-
-
 def test_each_distance_is_queried_at_its_own_radius() -> None:
     # Given a line of agents 20 px apart: only the 45 px agent reaches two neighbours
     agents = AgentGroup.create([(20.0 * k, 0.0) for k in range(5)])
@@ -108,8 +86,3 @@ def test_more_distances_than_classes_are_queried_at_the_largest() -> None:
     # When / Then the answer is still the seed's
     got = Separate(per_agent=True)(agents, DT)
     np.testing.assert_allclose(got, brute_force_separation(agents), atol=1e-9)
-
-
-def test_an_index_needs_a_positive_period() -> None:
-    with pytest.raises(ValueError, match="every"):
-        NeighbourIndex(every=0, dt=DT)

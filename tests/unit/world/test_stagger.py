@@ -3,13 +3,15 @@ smoothly, reusing each agent's last force between its updates."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pytest
 
 from game.level import load_level, resolve_level
 from game.steering import AgentGroup, PrioritizedSum, Separate, Weighted, truncate
 from game.world import World
-from game.world.brains import GOAL_WEIGHT, SEPARATION_WEIGHT, Given, combine
+from game.world.brains import GOAL_WEIGHT, SEPARATION_WEIGHT, combine
 
 
 def crowd(n: int, seed: int) -> AgentGroup:
@@ -63,6 +65,16 @@ def test_a_staggered_world_keeps_moving_smoothly(k: int) -> None:
     rows = world.debug["rows"]
     assert rows.size == pytest.approx((world.n - 1) / k, abs=1)
     assert (np.diff(rows) == k).all()
+
+
+@dataclass
+class Given:
+    """A behaviour returning forces computed beforehand."""
+
+    force: np.ndarray
+
+    def __call__(self, agents: AgentGroup, dt: float, debug: object = None) -> np.ndarray:
+        return self.force
 
 
 def test_combine_equals_the_cores_prioritised_sum() -> None:
