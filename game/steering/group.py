@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .neighbours import directed_candidates
-from .vec import EPSILON, FloatArray
+from .vec import EPSILON, FloatArray, truncate_complex
 
 __all__ = ["COINCIDENT_DISTANCE", "Align", "Cohere", "Separate", "neighbour_distances"]
 
@@ -146,12 +146,9 @@ def _with_length(v: ComplexArray, new_length: FloatArray) -> ComplexArray:
 
 def _limit(v: ComplexArray, max_length: FloatArray, keep: BoolArray) -> FloatArray:
     """``v`` shortened to ``max_length`` where ``keep``, zero elsewhere or where not finite."""
-    mag = np.abs(v)
-    limit = np.maximum(max_length, 0.0)
-    keep = keep & np.isfinite(mag)
-    scale = keep.astype(np.float64)
-    np.divide(limit, mag, out=scale, where=keep & (mag > limit))
-    return _xy(np.where(keep, v, 0.0) * scale)
+    out = truncate_complex(v, max_length)  # finite, so zeroing by a multiply is safe
+    out *= keep
+    return _xy(out)
 
 
 def _steer(agents: AgentGroup, desired: ComplexArray, gain: float, count: IntArray) -> FloatArray:
@@ -259,8 +256,9 @@ class Separate:
             if pairs is not None:
                 more = np.column_stack((np.minimum(i, j), np.maximum(i, j)))
                 pairs = np.unique(np.concatenate((pairs, more)), axis=0).reshape(-1, 2)
-        average = _mean(total, count)
-        desired = _with_length(average, agents.max_speed)  # the seed's sum.setMag(maxspeed)
+        # The seed averages the sum before sum.setMag(maxspeed); dividing by the count does not
+        # change the direction, so the sum is scaled directly.
+        desired = _with_length(total, agents.max_speed)
         force = _steer(agents, desired, self.gain, count)
 
         if debug is not None and pairs is not None:
@@ -296,9 +294,13 @@ class Separate:
 
 def _covering_distance(sep: FloatArray) -> float:
     """The smallest separation that at most 1/16 of the agents exceed (0 if none is set)."""
-    values, counts = np.unique(sep[sep > 0.0], return_counts=True)
-    if values.size == 0:
+    positive = sep[sep > 0.0]
+    if positive.size == 0:
         return 0.0
+    smallest = positive.min()
+    if 16 * np.count_nonzero(positive > smallest) <= sep.size:
+        return float(smallest)  # the usual crowd: most agents share the smallest value
+    values, counts = np.unique(positive, return_counts=True)
     above = np.cumsum(counts[::-1])[::-1] - counts  # agents with a larger separation
     return float(values[np.argmax(16 * above <= sep.size)])
 

@@ -193,6 +193,12 @@ class Path:
         np.divide(1.0, l2, out=self._inv_l2, where=nonzero)
         self._seg_len = seg_len
         self._nonzero = nonzero
+        self._inv_seg = np.zeros_like(seg_len)
+        np.divide(1.0, seg_len, out=self._inv_seg, where=nonzero)
+        # Segment starts and deltas as complex numbers: a point on a segment is one gather and
+        # one multiply-add instead of two of each and an np.stack.
+        self._az = a[:, 0] + 1j * a[:, 1]
+        self._dz = d[:, 0] + 1j * d[:, 1]
         self._cum = np.concatenate(([0.0], np.cumsum(seg_len)))
         self._length = float(self._cum[-1])
         # A zero-length segment stands for its nearest earlier (else later) real segment, both
@@ -287,10 +293,9 @@ class Path:
     def _locate(self, s: FloatArray) -> tuple[IntArray, FloatArray]:
         """Segment index and fraction along it for arc lengths already on the path."""
         last = self.n_segments - 1
-        j = clamp(np.searchsorted(self._cum, s, side="right") - 1, 0, last).astype(np.intp)
-        t = np.zeros_like(s)
-        np.divide(s - self._cum[j], self._seg_len[j], out=t, where=self._nonzero[j])
-        return j, clamp(t, 0.0, 1.0)
+        j = clamp(np.searchsorted(self._cum, s, side="right") - 1, 0, last)
+        t = (s - self._cum[j]) * self._inv_seg[j]  # 0 on a zero-length segment
+        return j, clamp(t, 0.0, 1.0, out=t)
 
     def point_at(self, s: ArrayLike) -> FloatArray:
         """Points at arc lengths ``s`` (any shape; result has a trailing axis of 2).
@@ -300,8 +305,8 @@ class Path:
         arr = self.wrap(s)
         flat = arr.reshape(-1)
         j, t = self._locate(flat)
-        pts = np.stack((self._ax[j] + t * self._dx[j], self._ay[j] + t * self._dy[j]), axis=1)
-        return pts.reshape(*arr.shape, 2)
+        pts = self._az[j] + t * self._dz[j]
+        return pts.view(np.float64).reshape(*arr.shape, 2)
 
     def tangent_at(self, s: ArrayLike) -> FloatArray:
         """Unit direction of travel (node 0 towards the end) at arc lengths ``s``.
@@ -364,7 +369,7 @@ class Path:
             return np.zeros((b, n)), pt, np.zeros((b, n), dtype=np.intp), dist
         # A window as long as the path already covers all of it; bounding it (and bringing
         # hints onto the path) keeps the band arithmetic far from integer overflow.
-        w = np.where(np.isfinite(w), clamp(w, 0.0, self._length), self._length)
+        w = np.fmin(np.maximum(w, 0.0), self._length)  # NaN and +inf: the whole path
         hint = self.wrap(hint)
         hinted = np.isfinite(hint)
         if n <= _CHUNK and hinted.all():
@@ -411,8 +416,9 @@ class Path:
                 j = clamp(np.searchsorted(self._cum, r, side="right") - 1, 0, last)
                 return (lap * s_count + j).astype(np.intp)
 
-            start = unwrapped(hint - w)
-            count = unwrapped(hint + w) - start + 1
+            ends = unwrapped(np.concatenate((hint - w, hint + w)))  # one pass for both ends
+            start = ends[: hint.shape[0]]
+            count = ends[hint.shape[0] :] - start + 1
             full = (2.0 * w >= big_l) | (count >= s_count)
             start = np.where(full, 0, start)
             count = np.where(full, s_count, count)
@@ -452,7 +458,7 @@ class Path:
         s = self._cum[seg] + tk * self._seg_len[seg]
         if self._closed:
             s = np.where(s >= self._length, 0.0, s)
-        pt = np.stack((self._ax[seg] + tk * self._dx[seg], self._ay[seg] + tk * self._dy[seg]), -1)
+        pt = (self._az[seg] + tk * self._dz[seg]).view(np.float64).reshape(b, n, 2)
         return s, pt, seg, np.sqrt(d2)
 
     # -- editing --------------------------------------------------------------------------
@@ -725,11 +731,11 @@ class FollowPath:
             else:
                 window = np.full(n, float(self.search_window))
             s_both, pt_both, seg_both, d_both = path._project_many(
-                np.stack((pos, future)), nearest, window
+                np.concatenate((pos, future)).reshape(2, n, 2), nearest, window
             )
             s_pos, s_fut, normal = s_both[0], s_both[1], pt_both[1]
             ahead = self.target_ahead + speed * self.target_ahead_time
-            target = path.point_at(path.wrap(s_fut + sign * ahead))
+            target = path.point_at(s_fut + sign * ahead)  # point_at wraps
             strayed = d_both[1] > path.radius
             along = np.einsum("ij,ij->i", vel, path._unit[seg_both[0]])
             stalled = along * sign <= self.cruise_fraction * max_speed
