@@ -154,16 +154,17 @@ class AgentGroup:
 
     def take(self, idx: NDArray[np.intp]) -> AgentGroup:
         """A new group with copies of rows ``idx`` (state columns included)."""
+        # Fancy indexing copies already.
         sub = AgentGroup(
-            pos=self.pos[idx].copy(),
-            vel=self.vel[idx].copy(),
-            max_speed=self.max_speed[idx].copy(),
-            max_force=self.max_force[idx].copy(),
-            radius=self.radius[idx].copy(),
-            mass=self.mass[idx].copy(),
-            heading=self.heading[idx].copy(),
+            pos=self.pos[idx],
+            vel=self.vel[idx],
+            max_speed=self.max_speed[idx],
+            max_force=self.max_force[idx],
+            radius=self.radius[idx],
+            mass=self.mass[idx],
+            heading=self.heading[idx],
         )
-        sub.state = {k: v[idx].copy() for k, v in self.state.items()}
+        sub.state = {k: v[idx] for k, v in self.state.items()}
         return sub
 
     def put_state(self, idx: NDArray[np.intp], sub: AgentGroup) -> None:

@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .neighbours import directed_candidates
-from .vec import EPSILON, FloatArray, truncate_complex
+from .vec import EPSILON, FloatArray, as_complex, as_rows, truncate_complex
 
 __all__ = ["COINCIDENT_DISTANCE", "Align", "Cohere", "Separate", "neighbour_distances"]
 
@@ -76,23 +76,13 @@ def neighbour_distances(
     return np.where(ok, raw, 0.0)
 
 
-def _complex(xy: FloatArray) -> ComplexArray:
-    """(N, 2) points as (N,) complex numbers ``x + iy`` (a view when already contiguous)."""
-    return np.ascontiguousarray(xy, dtype=np.float64).view(np.complex128).reshape(-1)
-
-
-def _xy(z: NDArray[np.generic]) -> FloatArray:
-    """(N,) complex numbers back to (N, 2) points."""
-    return np.ascontiguousarray(z, dtype=np.complex128).view(np.float64).reshape(-1, 2)
-
-
 def _pairs(agents: AgentGroup, distances: FloatArray) -> _Pairs:
     """Pairs closer than the largest of ``distances``, from the group's cached query."""
     radius = float(distances.max()) if distances.size else 0.0
     pairs = agents.pairs_within(radius)
     i = np.ascontiguousarray(pairs[:, 0])
     j = np.ascontiguousarray(pairs[:, 1])
-    z = _complex(agents.pos)
+    z = as_complex(agents.pos)
     diff = z.take(i) - z.take(j)
     return _Pairs(i, j, diff, np.abs(diff))
 
@@ -148,13 +138,13 @@ def _limit(v: ComplexArray, max_length: FloatArray, keep: BoolArray) -> FloatArr
     """``v`` shortened to ``max_length`` where ``keep``, zero elsewhere or where not finite."""
     out = truncate_complex(v, max_length)  # finite, so zeroing by a multiply is safe
     out *= keep
-    return _xy(out)
+    return as_rows(out)
 
 
 def _steer(agents: AgentGroup, desired: ComplexArray, gain: float, count: IntArray) -> FloatArray:
     """The seeds' steer ``(desired - velocity) * gain`` limited to max force, for agents with
     neighbours; zero force for the others (same numbers as ``base.steer_to_velocity``)."""
-    steer = (desired - _complex(agents.vel)) * gain
+    steer = (desired - as_complex(agents.vel)) * gain
     return _limit(steer, agents.max_force, count > 0)
 
 
@@ -162,7 +152,7 @@ def _unscaled_average(total: ComplexArray, count: IntArray, sep: FloatArray) -> 
     """The seed's average of 1/d-weighted away vectors, from sums scaled by the separation."""
     unscaled = np.zeros_like(total)
     np.divide(_mean(total, count), sep, out=unscaled, where=sep > COINCIDENT_DISTANCE)
-    return _xy(unscaled)
+    return as_rows(unscaled)
 
 
 def _check_distance(name: str, distance: float) -> None:
@@ -288,7 +278,7 @@ class Separate:
         if debug is not None:
             debug["separate.count"] = count
         desired = _with_length(_mean(total, count), agents.max_speed.take(rows))
-        steer = (desired - _complex(agents.vel).take(rows)) * self.gain
+        steer = (desired - as_complex(agents.vel).take(rows)) * self.gain
         return _limit(steer, agents.max_force.take(rows), count > 0)
 
 
@@ -314,7 +304,7 @@ def _directed_sums(
     receiver's separation, as in :meth:`Separate.__call__`), the (R,) neighbour counts and the
     (Q,) receivers and neighbours of the pairs that pushed.
     """
-    z = _complex(agents.pos)
+    z = as_complex(agents.pos)
     a, i, j = directed_candidates(agents, rows, sep)
     diff = z.take(i) - z.take(j)
     d = np.abs(diff)
@@ -381,7 +371,7 @@ class Align:
         n = agents.n
         radius = neighbour_distances(agents, self.distance, self.per_agent, self.column)
         p = _pairs(agents, radius)
-        vel = _complex(agents.vel)
+        vel = as_complex(agents.vel)
         hit_i = p.dist < radius.take(p.i)
         hit_j = p.dist < radius.take(p.j)
         total, count = _gather(p, hit_i, hit_j, vel.take(p.j), vel.take(p.i), n)
@@ -397,7 +387,7 @@ class Align:
 
         if debug is not None:
             debug["align.count"] = count
-            debug["align.velocity"] = _xy(average)
+            debug["align.velocity"] = as_rows(average)
         return force
 
 
@@ -450,5 +440,5 @@ class Cohere:
 
         if debug is not None:
             debug["cohere.count"] = count
-            debug["cohere.centre"] = agents.pos + _xy(to_centre)
+            debug["cohere.centre"] = agents.pos + as_rows(to_centre)
         return force

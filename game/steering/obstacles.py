@@ -11,7 +11,7 @@ from scipy.spatial import cKDTree
 
 from .agents import AgentGroup
 from .base import Debug
-from .vec import EPSILON, FloatArray, clamp, perp, safe_normalize, truncate
+from .vec import EPSILON, FloatArray, as_complex, clamp, perp, safe_normalize, truncate_complex
 
 __all__ = ["AvoidObstacles", "Obstacles", "candidate_pairs"]
 
@@ -171,16 +171,14 @@ class _Hits(NamedTuple):
     """The seed's closest intersection x: ``cx - sqrt(R^2 - cy^2)``, or ``+ sqrt`` if <= 0."""
     gap: FloatArray
     """Distance along the heading to the closest intersection, 0 when overlapping."""
-    hx: FloatArray
-    """Unit heading x."""
-    hy: FloatArray
-    """Unit heading y."""
+    heading: NDArray[np.complex128]
+    """Unit heading as ``x + iy``: multiplying a local vector by it turns it to world space."""
 
     @classmethod
     def none(cls) -> _Hits:
         idx = np.zeros(0, dtype=np.intp)
         f = np.zeros(0)
-        return cls(idx, idx, f, f, f, f, f, f, f)
+        return cls(idx, idx, f, f, f, f, f, np.zeros(0, dtype=np.complex128))
 
 
 @dataclass
@@ -303,9 +301,12 @@ class AvoidObstacles:
         multiplier = 1.0 + (length_ - np.minimum(hit.gap, length_)) / length_
         lateral = side * (hit.r_exp + side * hit.cy) * multiplier
         braking = (hit.r_exp - hit.cx) * self.braking_weight
-        local = truncate(
-            np.stack((braking, lateral), axis=1) * self.force_scale, agents.max_force[who]
-        )
+        # Local vectors as complex numbers braking + i lateral: the turn back to world space is
+        # one complex multiply by the unit heading.
+        local = np.empty(who.size, dtype=np.complex128)
+        local.real = braking * self.force_scale
+        local.imag = lateral * self.force_scale
+        local = truncate_complex(local, agents.max_force[who])
 
         # Memory: reacting agents refresh their side; the others let it run out.
         timer = np.maximum(timer - max(dt, 0.0), 0.0)
@@ -315,15 +316,14 @@ class AvoidObstacles:
         timer_col[:] = timer
 
         # Back to world space; rotating keeps the length, so the truncation above holds.
-        force = np.zeros((n, 2))
-        force[who, 0] = hit.hx * local[:, 0] - hit.hy * local[:, 1]
-        force[who, 1] = hit.hy * local[:, 0] + hit.hx * local[:, 1]
+        force = np.zeros(n, dtype=np.complex128)
+        force[who] = hit.heading * local
         if debug is not None:
             heading = safe_normalize(agents.heading, np.array([1.0, 0.0]))
             target = np.full(n, -1, dtype=np.intp)
             target[who] = hit.rock
             local_all = np.zeros((n, 2))
-            local_all[who] = local
+            local_all[who] = local.view(np.float64).reshape(-1, 2)
             sides = np.zeros(n)
             sides[who] = side
             hit_x = np.full(n, -1.0)
@@ -334,7 +334,7 @@ class AvoidObstacles:
             debug["avoid.local"] = local_all
             debug["avoid.side"] = sides
             debug["avoid.intersection"] = hit_x
-        return force
+        return force.view(np.float64).reshape(n, 2)
 
     def _closest_hits(self, agents: AgentGroup, half_w: FloatArray, box_len: FloatArray) -> _Hits:
         """Steps A-D of the seed for every agent at once: the rock each agent reacts to."""
@@ -345,16 +345,13 @@ class AvoidObstacles:
         # Flat 1-D columns: gathering them is several times faster than (P, 2) rows.
         reach = float(box_len.max()) + float(half_w.max()) + obs.max_radius
         ai, oj = candidate_pairs(agents, obs, reach * (1.0 + 1e-9) + 1e-9)
-        hx = agents.heading[:, 0][ai]
-        hy = agents.heading[:, 1][ai]
-        hn = np.sqrt(hx * hx + hy * hy)
-        unit = hn > EPSILON
-        hx = np.divide(hx, hn, out=np.ones_like(hx), where=unit)
-        hy = np.divide(hy, hn, out=np.zeros_like(hy), where=unit)
-        dx = obs.centers[:, 0][oj] - agents.pos[:, 0][ai]
-        dy = obs.centers[:, 1][oj] - agents.pos[:, 1][ai]
-        cx = dx * hx + dy * hy
-        cy = dy * hx - dx * hy
+        # Points and headings as complex numbers x + iy: 1-D gathers, and the turn into the
+        # agent's local space (x along the heading, y to its left) is d * conj(heading).
+        h = as_complex(agents.heading).take(ai)
+        hn = np.abs(h)
+        h = np.divide(h, hn, out=np.ones_like(h), where=hn > EPSILON)  # (1, 0) if no heading
+        local = (as_complex(obs.centers).take(oj) - as_complex(agents.pos).take(ai)) * h.conj()
+        cx, cy = local.real.copy(), local.imag.copy()
         r_exp = obs.radii[oj] + half_w[ai]
         s2 = r_exp * r_exp - cy * cy
         root = np.sqrt(np.maximum(s2, 0.0))
@@ -367,7 +364,7 @@ class AvoidObstacles:
             r_exp[keep],
             root[keep],
         )
-        hx, hy = hx[keep], hy[keep]
+        h = h[keep]
         near = cx - root
         ip = np.where(near <= 0.0, cx + root, near)
         # Group-min of the intersection x per agent (ties: lowest rock index) with ufunc.at,
@@ -387,8 +384,7 @@ class AvoidObstacles:
             r_exp=r_exp[pick],
             ip=ip[pick],
             gap=np.maximum(near[pick], 0.0),
-            hx=hx[pick],
-            hy=hy[pick],
+            heading=h[pick],
         )
 
     def _tie_sides(self, who: NDArray[np.intp]) -> FloatArray:

@@ -15,7 +15,9 @@ EPSILON = 1e-9
 __all__ = [
     "EPSILON",
     "FloatArray",
+    "as_complex",
     "as_points",
+    "as_rows",
     "clamp",
     "length",
     "length_sq",
@@ -61,14 +63,14 @@ def clamp(x: NDArray[Any], lo: Any, hi: Any, out: NDArray[Any] | None = None) ->
     return np.minimum(out, hi, out=out)
 
 
-def _complex(v: FloatArray) -> NDArray[np.complex128]:
+def as_complex(v: FloatArray) -> NDArray[np.complex128]:
     """(N, 2) rows as (N,) complex numbers ``x + iy``: a view of ``v`` when it is already
     C-contiguous float64, else of a contiguous copy. One complex ufunc call on it does what
     several calls on the columns do, and ``np.abs`` of it is ``hypot``."""
     return np.ascontiguousarray(v, dtype=np.float64).view(np.complex128).reshape(-1)
 
 
-def _rows(z: NDArray[np.complex128]) -> FloatArray:
+def as_rows(z: NDArray[np.complex128]) -> FloatArray:
     """(N,) complex numbers back to (N, 2) rows (a view)."""
     return z.view(np.float64).reshape(-1, 2)
 
@@ -86,7 +88,7 @@ def length(v: FloatArray) -> FloatArray:
     """
     if v.shape[0] == 0:
         return np.zeros(0)
-    return np.abs(_complex(v))
+    return np.abs(as_complex(v))
 
 
 def safe_normalize(v: FloatArray, fallback: FloatArray | None = None) -> FloatArray:
@@ -98,12 +100,12 @@ def safe_normalize(v: FloatArray, fallback: FloatArray | None = None) -> FloatAr
     """
     if v.shape[0] == 0:
         return np.zeros((0, 2))
-    z = _complex(v)
+    z = as_complex(v)
     n = np.abs(z)
     ok = n > EPSILON
     out = np.zeros_like(z)
     np.divide(z, n, out=out, where=ok)
-    unit = _rows(out)
+    unit = as_rows(out)
     if fallback is not None:
         unit = np.where(ok[:, None], unit, fallback)
     return unit
@@ -123,7 +125,7 @@ def truncate(v: FloatArray, max_length: FloatArray | float) -> FloatArray:
     """
     if v.shape[0] == 0:
         return np.zeros((0, 2))
-    return _rows(truncate_complex(_complex(v), max_length))
+    return as_rows(truncate_complex(as_complex(v), max_length))
 
 
 def truncate_complex(
