@@ -102,6 +102,11 @@ STEP_LIMIT_S = 10.0
 #: Timed and warm-up steps of the reference at most (its steps take seconds).
 REFERENCE_STEPS = 3
 REFERENCE_WARMUP = 1
+#: The reference takes more timed steps (up to :data:`REFERENCE_MAX_STEPS`) while a size's
+#: timed steps total less than this (s): at small N three steps are a few milliseconds, and
+#: their median swings by half on this shared machine.
+REFERENCE_BUDGET_S = 2.0
+REFERENCE_MAX_STEPS = 15
 #: What ``--profile`` profiles: World.step calls at this many agents.
 PROFILE_AGENTS = 10_000
 PROFILE_STEPS = 10
@@ -300,6 +305,8 @@ def time_reference(
     on_start: Callable[[str, int], None] | None = None,
     tick: Tick = _nothing,
     on_note: Callable[[str], None] | None = None,
+    budget_s: float = 0.0,
+    max_steps: int = 0,
 ) -> list[ReferenceTiming]:
     """Time the reference at ``sizes`` (ascending), never starting a step expected over the limit.
 
@@ -314,6 +321,9 @@ def time_reference(
         build: makes the engine at a size (only for sizes that run).
         clock: seconds, monotonic (a fake one in tests).
         on_start, tick, on_note: progress hooks.
+        budget_s, max_steps: after the ``steps`` timed steps, keep stepping while the timed
+            steps of the size total less than ``budget_s`` seconds and number fewer than
+            ``max_steps`` (the defaults take no extra step).
 
     Returns:
         One :class:`ReferenceTiming` per size, in ascending order.
@@ -333,8 +343,9 @@ def time_reference(
             )
         else:
             if on_start is not None:
-                on_start(f"reference {n:,} agents", warmup + steps)
-            last, stopped = _reference_steps(build(n), row, steps, warmup, limit_s, clock, tick)
+                on_start(f"reference {n:,} agents", warmup + max(steps, max_steps))
+            budget = _Budget(steps, max(steps, max_steps), budget_s, limit_s)
+            last, stopped = _reference_steps(build(n), row, warmup, budget, clock, tick)
             if stopped:
                 row.note = stopped
                 stopped = f"skipped: a step at {last[0]:,} agents took {last[1]:.1f} s"
@@ -343,18 +354,36 @@ def time_reference(
     return out
 
 
+@dataclass(frozen=True)
+class _Budget:
+    """How many timed reference steps a size takes: ``steps``, then more up to ``max_steps``
+    while they total under ``seconds``; any step over ``limit_s`` ends the size."""
+
+    steps: int
+    max_steps: int
+    seconds: float
+    limit_s: float
+
+    def more(self, timed: Sequence[float]) -> bool:
+        """Whether to take another timed step after ``timed`` (seconds of each)."""
+        if len(timed) < self.steps:
+            return True
+        return len(timed) < self.max_steps and sum(timed) < self.seconds
+
+
 def _reference_steps(
     engine: ReferenceEngine,
     row: ReferenceTiming,
-    steps: int,
     warmup: int,
-    limit_s: float,
+    budget: _Budget,
     clock: Clock,
     tick: Tick,
 ) -> tuple[tuple[int, float], str]:
     """Step ``engine`` into ``row``; returns (agents, seconds of a step) and why it stopped."""
+    limit_s = budget.limit_s
     seconds: list[float] = []
-    for k in range(warmup + steps):
+    k = 0
+    while k < warmup or budget.more(seconds[warmup:]):
         t0 = clock()
         forces = engine.forces()
         t1 = clock()
@@ -369,6 +398,7 @@ def _reference_steps(
             return (row.agents, t2 - t0), (
                 f"one step took {t2 - t0:.1f} s, over the {limit_s:g} s limit: no more steps"
             )
+        k += 1
     timed = seconds[warmup:] or seconds
     return (row.agents, float(np.median(timed))), ""
 
@@ -747,6 +777,8 @@ def measure_all(options: BenchOptions, progress: Progress, tuned: bool) -> Bench
         on_start=progress.job,
         tick=progress.tick,
         on_note=note,
+        budget_s=REFERENCE_BUDGET_S,
+        max_steps=min(options.steps, REFERENCE_MAX_STEPS),
     )
     result.reference = {r.agents: r for r in refs}
     for n in options.sizes:
@@ -805,7 +837,8 @@ def format_report(result: BenchResult) -> str:
         f"{m['cpu']}, {m['cpu_count']} CPUs; Python {m['python']}, numpy {m['numpy']}, "
         f"scipy {m['scipy']}, pymunk {m['pymunk']}; malloc tuned: {m['malloc_tuned']}",
         f"Median ms per step. Reference: {o.reference_steps} steps after "
-        f"{o.reference_warmup} warm-up; ours: {o.steps} steps after {o.warmup} warm-up. "
+        f"{o.reference_warmup} warm-up, up to {min(o.steps, REFERENCE_MAX_STEPS)} while they "
+        f"total under {REFERENCE_BUDGET_S:g} s; ours: {o.steps} steps after {o.warmup} warm-up. "
         f"N counts the player; N - 1 agents are steered.",
         "",
     ]

@@ -111,3 +111,20 @@ def test_a_prediction_never_starts_a_step_over_the_limit() -> None:
     rows, built = run(0.7e-6, 2.0)
     assert 4_000 not in built
     assert rows[0].ran and rows[1].ran and not rows[2].ran
+
+
+def test_small_sizes_take_more_steps_within_the_time_budget() -> None:
+    # Given steps of 0.1 s at 250 agents (1e-6 N^2: 0.0625 s) and 1 s at 1,000, a 2-s budget
+    clock = FakeClock()
+    built: dict[int, FakeEngine] = {}
+
+    def build(n: int) -> FakeEngine:
+        built[n] = FakeEngine(n, clock, 1e-6, 2.0)
+        return built[n]
+
+    rows = time_reference([250, 1_000], 3, 1, build, clock=clock, budget_s=2.0, max_steps=15)
+    # Then 250 runs until the cap (15 x 0.0625 s < 2 s) and 1,000 until the budget (2 x 1 s)
+    # but never fewer than the 3 steps asked for
+    assert len(rows[0].total_ms) == 15 and built[250].calls == 16
+    assert len(rows[1].total_ms) == 3 and built[1_000].calls == 4
+    assert rows[1].total_ms == pytest.approx([1000.0] * 3)
