@@ -9,7 +9,7 @@ from numpy.typing import ArrayLike
 
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug, desired_toward, steer_to_velocity
-from .vec import FloatArray, as_points, length, perp, safe_normalize, truncate
+from .vec import FloatArray, as_complex, as_points, as_rows, length, safe_normalize, truncate
 
 __all__ = ["Arrive", "Contain", "Evade", "Flee", "Pursue", "Seek", "Wander"]
 
@@ -166,14 +166,14 @@ class Wander:
         if fresh.any():
             angle[fresh] = self.rng.uniform(-np.pi, np.pi, int(fresh.sum()))
         angle += self.rng.normal(0.0, self.jitter * np.sqrt(max(dt, 0.0)), n)
-        heading = agents.heading
-        centre = agents.pos + heading * self.circle_distance
-        offset = heading * np.cos(angle)[:, None] + perp(heading) * np.sin(angle)[:, None]
-        target = centre + offset * self.circle_radius
+        # With the heading as a complex number h, the point at angle a on the circle is
+        # h * (distance + radius * e^(ia)) from the agent: the turn by a is a multiply.
+        h = as_complex(agents.heading)
+        ahead = as_rows(h * (self.circle_distance + self.circle_radius * np.exp(1j * angle)))
         if debug is not None:
-            debug["wander.target"] = target
-            debug["wander.centre"] = centre
-        return steer_to_velocity(agents, desired_toward(agents, target - agents.pos), self.gain)
+            debug["wander.target"] = agents.pos + ahead
+            debug["wander.centre"] = agents.pos + agents.heading * self.circle_distance
+        return steer_to_velocity(agents, desired_toward(agents, ahead), self.gain)
 
 
 @dataclass

@@ -43,7 +43,7 @@ from game.steering import (
     WeightedSum,
     truncate,
 )
-from game.steering.vec import FloatArray
+from game.steering.vec import FloatArray, length
 
 from .currents import FollowCurrent
 
@@ -286,7 +286,7 @@ class CrowdBrain:
         back = mode == RETURN
         goal(Seek(tasks.target[back]), back)
         wandering = mode == WANDER
-        far = wandering & tasks.leash & (np.hypot(*(group.pos - tasks.post).T) > LEASH)
+        far = wandering & tasks.leash & (length(group.pos - tasks.post) > LEASH)
         goal(Seek(tasks.post[far]), far)
         flowing = mode == FLOW
         goal(FollowCurrent(tasks.current[flowing]), flowing)
@@ -317,10 +317,10 @@ def combine(
     max_force = group.max_force
     total = urgent.copy()
     for part, weight in ((separation, SEPARATION_WEIGHT), (goals, GOAL_WEIGHT)):
-        used = np.sqrt(np.einsum("ij,ij->i", total, total))
+        used = length(total)
         remaining = np.maximum(max_force - used, 0.0)
         force = part * weight
-        flen = np.sqrt(np.einsum("ij,ij->i", force, force))
+        flen = length(force)
         cut = flen > remaining
         if cut.any():
             scale = np.ones_like(flen)
@@ -386,7 +386,7 @@ class EnemyMinds:
         seen = np.zeros(self.rows.size, dtype=bool)
         if self.rows.size == 0:
             return seen
-        d = np.hypot(*(pos - player).T)
+        d = length(pos - player)
         near = np.flatnonzero((self.sight > 0) & (d <= self.sight))
         target = (float(player[0]), float(player[1]))
         for k in near:  # only the few enemies within sight range

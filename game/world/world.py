@@ -22,7 +22,7 @@ from game.steering import (
     Path,
     Separate,
 )
-from game.steering.vec import FloatArray
+from game.steering.vec import FloatArray, length
 
 from .brains import (
     FLEE,
@@ -378,7 +378,7 @@ class World:
         a = self.agents
         np.copyto(a.pos, pos[:n])
         v = vel[:n]
-        speed = np.sqrt(np.einsum("ij,ij->i", v, v))
+        speed = length(v)
         moving = speed > 1e-6
         if moving.all():
             np.divide(v, speed[:, None], out=a.heading)
@@ -412,7 +412,7 @@ class World:
         self.mode[npc] = np.where(inside & self._npc_free, FLOW, self._npc_base)
         d = self.agents.pos[npc] - self.agents.pos[0]
         reach = FLEE_DISTANCE + float(self.agents.radius[0])
-        near = np.einsum("ij,ij->i", d, d) < reach * reach
+        near = length(d) < reach
         if near.any():
             self.mode[npc[near]] = FLEE
 
@@ -537,7 +537,7 @@ def _limit_speed(v: FloatArray, max_speed: FloatArray, speed: FloatArray | None 
     """Shorten, in place, the rows of ``v`` longer than ``max_speed`` (``speed``: their
     lengths, if known)."""
     if speed is None:
-        speed = np.sqrt(np.einsum("ij,ij->i", v, v))
+        speed = length(v)
     over = np.flatnonzero(speed > max_speed)
     if over.size:
         v[over] *= (max_speed[over] / speed[over])[:, None]
