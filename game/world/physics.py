@@ -20,7 +20,7 @@ import pymunk.batch as batch
 from numpy.typing import NDArray
 from scipy.spatial import cKDTree
 
-from game.steering.vec import FloatArray
+from game.steering.vec import FloatArray, clamp
 
 __all__ = [
     "CAT_AGENT",
@@ -564,8 +564,6 @@ class RockGrid:
         edge_col = (cols * cell < pad) | ((cols + 1) * cell > size[0] - pad)
         edge_row = (rows * cell < pad) | ((rows + 1) * cell > size[1] - pad)
         self.edge = (edge_row[:, None] | edge_col[None, :]).ravel()
-        self._last = np.array([self.cols - 1, self.rows - 1], dtype=np.intp)
-        self._stride = np.array([1, self.cols], dtype=np.intp)
         #: Per cell: 1 near a rock, 2 near an edge (bit flags).
         self.flags = (self.count > 0).astype(np.int8) | (self.edge.astype(np.int8) << 1)
 
@@ -575,9 +573,15 @@ class RockGrid:
         if pos.shape[0] == 0:
             return Near(e, e, e)
         # Truncation toward zero is the floor here: anything below 0 is clipped to cell 0.
-        rc = (pos * (1.0 / self.cell)).astype(np.intp)
-        np.clip(rc, 0, self._last, out=rc)
-        cell = rc @ self._stride
+        # Column by column: clipping (K, 2) against a (2,) bound runs NumPy's inner loop two
+        # elements at a time (three times slower here).
+        g = pos * (1.0 / self.cell)
+        col = g[:, 0].astype(np.intp)
+        cell = g[:, 1].astype(np.intp)
+        clamp(col, 0, self.cols - 1, out=col)
+        clamp(cell, 0, self.rows - 1, out=cell)
+        cell *= self.cols
+        cell += col
         flags = self.flags[cell]
         flagged = np.flatnonzero(flags)
         if flagged.size == 0:
