@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.spatial import cKDTree
 
-from .vec import FloatArray, as_points, length, safe_normalize, truncate
+from .vec import FloatArray, as_points, length, safe_normalize, select_rows, truncate
 
 __all__ = ["AgentGroup", "integrate"]
 
@@ -132,7 +132,7 @@ class AgentGroup:
     def update_heading(self) -> None:
         """Point :attr:`heading` along the velocity where the agent moves; keep it where not."""
         moving = length(self.vel) > 1e-6
-        self.heading = np.where(moving[:, None], safe_normalize(self.vel), self.heading)
+        self.heading = select_rows(moving, safe_normalize(self.vel), self.heading)
 
     def column(self, name: str, fill: float = 0.0, width: int = 0) -> FloatArray:
         """The per-agent state column ``name``, created filled with ``fill`` on first use.

@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .agents import AgentGroup
-from .vec import FloatArray, safe_normalize, truncate
+from .vec import FloatArray, set_length, truncate
 
 __all__ = ["DEFAULT_GAIN", "Behaviour", "Debug", "desired_toward", "steer_to_velocity"]
 
@@ -46,4 +46,4 @@ def steer_to_velocity(
 
 def desired_toward(agents: AgentGroup, direction: FloatArray) -> FloatArray:
     """Desired velocity at max speed along ``direction`` (zero where the direction is zero)."""
-    return safe_normalize(direction) * agents.max_speed[:, None]
+    return set_length(direction, agents.max_speed)

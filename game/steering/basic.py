@@ -9,7 +9,18 @@ from numpy.typing import ArrayLike
 
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug, desired_toward, steer_to_velocity
-from .vec import FloatArray, as_complex, as_points, as_rows, length, safe_normalize, truncate
+from .vec import (
+    FloatArray,
+    as_complex,
+    as_points,
+    as_rows,
+    length,
+    safe_normalize,
+    scale_rows,
+    select_rows,
+    set_length,
+    truncate,
+)
 
 __all__ = ["Arrive", "Contain", "Evade", "Flee", "Pursue", "Seek", "Wander"]
 
@@ -52,9 +63,9 @@ class Flee:
         tgt = _targets(self.target, agents.n)
         away = agents.pos - tgt
         direction = safe_normalize(away, fallback=agents.heading)
-        force = steer_to_velocity(agents, direction * agents.max_speed[:, None], self.gain)
+        force = steer_to_velocity(agents, scale_rows(direction, agents.max_speed), self.gain)
         near = length(away) < self.panic_distance
-        return np.where(near[:, None], force, 0.0)
+        return select_rows(near, force, 0.0)
 
 
 @dataclass
@@ -81,11 +92,11 @@ class Arrive:
         slow = max(self.slowing_radius, 1e-6)
         speed = np.minimum(agents.max_speed, agents.max_speed * dist / slow)
         speed = np.minimum(speed, np.sqrt(2.0 * self.brake_fraction * agents.max_force * dist))
-        desired = safe_normalize(to_target) * speed[:, None]
+        desired = set_length(to_target, speed)
         gain = np.maximum(self.gain, 4.0 * agents.max_speed / slow)
         if debug is not None:
             debug["arrive.target"] = tgt
-        return truncate((desired - agents.vel) * gain[:, None], agents.max_force)
+        return truncate(scale_rows(desired - agents.vel, gain), agents.max_force)
 
 
 def _prediction_time(

@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from .agents import AgentGroup
 from .base import Behaviour, Debug
-from .vec import EPSILON, FloatArray, length, truncate
+from .vec import EPSILON, FloatArray, length, scale_rows, select_rows, truncate
 
 __all__ = ["Masked", "PrioritizedSum", "Priority", "Weighted", "WeightedSum"]
 
@@ -72,7 +72,7 @@ class PrioritizedSum:
                 scale = np.ones_like(flen)
                 np.divide(remaining, flen, out=scale, where=cut & (flen > EPSILON))
                 scale[cut & ~np.isfinite(flen)] = 0.0
-                force = np.where(cut[:, None] & ~np.isfinite(force), 0.0, force) * scale[:, None]
+                force = scale_rows(select_rows(cut & ~np.isfinite(flen), 0.0, force), scale)
             total += force
         return truncate(total, agents.max_force)
 

@@ -23,7 +23,7 @@ from opensimplex.constants import GRADIENTS2, GRADIENTS3
 
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug, steer_to_velocity
-from .vec import FloatArray, as_points, length, perp, safe_normalize
+from .vec import FloatArray, as_points, length, perp, safe_normalize, select_rows, set_length
 
 __all__ = ["MAX_CELLS", "FlowField", "FollowFlow", "NoiseFlow"]
 
@@ -653,10 +653,10 @@ class FollowFlow:
         speed = agents.max_speed
         if self.strength_scales_speed:
             speed = speed * np.minimum(length(sample), 1.0)
-        desired = safe_normalize(sample) * speed[:, None]
+        desired = set_length(sample, speed)
         force = steer_to_velocity(agents, desired, self.gain)
         if self.outside == "zero":
-            force = np.where(self.field.contains(agents.pos)[:, None], force, 0.0)
+            force = select_rows(self.field.contains(agents.pos), force, 0.0)
         if debug is not None:
             debug["flow.sample"] = sample
             debug["flow.lookup"] = look

@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug, steer_to_velocity
-from .vec import EPSILON, FloatArray, as_points, clamp, length, safe_normalize, truncate
+from .vec import EPSILON, FloatArray, as_points, clamp, length, scale_rows, set_length, truncate
 
 __all__ = [
     "SEED_LOOKAHEAD",
@@ -740,9 +740,8 @@ class FollowPath:
             along = np.einsum("ij,ij->i", vel, path._unit[seg_both[0]])
             stalled = along * sign <= self.cruise_fraction * max_speed
             steering = strayed | stalled
-            desired = safe_normalize(target - pos) * max_speed[:, None]
-            force = steer_to_velocity(agents, desired, self.gain)
-            force *= steering[:, None]
+            desired = set_length(target - pos, max_speed)
+            force = scale_rows(steer_to_velocity(agents, desired, self.gain), steering)
             if self.arrive_at_end and not path.closed:
                 end_s = path.length if sign > 0 else 0.0
                 remaining = sign * (end_s - s_pos)
@@ -831,6 +830,6 @@ class FollowPath:
         speed = np.minimum(max_speed, max_speed * to_go / slow)
         brake = np.maximum(self.brake_fraction * max_force * to_go, 0.0)
         speed = np.minimum(speed, np.sqrt(2.0 * brake))
-        desired = safe_normalize(toward - pos) * speed[:, None]
+        desired = set_length(toward - pos, speed)
         gain = np.maximum(self.gain, 4.0 * max_speed / slow)
-        return truncate((desired - vel) * gain[:, None], max_force)
+        return truncate(scale_rows(desired - vel, gain), max_force)

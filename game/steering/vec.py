@@ -21,8 +21,11 @@ __all__ = [
     "clamp",
     "length",
     "length_sq",
+    "normalize_complex",
     "perp",
     "safe_normalize",
+    "scale_rows",
+    "select_rows",
     "set_length",
     "truncate",
     "truncate_complex",
@@ -92,6 +95,15 @@ def length(v: FloatArray) -> FloatArray:
     return np.abs(as_complex(v))
 
 
+def normalize_complex(z: NDArray[np.complex128]) -> NDArray[np.complex128]:
+    """Unit complex numbers along ``z``; (almost) zero entries give zero, never NaN."""
+    n = np.abs(z)
+    inv = np.zeros_like(n)
+    # A reciprocal and a real-by-complex multiply: twice as fast as complex division here.
+    np.divide(1.0, n, out=inv, where=n > EPSILON)
+    return z * inv
+
+
 def safe_normalize(v: FloatArray, fallback: FloatArray | None = None) -> FloatArray:
     """Unit vectors along each row; a zero row gives ``fallback`` (or zero), never NaN.
 
@@ -102,19 +114,45 @@ def safe_normalize(v: FloatArray, fallback: FloatArray | None = None) -> FloatAr
     if v.shape[0] == 0:
         return np.zeros((0, 2))
     z = as_complex(v)
-    n = np.abs(z)
-    ok = n > EPSILON
-    out = np.zeros_like(z)
-    np.divide(z, n, out=out, where=ok)
-    unit = as_rows(out)
+    unit = normalize_complex(z)
     if fallback is not None:
-        unit = np.where(ok[:, None], unit, fallback)
-    return unit
+        return select_rows(np.abs(z) > EPSILON, as_rows(unit), fallback)
+    return as_rows(unit)
 
 
-def set_length(v: FloatArray, new_length: FloatArray | float) -> FloatArray:
+def set_length(v: FloatArray, new_length: ArrayLike) -> FloatArray:
     """Rows of ``v`` scaled to ``new_length`` (scalar or (N,)); zero rows stay zero."""
-    return safe_normalize(v) * np.asarray(new_length, dtype=np.float64).reshape(-1, 1)
+    if v.shape[0] == 0:
+        return np.zeros((0, 2))
+    return as_rows(normalize_complex(as_complex(v)) * np.asarray(new_length, dtype=np.float64))
+
+
+def scale_rows(v: FloatArray, factor: ArrayLike) -> FloatArray:
+    """Each row of (N, 2) ``v`` times its own factor ((N,) floats or bools, or a scalar).
+
+    One complex-by-real multiply: NumPy broadcasts ``v * factor[:, None]`` two elements at a
+    time, four times slower at 10,000 rows here. Always a new array.
+    """
+    if v.shape[0] == 0:
+        return np.zeros((0, 2))
+    return as_rows(as_complex(v) * np.asarray(factor))
+
+
+def select_rows(mask: NDArray[np.bool_], a: ArrayLike, b: ArrayLike) -> FloatArray:
+    """Rows of ``a`` where ``mask``, else of ``b``; each an (N, 2) array, one (x, y) point or a
+    scalar for both coordinates. ``np.where(mask[:, None], a, b)`` on complex numbers: six
+    times faster at 10,000 rows here. Always a new array.
+    """
+    return as_rows(np.where(mask, _as_complex_operand(a), _as_complex_operand(b)))
+
+
+def _as_complex_operand(x: ArrayLike) -> NDArray[np.complex128] | complex | float:
+    arr = np.asarray(x, dtype=np.float64)
+    if arr.ndim == 0:
+        return float(arr)
+    if arr.shape == (2,):
+        return complex(arr[0], arr[1])
+    return as_complex(arr)
 
 
 def truncate(v: FloatArray, max_length: FloatArray | float) -> FloatArray:

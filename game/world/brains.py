@@ -43,7 +43,7 @@ from game.steering import (
     WeightedSum,
     truncate,
 )
-from game.steering.vec import FloatArray, length
+from game.steering.vec import FloatArray, length, scale_rows
 
 from .currents import FollowCurrent
 
@@ -325,7 +325,7 @@ def combine(
         if cut.any():
             scale = np.ones_like(flen)
             np.divide(remaining, flen, out=scale, where=cut)
-            force *= scale[:, None]
+            force = scale_rows(force, scale)
         total += force
     return total
 
@@ -343,7 +343,7 @@ class _WanderMix:
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         mask = self.full | self.light
         force = Masked(self.wander, mask)(agents, dt, debug)
-        return force * np.where(self.light, self.light_weight, 1.0)[:, None]
+        return scale_rows(force, np.where(self.light, self.light_weight, 1.0))
 
 
 @dataclass(eq=False)

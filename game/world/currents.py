@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from game.level import FlowRegion, Level
 from game.steering import AgentGroup, Debug, FlowField, NoiseFlow, steer_to_velocity
-from game.steering.vec import FloatArray, safe_normalize
+from game.steering.vec import FloatArray, select_rows, set_length
 
 __all__ = ["CURRENT_DRAG", "Current", "Currents", "FollowCurrent", "image_field"]
 
@@ -177,7 +177,7 @@ class Currents:
         self, vel: FloatArray, current: FloatArray, inside: NDArray[np.bool_]
     ) -> FloatArray:
         """Acceleration ``drag * (v_current - v)`` for bodies inside a region, zero elsewhere."""
-        return np.where(inside[:, None], (current - vel) * self.drag, 0.0)
+        return select_rows(inside, (current - vel) * self.drag, 0.0)
 
 
 @dataclass
@@ -199,7 +199,7 @@ class FollowCurrent:
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return (N, 2) forces along the current."""
-        desired = safe_normalize(self.current) * agents.max_speed[:, None]
+        desired = set_length(self.current, agents.max_speed)
         if debug is not None:
             debug["current.sample"] = self.current
         return steer_to_velocity(agents, desired, self.gain)

@@ -22,7 +22,7 @@ from game.steering import (
     Path,
     Separate,
 )
-from game.steering.vec import FloatArray, length
+from game.steering.vec import FloatArray, length, scale_rows, select_rows
 
 from .brains import (
     FLEE,
@@ -348,7 +348,7 @@ class World:
         clamp_approach(pos, v, self._body_radius, self.physics, DT, self._near, self._pushable)
         v_next = v + acc * DT
         _limit_speed(v_next[:n], self.agents.max_speed)
-        force = (v_next - v) * (self._body_mass[:, None] / DT)
+        force = scale_rows(v_next - v, self._body_mass / DT)
         bad = ~np.isfinite(force)
         if bad.any():  # a NaN force would poison a pymunk body forever
             log.warning("non-finite force on %d bodies zeroed", int(bad.any(axis=1).sum()))
@@ -380,10 +380,10 @@ class World:
         v = vel[:n]
         speed = length(v)
         moving = speed > 1e-6
-        if moving.all():
-            np.divide(v, speed[:, None], out=a.heading)
-        else:
-            a.heading[moving] = v[moving] / speed[moving, None]
+        inv = np.zeros_like(speed)
+        np.divide(1.0, speed, out=inv, where=moving)
+        # In place: the crowd's group shares these rows.
+        np.copyto(a.heading, select_rows(moving, scale_rows(v, inv), a.heading))
         _limit_speed(v, a.max_speed, speed)
         np.copyto(a.vel, v)
         dyn = self.physics.dynamic_rocks
@@ -540,7 +540,7 @@ def _limit_speed(v: FloatArray, max_speed: FloatArray, speed: FloatArray | None 
         speed = length(v)
     over = np.flatnonzero(speed > max_speed)
     if over.size:
-        v[over] *= (max_speed[over] / speed[over])[:, None]
+        v[over] = scale_rows(v[over], max_speed[over] / speed[over])
 
 
 def _thrust(thrust: ArrayLike) -> FloatArray:
