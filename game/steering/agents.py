@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.spatial import cKDTree
 
-from .vec import FloatArray, as_points, length, safe_normalize, select_rows, truncate
+from .vec import FloatArray, as_points, length, safe_normalize, select_rows, take_rows, truncate
 
 __all__ = ["AgentGroup", "integrate"]
 
@@ -26,7 +26,7 @@ class _SubState(dict[str, FloatArray]):
         self._idx = idx
 
     def __missing__(self, key: str) -> FloatArray:
-        col = self._parent[key][self._idx]  # KeyError when the parent has none either
+        col = take_rows(self._parent[key], self._idx)  # KeyError when the parent has none
         self[key] = col
         return col
 
@@ -185,15 +185,14 @@ class AgentGroup:
         State columns are copied when the sub-group first reads them: use the sub-group
         before changing the parent's state.
         """
-        # Fancy indexing copies already.
         sub = AgentGroup(
-            pos=self.pos[idx],
-            vel=self.vel[idx],
-            max_speed=self.max_speed[idx],
-            max_force=self.max_force[idx],
-            radius=self.radius[idx],
-            mass=self.mass[idx],
-            heading=self.heading[idx],
+            pos=take_rows(self.pos, idx),
+            vel=take_rows(self.vel, idx),
+            max_speed=self.max_speed.take(idx),
+            max_force=self.max_force.take(idx),
+            radius=self.radius.take(idx),
+            mass=self.mass.take(idx),
+            heading=take_rows(self.heading, idx),
         )
         sub.state = _SubState(self.state, idx)
         return sub

@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from .agents import AgentGroup
 from .base import Behaviour, Debug
-from .vec import EPSILON, FloatArray, length, scale_rows, select_rows, truncate
+from .vec import EPSILON, FloatArray, length, put_rows, scale_rows, select_rows, truncate
 
 __all__ = ["Masked", "PrioritizedSum", "Priority", "Weighted", "WeightedSum"]
 
@@ -124,7 +124,7 @@ class Masked:
             return self.behaviour(agents, dt, debug)
         sub = agents.take(idx)
         sub_debug: Debug | None = {} if debug is not None else None
-        out[idx] = self.behaviour(sub, dt, sub_debug)
+        put_rows(out, idx, self.behaviour(sub, dt, sub_debug))
         agents.put_state(idx, sub)
         if debug is not None and sub_debug is not None:
             for key, arr in sub_debug.items():

@@ -23,10 +23,12 @@ __all__ = [
     "length_sq",
     "normalize_complex",
     "perp",
+    "put_rows",
     "safe_normalize",
     "scale_rows",
     "select_rows",
     "set_length",
+    "take_rows",
     "truncate",
     "truncate_complex",
 ]
@@ -136,6 +138,32 @@ def scale_rows(v: FloatArray, factor: ArrayLike) -> FloatArray:
     if v.shape[0] == 0:
         return np.zeros((0, 2))
     return as_rows(as_complex(v) * np.asarray(factor))
+
+
+def take_rows(v: NDArray[Any], rows: NDArray[Any]) -> NDArray[Any]:
+    """A copy of the rows of ``v`` picked by ``rows`` (indices, or a boolean mask).
+
+    ``np.take`` along axis 0: indexing an (N, 2) array as ``v[rows]`` is six to fourteen times
+    slower here (NumPy's fancy indexing copies two-element rows one at a time).
+    """
+    if rows.dtype == np.bool_:
+        return np.compress(rows, v, axis=0)
+    return v.take(rows, axis=0)
+
+
+def put_rows(out: FloatArray, rows: NDArray[Any], values: FloatArray) -> None:
+    """``out[rows] = values`` for (N, 2) float rows, in place, through complex views (twelve
+    times faster than fancy assignment of (K, 2) rows here); any other array the plain way."""
+    if (
+        out.ndim == 2
+        and out.shape[1] == 2
+        and out.dtype == np.float64
+        and out.flags.c_contiguous
+        and out.flags.writeable
+    ):
+        out.view(np.complex128).reshape(-1)[rows] = as_complex(values)
+    else:
+        out[rows] = values
 
 
 def select_rows(mask: NDArray[np.bool_], a: ArrayLike, b: ArrayLike) -> FloatArray:

@@ -43,7 +43,7 @@ from game.steering import (
     WeightedSum,
     truncate,
 )
-from game.steering.vec import FloatArray, length, scale_rows
+from game.steering.vec import FloatArray, length, scale_rows, take_rows
 
 from .currents import FollowCurrent
 
@@ -173,16 +173,21 @@ class Tasks:
     def take(self, rows: IntArray) -> Tasks:
         """The tasks of ``rows`` only."""
         return Tasks(
-            self.mode[rows],
-            self.path[rows],
-            self.reverse[rows],
-            self.wander[rows],
-            self.seen[rows],
-            self.target[rows],
-            self.target_vel[rows],
-            self.current[rows],
-            self.post[rows],
-            self.leash[rows],
+            *(
+                take_rows(column, rows)
+                for column in (
+                    self.mode,
+                    self.path,
+                    self.reverse,
+                    self.wander,
+                    self.seen,
+                    self.target,
+                    self.target_vel,
+                    self.current,
+                    self.post,
+                    self.leash,
+                )
+            )
         )
 
 
@@ -280,19 +285,19 @@ class CrowdBrain:
                     goal(follow, mask & (mode == FOLLOW))
         hunting = mode == PURSUE
         seen = hunting & tasks.seen
-        goal(Pursue(tasks.target[seen], tasks.target_vel[seen]), seen)
+        goal(Pursue(take_rows(tasks.target, seen), take_rows(tasks.target_vel, seen)), seen)
         lost = hunting & ~tasks.seen
-        goal(Arrive(tasks.target[lost], slowing_radius=60.0), lost)
+        goal(Arrive(take_rows(tasks.target, lost), slowing_radius=60.0), lost)
         back = mode == RETURN
-        goal(Seek(tasks.target[back]), back)
+        goal(Seek(take_rows(tasks.target, back)), back)
         wandering = mode == WANDER
         far = wandering & tasks.leash & (length(group.pos - tasks.post) > LEASH)
-        goal(Seek(tasks.post[far]), far)
+        goal(Seek(take_rows(tasks.post, far)), far)
         flowing = mode == FLOW
-        goal(FollowCurrent(tasks.current[flowing]), flowing)
+        goal(FollowCurrent(take_rows(tasks.current, flowing)), flowing)
         goal(Flee(self.player_pos, self.flee_distance), mode == FLEE)
         idle = mode == IDLE  # nothing to do: come to rest where it is
-        goal(Arrive(group.pos[idle]), idle)
+        goal(Arrive(take_rows(group.pos, idle)), idle)
         # One wander call for every agent that wanders at all (its angle advances once per
         # update): full weight as the goal, a little on top of a path or the current.
         roam = wandering & ~far

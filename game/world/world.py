@@ -22,7 +22,14 @@ from game.steering import (
     Path,
     Separate,
 )
-from game.steering.vec import FloatArray, length, scale_rows, select_rows
+from game.steering.vec import (
+    FloatArray,
+    as_complex,
+    length,
+    put_rows,
+    scale_rows,
+    select_rows,
+)
 
 from .brains import (
     FLEE,
@@ -410,9 +417,9 @@ class World:
         npc = self._npc
         inside = self._in_current[: self.n][npc]
         self.mode[npc] = np.where(inside & self._npc_free, FLOW, self._npc_base)
-        d = self.agents.pos[npc] - self.agents.pos[0]
+        z = as_complex(self.agents.pos)
         reach = FLEE_DISTANCE + float(self.agents.radius[0])
-        near = length(d) < reach
+        near = np.abs(z[npc] - z[0]) < reach
         if near.any():
             self.mode[npc[near]] = FLEE
 
@@ -521,8 +528,8 @@ class World:
             if crow.size:
                 sub = self.crowd.take(crow)
                 urgent, goals = self.brain.parts(sub, tasks.take(crow), k * DT, debug)
-                self._urgent[crow] = urgent
-                self._goals[crow] = goals
+                put_rows(self._urgent, crow, urgent)
+                put_rows(self._goals, crow, goals)
                 self.crowd.put_state(crow, sub)
             sep = self._separate(self.crowd, DT, debug)
             self._steer[:] = combine(self.crowd, self._urgent, sep, self._goals)
