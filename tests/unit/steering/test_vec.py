@@ -9,7 +9,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from game.steering.vec import length, perp, safe_normalize, truncate
+from game.steering.vec import (
+    length,
+    perp,
+    put_rows,
+    safe_normalize,
+    scale_rows,
+    select_rows,
+    set_length,
+    take_rows,
+    truncate,
+)
 
 
 def test_safe_normalize_zero_gives_zero_and_no_warning() -> None:
@@ -43,3 +53,62 @@ def test_truncate_property(v: np.ndarray, limit: float) -> None:
         out = truncate(v, limit)
     assert np.isfinite(out).all()
     assert (length(out) <= limit * (1 + 1e-12) + 1e-12).all()
+
+
+def test_length_is_hypot_and_does_not_overflow() -> None:
+    # Given rows whose squared length overflows a float
+    v = np.array([[3.0, 4.0], [1e200, 1e200], [0.0, 0.0]])
+    # Then their lengths are still finite and exact to rounding
+    np.testing.assert_allclose(length(v), [5.0, np.sqrt(2.0) * 1e200, 0.0])
+    # and truncate keeps such a row's direction instead of zeroing it
+    np.testing.assert_allclose(truncate(v[1:2], 10.0), [[np.sqrt(50.0), np.sqrt(50.0)]])
+
+
+def test_truncate_treats_a_negative_limit_as_zero_and_returns_a_new_array() -> None:
+    v = np.array([[3.0, 4.0], [0.1, 0.0]])
+    np.testing.assert_array_equal(truncate(v, -1.0), np.zeros((2, 2)))
+    out = truncate(v, np.array([10.0, 10.0]))
+    out[0] = 0.0
+    assert v[0, 0] == 3.0
+
+
+def test_set_length_and_scale_rows_take_one_factor_per_row() -> None:
+    v = np.array([[3.0, 4.0], [0.0, 0.0], [0.0, -2.0]])
+    np.testing.assert_allclose(set_length(v, np.array([10.0, 5.0, 1.0])), [[6, 8], [0, 0], [0, -1]])
+    np.testing.assert_allclose(set_length(v, 2.0), [[1.2, 1.6], [0, 0], [0, -2]])
+    np.testing.assert_allclose(scale_rows(v, np.array([2.0, 3.0, -1.0])), [[6, 8], [0, 0], [0, 2]])
+    np.testing.assert_array_equal(
+        scale_rows(v, np.array([True, False, True])), [[3, 4], [0, 0], [0, -2]]
+    )
+
+
+def test_select_rows_takes_arrays_points_and_scalars() -> None:
+    a = np.array([[1.0, 2.0], [3.0, 4.0]])
+    mask = np.array([True, False])
+    np.testing.assert_array_equal(select_rows(mask, a, 0.0), [[1, 2], [0, 0]])
+    np.testing.assert_array_equal(select_rows(mask, a, np.array([9.0, 8.0])), [[1, 2], [9, 8]])
+    np.testing.assert_array_equal(select_rows(~mask, a, -a), [[-1, -2], [3, 4]])
+
+
+def test_take_and_put_rows_match_fancy_indexing() -> None:
+    # Given (N, 2) rows, an index array and a mask
+    rng = np.random.default_rng(3)
+    v = rng.normal(size=(7, 2))
+    idx = np.array([5, 0, 5, 2])
+    mask = rng.random(7) < 0.5
+    # Then take_rows is v[rows] for both, and a copy
+    np.testing.assert_array_equal(take_rows(v, idx), v[idx])
+    np.testing.assert_array_equal(take_rows(v, mask), v[mask])
+    np.testing.assert_array_equal(take_rows(v[:, 0], idx), v[idx, 0])
+    taken = take_rows(v, idx)
+    taken[:] = 0.0
+    assert np.count_nonzero(v) == v.size
+    # and put_rows writes in place like out[rows] = values, also into a strided view
+    out = np.zeros((7, 2))
+    put_rows(out, np.array([6, 1]), np.array([[1.0, 2.0], [3.0, 4.0]]))
+    np.testing.assert_array_equal(out[[6, 1]], [[1, 2], [3, 4]])
+    assert np.count_nonzero(out) == 4
+    wide = np.zeros((7, 3))
+    view = wide[:, :2]
+    put_rows(view, np.array([0]), np.array([[5.0, 6.0]]))
+    np.testing.assert_array_equal(wide[0], [5, 6, 0])
