@@ -182,9 +182,14 @@ class AgentGroup:
     def take(self, idx: NDArray[np.intp]) -> AgentGroup:
         """A new group with copies of rows ``idx`` (state columns included).
 
+        Args:
+            idx: row indices, or a boolean mask over the rows.
+
         State columns are copied when the sub-group first reads them: use the sub-group
         before changing the parent's state.
         """
+        if idx.dtype == np.bool_:
+            idx = np.flatnonzero(idx)
         sub = AgentGroup(
             pos=take_rows(self.pos, idx),
             vel=take_rows(self.vel, idx),

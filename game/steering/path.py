@@ -369,7 +369,7 @@ class Path:
             return np.zeros((b, n)), pt, np.zeros((b, n), dtype=np.intp), dist
         # A window as long as the path already covers all of it; bounding it (and bringing
         # hints onto the path) keeps the band arithmetic far from integer overflow.
-        w = np.fmin(np.maximum(w, 0.0), self._length)  # NaN and +inf: the whole path
+        w = np.where(np.isfinite(w), clamp(w, 0.0, self._length), self._length)
         hint = self.wrap(hint)
         hinted = np.isfinite(hint)
         if n <= _CHUNK and hinted.all():

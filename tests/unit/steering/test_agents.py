@@ -51,3 +51,12 @@ def test_put_state_writes_back_what_the_subset_used_or_made() -> None:
     np.testing.assert_array_equal(g.state["new"][[0, 4]], [7.0, 7.0])
     assert np.isnan(g.state["new"][[1, 2, 3]]).all()
     np.testing.assert_array_equal(g.state["b"], np.arange(10.0).reshape(5, 2))
+
+
+def test_take_accepts_a_boolean_mask() -> None:
+    g = _group()
+    mask = np.array([False, True, False, True, False])
+    sub = g.take(mask)
+    np.testing.assert_array_equal(sub.max_speed, [2.0, 4.0])
+    np.testing.assert_array_equal(sub.pos, g.pos[mask])
+    np.testing.assert_array_equal(sub.column("a"), [11.0, 13.0])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -112,3 +113,38 @@ def test_take_and_put_rows_match_fancy_indexing() -> None:
     view = wide[:, :2]
     put_rows(view, np.array([0]), np.array([[5.0, 6.0]]))
     np.testing.assert_array_equal(wide[0], [5, 6, 0])
+
+
+def test_non_finite_rows_give_zero_directions_and_no_warning() -> None:
+    # Given rows with NaN and infinite coordinates beside ordinary ones
+    v = np.array([[np.nan, 1.0], [np.inf, 0.0], [3.0, 4.0], [0.0, 0.0], [1e308, 1e308]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        unit = safe_normalize(v)
+        fell_back = safe_normalize(v, fallback=np.array([1.0, 0.0]))
+        sized = set_length(v, 10.0)
+        short = truncate(v, 1.0)
+        negative = truncate(np.zeros((2, 2)), np.array([-1.0, -2.0]))
+    # Then the rows without a direction give zero (or the fallback), the others their unit
+    half = np.sqrt(0.5)
+    np.testing.assert_allclose(unit, [[0, 0], [0, 0], [0.6, 0.8], [0, 0], [half, half]])
+    np.testing.assert_allclose(fell_back, [[1, 0], [1, 0], [0.6, 0.8], [1, 0], [half, half]])
+    np.testing.assert_allclose(sized, 10.0 * unit)
+    np.testing.assert_allclose(short, unit)
+    np.testing.assert_array_equal(negative, np.zeros((2, 2)))
+
+
+def test_scale_rows_keeps_each_coordinate_to_itself() -> None:
+    # An infinite coordinate times a factor stays in its own coordinate (no inf * 0 mixing)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = scale_rows(np.array([[1.0, np.inf], [np.nan, 2.0]]), np.array([2.0, 3.0]))
+    np.testing.assert_array_equal(out, [[2.0, np.inf], [np.nan, 6.0]])
+
+
+def test_row_helpers_refuse_a_mask_of_the_wrong_length_and_take_scalars() -> None:
+    v = np.zeros((3, 2))
+    with pytest.raises(IndexError):
+        take_rows(v, np.array([True, False]))
+    put_rows(v, np.array([1]), 7.0)
+    np.testing.assert_array_equal(v, [[0, 0], [7, 7], [0, 0]])
