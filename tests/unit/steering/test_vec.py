@@ -148,3 +148,45 @@ def test_row_helpers_refuse_a_mask_of_the_wrong_length_and_take_scalars() -> Non
         take_rows(v, np.array([True, False]))
     put_rows(v, np.array([1]), 7.0)
     np.testing.assert_array_equal(v, [[0, 0], [7, 7], [0, 0]])
+
+
+special = st.one_of(
+    st.floats(-1e6, 1e6),
+    st.sampled_from([0.0, -0.0, np.nan, np.inf, -np.inf, 1e-300, 1e300]),
+)
+
+
+@given(
+    arrays(np.float64, (6, 2), elements=special),
+    arrays(np.float64, (6,), elements=special),
+    arrays(np.bool_, (6,)),
+)
+def test_row_helpers_equal_numpy_broadcasting(v: np.ndarray, f: np.ndarray, m: np.ndarray) -> None:
+    # The complex-view helpers give the same numbers (NaN and infinities in the same places)
+    # as the (N, 2) by (N, 1) broadcasts they replace
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # inf * 0 warns in both; only the values matter here
+        expected_scaled = v * f[:, None]
+        scaled = scale_rows(v, f)
+    np.testing.assert_array_equal(scaled, expected_scaled)
+    np.testing.assert_array_equal(select_rows(m, v, -v), np.where(m[:, None], v, -v))
+    idx = np.flatnonzero(m)
+    np.testing.assert_array_equal(take_rows(v, idx), v[idx])
+    np.testing.assert_array_equal(take_rows(v, m), v[m])
+    out, expected = np.zeros((6, 2)), np.zeros((6, 2))
+    put_rows(out, idx, v[idx])
+    expected[idx] = v[idx]
+    np.testing.assert_array_equal(out, expected)
+
+
+@given(arrays(np.float64, (6, 2), elements=special))
+def test_normalise_is_unit_or_zero_and_never_warns(v: np.ndarray) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        unit = safe_normalize(v)
+        short = truncate(v, 5.0)
+    assert np.isfinite(unit).all() and np.isfinite(short).all()
+    lengths = np.hypot(unit[:, 0], unit[:, 1])
+    assert np.all((np.abs(lengths - 1.0) < 1e-12) | (lengths == 0.0))
+    finite = np.isfinite(v).all(axis=1) & (np.hypot(v[:, 0], v[:, 1]) > 1e-9)
+    assert (lengths[finite] > 0.5).all()
