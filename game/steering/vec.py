@@ -113,7 +113,7 @@ def _times_real(z: NDArray[np.complex128], f: NDArray[Any]) -> NDArray[np.comple
     """``z`` times the real ``f`` coordinate by coordinate. NumPy would make ``f`` complex and
     mix the coordinates (``inf * 0`` from one landing in the other); here an infinite or NaN
     factor or coordinate spoils only its own coordinate, as ``(N, 2) * (N, 1)`` does."""
-    out = np.empty(np.broadcast_shapes(z.shape, f.shape), dtype=np.complex128)
+    out = np.empty_like(z)  # f is one factor per entry of z, or one for all
     np.multiply(z.real, f, out=out.real)
     np.multiply(z.imag, f, out=out.imag)
     return out
@@ -146,7 +146,8 @@ def set_length(v: FloatArray, new_length: ArrayLike) -> FloatArray:
     if v.shape[0] == 0:
         return np.zeros((0, 2))
     unit, _ = _unit(as_complex(v))
-    return as_rows(_times_real(unit, np.asarray(new_length, dtype=np.float64)))
+    # The unit vectors are finite, so the complex product mixes in only exact zeros.
+    return as_rows(unit * np.asarray(new_length, dtype=np.float64))
 
 
 def scale_rows(v: FloatArray, factor: ArrayLike) -> FloatArray:
