@@ -130,9 +130,12 @@ class AgentGroup:
         return length(self.vel)
 
     def update_heading(self) -> None:
-        """Point :attr:`heading` along the velocity where the agent moves; keep it where not."""
+        """Point :attr:`heading` along the velocity where the agent moves; keep it where not.
+
+        In place, so groups that share the rows (the world's crowd) see it too.
+        """
         moving = length(self.vel) > 1e-6
-        self.heading = select_rows(moving, safe_normalize(self.vel), self.heading)
+        np.copyto(self.heading, select_rows(moving, safe_normalize(self.vel), self.heading))
 
     def column(self, name: str, fill: float = 0.0, width: int = 0) -> FloatArray:
         """The per-agent state column ``name``, created filled with ``fill`` on first use.

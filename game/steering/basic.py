@@ -220,7 +220,7 @@ class Contain:
             return force
         # Keep the tangential part of the velocity: turn along the wall, not stop at it.
         p = np.stack((push_x[idx], push_y[idx]), axis=1).astype(np.float64)
-        vmax = agents.max_speed[idx, None]
-        desired = safe_normalize(np.where(p != 0, p * vmax, agents.vel[idx])) * vmax
+        vmax = agents.max_speed[idx]
+        desired = set_length(np.where(p != 0, p * vmax[:, None], agents.vel[idx]), vmax)
         force[idx] = truncate((desired - agents.vel[idx]) * self.gain, agents.max_force[idx])
         return force

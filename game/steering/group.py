@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .neighbours import directed_candidates
-from .vec import EPSILON, FloatArray, as_complex, as_rows, truncate_complex
+from .vec import FloatArray, as_complex, as_rows, normalize_complex, truncate_complex
 
 __all__ = ["COINCIDENT_DISTANCE", "Align", "Cohere", "Separate", "neighbour_distances"]
 
@@ -124,14 +124,6 @@ def _mean(total: ComplexArray, count: IntArray) -> ComplexArray:
     out = np.zeros_like(total)
     np.divide(total, count, out=out, where=count > 0)
     return out
-
-
-def _with_length(v: ComplexArray, new_length: FloatArray) -> ComplexArray:
-    """``v`` scaled to ``new_length``; (almost) zero entries stay zero."""
-    mag = np.abs(v)
-    unit = np.zeros_like(v)
-    np.divide(v, mag, out=unit, where=mag > EPSILON)
-    return unit * new_length
 
 
 def _limit(v: ComplexArray, max_length: FloatArray, keep: BoolArray) -> FloatArray:
@@ -248,7 +240,7 @@ class Separate:
                 pairs = np.unique(np.concatenate((pairs, more)), axis=0).reshape(-1, 2)
         # The seed averages the sum before sum.setMag(maxspeed); dividing by the count does not
         # change the direction, so the sum is scaled directly.
-        desired = _with_length(total, agents.max_speed)
+        desired = normalize_complex(total) * agents.max_speed
         force = _steer(agents, desired, self.gain, count)
 
         if debug is not None and pairs is not None:
@@ -277,7 +269,7 @@ class Separate:
         total, count, _, _ = _directed_sums(agents, rows, sep)
         if debug is not None:
             debug["separate.count"] = count
-        desired = _with_length(_mean(total, count), agents.max_speed.take(rows))
+        desired = normalize_complex(_mean(total, count)) * agents.max_speed.take(rows)
         steer = (desired - as_complex(agents.vel).take(rows)) * self.gain
         return _limit(steer, agents.max_force.take(rows), count > 0)
 
@@ -379,10 +371,10 @@ class Align:
         if self.match_speed:
             mag = np.abs(average)
             desired = np.where(
-                mag > agents.max_speed, _with_length(average, agents.max_speed), average
+                mag > agents.max_speed, normalize_complex(average) * agents.max_speed, average
             )
         else:
-            desired = _with_length(average, agents.max_speed)
+            desired = normalize_complex(average) * agents.max_speed
         force = _steer(agents, desired, self.gain, count)
 
         if debug is not None:
@@ -435,7 +427,7 @@ class Cohere:
         # neighbour to the receiver; the centre lies the other way.
         total, count = _gather(p, hit_i, hit_j, p.diff, None, n)
         to_centre = -_mean(total, count)
-        desired = _with_length(to_centre, agents.max_speed)
+        desired = normalize_complex(to_centre) * agents.max_speed
         force = _steer(agents, desired, self.gain, count)
 
         if debug is not None:

@@ -28,7 +28,6 @@ from game.steering.vec import (
     length,
     put_rows,
     scale_rows,
-    select_rows,
 )
 
 from .brains import (
@@ -385,14 +384,9 @@ class World:
         a = self.agents
         np.copyto(a.pos, pos[:n])
         v = vel[:n]
-        speed = length(v)
-        moving = speed > 1e-6
-        inv = np.zeros_like(speed)
-        np.divide(1.0, speed, out=inv, where=moving)
-        # In place: the crowd's group shares these rows.
-        np.copyto(a.heading, select_rows(moving, scale_rows(v, inv), a.heading))
-        _limit_speed(v, a.max_speed, speed)
+        _limit_speed(v, a.max_speed)
         np.copyto(a.vel, v)
+        a.update_heading()  # in place: the crowd's group shares these rows
         dyn = self.physics.dynamic_rocks
         if dyn.size:
             centres = self.obstacles.centers.copy()
@@ -540,11 +534,9 @@ class World:
         return self._steer
 
 
-def _limit_speed(v: FloatArray, max_speed: FloatArray, speed: FloatArray | None = None) -> None:
-    """Shorten, in place, the rows of ``v`` longer than ``max_speed`` (``speed``: their
-    lengths, if known)."""
-    if speed is None:
-        speed = length(v)
+def _limit_speed(v: FloatArray, max_speed: FloatArray) -> None:
+    """Shorten, in place, the rows of ``v`` longer than ``max_speed``."""
+    speed = length(v)
     over = np.flatnonzero(speed > max_speed)
     if over.size:
         v[over] = scale_rows(v[over], max_speed[over] / speed[over])
