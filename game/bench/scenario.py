@@ -24,9 +24,9 @@ from game.steering import (
     FlowField,
     FollowFlow,
     FollowPath,
-    Masked,
     Obstacles,
     Path,
+    PathSet,
     Separate,
     Weighted,
     WeightedSum,
@@ -148,8 +148,9 @@ class Scenario:
     def core(self) -> tuple[AgentGroup, WeightedSum]:
         """The core's agent group in this state (fresh arrays) and the same blend of behaviours.
 
-        Path following is masked per path (as :class:`~game.world.brains.CrowdBrain` does) and
-        keeps the seeds' rule of steering only when the future position strays
+        Path following is one call over every path (a :class:`PathSet`, each agent's slot in
+        its ``path.index`` column, as :class:`~game.world.brains.CrowdBrain` does) and keeps
+        the seeds' rule of steering only when the future position strays
         (``cruise_fraction=0``); flow following reads the vehicle's cell (``bilinear=False``),
         as the seed does.
         """
@@ -164,11 +165,13 @@ class Scenario:
         group.column("separation")[:] = self.separation
         w = self.weights
         parts: list[Weighted | Behaviour] = []
-        for k in np.unique(self.path_index[self.path_index >= 0]).tolist():
-            data = self.paths[k]
-            path = Path(data.points, closed=data.closed, radius=data.radius)
-            follow = FollowPath(path, cruise_fraction=0.0, arrive_at_end=False)
-            parts.append(Weighted(Masked(follow, self.path_index == k), w.path))
+        if (self.path_index >= 0).any():
+            registry = PathSet(
+                [(d.name, Path(d.points, closed=d.closed, radius=d.radius)) for d in self.paths]
+            )
+            group.column("path.index", fill=-1.0)[:] = self.path_index
+            follow = FollowPath(registry, cruise_fraction=0.0, arrive_at_end=False)
+            parts.append(Weighted(follow, w.path))
         rocks = Obstacles.create(self.rock_centres, self.rock_radii)
         parts += [
             Weighted(FollowFlow(self.field, bilinear=False), w.flow),

@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from game.level import Level, Point
-from game.steering import DriftingPath, Path
+from game.steering import Path, PathSet
 
 from .changes import Change, PathChanged, PathRemoved
 
@@ -130,32 +130,33 @@ def sync_path(path: Path, nodes: ArrayLike, *, closed: bool, radius: float) -> i
 def apply_changes(
     paths: MutableMapping[str, Path],
     changes: Sequence[Change],
-    drifts: MutableMapping[str, DriftingPath] | None = None,
     time: float = 0.0,
 ) -> bool:
     """Apply the path events of an edit to a name -> steering path mapping, in place.
 
     A changed path is synced with :func:`sync_path`; a new name gets a new path; a removed
-    one is dropped from the mapping. A path that drifts (its name in ``drifts``, as in a
-    world) gets a new drift base at the edited nodes, and its nodes go to where that base
-    puts them at ``time`` (the drift then rewrites them every step with the same count).
+    one is dropped from the mapping. When ``paths`` is a :class:`~game.steering.PathSet`
+    (a world's registry), a path that drifts gets a new drift base at the edited nodes, and
+    its nodes go to where that base puts them at ``time`` (the drift then moves them every
+    step with the same count).
 
     Args:
-        paths: The steering paths by name (for example a world's).
+        paths: The steering paths by name (for example a world's registry).
         changes: Events from :class:`~game.editor.EditModel` listeners.
-        drifts: The drifting paths' motions by name, or None.
         time: The world's time (s), for drifting paths.
 
     Returns:
         Whether a rock changed (rocks are for the physics, which this does not touch).
     """
     rocks = False
+    drifts = paths.drifts if isinstance(paths, PathSet) else {}
     for change in changes:
         if isinstance(change, PathChanged):
             nodes: ArrayLike = change.nodes
-            if drifts is not None and change.name in drifts:
-                drift = replace(drifts[change.name], base=change.nodes)
-                drifts[change.name] = drift
+            drift = drifts.get(change.name)
+            if drift is not None and isinstance(paths, PathSet):
+                drift = replace(drift, base=change.nodes)
+                paths.set_drift(change.name, drift)
                 nodes = drift.nodes_at(time)
             mirror = paths.get(change.name)
             if mirror is None:
@@ -164,8 +165,6 @@ def apply_changes(
                 sync_path(mirror, nodes, closed=change.closed, radius=change.radius)
         elif isinstance(change, PathRemoved):
             paths.pop(change.name, None)
-            if drifts is not None:
-                drifts.pop(change.name, None)
         else:
             rocks = True
     return rocks

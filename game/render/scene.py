@@ -15,7 +15,7 @@ import arcade
 import numpy as np
 from numpy.typing import NDArray
 
-from game.world import ENEMY, MODE_NAMES, NPC
+from game.world import ENEMY, NPC, Mode
 
 from . import theme
 from .bank import TextureBank
@@ -36,7 +36,6 @@ CHEVRON_SPACING = 90.0
 CHEVRON_SPEED = 28.0
 
 IntArray = NDArray[np.intp]
-PURSUE = MODE_NAMES.index("pursue")
 
 
 def facing_angles(heading: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -270,7 +269,7 @@ class WorldRenderer:
         self.npcs.sync(pos, angle)
         self.enemies.sync(pos, angle)
         self.player.sync(pos, angle)
-        chasing = w.mode[self.enemies.rows] == PURSUE
+        chasing = w.mode[self.enemies.rows] == Mode.PURSUE
         changed = np.flatnonzero(chasing != self._chasing)
         for k in changed:
             tex = self.bank.enemy_chase if chasing[k] else self.bank.enemy

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import arcade
 import numpy as np
 
-from game.world import ENEMY, MODE_NAMES
+from game.world import ENEMY, Mode
 
 from . import theme
 from .bank import TextureBank
@@ -26,8 +26,6 @@ if TYPE_CHECKING:
 
 __all__ = ["LevelStage", "run_state"]
 
-_PURSUE = MODE_NAMES.index("pursue")
-
 
 def run_state(world: World) -> tuple[str, theme.Rgba]:
     """A word or two about the run for the HUD, and its colour."""
@@ -35,7 +33,7 @@ def run_state(world: World) -> tuple[str, theme.Rgba]:
         return "escaped!", theme.HUD_GOOD
     if world.outcome == "caught":
         return "caught", theme.HUD_WARN
-    hunters = int(np.count_nonzero((world.kind == ENEMY) & (world.mode == _PURSUE)))
+    hunters = int(np.count_nonzero((world.kind == ENEMY) & (world.mode == Mode.PURSUE)))
     if hunters:
         return ("hunted!" if hunters == 1 else f"hunted by {hunters}!"), theme.HUD_WARN
     return "unseen", theme.HUD_DIM

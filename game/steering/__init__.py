@@ -10,12 +10,14 @@ from __future__ import annotations
 from .agents import AgentGroup, integrate
 from .base import DEFAULT_GAIN, Behaviour, Debug, desired_toward, steer_to_velocity
 from .basic import Arrive, Contain, Evade, Flee, Pursue, Seek, Wander
-from .combine import Masked, PrioritizedSum, Priority, Weighted, WeightedSum
-from .flow import MAX_CELLS, FlowField, FollowFlow, NoiseFlow
+from .combine import Limited, Masked, PrioritizedSum, Priority, Weighted, WeightedSum
+from .flow import MAX_CELLS, FlowField, FlowSource, FollowFlow, NoiseFlow
+from .follow import FollowPath
 from .group import Align, Cohere, Separate
 from .neighbours import directed_candidates
 from .obstacles import AvoidObstacles, Obstacles
-from .path import DriftingPath, FollowPath, Path
+from .path import DriftingPath, Path
+from .paths import PathSet
 from .vec import length, perp, safe_normalize, truncate
 
 __all__ = [
@@ -33,12 +35,15 @@ __all__ = [
     "Evade",
     "Flee",
     "FlowField",
+    "FlowSource",
     "FollowFlow",
     "FollowPath",
+    "Limited",
     "Masked",
     "NoiseFlow",
     "Obstacles",
     "Path",
+    "PathSet",
     "PrioritizedSum",
     "Priority",
     "Pursue",

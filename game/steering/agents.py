@@ -152,6 +152,30 @@ class AgentGroup:
             self.state[name] = col
         return col
 
+    def with_limits(
+        self, max_speed: ArrayLike | None = None, max_force: ArrayLike | None = None
+    ) -> AgentGroup:
+        """A group that shares this one's rows and state but has other limits (a value for
+        all, or one per agent; None keeps this group's). For :class:`~game.steering.Limited`.
+        """
+        n = self.n
+        group = AgentGroup(
+            pos=self.pos,
+            vel=self.vel,
+            max_speed=self.max_speed
+            if max_speed is None
+            else np.broadcast_to(np.asarray(max_speed, dtype=np.float64), (n,)),
+            max_force=self.max_force
+            if max_force is None
+            else np.broadcast_to(np.asarray(max_force, dtype=np.float64), (n,)),
+            radius=self.radius,
+            mass=self.mass,
+            heading=self.heading,
+            state=self.state,
+        )
+        group._tree, group._tree_pos, group._pairs = self._tree, self._tree_pos, self._pairs
+        return group
+
     # -- neighbour index, shared by every behaviour in a step -------------------------------
 
     def tree(self) -> cKDTree:

@@ -12,7 +12,7 @@ from .agents import AgentGroup
 from .base import Behaviour, Debug
 from .vec import EPSILON, FloatArray, length, put_rows, scale_rows, select_rows, truncate
 
-__all__ = ["Masked", "PrioritizedSum", "Priority", "Weighted", "WeightedSum"]
+__all__ = ["Limited", "Masked", "PrioritizedSum", "Priority", "Weighted", "WeightedSum"]
 
 
 @dataclass
@@ -61,20 +61,30 @@ class PrioritizedSum:
         """Return the running sum capped at each agent's max force."""
         total = np.zeros((agents.n, 2))
         for part in _weighted(self.parts):
-            force = part.behaviour(agents, dt, debug)
-            if part.weight != 1.0:
-                force = force * part.weight
-            remaining = np.maximum(agents.max_force - length(total), 0.0)
-            flen = length(force)
-            cut = ~(flen <= remaining)  # crosses the limit (or is not finite)
-            if cut.any():
-                # the crossing part is added only up to the limit, along its own direction
-                scale = np.ones_like(flen)
-                np.divide(remaining, flen, out=scale, where=cut & (flen > EPSILON))
-                scale[cut & ~np.isfinite(flen)] = 0.0
-                force = scale_rows(select_rows(cut & ~np.isfinite(flen), 0.0, force), scale)
-            total += force
+            self.accumulate(total, part.behaviour(agents, dt, debug), part.weight, agents.max_force)
         return truncate(total, agents.max_force)
+
+    @staticmethod
+    def accumulate(
+        total: FloatArray, force: FloatArray, weight: float, max_force: FloatArray
+    ) -> None:
+        """Add ``force * weight`` to the running ``total`` in place, only up to ``max_force``.
+
+        The step of the running sum, for callers that hold some parts' forces already (a
+        staggered crowd reuses its goals between updates): a non-finite part adds nothing.
+        """
+        if weight != 1.0:
+            force = force * weight
+        remaining = np.maximum(max_force - length(total), 0.0)
+        flen = length(force)
+        cut = ~(flen <= remaining)  # crosses the limit (or is not finite)
+        if cut.any():
+            # the crossing part is added only up to the limit, along its own direction
+            scale = np.ones_like(flen)
+            np.divide(remaining, flen, out=scale, where=cut & (flen > EPSILON))
+            scale[cut & ~np.isfinite(flen)] = 0.0
+            force = scale_rows(select_rows(cut & ~np.isfinite(flen), 0.0, force), scale)
+        total += force
 
 
 @dataclass
@@ -100,6 +110,29 @@ class Priority:
         if debug is not None:
             debug["priority.chosen"] = chosen
         return truncate(result, agents.max_force)
+
+
+@dataclass
+class Limited:
+    """Run ``behaviour`` with other limits (gdx-ai's ``Limiter``): a patrol pace, a weak push.
+
+    The behaviour sees a group whose ``max_speed`` and ``max_force`` are replaced (a value
+    for all, or one per agent; None keeps the agents' own) and that shares everything else
+    with ``agents``, state columns included; its force is truncated to the new max force.
+    The agents themselves are never changed, so physics still allows their full speed.
+    """
+
+    behaviour: Behaviour
+    max_speed: float | FloatArray | None = None
+    max_force: float | FloatArray | None = None
+
+    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
+        """Return the behaviour's forces under the replaced limits."""
+        limited = agents.with_limits(self.max_speed, self.max_force)
+        force = self.behaviour(limited, dt, debug)
+        if self.max_force is None:
+            return force
+        return truncate(force, limited.max_force)
 
 
 @dataclass

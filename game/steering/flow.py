@@ -14,7 +14,7 @@ import operator
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -25,7 +25,7 @@ from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug, steer_to_velocity
 from .vec import FloatArray, as_points, length, perp, safe_normalize, select_rows, set_length
 
-__all__ = ["MAX_CELLS", "FlowField", "FollowFlow", "NoiseFlow"]
+__all__ = ["MAX_CELLS", "FlowField", "FlowSource", "FollowFlow", "NoiseFlow"]
 
 #: Largest grid accepted (rows x cols); a bigger one is a broken level, not a big level.
 MAX_CELLS = 1_000_000
@@ -587,14 +587,28 @@ class NoiseFlow:
         n = self._noise.grid3(self._xs, self._ys, _finite(t, "NoiseFlow time") * self.speed)
         return _angle_vectors(_noise_angles(n, self.base_angle, self.turns))
 
-    def at_time(self, t: float) -> FlowField:
-        """A new field at time ``t`` (seconds); :attr:`field` and :attr:`t` are untouched."""
-        return FlowField(self._vectors(t), self.cell, self.origin)
-
     def update(self, t: float) -> FlowField:
         """Rewrite :attr:`field` in place for time ``t`` (seconds) and return it."""
         vec = self._vectors(t)
         self.field.vectors[...] = vec
+        self.t = float(t)
+        return self.field
+
+    def update_rows(self, t: float, part: int, parts: int) -> FlowField:
+        """Rewrite rows ``part, part + parts, ...`` of :attr:`field` for time ``t``.
+
+        Called with ``part = frame % parts`` every step, it refreshes every row once per
+        ``parts`` steps at the same cost each step (a whole-grid update every ``parts`` steps
+        costs ``parts`` times as much in one step, a visible hitch on big fields); neighbouring
+        rows are at most ``parts - 1`` steps apart in time, far below what the eye or an agent
+        notices at the levels' noise speeds.
+        """
+        ys = self._ys[part % parts :: parts]
+        if ys.size:
+            z = _finite(t, "NoiseFlow time") * self.speed
+            n = self._noise.grid3(self._xs, ys, z)
+            vec = _angle_vectors(_noise_angles(n, self.base_angle, self.turns))
+            self.field.vectors[part % parts :: parts] = vec
         self.t = float(t)
         return self.field
 
@@ -604,6 +618,19 @@ class NoiseFlow:
 
 
 # -- the behaviour -----------------------------------------------------------------------------
+
+
+class FlowSource(Protocol):
+    """Anything :class:`FollowFlow` can follow: a :class:`FlowField`, or a world's currents
+    (several overlapping regions summed), as gdx-ai's ``FollowFlowField`` takes any field."""
+
+    def lookup(self, points: ArrayLike, bilinear: bool = True) -> FloatArray:
+        """(N, 2) flow vectors at the points."""
+        ...
+
+    def contains(self, points: ArrayLike) -> NDArray[np.bool_]:
+        """(N,) which points the flow covers."""
+        ...
 
 
 @dataclass
@@ -621,7 +648,8 @@ class FollowFlow:
     on a point (a sink) piles agents up there.
 
     Attributes:
-        field: the shared :class:`FlowField` (e.g. a :class:`NoiseFlow`'s ``field``).
+        field: the shared :class:`FlowField` (e.g. a :class:`NoiseFlow`'s ``field``), or any
+            :class:`FlowSource` (the world's currents).
         predict_time: seconds to look ahead, >= 0.
         bilinear: interpolate between cell centres (False: the seed's nearest cell).
         strength_scales_speed: desired speed = max speed * min(|vector|, 1) instead of max speed.
@@ -632,7 +660,7 @@ class FollowFlow:
     Debug: ``"flow.sample"`` (N, 2) the field vector read; ``"flow.lookup"`` (N, 2) where.
     """
 
-    field: FlowField
+    field: FlowSource
     predict_time: float = 0.0
     bilinear: bool = True
     strength_scales_speed: bool = False

@@ -15,16 +15,13 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .agents import AgentGroup
-from .base import DEFAULT_GAIN, Debug, steer_to_velocity
-from .vec import EPSILON, FloatArray, as_points, clamp, length, scale_rows, set_length, truncate
+from .vec import EPSILON, FloatArray, as_points, clamp
 
 __all__ = [
     "SEED_LOOKAHEAD",
     "SEED_SPEED",
     "SEED_TARGET_AHEAD",
     "DriftingPath",
-    "FollowPath",
     "Path",
     "Projection",
 ]
@@ -44,6 +41,25 @@ EDIT_HISTORY = 256
 _CHUNK = 4096
 
 _uids = itertools.count(1)
+#: The arrays Path._rebuild derives from the nodes.
+_DERIVED = frozenset(
+    [
+        "_ax",
+        "_ay",
+        "_dx",
+        "_dy",
+        "_inv_l2",
+        "_seg_len",
+        "_nonzero",
+        "_inv_seg",
+        "_az",
+        "_dz",
+        "_cum",
+        "_length",
+        "_real",
+        "_unit",
+    ]
+)
 IntArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
 
@@ -165,6 +181,7 @@ class Path:
         #: A number unique to this path object (agents use it to notice a different path).
         self.uid = next(_uids)
         self._version = 0
+        self._shape_version = 0
         self._remaps: deque[tuple[int, _Remap | None]] = deque(maxlen=EDIT_HISTORY)
         self._rebuild()
 
@@ -175,6 +192,14 @@ class Path:
         )
 
     # -- derived data ---------------------------------------------------------------------
+
+    def __getattr__(self, name: str) -> object:
+        # Derived arrays dropped by drift_nodes are rebuilt on first use (a drifting path
+        # moves every step; its own arrays are needed only when something queries it).
+        if name in _DERIVED and "_nodes" in self.__dict__:
+            self._rebuild()
+            return self.__dict__[name]
+        raise AttributeError(name)
 
     def _rebuild(self) -> None:
         nodes = self._nodes
@@ -240,6 +265,31 @@ class Path:
     def version(self) -> int:
         """Edit counter: incremented by every edit."""
         return self._version
+
+    @property
+    def shape_version(self) -> int:
+        """Counter of :meth:`drift_nodes` calls (moves that keep every follower's place)."""
+        return self._shape_version
+
+    def drift_nodes(self, nodes: ArrayLike) -> None:
+        """Move every node at once, keeping the node count, without recording an edit.
+
+        For nodes that move a little every step (a drifting path): followers keep their arc
+        length and their windowed search absorbs the small change, so no remap is needed.
+        The derived arrays are rebuilt lazily, when something queries this path.
+
+        Raises:
+            ValueError: if the node count changes or a value is not finite.
+        """
+        new = _validate_nodes(nodes)
+        if new.shape != self._nodes.shape:
+            raise ValueError(
+                f"nodes: drift_nodes keeps the node count {self.n_nodes}, got {new.shape[0]}"
+            )
+        self._nodes = new
+        for name in _DERIVED:
+            self.__dict__.pop(name, None)
+        self._shape_version += 1
 
     @property
     def n_nodes(self) -> int:
@@ -624,212 +674,26 @@ class DriftingPath:
         return self._base + amp * np.sin(self.speed * self._rate * float(t) + self._phase)
 
     def apply(self, path: Path, t: float) -> None:
-        """Move ``path``'s nodes to their positions at time ``t``."""
-        path.set_nodes(self.nodes_at(t))
+        """Move ``path``'s nodes to their positions at time ``t`` (:meth:`Path.drift_nodes`:
+        followers keep their place)."""
+        path.drift_nodes(self.nodes_at(t))
 
+    @property
+    def base_nodes(self) -> FloatArray:
+        """(M, 2) the validated rest positions."""
+        return self._base
 
-@dataclass
-class FollowPath:
-    """Reynolds' path following (seeds 000/001) for many agents, with per-agent progress.
+    @property
+    def amplitude_xy(self) -> FloatArray:
+        """(2,) the amplitude per axis (px)."""
+        return np.broadcast_to(np.asarray(self.amplitude, dtype=np.float64), (2,))
 
-    Each step, per agent: predict ``future = pos + vel * lookahead_time``; find its normal
-    point on the path (nearest point, segment ends clamped), searching only the segments
-    within ``search_window`` of the agent's own place on the path; put the target
-    ``target_ahead + speed * target_ahead_time`` further along the path (the seeds add 25 px
-    along the segment; here the distance is measured along the path, so the target follows
-    corners); and seek the target only when the future position is farther than the path
-    radius from the path.
+    @property
+    def rates(self) -> FloatArray:
+        """(M, 2) each node's rate per axis (times :attr:`speed`)."""
+        return self._rate
 
-    Defaults reproduce the seeds at their 2 px/frame (120 px/s): future 25 px ahead
-    (25/120 s x 120 px/s) and target 25 px past the normal point (10 px + 0.125 s x
-    120 px/s); both grow with speed. Seed 000's multi-segment example predicts 50 px: use
-    ``lookahead_time=50/120``.
-
-    Better than the seeds:
-
-    * An agent whose speed along the path is at most ``cruise_fraction * max_speed``
-      (stopped, slowed down by other behaviours, or heading the wrong way) also seeks the
-      target, so a stopped agent gets going and a slowed one gets back up to speed. The
-      seeds' vehicles start at full speed and never need this; ``cruise_fraction = 0``
-      keeps their rule for every agent that moves forward at all.
-    * Open paths: with ``arrive_at_end`` the agent slows within ``slowing_radius`` of arc
-      length from the end (the first node in ``reverse``) and stops on the end node without
-      overshoot (desired speed capped by distance and by braking ability, gain raised to
-      critical damping, as in :class:`~game.steering.basic.Arrive`).
-    * Per-agent memory lives in agent state columns, never on the path:
-      ``"<key>.nearest"`` (arc length of the agent's nearest point, the centre of next
-      step's search), ``"<key>.progress"`` (the same, rate-limited to ``progress_rate`` x
-      speed x dt per step, so it advances smoothly even where the nearest point jumps
-      inside a sharp corner), ``"<key>.version"`` and ``"<key>.uid"`` (which path and which
-      edit they refer to). An agent whose nearest point is NaN (a new one; set it to NaN
-      after teleporting one) searches the whole path once. After an edit the nearest point
-      is carried across (:meth:`Path.remap`), refined by the windowed search, and progress
-      snaps to it. ``key`` lets several FollowPath behaviours run on one group without
-      sharing memory.
-    * A degenerate path (all nodes equal) is a point: agents arrive at it.
-
-    Where it fails: a ``search_window`` shorter than a step's travel loses the path (the
-    default grows with speed); a path that comes back within the window of arc length
-    (a loop smaller than about ``2 * search_window``) can still capture the search; paths
-    with corners sharper than an agent's turning circle are cut, as in the seeds; without
-    ``arrive_at_end`` agents circle the end node of an open path.
-
-    Debug keys (prefix ``key``): ``future``, ``normal``, ``target`` (N, 2), ``steering``
-    (N,) bool, ``progress`` (N,), ``radius`` (0-d array).
-    """
-
-    path: Path
-    lookahead_time: float = SEED_LOOKAHEAD / SEED_SPEED
-    target_ahead: float = 10.0
-    target_ahead_time: float = (SEED_TARGET_AHEAD - 10.0) / SEED_SPEED
-    reverse: bool = False
-    arrive_at_end: bool = True
-    slowing_radius: float = 100.0
-    cruise_fraction: float = 0.9
-    #: Half-width (px of arc length) of the search around each agent's place; None: the
-    #: larger of 3 x path radius and twice the lookahead distance, plus a step's travel.
-    search_window: float | None = None
-    #: Progress moves at most this many times the agent's step (speed x dt) per step;
-    #: ``math.inf`` makes progress the exact nearest point.
-    progress_rate: float = 1.5
-    gain: float = DEFAULT_GAIN
-    key: str = "path"
-    #: Fraction of max force budgeted for braking at the end of an open path.
-    brake_fraction: float = 0.8
-
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) path-following forces and advance each agent's progress."""
-        path = self.path
-        n = agents.n
-        nearest, progress, snap = self._recall(agents)
-
-        all_good = bool(np.isfinite(agents.pos).all() and np.isfinite(agents.vel).all())
-        good: BoolArray = np.ones(n, dtype=bool)
-        if not all_good:
-            good = np.asarray(np.isfinite(agents.pos).all(1) & np.isfinite(agents.vel).all(1))
-        pos = agents.pos if all_good else np.where(good[:, None], agents.pos, 0.0)
-        vel = agents.vel if all_good else np.where(good[:, None], agents.vel, 0.0)
-        max_speed = agents.max_speed
-        speed = length(vel)
-        sign = -1.0 if self.reverse else 1.0
-        future = pos + vel * self.lookahead_time
-
-        if path.degenerate:
-            point = path.point_at(np.zeros(n))
-            force = self._arrive(agents, slice(None), pos, vel, point, length(point - pos))
-            s_pos = np.zeros(n)
-            normal = target = point
-            steering = np.ones(n, dtype=bool)
-        else:
-            fresh = ~np.isfinite(nearest)
-            if fresh.any():
-                nearest[fresh] = path.project(pos[fresh]).s
-                snap |= fresh
-            if self.search_window is None:
-                window = np.maximum(3.0 * path.radius, 2.0 * speed * self.lookahead_time)
-                window += speed * abs(dt) + 1.0
-            else:
-                window = np.full(n, float(self.search_window))
-            s_both, pt_both, seg_both, d_both = path._project_many(
-                np.concatenate((pos, future)).reshape(2, n, 2), nearest, window
-            )
-            s_pos, s_fut, normal = s_both[0], s_both[1], pt_both[1]
-            ahead = self.target_ahead + speed * self.target_ahead_time
-            target = path.point_at(s_fut + sign * ahead)  # point_at wraps
-            strayed = d_both[1] > path.radius
-            along = np.einsum("ij,ij->i", vel, path._unit[seg_both[0]])
-            stalled = along * sign <= self.cruise_fraction * max_speed
-            steering = strayed | stalled
-            desired = set_length(target - pos, max_speed)
-            force = scale_rows(steer_to_velocity(agents, desired, self.gain), steering)
-            if self.arrive_at_end and not path.closed:
-                end_s = path.length if sign > 0 else 0.0
-                remaining = sign * (end_s - s_pos)
-                arriving = remaining < self.slowing_radius
-                rows = np.flatnonzero(arriving)
-                if rows.size:
-                    end = path.point_at(np.array([end_s]))
-                    p, v = pos[rows], vel[rows]
-                    to_go = np.maximum(remaining[rows], length(end - p))
-                    force[rows] = self._arrive(agents, rows, p, v, target[rows], to_go)
-                    steering |= arriving
-
-        new_progress = self._advance(progress, s_pos, snap, speed * abs(dt))
-        if not all_good:
-            force = np.where(good[:, None], force, 0.0)
-            s_pos = np.where(good, s_pos, np.nan)
-            new_progress = np.where(good, new_progress, np.nan)
-        nearest[:] = s_pos
-        progress[:] = new_progress
-        agents.state[f"{self.key}.version"][:] = path.version
-        agents.state[f"{self.key}.uid"][:] = path.uid
-        if debug is not None:
-            debug[f"{self.key}.future"] = future
-            debug[f"{self.key}.normal"] = normal
-            debug[f"{self.key}.target"] = target
-            debug[f"{self.key}.steering"] = steering & good
-            debug[f"{self.key}.progress"] = progress.copy()
-            debug[f"{self.key}.radius"] = np.array(path.radius)
-        return force
-
-    def _recall(self, agents: AgentGroup) -> tuple[FloatArray, FloatArray, BoolArray]:
-        """This behaviour's state columns, carried over path swaps and edits.
-
-        Returns the nearest-point and progress columns (views into the agent state) and
-        which agents must snap progress to the nearest point this step.
-        """
-        path = self.path
-        nearest = agents.column(f"{self.key}.nearest", fill=np.nan)
-        progress = agents.column(f"{self.key}.progress", fill=np.nan)
-        version = agents.column(f"{self.key}.version", fill=np.nan)
-        uid = agents.column(f"{self.key}.uid", fill=np.nan)
-        other = uid != path.uid
-        nearest[other] = np.nan
-        progress[other] = np.nan
-        snap = (version != path.version) | ~np.isfinite(progress)
-        edited = snap & ~other & np.isfinite(nearest)
-        if edited.any():
-            seen = version[edited]
-            if seen.min() == seen.max():  # the usual case: one edit since the last step
-                nearest[edited] = path.remap(nearest[edited], int(seen[0]))
-            else:
-                for v in np.unique(seen):
-                    rows = edited & (version == v)
-                    nearest[rows] = path.remap(nearest[rows], int(v))
-        return nearest, progress, snap
-
-    def _advance(
-        self, progress: FloatArray, s_pos: FloatArray, snap: BoolArray, step: FloatArray
-    ) -> FloatArray:
-        """Progress moved toward the nearest point by at most ``progress_rate * step``."""
-        path = self.path
-        if path.degenerate or not np.isfinite(self.progress_rate):
-            return s_pos.copy()
-        old = np.where(snap, s_pos, progress)
-        delta = s_pos - old
-        if path.closed:
-            half = 0.5 * path.length
-            delta = np.mod(delta + half, path.length) - half
-        limit = max(self.progress_rate, 0.0) * step
-        return path.wrap(old + clamp(delta, -limit, limit))
-
-    def _arrive(
-        self,
-        agents: AgentGroup,
-        rows: slice | IntArray,
-        pos: FloatArray,
-        vel: FloatArray,
-        toward: FloatArray,
-        to_go: FloatArray,
-    ) -> FloatArray:
-        """Arrive-style force for agents ``rows``: head for ``toward`` at a speed that lets
-        each stop within ``to_go``."""
-        slow = max(self.slowing_radius, 1e-6)
-        max_speed = agents.max_speed[rows]
-        max_force = agents.max_force[rows]
-        speed = np.minimum(max_speed, max_speed * to_go / slow)
-        brake = np.maximum(self.brake_fraction * max_force * to_go, 0.0)
-        speed = np.minimum(speed, np.sqrt(2.0 * brake))
-        desired = set_length(toward - pos, speed)
-        gain = np.maximum(self.gain, 4.0 * max_speed / slow)
-        return truncate(scale_rows(desired - vel, gain), max_force)
+    @property
+    def phases(self) -> FloatArray:
+        """(M, 2) each node's phase per axis (rad)."""
+        return self._phase

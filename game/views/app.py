@@ -15,6 +15,7 @@ import arcade
 from game.level import Level, LevelError, load_level, shipped_levels
 from game.render.bank import TextureBank
 from game.render.theme import BACKGROUND
+from game.world import DT
 
 from .progress import ProgressStore
 from .sound import Sounds
@@ -32,7 +33,11 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 #: The simulation's fixed step (s); the world itself also steps by exactly this.
-FIXED_RATE = 1.0 / 60.0
+FIXED_RATE = DT
+#: Arcade runs at most this many fixed steps plus one per drawn frame. Without a cap an
+#: overloaded machine steps to catch up and never draws (0-0.3 fps for up to a minute was
+#: measured on Moving Paths): with it the game slows down but keeps drawing and answering.
+FIXED_FRAME_CAP = 2
 WINDOW_TITLE = "Steering: deep water"
 
 
@@ -89,6 +94,7 @@ def create_window(
         update_rate=FIXED_RATE,
         draw_rate=FIXED_RATE,
         fixed_rate=FIXED_RATE,
+        fixed_frame_cap=FIXED_FRAME_CAP,
     )
     window.background_color = BACKGROUND
     return window

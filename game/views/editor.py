@@ -11,7 +11,7 @@ from pathlib import Path
 
 import arcade
 
-from game.editor import PATH_KINDS, ROCK_KINDS, Change, EditModel, Hit, HitKind, apply_changes
+from game.editor import PATH_KINDS, ROCK_KINDS, Change, EditModel, Hit, HitKind
 from game.level import LevelError
 from game.render import theme
 from game.render.scene import WorldRenderer
@@ -70,11 +70,12 @@ class EditorView(arcade.View):
         self.renderer = WorldRenderer(self.world, self.app.bank, self.window.ctx)
 
     def _on_changes(self, changes: Sequence[Change]) -> None:
-        """Mirror edits into the running world: paths node by node (agents keep their
-        progress), drifting paths through their drift; rocks by a rebuild after the drag."""
+        """Mirror edits into the running world (:meth:`World.edit`): paths node by node
+        (agents keep their progress), drifting paths through their drift; rocks by a rebuild
+        after the drag."""
         world = self.world
         assert world is not None
-        self.rocks_stale |= apply_changes(world.paths, changes, world.drifts, world.time)
+        self.rocks_stale |= world.edit(changes)
 
     def _refresh_rocks(self) -> None:
         if self.rocks_stale and self.model.dragging is None:

@@ -80,6 +80,8 @@ class LevelView(arcade.View):
         self.show_result = show_result
         self.stage = LevelStage(self.world, app.bank, app.window, debug=debug)
         self.keys: set[int] = set()
+        #: Keys pressed since the last step: a tap shorter than a frame still counts once.
+        self.tapped: set[int] = set()
         self.end_timer: float | None = None
         self.result: tuple[LevelRecord, bool] | None = None
 
@@ -90,13 +92,14 @@ class LevelView(arcade.View):
         if self.pilot is not None:
             u = np.asarray(self.pilot(self.world), dtype=np.float64)
             return (float(u[0]), float(u[1]))
-        return controls.thrust_from_keys(self.keys)
+        return controls.thrust_from_keys(self.keys | self.tapped)
 
     def on_fixed_update(self, delta_time: float) -> None:
         """Advance the world one fixed step while the run is undecided."""
         if self.world.outcome != "running":
             return
         outcome = self.world.step(self.thrust())
+        self.tapped.clear()
         if outcome != "running":
             self._finish(outcome)
 
@@ -132,6 +135,7 @@ class LevelView(arcade.View):
     def on_show_view(self) -> None:
         """Forget keys held while another view was showing."""
         self.keys.clear()
+        self.tapped.clear()
         self.stage.resize(*self.window.get_size())
 
     # -- keys --------------------------------------------------------------------------------
@@ -139,6 +143,7 @@ class LevelView(arcade.View):
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """Map a key to an action (swimming keys are read each fixed step)."""
         self.keys.add(symbol)
+        self.tapped.add(symbol)
         k = arcade.key
         if symbol == k.ESCAPE:
             from .pause import PauseView

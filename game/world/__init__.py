@@ -8,10 +8,10 @@ line with no window. See the README's "World" section.
 from __future__ import annotations
 
 from .autopilot import Autopilot
-from .brains import FLEE_DISTANCE, LEASH, LOSE_SIGHT_AFTER, MODE_NAMES, PLAYER_GAIN
-from .currents import CURRENT_DRAG, Current, Currents, FollowCurrent
+from .brains import FLEE_DISTANCE, LEASH, LOSE_SIGHT_AFTER, MODE_NAMES, PLAYER_GAIN, Mode
+from .currents import CURRENT_DRAG, Current, Currents
 from .physics import Physics, PhysicsSettings
-from .spawn import ENEMY, KIND_NAMES, NPC, PLAYER, PLAYER_ACCEL
+from .spawn import ENEMY, KIND_NAMES, NPC, PLAYER, PLAYER_ACCEL, Kind
 from .trace import TRACE_KEYS, TraceRecorder, load_trace
 from .world import DT, OUTCOMES, ROCK_FRICTION, World, replay
 
@@ -34,7 +34,8 @@ __all__ = [
     "Autopilot",
     "Current",
     "Currents",
-    "FollowCurrent",
+    "Kind",
+    "Mode",
     "Physics",
     "PhysicsSettings",
     "TraceRecorder",

@@ -18,8 +18,9 @@ core's behaviours in which the mode-specific goals are :class:`~game.steering.Ma
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from enum import IntEnum
 
 import numpy as np
 from numpy.typing import NDArray
@@ -32,43 +33,32 @@ from game.steering import (
     Contain,
     Debug,
     Flee,
+    FlowSource,
+    FollowFlow,
     FollowPath,
-    Masked,
-    Path,
+    Limited,
+    PathSet,
     PrioritizedSum,
     Pursue,
     Seek,
     Wander,
-    Weighted,
-    WeightedSum,
     truncate,
 )
 from game.steering.vec import FloatArray, length, scale_rows, take_rows
 
-from .currents import FollowCurrent
-
 __all__ = [
     "EXTRA_WANDER_WEIGHT",
-    "FLEE",
     "FLEE_DISTANCE",
-    "FLOW",
-    "FOLLOW",
     "GOAL_WEIGHT",
-    "IDLE",
     "LEASH",
     "LOSE_SIGHT_AFTER",
     "MODE_NAMES",
-    "NONE",
-    "PATROL",
     "PATROL_SPEED",
     "PLAYER_GAIN",
-    "PURSUE",
-    "RETURN",
     "SEPARATION_WEIGHT",
-    "WANDER",
-    "AtSpeed",
     "CrowdBrain",
     "EnemyMinds",
+    "Mode",
     "Tasks",
     "combine",
     "player_accel",
@@ -77,9 +67,25 @@ __all__ = [
 IntArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
 
-#: Per-agent modes (``World.mode``); :data:`MODE_NAMES` gives their names.
-NONE, PATROL, PURSUE, RETURN, WANDER, FLEE, FLOW, FOLLOW, IDLE = range(9)
-MODE_NAMES = ("none", "patrol", "pursue", "return", "wander", "flee", "flow", "follow", "idle")
+
+class Mode(IntEnum):
+    """Per-agent modes (``World.mode`` holds their values as int8)."""
+
+    NONE = 0
+    PATROL = 1
+    PURSUE = 2
+    RETURN = 3
+    WANDER = 4
+    FLEE = 5
+    FLOW = 6
+    FOLLOW = 7
+    IDLE = 8
+
+
+#: Every mode's value, in order (one comparison gives a mask per mode).
+_MODE_VALUES = np.array([int(m) for m in Mode], dtype=np.int8)[:, None]
+#: The modes' names, by value (``World.mode_names``, traces, the overlay).
+MODE_NAMES = tuple(m.name.lower() for m in Mode)
 
 #: Seconds an enemy keeps hunting (toward where it last saw the player) before it returns.
 LOSE_SIGHT_AFTER = 2.0
@@ -147,14 +153,13 @@ class Tasks:
     """What each agent of a group does this step, one row per agent of the group.
 
     Attributes:
-        mode: (n,) mode codes (:data:`MODE_NAMES`).
-        path: (n,) path index, -1 for none.
+        mode: (n,) mode codes (:class:`Mode`).
+        path: (n,) path slot, -1 for none.
         reverse: (n,) walk the path backwards (open paths, on the way back).
         wander: (n,) add the extra wander (NPCs with ``wander`` set).
         seen: (n,) a pursuing enemy sees the player now (else it heads for the last sighting).
         target: (n, 2) pursuit / return target.
         target_vel: (n, 2) the pursued player's velocity.
-        current: (n, 2) current velocity at the agent.
         post: (n, 2) an enemy's post.
         leash: (n,) wanders on a leash around its post (enemies without a path).
     """
@@ -166,48 +171,35 @@ class Tasks:
     seen: BoolArray
     target: FloatArray
     target_vel: FloatArray
-    current: FloatArray
     post: FloatArray
     leash: BoolArray
 
     def take(self, rows: IntArray) -> Tasks:
         """The tasks of ``rows`` only."""
-        return Tasks(
-            *(
-                take_rows(column, rows)
-                for column in (
-                    self.mode,
-                    self.path,
-                    self.reverse,
-                    self.wander,
-                    self.seen,
-                    self.target,
-                    self.target_vel,
-                    self.current,
-                    self.post,
-                    self.leash,
-                )
-            )
-        )
+        return Tasks(*(take_rows(getattr(self, f.name), rows) for f in fields(self)))
 
 
 @dataclass(eq=False)
 class CrowdBrain:
-    """Steering of every non-player agent: one prioritised sum over the whole group.
+    """Steering of every non-player agent: one prioritised sum over the whole group, each
+    behaviour called once over every agent whatever the number of paths, modes or spawns.
 
-    In priority order (Buckland's running sum, capped at max force): containment in the world
-    rectangle, rock avoidance, separation (x1.5, given: see
-    :meth:`~game.steering.Separate.for_rows`), and the goal of the agent's mode. Goals by mode
-    (each a :class:`~game.steering.Masked` part of a weighted sum): ``patrol``/``follow`` path
-    following (one :class:`FollowPath` per path and direction, sharing the ``"path"`` state
-    columns); ``pursue`` pursuit of the player while seen, else arrival where it was last seen;
-    ``return`` seek of the return point; ``wander`` wander, or a seek back to the post beyond
-    :data:`LEASH`; ``flow`` swimming with the current; ``flee`` fleeing the player; ``idle``
+    In priority order (Buckland's running sum, :class:`~game.steering.PrioritizedSum`,
+    capped at max force): containment in the world rectangle, rock avoidance, separation
+    (x1.5, given), and the goal of the agent's mode. The goal is one per agent, picked by
+    mode from behaviours each called once over the group with per-agent arguments:
+    ``patrol``/``follow`` path following (one :class:`FollowPath` over the world's
+    :class:`PathSet`, per-agent path slot and direction in its state columns, patrols at
+    :data:`PATROL_SPEED` through :class:`Limited`); ``pursue`` pursuit of the player while
+    seen, else arrival where it was last seen; ``return`` seek of the return point;
+    ``wander`` wander, or a seek back to the post beyond :data:`LEASH`; ``flow`` the core's
+    :class:`FollowFlow` over the world's currents; ``flee`` fleeing the player; ``idle``
     coming to rest. NPCs with ``wander`` set add wander at x0.35 to a path or the current.
 
     Attributes:
         contain, avoid: the shared behaviours.
-        paths: the world's paths, by index.
+        paths: the world's path registry.
+        currents: the world's currents (a flow source).
         rng: generator for wander.
         flee_distance: NPCs flee the player within this distance.
         player_pos: the player's position (set by the world each step).
@@ -215,24 +207,23 @@ class CrowdBrain:
 
     contain: Contain
     avoid: AvoidObstacles
-    paths: Sequence[Path]
+    paths: PathSet
+    currents: FlowSource
     rng: np.random.Generator
     flee_distance: float = FLEE_DISTANCE
     player_pos: FloatArray = field(default_factory=lambda: np.zeros(2))
-    _follow: dict[tuple[int, bool], FollowPath] = field(default_factory=dict, init=False)
+    follow: FollowPath = field(init=False)
+    _pace: Limited = field(init=False)
     _wander: Wander = field(init=False)
+    _flow: FollowFlow = field(init=False)
+    _urgent: PrioritizedSum = field(init=False)
 
     def __post_init__(self) -> None:
         self._wander = Wander(self.rng)
-
-    def follower(self, path: int, reverse: bool) -> FollowPath:
-        """The path-following behaviour for path ``path`` in one direction (made on demand)."""
-        key = (path, reverse)
-        fp = self._follow.get(key)
-        if fp is None or fp.path is not self.paths[path]:
-            fp = FollowPath(self.paths[path], reverse=reverse, arrive_at_end=True)
-            self._follow[key] = fp
-        return fp
+        self.follow = FollowPath(self.paths, arrive_at_end=True)
+        self._pace = Limited(self.follow)
+        self._flow = FollowFlow(self.currents)
+        self._urgent = PrioritizedSum([self.contain, self.avoid])
 
     def __call__(
         self,
@@ -248,8 +239,7 @@ class CrowdBrain:
             group: the agents.
             tasks: one row per agent of ``group``.
             dt: seconds since these agents were last updated.
-            separation: the separation forces of ``group``'s agents (from
-                :meth:`~game.steering.Separate.for_rows`).
+            separation: the separation forces of ``group``'s agents.
             debug: a dict to collect the behaviours' debug arrays into.
         """
         urgent, goals = self.parts(group, tasks, dt, debug)
@@ -260,7 +250,7 @@ class CrowdBrain:
     ) -> tuple[FloatArray, FloatArray]:
         """The two parts of the brain's force that a staggered world holds between updates:
         the urgent part (containment then avoidance, Buckland's running sum) and the goal of
-        each agent's mode (its weighted sum). :func:`combine` adds separation between them.
+        each agent's mode. :func:`combine` adds separation between them.
 
         Args:
             group: the agents (all non-player agents, or a staggered subset of them).
@@ -269,86 +259,52 @@ class CrowdBrain:
             debug: a dict to collect the behaviours' debug arrays into.
         """
         mode = tasks.mode
-        goals: list[Behaviour | Weighted] = []
+        goals = np.zeros((group.n, 2))
 
-        def goal(behaviour: Behaviour, mask: BoolArray) -> None:
+        def add(mask: BoolArray, behaviour: Behaviour, weight: FloatArray | None = None) -> None:
+            # Each behaviour runs once over the whole group; the mask picks whose goal it is.
             if mask.any():
-                goals.append(Masked(behaviour, mask))
+                force = behaviour(group, dt, debug)
+                w = mask if weight is None else np.where(mask, weight, 0.0)
+                goals[...] += scale_rows(force, w)
 
-        on_path = (mode == PATROL) | (mode == FOLLOW)
+        # One mask per mode from one comparison, in Mode's order.
+        _, patrol, hunting, back, wandering, fleeing, flowing, follow, idle = mode == _MODE_VALUES
+        on_path = patrol | follow
+        group.column("path.index", fill=-1.0)[:] = np.where(on_path, tasks.path, -1)
+        group.column("path.reverse")[:] = tasks.reverse
         if on_path.any():
-            for p in np.unique(tasks.path[on_path]):
-                for rev in (False, True):
-                    mask = (tasks.path == p) & (tasks.reverse == rev)
-                    follow = self.follower(int(p), rev)
-                    goal(AtSpeed(follow, PATROL_SPEED), mask & (mode == PATROL))
-                    goal(follow, mask & (mode == FOLLOW))
-        hunting = mode == PURSUE
-        seen = hunting & tasks.seen
-        goal(Pursue(take_rows(tasks.target, seen), take_rows(tasks.target_vel, seen)), seen)
-        lost = hunting & ~tasks.seen
-        goal(Arrive(take_rows(tasks.target, lost), slowing_radius=60.0), lost)
-        back = mode == RETURN
-        goal(Seek(take_rows(tasks.target, back)), back)
-        wandering = mode == WANDER
+            self._pace.max_speed = group.max_speed * np.where(patrol, PATROL_SPEED, 1.0)
+            add(on_path, self._pace)
+        add(hunting & tasks.seen, Pursue(tasks.target, tasks.target_vel))
+        add(hunting & ~tasks.seen, Arrive(tasks.target, slowing_radius=60.0))
+        add(back, Seek(tasks.target))
         far = wandering & tasks.leash & (length(group.pos - tasks.post) > LEASH)
-        goal(Seek(take_rows(tasks.post, far)), far)
-        flowing = mode == FLOW
-        goal(FollowCurrent(take_rows(tasks.current, flowing)), flowing)
-        goal(Flee(self.player_pos, self.flee_distance), mode == FLEE)
-        idle = mode == IDLE  # nothing to do: come to rest where it is
-        goal(Arrive(take_rows(group.pos, idle)), idle)
+        add(far, Seek(tasks.post))
+        add(flowing, self._flow)
+        add(fleeing, Flee(self.player_pos, self.flee_distance))
+        add(idle, Arrive(group.pos.copy()))  # come to rest where it is
         # One wander call for every agent that wanders at all (its angle advances once per
         # update): full weight as the goal, a little on top of a path or the current.
         roam = wandering & ~far
         extra = tasks.wander & (on_path | flowing)
-        if (roam | extra).any():
-            goals.append(_WanderMix(self._wander, roam, extra, EXTRA_WANDER_WEIGHT))
-        urgent = PrioritizedSum([self.contain, self.avoid])(group, dt, debug)
-        return urgent, WeightedSum(goals)(group, dt, debug)
+        add(roam | extra, self._wander, np.where(roam, 1.0, EXTRA_WANDER_WEIGHT))
+        urgent = self._urgent(group, dt, debug)
+        return urgent, truncate(goals, group.max_force)
 
 
 def combine(
     group: AgentGroup, urgent: FloatArray, separation: FloatArray, goals: FloatArray
 ) -> FloatArray:
-    """The crowd's force: Buckland's running sum of the urgent part, separation (x
-    :data:`SEPARATION_WEIGHT`) and the goal (x :data:`GOAL_WEIGHT`), capped at max force.
-
-    A running sum is sequential, so this equals one prioritised sum over containment,
-    avoidance, separation and the goal's behaviours (:class:`~game.steering.PrioritizedSum`,
-    written out here for the three finite parts because the world runs it over the whole
-    crowd every step).
+    """The crowd's force: Buckland's running sum (:meth:`PrioritizedSum.accumulate`) of the
+    urgent part, separation (x :data:`SEPARATION_WEIGHT`) and the goal (x
+    :data:`GOAL_WEIGHT`), capped at max force. The world holds the parts' forces (a
+    staggered crowd reuses them between updates), so it runs the core's running sum on them.
     """
-    max_force = group.max_force
     total = urgent.copy()
-    for part, weight in ((separation, SEPARATION_WEIGHT), (goals, GOAL_WEIGHT)):
-        used = length(total)
-        remaining = np.maximum(max_force - used, 0.0)
-        force = part * weight
-        flen = length(force)
-        cut = flen > remaining
-        if cut.any():
-            scale = np.ones_like(flen)
-            np.divide(remaining, flen, out=scale, where=cut)
-            force = scale_rows(force, scale)
-        total += force
+    PrioritizedSum.accumulate(total, separation, SEPARATION_WEIGHT, group.max_force)
+    PrioritizedSum.accumulate(total, goals, GOAL_WEIGHT, group.max_force)
     return total
-
-
-@dataclass
-class _WanderMix:
-    """Wander at full weight for ``full`` rows and at ``light_weight`` for ``light`` rows, in
-    one call so every wandering agent's angle advances exactly once per update."""
-
-    wander: Wander
-    full: BoolArray
-    light: BoolArray
-    light_weight: float
-
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        mask = self.full | self.light
-        force = Masked(self.wander, mask)(agents, dt, debug)
-        return scale_rows(force, np.where(self.light, self.light_weight, 1.0))
 
 
 @dataclass(eq=False)
@@ -427,14 +383,14 @@ class EnemyMinds:
         self.last_seen[seen] = player
         self.last_vel[seen] = player_vel
         self.lost_for[seen] = 0.0
-        m[seen] = PURSUE
-        hunting = (m == PURSUE) & ~seen
+        m[seen] = Mode.PURSUE
+        hunting = (m == Mode.PURSUE) & ~seen
         self.lost_for[hunting] += dt
         give_up = hunting & (self.lost_for >= LOSE_SIGHT_AFTER)
-        m[give_up] = RETURN
-        back = (m == RETURN) & on_route
+        m[give_up] = Mode.RETURN
+        back = (m == Mode.RETURN) & on_route
         resumed = back & self.has_path
-        m[resumed] = PATROL
-        m[back & ~self.has_path] = WANDER
+        m[resumed] = Mode.PATROL
+        m[back & ~self.has_path] = Mode.WANDER
         mode[self.rows] = m
         return resumed

@@ -13,13 +13,13 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from game.level import FlowRegion, Level
-from game.steering import AgentGroup, Debug, FlowField, NoiseFlow, steer_to_velocity
-from game.steering.vec import FloatArray, select_rows, set_length
+from game.steering import FlowField, NoiseFlow
+from game.steering.vec import FloatArray, as_points
 
-__all__ = ["CURRENT_DRAG", "Current", "Currents", "FollowCurrent", "image_field"]
+__all__ = ["CURRENT_DRAG", "Current", "Currents", "image_field"]
 
 log = logging.getLogger(__name__)
 
@@ -130,9 +130,10 @@ class Currents:
 
     items: list[Current] = field(default_factory=list)
     drag: float = CURRENT_DRAG
-    #: Time-varying noise regions are recomputed every this many steps (a 1,400-cell region
-    #: costs about 1 ms; at the levels' noise speeds a field turns by well under a degree
-    #: between updates, so the current still changes smoothly).
+    #: Time-varying noise regions refresh one row in this many each step, every row once per
+    #: this many steps (:meth:`NoiseFlow.update_rows`): the same cost every step, no bursts
+    #: (a 1,400-cell region costs about 1 ms whole; at the levels' noise speeds a field turns
+    #: by well under a degree between refreshes, so the current still changes smoothly).
     noise_every: int = 4
 
     @classmethod
@@ -146,13 +147,21 @@ class Currents:
         return [c.field for c in self.items]
 
     def update(self, t: float, frame: int = 0) -> None:
-        """Bring time-varying regions (noise with ``speed`` > 0) to time ``t`` (s), on every
-        :attr:`noise_every`-th ``frame``."""
-        if frame % max(self.noise_every, 1):
-            return
+        """Bring time-varying regions (noise with ``speed`` > 0) toward time ``t`` (s): the
+        rows ``frame % noise_every`` of each, so every step costs the same."""
+        parts = max(self.noise_every, 1)
         for c in self.items:
             if c.noise is not None:
-                c.noise.update(t)
+                c.noise.update_rows(t, frame % parts, parts)
+
+    def lookup(self, points: ArrayLike, bilinear: bool = True) -> FloatArray:
+        """The current's velocity (px/s) at (K, 2) points: a flow source for the core's
+        :class:`~game.steering.FollowFlow` (``bilinear`` is always on here)."""
+        return self.velocity_at(as_points(points))[0]
+
+    def contains(self, points: ArrayLike) -> NDArray[np.bool_]:
+        """(K,) which points lie in any region."""
+        return self.velocity_at(as_points(points))[1]
 
     def velocity_at(self, points: FloatArray) -> tuple[FloatArray, NDArray[np.bool_]]:
         """Current velocity (px/s) at (K, 2) points, and which points are in any region.
@@ -172,34 +181,3 @@ class Currents:
             vel[idx] += c.field.lookup(points[idx]) * c.region.strength
             inside[idx] = True
         return vel, inside
-
-    def drag_accel(
-        self, vel: FloatArray, current: FloatArray, inside: NDArray[np.bool_]
-    ) -> FloatArray:
-        """Acceleration ``drag * (v_current - v)`` for bodies inside a region, zero elsewhere."""
-        return select_rows(inside, (current - vel) * self.drag, 0.0)
-
-
-@dataclass
-class FollowCurrent:
-    """Swim with the current: desired velocity = the current's direction at max speed.
-
-    The world's version of :class:`~game.steering.FollowFlow` for several overlapping regions:
-    it reads the summed current velocity that the world computes each step
-    (:attr:`current`, one row per agent of the group it is called on) rather than one field.
-    Agents in still water (a zero current) brake, as with ``FollowFlow``.
-
-    Attributes:
-        current: (N, 2) current velocities at the agents, set by the world before each call.
-        gain: steering gain (1/s).
-    """
-
-    current: FloatArray = field(default_factory=lambda: np.zeros((0, 2)))
-    gain: float = 8.0
-
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) forces along the current."""
-        desired = set_length(self.current, agents.max_speed)
-        if debug is not None:
-            debug["current.sample"] = self.current
-        return steer_to_velocity(agents, desired, self.gain)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from enum import IntEnum
 
 import numpy as np
 from numpy.typing import NDArray
@@ -23,6 +24,7 @@ __all__ = [
     "PLAYER",
     "PLAYER_ACCEL",
     "ExtraGroup",
+    "Kind",
     "Roster",
     "agent_mass",
     "build_roster",
@@ -31,9 +33,18 @@ __all__ = [
     "spiral",
 ]
 
-#: Agent kinds, stored as small integers; :data:`KIND_NAMES` gives their names.
-PLAYER, ENEMY, NPC = 0, 1, 2
-KIND_NAMES = ("player", "enemy", "npc")
+
+class Kind(IntEnum):
+    """Agent kinds (``World.kind`` holds their values)."""
+
+    PLAYER = 0
+    ENEMY = 1
+    NPC = 2
+
+
+PLAYER, ENEMY, NPC = Kind.PLAYER, Kind.ENEMY, Kind.NPC
+#: The kinds' names, by value.
+KIND_NAMES = tuple(k.name.lower() for k in Kind)
 
 #: Gap (px) kept between spawned agents and between agents and rocks or walls.
 SPAWN_GAP = 2.0

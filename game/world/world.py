@@ -6,12 +6,16 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.spatial import cKDTree
 
 from game.level import Level
+
+if TYPE_CHECKING:
+    from game.editor.changes import Change
 from game.steering import (
     AgentGroup,
     AvoidObstacles,
@@ -20,6 +24,7 @@ from game.steering import (
     DriftingPath,
     Obstacles,
     Path,
+    PathSet,
     Separate,
 )
 from game.steering.vec import (
@@ -31,20 +36,12 @@ from game.steering.vec import (
 )
 
 from .brains import (
-    FLEE,
     FLEE_DISTANCE,
-    FLOW,
-    FOLLOW,
-    IDLE,
     LEASH,
     MODE_NAMES,
-    NONE,
-    PATROL,
-    PURSUE,
-    RETURN,
-    WANDER,
     CrowdBrain,
     EnemyMinds,
+    Mode,
     Tasks,
     combine,
     player_accel,
@@ -66,7 +63,7 @@ __all__ = ["DT", "OUTCOMES", "ROCK_FRICTION", "World"]
 
 log = logging.getLogger(__name__)
 
-#: The fixed step (s). Never varies.
+#: The fixed step (s). Never varies; the one definition (views and tools import it).
 DT = 1.0 / 60.0
 #: What :attr:`World.outcome` can be.
 OUTCOMES = ("running", "won", "caught")
@@ -108,13 +105,11 @@ class World:
             ``return``, ``wander``, ``flee``, ``flow``, ``follow``, ``idle``; ``none`` for the
             player).
         spawn_id: (N,) Tiled id of the object that spawned each agent.
-        paths: the level's paths as editable steering paths, by name (the editor may move their
-            nodes while agents follow them; drifting paths are rewritten every step from their
-            :attr:`drifts` base).
-        path_list: the same paths in level order (``path_index`` indexes it).
-        path_index: (N,) index of each agent's path in :attr:`path_list`, -1 for none.
+        paths: the one path registry (:class:`PathSet`): the level's paths as editable
+            steering paths, by name and by slot in level order (the editor may move their
+            nodes while agents follow them; drifting paths move by themselves every step).
+        path_index: (N,) slot of each agent's path in :attr:`paths`, -1 for none.
         reverse: (N,) agents walking their open path backwards (they turn at its ends).
-        drifts: the :class:`DriftingPath` of each path whose nodes drift, by name.
         obstacles: every rock (centres of pushable rocks follow their bodies each step).
         obstacle_id: (M,) Tiled ids of the rocks.
         obstacle_dynamic: (M,) which rocks are pushable.
@@ -183,17 +178,14 @@ class World:
         self.crowd.column("separation")[:] = roster.separation[1:]
 
         # Paths, shared and editable; drifting ones move by themselves.
-        self.paths: dict[str, Path] = {}
-        self.drifts: dict[str, DriftingPath] = {}
-        self.path_list: list[Path] = []
+        self.paths = PathSet()
         for k, pd in enumerate(level.paths):
-            path = Path(pd.points, closed=pd.closed, radius=pd.radius)
-            self.paths[pd.name] = path
-            self.path_list.append(path)
+            self.paths[pd.name] = Path(pd.points, closed=pd.closed, radius=pd.radius)
             if pd.drift > 0:
-                self.drifts[pd.name] = DriftingPath(
+                drift = DriftingPath(
                     pd.points, (pd.drift, pd.drift), pd.drift_speed, seed=self.seed * 7919 + k
                 )
+                self.paths.set_drift(pd.name, drift)
         self.path_index = roster.path
         self.reverse = np.zeros(n, dtype=bool)
 
@@ -228,21 +220,22 @@ class World:
         self._body_mass = np.concatenate((a.mass, rock_mass[dyn]))
 
         # Brains.
-        self.mode = np.full(n, NONE, dtype=np.int8)
+        self.mode = np.full(n, Mode.NONE, dtype=np.int8)
         enemies = np.flatnonzero(roster.kind == ENEMY)
-        self.mode[enemies] = np.where(roster.path[enemies] >= 0, PATROL, WANDER)
+        self.mode[enemies] = np.where(roster.path[enemies] >= 0, Mode.PATROL, Mode.WANDER)
         self.minds = EnemyMinds(enemies, roster.sight[enemies], roster.path[enemies] >= 0)
         self._npc = np.flatnonzero(roster.kind == NPC)
         npc_path = roster.path[self._npc] >= 0
         self._npc_free = ~npc_path
         self._npc_base = np.where(
-            npc_path, FOLLOW, np.where(roster.wander[self._npc], WANDER, IDLE)
+            npc_path, Mode.FOLLOW, np.where(roster.wander[self._npc], Mode.WANDER, Mode.IDLE)
         ).astype(np.int8)
         w, h = level.width_px, level.height_px
         self.brain = CrowdBrain(
             contain=Contain(0.0, 0.0, w, h),
             avoid=AvoidObstacles(self.obstacles),
-            paths=self.path_list,
+            paths=self.paths,
+            currents=self.currents,
             rng=np.random.default_rng(wander_seq),
         )
         self._steer = np.zeros((n - 1, 2))
@@ -308,6 +301,21 @@ class World:
         """The fixed step, :data:`DT`."""
         return DT
 
+    # -- editing -----------------------------------------------------------------------------
+
+    def edit(self, changes: Sequence[Change]) -> bool:
+        """Apply an editor's changes (:class:`~game.editor.changes.Change` events) live.
+
+        Paths change in place in :attr:`paths` with the fewest node edits (followers keep
+        their progress; a drifting path gets a new drift base); a new path gets a new slot.
+
+        Returns:
+            Whether a rock changed (rocks are rebuilt by the caller).
+        """
+        from game.editor.sync import apply_changes  # the editor's pure model, no arcade
+
+        return apply_changes(self.paths, changes, self.time)
+
     # -- stepping ----------------------------------------------------------------------------
 
     def step(self, thrust: ArrayLike = (0.0, 0.0)) -> str:
@@ -324,8 +332,7 @@ class World:
         u = _thrust(thrust)
         self.inputs.append((float(u[0]), float(u[1])))
         t = self.time
-        for name, drift in self.drifts.items():
-            drift.apply(self.paths[name], t)
+        self.paths.drift(t)
         self.currents.update(t, self.frame)
         pos, vel = self._pos_all, self._vel_all
         self._current, self._in_current = self.currents.velocity_at(pos)
@@ -410,12 +417,12 @@ class World:
         ``idle``); ``flee`` near the player overrides them all."""
         npc = self._npc
         inside = self._in_current[: self.n][npc]
-        self.mode[npc] = np.where(inside & self._npc_free, FLOW, self._npc_base)
+        self.mode[npc] = np.where(inside & self._npc_free, Mode.FLOW, self._npc_base)
         z = as_complex(self.agents.pos)
         reach = FLEE_DISTANCE + float(self.agents.radius[0])
         near = np.abs(z[npc] - z[0]) < reach
         if near.any():
-            self.mode[npc[near]] = FLEE
+            self.mode[npc[near]] = Mode.FLEE
 
     def _think(self) -> None:
         """Perception and modes: sight, the enemies' state machine, NPC modes, path turns."""
@@ -426,54 +433,50 @@ class World:
         epos = a.pos[rows]
         seen = minds.look(epos, player, self.physics.line_of_sight)
         # Returning enemies head for the nearest point of their path (or their post).
-        ret = rows[self.mode[rows] == RETURN]
+        ret = rows[self.mode[rows] == Mode.RETURN]
         on_route = np.zeros(rows.size, dtype=bool)
         if ret.size:
-            self._return_targets(ret)
+            limit = self._return_targets(ret)
             k = np.searchsorted(rows, ret)
             gap = np.hypot(*(a.pos[ret] - self._target[ret]).T)
-            limit = np.array(
-                [self.path_list[p].radius if p >= 0 else LEASH / 2 for p in self.path_index[ret]]
-            )
             on_route[k] = gap <= limit
         resumed = minds.update(self.mode, epos, player, player_vel, seen, on_route, DT)
         if resumed.any():
-            crow = rows[resumed] - 1
-            for col in ("path.nearest", "path.progress"):
-                if col in self.crowd.state:
-                    self.crowd.state[col][crow] = np.nan
-        hunting = rows[self.mode[rows] == PURSUE]
+            self.brain.follow.forget(self.crowd, rows[resumed] - 1)
+        hunting = rows[self.mode[rows] == Mode.PURSUE]
         k = np.searchsorted(rows, hunting)
         self._target[hunting] = np.where(minds.seen[k, None], player, minds.last_seen[k])
         self._update_npc_modes()
         self._turn_open_paths()
         self.brain.player_pos = player
 
-    def _return_targets(self, ret: IntArray) -> None:
-        """Nearest point of each returning enemy's path (its post when it has none)."""
+    def _return_targets(self, ret: IntArray) -> FloatArray:
+        """Set each returning enemy's target to the nearest point of its path (its post when
+        it has none); returns how close counts as back (the path radius, else LEASH / 2)."""
         pidx = self.path_index[ret]
         self._target[ret] = self.roster.post[ret]
-        for p in np.unique(pidx[pidx >= 0]):
-            sel = ret[pidx == p]
-            self._target[sel] = self.path_list[p].project(self.agents.pos[sel]).point
+        limit = np.full(ret.size, LEASH / 2)
+        on = np.flatnonzero(pidx >= 0)
+        if on.size:
+            self._target[ret[on]] = self.paths.project(pidx[on], self.agents.pos[ret[on]])[1]
+            limit[on] = self.paths.geometry().radius[pidx[on]]
+        return limit
 
     def _turn_open_paths(self) -> None:
         """Agents at the end of an open path walk it back (and at its start, forward again)."""
-        prog = self.crowd.state.get("path.progress")
-        if prog is None:
+        following = (self.mode == Mode.PATROL) | (self.mode == Mode.FOLLOW)
+        rows = np.flatnonzero(following & (self.path_index >= 0))
+        if rows.size == 0:
             return
-        following = (self.mode == PATROL) | (self.mode == FOLLOW)
-        for p, path in enumerate(self.path_list):
-            if path.closed:
-                continue
-            rows = np.flatnonzero(following & (self.path_index == p))
-            if rows.size == 0:
-                continue
-            s = prog[rows - 1]
-            margin = max(path.radius, 1.0)
-            fwd = ~self.reverse[rows]
-            self.reverse[rows[fwd & (s >= path.length - margin)]] = True
-            self.reverse[rows[~fwd & (s <= margin)]] = False
+        geo = self.paths.geometry()
+        p = self.path_index[rows]
+        rows = rows[~geo.closed[p]]
+        p = self.path_index[rows]
+        s = self.brain.follow.progress(self.crowd)[rows - 1]  # NaN before the first step
+        margin = np.maximum(geo.radius[p], 1.0)
+        fwd = ~self.reverse[rows]
+        self.reverse[rows[fwd & (s >= geo.length[p] - margin)]] = True
+        self.reverse[rows[~fwd & (s <= margin)]] = False
 
     def _tasks(self) -> Tasks:
         """Every crowd agent's task this step (crowd rows)."""
@@ -491,7 +494,6 @@ class World:
             seen=seen[c],
             target=self._target[c],
             target_vel=tvel[c],
-            current=self._current[c],
             post=self.roster.post[c],
             leash=(self.kind[c] == ENEMY) & (self.path_index[c] < 0),
         )

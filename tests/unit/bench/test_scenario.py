@@ -7,7 +7,7 @@ import pytest
 
 from game.bench.reference import DT
 from game.bench.scenario import WEIGHTS, Scenario, build_scenario, load_sandbox
-from game.steering import FollowPath, Masked, Weighted
+from game.steering import FollowPath, Weighted
 from game.world import World
 
 N = 260
@@ -56,13 +56,13 @@ def test_both_engines_get_identical_starting_states(scenario: Scenario) -> None:
 
 
 def test_both_engines_blend_the_same_behaviours_with_the_same_weights(scenario: Scenario) -> None:
-    _, blend = scenario.core()
+    group, blend = scenario.core()
     parts = [p for p in blend.parts if isinstance(p, Weighted)]
     weights = [p.weight for p in parts]
     assert weights == [WEIGHTS.path, WEIGHTS.flow, WEIGHTS.avoid, WEIGHTS.separate]
-    masked = parts[0].behaviour
-    assert isinstance(masked, Masked) and isinstance(masked.behaviour, FollowPath)
-    np.testing.assert_array_equal(masked.mask, scenario.path_index == 0)
+    follow = parts[0].behaviour
+    assert isinstance(follow, FollowPath)
+    np.testing.assert_array_equal(group.state["path.index"], scenario.path_index)
 
 
 def test_the_first_forces_point_mostly_the_same_way(scenario: Scenario) -> None:

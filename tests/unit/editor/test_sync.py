@@ -22,7 +22,7 @@ from game.editor import (
     sync_path,
 )
 from game.level import Point
-from game.steering import DriftingPath, Path
+from game.steering import DriftingPath, Path, PathSet
 from tests.unit.editor.helpers import LINE, LOOP, make_level
 
 SQUARE = [(0.0, 0.0), (100.0, 0.0), (100.0, 100.0), (0.0, 100.0)]
@@ -172,21 +172,22 @@ def test_apply_changes_moves_a_drifting_paths_base() -> None:
     # Given a drifting path mirrored at time 2 s
     nodes = [(100.0, 100.0), (300.0, 100.0), (300.0, 300.0)]
     drift = DriftingPath(nodes, amplitude=(5.0, 5.0), speed=1.0, seed=3)
-    paths = {"d": Path(drift.nodes_at(2.0))}
-    drifts = {"d": drift}
+    paths = PathSet([("d", Path(drift.nodes_at(2.0)))])
+    paths.set_drift("d", drift)
     mirror = paths["d"]
     # When the editor inserts a node
     edited = (nodes[0], (200.0, 50.0), *nodes[1:])
-    rocks = apply_changes(paths, [PathChanged("d", edited, False, 20.0)], drifts, time=2.0)
+    rocks = apply_changes(paths, [PathChanged("d", edited, False, 20.0)], time=2.0)
     # Then the drift's base is the edited nodes, the path is where the new drift puts it at
     # 2 s, edited in place (same object), and no rock changed
     assert not rocks
-    assert drifts["d"].base == edited and drifts["d"].seed == 3
+    moved = paths.drift_of("d")
+    assert moved is not None and moved.base == edited and moved.seed == 3
     assert paths["d"] is mirror
-    assert np.allclose(mirror.nodes, drifts["d"].nodes_at(2.0))
+    assert np.allclose(mirror.nodes, moved.nodes_at(2.0))
     # And undoing the new path drops its drift too
-    apply_changes(paths, [PathRemoved("d")], drifts)
-    assert "d" not in paths and "d" not in drifts
+    apply_changes(paths, [PathRemoved("d")])
+    assert "d" not in paths and paths.drifts == {}
 
 
 def test_apply_changes_reports_rock_changes() -> None:

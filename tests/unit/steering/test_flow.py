@@ -327,19 +327,38 @@ def test_noise_flow_changes_with_time_smoothly_and_in_place() -> None:
     step = _angle_between(before.reshape(-1, 2), flow.field.vectors.reshape(-1, 2))
     assert 0.0 < step.max() < 5.0
     # And smoothly: half the time step turns the vectors about half as far
-    half = _angle_between(before.reshape(-1, 2), flow.at_time(DT / 2).vectors.reshape(-1, 2))
+    other = NoiseFlow(25, 40, 16.0, seed=5, speed=0.5)
+    half = _angle_between(before.reshape(-1, 2), other.update(DT / 2).vectors.reshape(-1, 2))
     assert 0.4 < half.sum() / step.sum() < 0.6
     # And after 20 s the field has turned a lot on average
-    later = flow.at_time(20.0)
+    later = other.update(20.0)
     drift = _angle_between(before.reshape(-1, 2), later.vectors.reshape(-1, 2))
     assert drift.mean() > 20.0
-    # And at_time leaves the live field alone; update(0) comes back to the start
+    # And another flow's updates leave this one alone; update(0) comes back to the start
     assert flow.t == pytest.approx(DT)
     np.testing.assert_allclose(flow.update(0.0).vectors, before)
     # And it is the 3-D noise slice at z = t * speed
     np.testing.assert_allclose(
         later.vectors, FlowField.noise(25, 40, 16.0, seed=5, z=10.0).vectors, atol=1e-12
     )
+
+
+def test_noise_flow_row_updates_cover_the_grid_at_an_even_cost() -> None:
+    # Given two equal drifting fields
+    whole = NoiseFlow(25, 40, 16.0, seed=9, speed=0.5)
+    parts = NoiseFlow(25, 40, 16.0, seed=9, speed=0.5)
+    before = parts.field.vectors.copy()
+    # When one gets a whole update and the other one row in four for four steps
+    whole.update(3.0)
+    for part in range(4):
+        same = parts.update_rows(3.0, part, 4)
+        # Then each step rewrites only its own rows (the same number of rows every step)
+        changed = np.flatnonzero((same.vectors != before).any(axis=(1, 2)))
+        assert set(changed) <= {r for r in range(25) if r % 4 <= part}
+        assert same is parts.field
+    # And after the four steps both fields are the same
+    np.testing.assert_array_equal(parts.field.vectors, whole.field.vectors)
+    assert parts.t == 3.0
 
 
 def test_noise_flow_validates_its_parameters() -> None:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from game.level import FlowRegion, Rect, load_level, resolve_level
-from game.world import CURRENT_DRAG, Current, Currents, World
+from game.world import Current, Currents, World
 
 from .helpers import ascii_level
 
@@ -72,15 +72,6 @@ def test_the_player_drifts_with_a_river_and_swims_across_it() -> None:
     assert swimming.player_vel[0] > 100.0
     assert swimming.player_vel[1] > 60.0
     assert swimming.player_pos[1] - level.player.y > 100.0
-
-
-def test_drag_pulls_a_body_toward_the_current() -> None:
-    currents = Currents([])
-    vel = np.array([[100.0, 0.0], [0.0, 0.0]])
-    current = np.array([[0.0, 50.0], [0.0, 50.0]])
-    accel = currents.drag_accel(vel, current, np.array([True, False]))
-    assert accel[0] == pytest.approx([-100.0 * CURRENT_DRAG, 50.0 * CURRENT_DRAG])
-    assert accel[1].tolist() == [0.0, 0.0]
 
 
 def test_npcs_in_a_current_swim_with_it() -> None:

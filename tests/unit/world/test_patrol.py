@@ -12,8 +12,8 @@ def test_enemies_stay_on_their_paths_and_go_round_them() -> None:
     # Given the patrol level, the player waiting at the start (out of every enemy's sight)
     world = World(load_level(resolve_level("patrol")))
     rows = np.flatnonzero((world.kind == 1) & (world.path_index >= 0))
-    paths = [world.path_list[int(world.path_index[r])] for r in rows]
-    assert all(p.closed for p in paths)
+    paths = [world.paths.at(int(world.path_index[r])) for r in rows]
+    assert all(p is not None and p.closed for p in paths)
     lengths = np.array([p.length for p in paths])
     inside = np.zeros(rows.size)
     patrolling = np.zeros(rows.size)

@@ -28,7 +28,7 @@ def test_the_arrays_a_renderer_reads() -> None:
     # debug arrays: one row per non-player agent
     rows = world.debug["rows"]
     assert rows.tolist() == list(range(1, n))
-    for key in ("avoid.box", "separate.count", "path.future", "current.sample"):
+    for key in ("avoid.box", "separate.count", "path.future", "flow.sample"):
         assert world.debug[key].shape[0] == rows.size, key
 
 

@@ -1,0 +1,173 @@
+"""The path registry and one FollowPath over many paths: equal to one call per path, edits and
+drift included; Limited replaces limits without touching the agents."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game.steering import (
+    AgentGroup,
+    DriftingPath,
+    FollowPath,
+    Limited,
+    Path,
+    PathSet,
+    Seek,
+)
+
+pytestmark = pytest.mark.filterwarnings("error")
+
+DT = 1 / 60
+
+
+def _paths() -> list[tuple[str, Path]]:
+    return [
+        ("open", Path([(0, 0), (300, 0), (300, 200), (500, 260)], radius=15.0)),
+        ("loop", Path([(600, 100), (800, 100), (800, 300), (600, 300)], closed=True, radius=25.0)),
+        # a duplicate node (a zero-length segment) and a sharp corner
+        ("bent", Path([(100, 400), (250, 420), (250, 420), (120, 520)], radius=10.0)),
+        ("point", Path([(900, 500), (900, 500)], radius=5.0)),
+    ]
+
+
+def _agents(rng: np.random.Generator, n: int) -> AgentGroup:
+    pos = rng.uniform((-50, -50), (950, 600), (n, 2))
+    vel = rng.uniform(-150, 150, (n, 2))
+    return AgentGroup.create(
+        pos, vel, max_speed=rng.uniform(60, 180, n), max_force=rng.uniform(100, 500, n)
+    )
+
+
+def _per_path(
+    paths: list[tuple[str, Path]],
+    agents: AgentGroup,
+    index: np.ndarray,
+    reverse: np.ndarray,
+    followers: dict[tuple[int, bool], FollowPath],
+) -> np.ndarray:
+    """The same step as one call per path and direction on sub-groups (the old way)."""
+    out = np.zeros((agents.n, 2))
+    for (slot, rev), follow in followers.items():
+        rows = np.flatnonzero((index == slot) & (reverse == rev))
+        if rows.size == 0:
+            continue
+        sub = agents.take(rows)
+        out[rows] = follow(sub, DT)
+        agents.put_state(rows, sub)
+    return out
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 40))
+def test_one_call_over_many_paths_equals_one_call_per_path(seed: int, n: int) -> None:
+    # Given agents on four paths (one of them a point), some walking backwards, some on none
+    rng = np.random.default_rng(seed)
+    paths = _paths()
+    registry = PathSet(paths)
+    many = _agents(rng, n)
+    index = rng.integers(-1, len(paths), n)
+    reverse = rng.random(n) < 0.4
+    many.column("path.index", fill=-1.0)[:] = index
+    many.column("path.reverse")[:] = reverse
+    one = AgentGroup.create(many.pos, many.vel, max_speed=many.max_speed, max_force=many.max_force)
+    together = FollowPath(registry)
+    followers = {
+        (k, rev): FollowPath(path, reverse=rev)
+        for k, (_, path) in enumerate(paths)
+        for rev in (False, True)
+    }
+    for step in range(6):
+        # When both step (with an edit of two paths half way)
+        if step == 3:
+            paths[0][1].move_node(1, (320.0, 30.0))
+            paths[1][1].insert_node(2, (850.0, 200.0))
+        a = together(many, DT)
+        b = _per_path(paths, one, index, reverse, followers)
+        # Then forces and every agent's memory are equal to 1e-9; agents on no path get none
+        np.testing.assert_allclose(a, b, atol=1e-9, rtol=0)
+        on = index >= 0
+        assert (a[~on] == 0).all()
+        if not on.any():
+            continue
+        for col in ("path.nearest", "path.progress"):
+            np.testing.assert_allclose(
+                many.state[col][on], one.state[col][on], atol=1e-9, rtol=0, equal_nan=True
+            )
+        assert np.isfinite(many.state["path.nearest"][on]).all()
+        many.pos += many.vel * DT
+        one.pos += one.vel * DT
+
+
+def test_whole_path_search_finds_the_same_point_as_path_project() -> None:
+    # Given random points and every path of the registry
+    rng = np.random.default_rng(4)
+    paths = _paths()
+    registry = PathSet(paths)
+    pts = rng.uniform(-100, 1000, (200, 2))
+    for k, (_, path) in enumerate(paths):
+        # When projected through the registry and through the path itself
+        s, pt = registry.project(np.full(200, k), pts)
+        own = path.project(pts)
+        # Then the nearest points agree (arc lengths too, off the point path)
+        np.testing.assert_allclose(pt, own.point, atol=1e-9)
+        np.testing.assert_allclose(s, own.s, atol=1e-9)
+
+
+def test_drift_moves_every_drifting_path_in_one_pass_and_followers_keep_their_place() -> None:
+    # Given two drifting paths and a follower on each
+    paths = _paths()[:2]
+    registry = PathSet(paths)
+    for k, (name, path) in enumerate(paths):
+        registry.set_drift(name, DriftingPath(path.nodes.copy(), (10.0, 10.0), 1.0, seed=k))
+    agents = AgentGroup.create([(150.0, 5.0), (700.0, 95.0)], [(100.0, 0.0), (100.0, 0.0)])
+    agents.column("path.index", fill=-1.0)[:] = [0, 1]
+    follow = FollowPath(registry)
+    follow(agents, DT)
+    before = follow.nearest(agents).copy()
+    versions = [p.version for _, p in paths]
+    # When time passes
+    registry.drift(0.5)
+    # Then each path is where its own DriftingPath puts it, with no edit recorded
+    for name, path in paths:
+        drift = registry.drift_of(name)
+        assert drift is not None
+        np.testing.assert_array_equal(path.nodes, drift.nodes_at(0.5))
+    assert [p.version for _, p in paths] == versions
+    # And the followers carry on from (about) the same place
+    follow(agents, DT)
+    assert np.abs(follow.nearest(agents) - before).max() < 25.0
+
+
+def test_removed_path_leaves_its_slot_and_its_agents_get_no_force() -> None:
+    paths = _paths()
+    registry = PathSet(paths)
+    agents = AgentGroup.create([(100.0, 10.0), (700.0, 90.0)], [(0.0, 0.0), (0.0, 0.0)])
+    agents.column("path.index", fill=-1.0)[:] = [0, 1]
+    follow = FollowPath(registry)
+    assert (np.abs(follow(agents, DT)) > 0).any(axis=1).all()
+    del registry["open"]
+    force = follow(agents, DT)
+    assert registry.slot("loop") == 1 and registry.at(0) is None
+    assert (force[0] == 0).all() and (force[1] != 0).any()
+    assert np.isfinite(force).all()
+
+
+def test_limited_replaces_limits_without_touching_the_agents() -> None:
+    # Given agents with max speed 100 and max force 400, seeking a point far away
+    agents = AgentGroup.create([(0.0, 0.0), (0.0, 10.0)], max_speed=100.0, max_force=400.0)
+    seek = Seek((1000.0, 0.0))
+    # When seek runs under a limiter of 60 px/s (one agent) and 150 px/s^2
+    slow = Limited(seek, max_speed=np.array([60.0, 100.0]), max_force=150.0)
+    force = slow(agents, DT)
+    # Then the desired speed is the limiter's, the force within its max force
+    # (gain 8/s: desired 60 px/s from rest -> 480 px/s^2, cut to 150)
+    assert np.hypot(*force.T) == pytest.approx([150.0, 150.0])
+    # And the agents keep their own limits
+    assert agents.max_speed.tolist() == [100.0, 100.0]
+    assert agents.max_force.tolist() == [400.0, 400.0]
+    # And without a force limit only the speed changes: 8/s x 30 px/s = 240 px/s^2
+    fast_force = Limited(seek, max_speed=30.0)(agents, DT)
+    assert np.hypot(*fast_force.T) == pytest.approx([240.0, 240.0], rel=1e-3)
