@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install play test lint bench demo clean
+.PHONY: install play test check lint bench demo clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +25,16 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/python -m pytest
 
+# The fast loop while working: lint, types, and every test not marked slow or window (<2 min).
+check: lint
+	$(BIN)/python -m pytest -q -m "not slow and not window"
+
 bench: $(STAMP)
 	$(BIN)/python -m game bench
 
+demo: $(STAMP)
+	$(BIN)/python -m game demo
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -50,6 +50,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     command = args.command
+    if not getattr(args, "no_tune", False):
+        # Every command, the game window included, runs in the process the README's figures
+        # describe (bench --no-tune measures without it).
+        from .perf import tune_allocator
+
+        tune_allocator()
     if command is None:
         from .cli_game import run_window
 
@@ -70,12 +76,10 @@ def main(argv: list[str] | None = None) -> int:
         return run_bench(args)
     if command == "demo":
         from .demo import run_demo
-        from .perf import tune_allocator
 
         if args.agents < 1 or not 0 < args.seconds <= 3600:
             print("error: --agents must be >= 1 and --seconds in (0, 3600]", file=sys.stderr)
             return 2
-        tune_allocator()
         run_demo(args.agents, args.seconds, args.seed)
         return 0
     parser.error(f"unknown command {command}")

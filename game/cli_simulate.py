@@ -21,7 +21,6 @@ import numpy as np
 
 from game.cli_common import one_line_errors
 from game.level import LevelError, load_level, resolve_level
-from game.perf import tune_allocator
 
 __all__ = ["MAX_EXTRA_AGENTS", "MAX_SECONDS", "PROGRESS_AFTER", "add_parser", "run", "summary"]
 
@@ -174,7 +173,6 @@ def run(args: argparse.Namespace) -> int:
     except (UsageError, LevelError) as exc:
         sys.stderr.write(f"simulate: error: {exc}\n")
         return 2
-    tune_allocator()
     from game.world import DT, Autopilot, TraceRecorder, World  # after validation: fast errors
 
     try:

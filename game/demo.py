@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from game.clock import DT
+
 from .steering import (
     AgentGroup,
     AvoidObstacles,
@@ -33,8 +35,6 @@ from .steering import (
 __all__ = ["DemoScene", "build_scene", "run_demo"]
 
 log = logging.getLogger(__name__)
-
-DT = 1 / 60
 
 
 @dataclass

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from game.clock import DT
 from game.level import load_level, resolve_level
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ def measure(
     world = World(level, extra_npcs=max(agents - level.agent_count, 0), debug=overlay)
     pilot = Autopilot(world)
     stage = LevelStage(world, bank, window, debug=overlay)
-    dt = 1.0 / 60.0
+    dt = DT
     rows: list[tuple[float, float, float, float]] = []
     for k in range(warmup + frames):
         t0 = time.perf_counter()

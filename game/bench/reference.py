@@ -30,6 +30,8 @@ from typing import NamedTuple
 
 from pymunk import Vec2d
 
+from game.clock import DT
+
 __all__ = [
     "AVOID_FORCE_SCALE",
     "BRAKING_WEIGHT",
@@ -49,8 +51,6 @@ __all__ = [
     "tag_obstacles_within_view_range",
 ]
 
-#: The fixed step (s), the game's.
-DT = 1.0 / 60.0
 #: The seeds' ``steer = desired - velocity`` (px/frame per frame) in px/s^2 per px/s: 1 / dt.
 SEED_GAIN = 1.0 / DT
 #: Seeds 000/001: the future position is 25 px ahead along the velocity.

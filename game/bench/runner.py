@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TextIO
 import numpy as np
 
 from game.cli_common import one_line_errors
+from game.clock import DT
 from game.level import Level
 from game.perf import tune_allocator
 
@@ -123,7 +124,6 @@ QUICK_FRAMES = 10
 #: Largest crowd accepted.
 MAX_AGENTS = 200_000
 
-DT = 1.0 / 60.0
 Clock = Callable[[], float]
 Tick = Callable[[], None]
 
@@ -162,10 +162,6 @@ def predict_step_seconds(measured_agents: int, measured_s: float, agents: int) -
 
 def _median(values: Sequence[float]) -> float | None:
     return float(np.median(values)) if values else None
-
-
-def _p95(values: Sequence[float]) -> float | None:
-    return float(np.percentile(values, 95)) if values else None
 
 
 # -- progress --------------------------------------------------------------------------------
@@ -944,6 +940,19 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--frames", action="store_true", help="also time whole frames (opens a headless window)"
     )
+    parser.add_argument(
+        "--levels",
+        action="store_true",
+        help="instead: every shipped level at its own crowd, World.step against the reference",
+    )
+    parser.add_argument(
+        "--sweep",
+        type=int,
+        nargs="*",
+        default=None,
+        help="instead: the sandbox scaled to these crowd sizes, World.step against the "
+        "reference (no sizes: 1 2 5 10 30 100 150 300 1000 3000 10000 20000)",
+    )
     parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke test")
     parser.add_argument("--no-tune", action="store_true", help="leave glibc malloc untuned")
     # One line on stderr for every bad option, unknown ones included.
@@ -1033,7 +1042,10 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as exc:
         sys.stderr.write(f"bench: error: {exc}\n")
         return 2
+    # python -m game tuned the allocator already unless --no-tune (this call is a no-op then)
     tuned = tune_allocator() if options.tune else False
+    if args.levels or args.sweep is not None:
+        return _run_levels(args, options)
     progress = Progress(options.jobs(), sys.stderr)
     try:
         result = measure_all(options, progress, tuned)
@@ -1043,6 +1055,54 @@ def run(args: argparse.Namespace) -> int:
     if options.json is not None:
         try:
             options.json.write_text(json.dumps(result.to_json(), indent=1) + "\n")
+        except OSError as exc:
+            sys.stderr.write(f"bench: error: cannot write {options.json}: {exc}\n")
+            return 2
+    return 0
+
+
+def _run_levels(args: argparse.Namespace, options: BenchOptions) -> int:
+    """``--levels`` and ``--sweep``: whole worlds, ours against the reference, side by side."""
+    from game.level import load_level, shipped_levels
+
+    from .levels import SWEEP_SIZES, format_table, level_table, sweep
+
+    sizes = tuple(args.sweep) if args.sweep else SWEEP_SIZES
+    for n in sizes:
+        if not 1 <= n <= MAX_AGENTS:
+            sys.stderr.write(f"bench: error: --sweep sizes must be in 1..{MAX_AGENTS}, got {n}\n")
+            return 2
+    steps = args.steps if args.steps is not None else 20 if args.quick else 240
+    warmup = args.warmup if args.warmup is not None else 5 if args.quick else 30
+
+    def note(text: str) -> None:
+        sys.stderr.write(f"bench: {text}\n")
+        sys.stderr.flush()
+
+    report: dict[str, Any] = {"machine": machine_info(options.tune)}
+    out: list[str] = []
+    if args.levels:
+        levels = [(p.stem, load_level(p)) for p in shipped_levels()]
+        rows = level_table(levels, steps, warmup, note)
+        out.append("World.step per shipped level, ours against the seed-style reference\n")
+        out.append(format_table(rows, "level"))
+        report["levels"] = [t.to_json() for t in rows]
+    if args.sweep is not None:
+        rows = sweep(options.level, sizes, steps, warmup, note)
+        out.append("\nWorld.step on the sandbox scaled to N agents\n")
+        out.append(format_table(rows, "N"))
+        report["sweep"] = [t.to_json() for t in rows]
+        ref_1000 = next((t.reference_median for t in rows if t.agents == 1000), None)
+        ours_10k = next((t.ours_median for t in rows if t.agents == 10000), None)
+        if ref_1000 is not None and ours_10k is not None:
+            out.append(
+                f"\nours at 10,000 / reference at 1,000: 1/{ref_1000 / ours_10k:.1f} "
+                "(the target: 1/17 or less)"
+            )
+    sys.stdout.write("\n".join(out) + "\n")
+    if options.json is not None:
+        try:
+            options.json.write_text(json.dumps(report, indent=1) + "\n")
         except OSError as exc:
             sys.stderr.write(f"bench: error: cannot write {options.json}: {exc}\n")
             return 2

@@ -222,11 +222,6 @@ class EditModel:
         return self._level
 
     @property
-    def saved_level(self) -> Level:
-        """The level as last loaded or saved."""
-        return self._saved
-
-    @property
     def source(self) -> Path | None:
         """The file the level saves to."""
         return self._source
@@ -260,11 +255,6 @@ class EditModel:
     def dragging(self) -> HitKind | None:
         """The kind of thing being dragged, or None."""
         return None if self._drag is None else self._drag.kind
-
-    @property
-    def drag_target(self) -> tuple[str, int] | None:
-        """(path name or "", node or rock index) of the drag in progress, or None."""
-        return None if self._drag is None else (self._drag.path, self._drag.index)
 
     @property
     def autosave_path(self) -> Path | None:

@@ -319,16 +319,6 @@ def _integer(obj: dict[str, Any], key: str, where: _Where, minimum: int, maximum
     return value
 
 
-def _string(obj: dict[str, Any], key: str, where: _Where, default: str = "") -> str:
-    """Read an optional string."""
-    value = obj.get(key, default)
-    if value is None:
-        return default
-    if not isinstance(value, str):
-        raise where.error(f"expected a string, got {_kind_of(value)}", key)
-    return value
-
-
 def _raw_class(obj: dict[str, Any]) -> str:
     """The object's class without validation: ``class`` (Tiled 1.9+) or ``type`` (1.8)."""
     for key in ("class", "type"):

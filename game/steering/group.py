@@ -250,29 +250,6 @@ class Separate:
             debug["separate.average"] = _unscaled_average(total, count, sep)
         return force
 
-    def for_rows(
-        self,
-        agents: AgentGroup,
-        rows: IntArray,
-        debug: Debug | None = None,
-    ) -> FloatArray:
-        """The forces of ``agents[rows]`` only, every agent of the group counting as a
-        neighbour: ``self(agents, dt)[rows]``, at a cost that shrinks with ``len(rows)``. This
-        is what lets a game recompute a fraction of its crowd each step (a tree query costs
-        about as much for a quarter of the crowd as for all of it, so a staggered world that
-        updates everyone's separation each step calls ``Separate`` itself).
-
-        Debug key: ``separate.count`` (len(rows),) neighbours that pushed each row.
-        """
-        rows = np.asarray(rows, dtype=np.intp)
-        sep = neighbour_distances(agents, self.distance, self.per_agent, self.column)
-        total, count, _, _ = _directed_sums(agents, rows, sep)
-        if debug is not None:
-            debug["separate.count"] = count
-        desired = normalize_complex(_mean(total, count)) * agents.max_speed.take(rows)
-        steer = (desired - as_complex(agents.vel).take(rows)) * self.gain
-        return _limit(steer, agents.max_force.take(rows), count > 0)
-
 
 def _covering_distance(sep: FloatArray) -> float:
     """The smallest separation that at most 1/16 of the agents exceed (0 if none is set)."""

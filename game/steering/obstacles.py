@@ -127,13 +127,6 @@ class Obstacles:
         self.centers[i] = p
         self._tree = None
 
-    def with_centers(self, centers: ArrayLike) -> Obstacles:
-        """A new obstacle set with the same radii at ``centers`` (same M)."""
-        new = _centers(centers)
-        if new.shape != self.centers.shape:
-            raise ValueError(f"centers: expected shape {self.centers.shape}, got {new.shape}")
-        return Obstacles(new, self.radii.copy())
-
 
 def candidate_pairs(
     agents: AgentGroup, obstacles: Obstacles, reach: float

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import arcade
 
+from game.clock import DT
 from game.level import Level, LevelError, load_level, shipped_levels
 from game.render.bank import TextureBank
 from game.render.theme import BACKGROUND
-from game.world import DT
 
 from .progress import ProgressStore
 from .sound import Sounds

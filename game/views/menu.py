@@ -53,10 +53,6 @@ class Menu:
         if self.texts:
             self.selected = (self.selected + delta) % len(self.texts)
 
-    def set_text(self, index: int, text: str) -> None:
-        """Change one line's words."""
-        self.texts[index].text = text
-
     def place(self, x: float, top: float) -> None:
         """Move the menu (after a resize)."""
         self.x, self.top = x, top

@@ -134,10 +134,6 @@ class BatchIO:
             raise RuntimeError("pymunk.batch does not visit every body of the world exactly once")
         return order
 
-    def verify_order(self, bodies: Sequence[pymunk.Body]) -> bool:
-        """Whether the space still visits the bodies in the order read at construction."""
-        return bool(np.array_equal(self._read_order(bodies), self.order))
-
     def read(self) -> tuple[FloatArray, FloatArray]:
         """Positions and velocities of the bodies, (N, 2) each in row order (reused arrays)."""
         self._get.clear()

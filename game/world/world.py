@@ -12,6 +12,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.spatial import cKDTree
 
+from game.clock import DT
 from game.level import Level
 
 if TYPE_CHECKING:
@@ -63,8 +64,6 @@ __all__ = ["DT", "OUTCOMES", "ROCK_FRICTION", "World"]
 
 log = logging.getLogger(__name__)
 
-#: The fixed step (s). Never varies; the one definition (views and tools import it).
-DT = 1.0 / 60.0
 #: What :attr:`World.outcome` can be.
 OUTCOMES = ("running", "won", "caught")
 #: Pushable rocks slow down on the ground at this rate (1/s) when nothing pushes them.

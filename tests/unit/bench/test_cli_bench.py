@@ -121,6 +121,7 @@ def test_the_reference_can_be_left_out(capsys: pytest.CaptureFixture[str]) -> No
     assert "| 250 | - |" in out
 
 
+@pytest.mark.slow
 def test_profile_writes_a_pyinstrument_text_profile(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -171,6 +172,7 @@ def test_bad_options_are_one_line_on_stderr_and_status_2(
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_quick_runs_end_to_end_from_the_command_line(tmp_path: Path) -> None:
     # When `python -m game bench --quick` runs in a fresh interpreter
     result = subprocess.run(

@@ -14,6 +14,7 @@ import math
 from collections.abc import Hashable, Sequence
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
@@ -348,3 +349,4 @@ EditMachine.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 TestEditMachine = EditMachine.TestCase
+TestEditMachine.pytestmark = [pytest.mark.slow]  # about 14 s of stateful runs

@@ -5,7 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 
+
+@pytest.mark.slow
 def test_editor_imports_no_graphics_or_physics() -> None:
     # Given a fresh interpreter
     code = (

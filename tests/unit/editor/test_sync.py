@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
@@ -82,6 +83,7 @@ def test_sync_never_drops_below_two_nodes() -> None:
 point = st.tuples(st.integers(0, 6).map(float), st.integers(0, 6).map(float))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @example(old=[(0.0, 0.0), (0.0, 2.0)], new=[(0.0, 0.0), (0.0, 0.0), (0.0, 1.0)])
 @given(old=st.lists(point, min_size=2, max_size=9), new=st.lists(point, min_size=2, max_size=9))

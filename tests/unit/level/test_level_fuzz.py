@@ -6,6 +6,7 @@ import copy
 import json
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -135,6 +136,7 @@ def test_base_map_is_valid() -> None:
     mutations=st.lists(MUTATION, min_size=1, max_size=4),
     truncate=st.one_of(st.none(), st.integers(min_value=0, max_value=4000)),
 )
+@pytest.mark.slow
 def test_mutated_level_loads_or_raises_level_error(
     mutations: list[tuple[str, tuple[Any, ...], Any]], truncate: int | None
 ) -> None:

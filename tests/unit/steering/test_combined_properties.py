@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -82,6 +83,7 @@ def scenes(draw: st.DrawFn) -> tuple[AgentGroup, PrioritizedSum]:
     return agents, behaviour
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(scenes())
 def test_combined_forces_are_finite_and_within_max_force(

@@ -487,6 +487,7 @@ coords = st.one_of(st.floats(-1e4, 1e4), st.floats(-1e12, 1e12), st.just(0.0))
     scaled=st.booleans(),
     outside=st.sampled_from(["clamp", "zero"]),
 )
+@pytest.mark.slow
 def test_forces_are_finite_and_within_max_force(
     field: FlowField,
     data: st.DataObject,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from game.steering import AgentGroup, Separate, directed_candidates
 from game.steering.vec import FloatArray, truncate
@@ -51,18 +50,6 @@ def test_mixed_separations_match_the_seeds_loop_over_every_pair() -> None:
     got = Separate(per_agent=True)(agents, DT)
     # Then every force equals the N^2 loop's
     np.testing.assert_allclose(got, brute_force_separation(agents), atol=1e-9)
-
-
-@pytest.mark.parametrize("step", [1, 2, 5])
-def test_for_rows_gives_the_whole_groups_rows(step: int) -> None:
-    # Given a crowd with a coincident pair
-    agents = crowd(600, step)
-    full = Separate(per_agent=True)(agents, DT)
-    rows = np.arange(step - 1, agents.n, step)
-    # When
-    got = Separate(per_agent=True).for_rows(agents, rows)
-    # Then
-    np.testing.assert_allclose(got, full[rows], atol=1e-9)
 
 
 def test_each_distance_is_queried_at_its_own_radius() -> None:

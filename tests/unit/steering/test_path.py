@@ -696,6 +696,7 @@ def _paths(draw: st.DrawFn) -> Path:
     arrive=st.booleans(),
     edit=st.sampled_from(["none", "move", "insert", "delete", "close", "open"]),
 )
+@pytest.mark.slow
 def test_forces_are_finite_and_limited_and_progress_finite(
     path: Path, seed: int, n: int, reverse: bool, arrive: bool, edit: str
 ) -> None:
@@ -738,6 +739,7 @@ def test_forces_are_finite_and_limited_and_progress_finite(
     hint_kind=st.sampled_from(["none", "finite", "nan", "huge"]),
     window=st.sampled_from([0.0, 1.0, 50.0, math.inf, 1e300]),
 )
+@pytest.mark.slow
 def test_projection_is_consistent_on_any_path(
     path: Path, seed: int, hint_kind: str, window: float
 ) -> None:

@@ -254,6 +254,7 @@ def crowds(draw: st.DrawFn) -> AgentGroup:
     distance=st.sampled_from([0.0, 1e-7, 1.0, 24.0, 1e4]),
     per_agent=st.booleans(),
 )
+@pytest.mark.slow
 def test_forces_are_finite_and_within_max_force(
     agents: AgentGroup, distance: float, per_agent: bool
 ) -> None:

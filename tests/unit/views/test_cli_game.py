@@ -65,6 +65,7 @@ def test_a_broken_level_file_is_one_line_too(
     assert err.count("\n") == 1 and "bad.tmj" in err
 
 
+@pytest.mark.slow
 @pytest.mark.window
 def test_screenshot_command_writes_a_png_in_a_fresh_process(tmp_path: Path) -> None:
     out = tmp_path / "shot.png"

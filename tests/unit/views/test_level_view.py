@@ -34,6 +34,7 @@ def _level_view(app: GameApp, path: Path) -> LevelView:
     return view
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", LEVELS, ids=lambda p: p.stem)
 def test_keys_move_the_player_the_way_they_say(app: GameApp, path: Path) -> None:
     # Given a level and, beside it, the same world left without input (it is deterministic)

@@ -21,6 +21,7 @@ def _is_player_gold(rgb: np.ndarray) -> np.ndarray:
     return (r > 200) & (g > 150) & (b < 110)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", shipped_levels(), ids=lambda p: p.stem)
 @pytest.mark.parametrize("debug", [False, True], ids=["plain", "overlay"])
 def test_screenshot_shows_the_level_and_the_player_where_the_world_says(

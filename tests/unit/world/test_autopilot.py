@@ -45,6 +45,7 @@ def test_its_input_is_a_direction_no_longer_than_one() -> None:
         world.step(u)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["patrol", "rockfield", "sandbox"])
 def test_it_never_gets_stuck(name: str) -> None:
     world = World(load_level(resolve_level(name)))

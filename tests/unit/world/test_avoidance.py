@@ -9,6 +9,7 @@ from game.level import load_level, resolve_level
 from game.world import World
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stagger", [1, 4, 8])
 def test_agents_in_the_rock_field_rarely_touch_a_rock(stagger: int) -> None:
     # Given the rock-field level with 300 more wandering NPCs among its 48 rocks (their

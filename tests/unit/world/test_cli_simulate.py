@@ -56,6 +56,7 @@ def test_extra_agents_and_the_level_seed(capsys: pytest.CaptureFixture[str]) -> 
     assert code == 0 and summary["agents"] == 302 and summary["seed"] == 7
 
 
+@pytest.mark.slow
 def test_the_run_stops_when_the_outcome_is_decided(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = simulate(["sandbox", "--seconds", "60", "--autopilot"], capsys)
     summary = json.loads(out)

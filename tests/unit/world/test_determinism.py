@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from game.level import load_level, resolve_level
 from game.world import Autopilot, TraceRecorder, World, load_trace, replay
@@ -21,6 +22,7 @@ def random_inputs(steps: int, seed: int) -> list[tuple[float, float]]:
     ]
 
 
+@pytest.mark.slow
 def test_two_worlds_with_the_same_seed_and_inputs_are_bit_identical() -> None:
     # Given the finale (noise currents, drifting paths, pushable rocks, every brain), twice
     level = load_level(resolve_level("finale"))
@@ -48,6 +50,7 @@ def test_a_different_seed_gives_a_different_run() -> None:
     assert not np.array_equal(a.agents.pos, b.agents.pos)
 
 
+@pytest.mark.slow
 def test_replaying_recorded_inputs_reproduces_the_trace(tmp_path: Path) -> None:
     # Given an autopilot run on the currents level, traced every 3rd frame
     level = load_level(resolve_level("currents"))

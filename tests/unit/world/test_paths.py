@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from game.level import load_level, resolve_level
 from game.world import World
@@ -27,6 +28,7 @@ def test_drifting_paths_move_their_nodes_and_enemies_keep_up() -> None:
     assert np.isfinite(progress[followers]).all()
 
 
+@pytest.mark.slow
 def test_moving_a_node_while_agents_follow_keeps_them_on_the_path() -> None:
     world = World(load_level(resolve_level("patrol")))
     for _ in range(60):

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from game.level import load_level, resolve_level
 from game.world import World
 
 
+@pytest.mark.slow
 def test_enemies_stay_on_their_paths_and_go_round_them() -> None:
     # Given the patrol level, the player waiting at the start (out of every enemy's sight)
     world = World(load_level(resolve_level("patrol")))

@@ -1,5 +1,6 @@
-"""Window tests run headless: ``ARCADE_HEADLESS`` must be set before arcade is imported, and
-arcade allows one window, so a session-scoped fixture makes it once for every test here."""
+"""Shared fixtures. Window tests run headless: ``ARCADE_HEADLESS`` must be set before arcade is
+imported, and arcade allows one window, so a session-scoped fixture makes it once for every test
+that draws (arcade's own tests/conftest.py does the same)."""
 
 from __future__ import annotations
 
