@@ -201,6 +201,7 @@ class WorldRenderer:
         self.rocks.clear()
         self._rock_sprites = []
         w = self.world
+        self._rocks_version = w.rocks_version
         for k, (x, y) in enumerate(w.obstacle_pos.tolist()):
             rid = int(w.obstacle_id[k]) if k < w.obstacle_id.size else k
             pushable = bool(w.obstacle_dynamic[k]) if k < w.obstacle_dynamic.size else False
@@ -257,7 +258,7 @@ class WorldRenderer:
         for s in self.exits:
             s.alpha = int(255 * pulse)
 
-        if len(self._rock_sprites) != w.obstacle_pos.shape[0]:
+        if self._rocks_version != w.rocks_version:  # rocks edited live
             self._build_rocks()
         elif w.obstacle_dynamic.any():
             for k in np.flatnonzero(w.obstacle_dynamic):

@@ -51,7 +51,7 @@ class EditorView(arcade.View):
         self.camera = arcade.Camera2D(window=app.window)
         self.camera.position = (level.width_px / 2, level.height_px / 2)
         self.screen = arcade.Camera2D(window=app.window)
-        self.running, self.panning, self.rocks_stale = True, False, False
+        self.running, self.panning = True, False
         self.hover: Hit | None = None
         self.mouse = (0.0, 0.0)
         self.keys: set[int] = set()
@@ -65,22 +65,17 @@ class EditorView(arcade.View):
     # -- world ------------------------------------------------------------------------------
 
     def _rebuild_world(self) -> None:
-        """A fresh world (and its drawing) from the model's level (after rock edits)."""
+        """The world (a fresh one unless one was handed over) and its drawing."""
         self.world = World(self.model.level) if self.world is None else self.world
         self.renderer = WorldRenderer(self.world, self.app.bank, self.window.ctx)
 
     def _on_changes(self, changes: Sequence[Change]) -> None:
-        """Mirror edits into the running world (:meth:`World.edit`): paths node by node
-        (agents keep their progress), drifting paths through their drift; rocks by a rebuild
-        after the drag."""
+        """Mirror edits into the running world (:meth:`World.edit`), live and without a
+        rebuild: paths node by node (agents keep their progress), drifting paths through
+        their drift, rocks in the pymunk space."""
         world = self.world
         assert world is not None
-        self.rocks_stale |= world.edit(changes)
-
-    def _refresh_rocks(self) -> None:
-        if self.rocks_stale and self.model.dragging is None:
-            self.rocks_stale, self.world = False, None
-            self._rebuild_world()
+        world.edit(changes, self.model.level)
 
     # -- coordinates ------------------------------------------------------------------------
 
@@ -146,7 +141,6 @@ class EditorView(arcade.View):
         elif self.model.dragging is not None:
             self.model.update_drag(*self.to_world(x, y))
             self.model.end_drag()
-            self._refresh_rocks()
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
         """Over a path or rock: its radius; over empty water: zoom."""
@@ -155,7 +149,6 @@ class EditorView(arcade.View):
             self.model.scale_path_radius(hit.path, scroll_y)
         elif hit is not None and hit.kind in ROCK_KINDS:
             self.model.scale_rock_radius(hit.index, scroll_y)
-            self._refresh_rocks()
         else:
             self._zoom(ZOOM_STEP**scroll_y, x, y)
 
@@ -196,7 +189,6 @@ class EditorView(arcade.View):
         elif symbol in (k.PLUS, k.EQUAL, k.MINUS):
             f = ZOOM_STEP if symbol != k.MINUS else 1 / ZOOM_STEP
             self._zoom(f, self.window.width / 2, self.window.height / 2)
-        self._refresh_rocks()
 
     def on_key_release(self, symbol: int, modifiers: int) -> None:
         """Stop panning that way."""

@@ -228,23 +228,16 @@ class Physics:
             shapes.append(shape)
         self.agent_shapes = list(shapes)
 
-        self.dynamic_rocks = np.flatnonzero(rock_dynamic).astype(np.intp)
         self.rock_shapes: list[pymunk.Circle] = []
+        self.rock_radius = np.asarray(rock_radius, dtype=np.float64).reshape(-1).copy()
+        self.rock_mass = np.asarray(rock_mass, dtype=np.float64).reshape(-1).copy()
+        self.rock_dynamic = np.asarray(rock_dynamic, dtype=bool).reshape(-1).copy()
+        self._rock_pos = np.asarray(rock_pos, dtype=np.float64).reshape(-1, 2).copy()
+        self._agent_radius_max = float(np.max(agent_radius, initial=0.0))
         for j in range(rock_pos.shape[0]):
-            r = float(rock_radius[j])
-            centre = (float(rock_pos[j, 0]), float(rock_pos[j, 1]))
-            if rock_dynamic[j]:
-                m = float(rock_mass[j])
-                body = pymunk.Body(m, pymunk.moment_for_circle(m, 0.0, r))
-                body.position = centre
-                shape = pymunk.Circle(body, r)
-                bodies.append(body)
-            else:
-                shape = pymunk.Circle(space.static_body, r, centre)
-            shape.collision_type = ROCK_TYPE
-            shape.filter = pymunk.ShapeFilter(categories=CAT_ROCK)
-            shape.friction = 0.0
-            shape.elasticity = 0.0
+            shape, rock_body = self._rock_shape(j)
+            if rock_body is not None:
+                bodies.append(rock_body)
             shapes.append(shape)
             self.rock_shapes.append(shape)
 
@@ -264,18 +257,96 @@ class Physics:
 
         space.add(*bodies, *shapes)
         self.bodies = bodies
-        self._row_of_body = {b.id: i for i, b in enumerate(bodies)}
         handler = space.add_collision_handler(ENEMY_TYPE, PLAYER_TYPE)
         handler.begin = self._on_catch
-        self.io = BatchIO(space, bodies)
-        static = ~np.asarray(rock_dynamic, dtype=bool)
-        reach = float(agent_radius.max(initial=0.0)) + float(rock_radius[~static].max(initial=0.0))
+        self._index_rocks()
+
+    def _rock_shape(self, j: int) -> tuple[pymunk.Circle, pymunk.Body | None]:
+        """The pymunk shape of rock ``j`` (and its body when pushable), not yet added."""
+        r = float(self.rock_radius[j])
+        centre = (float(self._rock_pos[j, 0]), float(self._rock_pos[j, 1]))
+        body: pymunk.Body | None = None
+        if self.rock_dynamic[j]:
+            m = float(self.rock_mass[j])
+            body = pymunk.Body(m, pymunk.moment_for_circle(m, 0.0, r))
+            body.position = centre
+            shape = pymunk.Circle(body, r)
+        else:
+            shape = pymunk.Circle(self.space.static_body, r, centre)
+        shape.collision_type = ROCK_TYPE
+        shape.filter = pymunk.ShapeFilter(categories=CAT_ROCK)
+        shape.friction = 0.0
+        shape.elasticity = 0.0
+        return shape, body
+
+    def _index_rocks(self) -> None:
+        """Rebuild what depends on the set of rocks: body rows, batch transfer, static grid."""
+        self.dynamic_rocks = np.flatnonzero(self.rock_dynamic).astype(np.intp)
+        self._row_of_body = {b.id: i for i, b in enumerate(self.bodies)}
+        self.io = BatchIO(self.space, self.bodies)
+        static = ~self.rock_dynamic
+        reach = self._agent_radius_max + float(self.rock_radius[~static].max(initial=0.0))
         self.static_rocks = RockGrid(
-            np.asarray(rock_pos, dtype=np.float64).reshape(-1, 2)[static],
-            np.asarray(rock_radius, dtype=np.float64)[static],
-            self.size,
-            pad=reach + MAX_STEP,
+            self._rock_pos[static], self.rock_radius[static], self.size, pad=reach + MAX_STEP
         )
+
+    def rock_centres(self) -> FloatArray:
+        """(M, 2) rock centres now (pushable rocks where their bodies are)."""
+        out = self._rock_pos.copy()
+        for j in self.dynamic_rocks:
+            body = self.rock_shapes[j].body
+            if body is not None:
+                out[j] = tuple(body.position)
+        return out
+
+    def edit_rock(self, j: int, centre: tuple[float, float], radius: float) -> None:
+        """Move and resize rock ``j`` in place (its pymunk shape, and body if pushable)."""
+        self._rock_pos[j] = centre
+        self.rock_radius[j] = radius
+        shape = self.rock_shapes[j]
+        shape.unsafe_set_radius(float(radius))
+        if self.rock_dynamic[j]:
+            body = shape.body
+            assert body is not None
+            body.position = centre
+            body.velocity = (0.0, 0.0)
+            m = float(self.rock_mass[j])
+            body.moment = pymunk.moment_for_circle(m, 0.0, float(radius))
+        else:
+            shape.unsafe_set_offset(centre)
+        self.space.reindex_shape(shape)
+        self._index_rocks()
+
+    def add_rock(
+        self, centre: tuple[float, float], radius: float, dynamic: bool, mass: float
+    ) -> None:
+        """Add a rock after the others (a pushable one's body after every other body)."""
+        self._rock_pos = np.vstack((self._rock_pos, [centre]))
+        self.rock_radius = np.append(self.rock_radius, float(radius))
+        self.rock_dynamic = np.append(self.rock_dynamic, bool(dynamic))
+        self.rock_mass = np.append(self.rock_mass, float(mass))
+        shape, body = self._rock_shape(self._rock_pos.shape[0] - 1)
+        if body is not None:
+            self.space.add(body, shape)
+            self.bodies.append(body)
+        else:
+            self.space.add(shape)
+        self.rock_shapes.append(shape)
+        self._index_rocks()
+
+    def remove_last_rock(self) -> None:
+        """Remove the last rock (the editor only ever removes rocks from the end)."""
+        shape = self.rock_shapes.pop()
+        if self.rock_dynamic[-1]:
+            body = self.bodies.pop()
+            self.space.remove(body, shape)
+        else:
+            self.space.remove(shape)
+        self._rock_pos = self._rock_pos[:-1]
+        self.rock_radius = self.rock_radius[:-1]
+        self.rock_dynamic = self.rock_dynamic[:-1]
+        self.rock_mass = self.rock_mass[:-1]
+        self._index_rocks()
 
     def _on_catch(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> bool:
         """pymunk ``begin`` callback for an enemy touching the player: note who."""

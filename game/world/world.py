@@ -195,6 +195,8 @@ class World:
         self.obstacles = Obstacles.create(centres, radii) if obs else Obstacles.empty()
         self.obstacle_id = np.array([o.id for o in obs], dtype=np.int64)
         self.obstacle_dynamic = np.array([o.dynamic for o in obs], dtype=bool)
+        #: Incremented by every rock edit (:meth:`edit`), so drawings know to rebuild.
+        self.rocks_version = 0
         rock_mass = np.array([o.mass for o in obs], dtype=np.float64)
 
         self.currents = Currents.from_level(level)
@@ -302,18 +304,63 @@ class World:
 
     # -- editing -----------------------------------------------------------------------------
 
-    def edit(self, changes: Sequence[Change]) -> bool:
-        """Apply an editor's changes (:class:`~game.editor.changes.Change` events) live.
+    def edit(self, changes: Sequence[Change], level: Level | None = None) -> None:
+        """Apply an editor's changes (:class:`~game.editor.changes.Change` events) live,
+        with no rebuild: agents keep their positions, velocities and path progress.
 
         Paths change in place in :attr:`paths` with the fewest node edits (followers keep
         their progress; a drifting path gets a new drift base); a new path gets a new slot.
+        Rocks are moved, resized, added or removed in the pymunk space in place; the steering
+        core's obstacles and the world's per-body arrays follow.
 
-        Returns:
-            Whether a rock changed (rocks are rebuilt by the caller).
+        Args:
+            changes: the events of one update of the edited level, in order.
+            level: the edited level (a new rock's pushable flag and mass come from it; without
+                it a new rock is fixed).
         """
+        from game.editor.changes import RockChanged, RockRemoved
         from game.editor.sync import apply_changes  # the editor's pure model, no arcade
 
-        return apply_changes(self.paths, changes, self.time)
+        if not apply_changes(self.paths, changes, self.time):
+            return
+        phys = self.physics
+        ids = list(self.obstacle_id.tolist())
+        for change in changes:
+            if isinstance(change, RockChanged):
+                centre = (float(change.x), float(change.y))
+                if change.index < len(ids):
+                    phys.edit_rock(change.index, centre, float(change.radius))
+                    ids[change.index] = change.id
+                else:
+                    data = None
+                    if level is not None and change.index < len(level.obstacles):
+                        data = level.obstacles[change.index]
+                    dynamic = data.dynamic if data is not None else False
+                    mass = data.mass if data is not None else 10.0
+                    phys.add_rock(centre, float(change.radius), dynamic, mass)
+                    ids.append(change.id)
+            elif isinstance(change, RockRemoved) and ids:
+                phys.remove_last_rock()
+                ids.pop()
+        self._sync_rocks(np.array(ids, dtype=np.int64))
+
+    def _sync_rocks(self, ids: NDArray[np.int64]) -> None:
+        """Bring the world's rock arrays in line with the physics' rocks after an edit."""
+        phys = self.physics
+        centres = phys.rock_centres()
+        radii = phys.rock_radius.copy()
+        self.obstacles = Obstacles.create(centres, radii) if radii.size else Obstacles.empty()
+        self.brain.avoid.obstacles = self.obstacles
+        self.obstacle_id = ids
+        self.obstacle_dynamic = phys.rock_dynamic.copy()
+        self.rocks_version += 1
+        dyn = phys.dynamic_rocks
+        a = self.agents
+        self._body_radius = np.concatenate((a.radius, radii[dyn]))
+        self._body_mass = np.concatenate((a.mass, phys.rock_mass[dyn]))
+        self._pushable = None
+        self._read_state()
+        self._current, self._in_current = self.currents.velocity_at(self._pos_all)
 
     # -- stepping ----------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ import pytest
 
 from game.level import load_level, shipped_levels
 from game.views import level as level_module
-from game.views.app import GameApp
+from game.views.app import FIXED_FRAME_CAP, GameApp
 from game.views.level import END_DELAY, LevelView
 from game.views.pause import PauseView
 from game.views.result import ResultView
@@ -237,3 +237,27 @@ def test_resizing_keeps_the_camera_inside_and_the_hud_in_the_corners(app: GameAp
         w, h = app.window.get_size()
         app.window.dispatch_event("on_resize", w, h)
         app.window.dispatch_events()
+
+
+def test_a_tap_shorter_than_a_frame_still_swims_for_one_step(app: GameApp) -> None:
+    # Given a level, and D pressed and released before the next fixed step
+    view = _level_view(app, LEVELS[0])
+    press(app.window, arcade.key.D)
+    release(app.window, arcade.key.D)
+    # When one frame runs
+    frames(app.window, 1)
+    # Then that step swam right, and the next one (no key) does not
+    assert view.world.inputs[-1] == (1.0, 0.0)
+    frames(app.window, 1)
+    assert view.world.inputs[-1] == (0.0, 0.0)
+
+
+def test_an_overloaded_frame_runs_a_capped_number_of_steps(app: GameApp) -> None:
+    # Given a level one whole second behind (a machine too slow to keep up)
+    view = _level_view(app, LEVELS[0])
+    before = view.world.frame
+    # When arcade's own update dispatcher catches up
+    app.window._dispatch_updates(1.0)
+    app.window.dispatch_events()
+    # Then it ran at most the cap's steps before drawing again, not 60
+    assert 1 <= view.world.frame - before <= FIXED_FRAME_CAP + 1
