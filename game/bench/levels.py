@@ -139,6 +139,12 @@ class LevelReference:
             )
             for i in range(crowd.n)
         ]
+        for v, body in zip(self.vehicles, self.bodies, strict=True):
+            if v.velocity.get_length_sqrd() == 0.0:
+                # The seeds' vehicles start at full speed (seed 001: ``new PVector(maxspeed,
+                # 0)``): a still one on its path would never steer.
+                v.velocity = v.heading * v.maxspeed
+                body.velocity = v.velocity
         self.weights = LEVEL_WEIGHTS
 
     def current(self, position: Vec2d) -> Vec2d:
@@ -289,7 +295,9 @@ def scaled_level(level: Level, agents: int) -> Level:
     if counts.sum() <= 0:
         raise ValueError("level: no enemy or NPC spawn to scale")
     want = agents - 1
-    share = counts / counts.sum() * want
+    # Every spawn keeps at least one agent while there are enough to go round.
+    floor = 1 if want >= counts.size else 0
+    share = floor + counts / counts.sum() * (want - floor * counts.size)
     new = np.floor(share).astype(int)
     rest = want - int(new.sum())
     if rest > 0:
@@ -331,18 +339,24 @@ def sweep(
     warmup: int,
     progress: Callable[[str], None] = lambda _: None,
 ) -> list[LevelTiming]:
-    """Time ``level`` scaled to each crowd size; the reference is skipped where its step
+    """Time ``level`` at each crowd size (its spawns scaled down below its own crowd, extra
+    NPCs above it, as ``World(extra_npcs=...)``); the reference is skipped where its step
     is predicted (quadratic in N from the last size it ran) to exceed
     :data:`REFERENCE_STEP_LIMIT_S`."""
     out: list[LevelTiming] = []
     last: tuple[int, float] | None = None
+    own = level.agent_count
     for n in sizes:
-        scaled = scaled_level(level, n)
+        # Below the level's own crowd its spawns shrink; above it NPCs are added over its
+        # spawn areas as for a stress run (a spawn scaled up would pack them into one area).
+        scaled = scaled_level(level, n) if n < own else level
+        extra = max(n - own, 0)
         run_ref = last is None or last[1] / 1000.0 * (n / last[0]) ** 2 <= REFERENCE_STEP_LIMIT_S
         progress(f"sweep {n} agents" + ("" if run_ref else " (reference skipped)"))
         timing = time_level(
             scaled,
             f"{n}",
+            extra_npcs=extra,
             steps=steps,
             warmup=warmup,
             reference=run_ref,

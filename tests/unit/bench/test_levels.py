@@ -1,0 +1,107 @@
+"""Whole levels against the seed-style reference: the reference runs any level, levels scale to
+any crowd, and ``bench --levels`` / ``--sweep`` print both tables and write JSON."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from game.bench.levels import LevelReference, scaled_level, time_level
+from game.level import load_level, resolve_level, shipped_levels
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+@pytest.mark.parametrize("name", [p.stem for p in shipped_levels()])
+def test_the_reference_runs_every_shipped_level(name: str) -> None:
+    # Given a shipped level as the seed-style reference sees it
+    level = load_level(resolve_level(name))
+    ref = LevelReference(level)
+    assert len(ref.vehicles) == level.agent_count - 1
+    start = [tuple(b.position) for b in ref.bodies]
+    # When it steps for a second
+    for _ in range(60):
+        ref.step()
+    # Then every body moved under its steering, nowhere turned NaN
+    end = np.array([tuple(b.position) for b in ref.bodies])
+    assert np.isfinite(end).all()
+    if ref.bodies:
+        assert np.abs(end - np.array(start)).max() > 1.0
+
+
+def test_drifting_paths_move_in_the_reference_too() -> None:
+    ref = LevelReference(load_level(resolve_level("moving_paths")))
+    assert ref.drifts
+    before = list(ref.drifts[0].path.points)
+    for _ in range(30):
+        ref.step()
+    assert ref.drifts[0].path.points != before
+
+
+@pytest.mark.parametrize("agents", [1, 2, 7, 50, 202])
+def test_scaled_levels_hold_exactly_the_crowd_asked_for(agents: int) -> None:
+    level = load_level(resolve_level("sandbox"))
+    scaled = scaled_level(level, agents)
+    assert scaled.agent_count == agents
+    if agents >= 1 + len(level.enemies) + len(level.npcs):
+        assert len(scaled.enemies) == len(level.enemies)
+    with pytest.raises(ValueError, match="agents"):
+        scaled_level(level, 0)
+
+
+def test_time_level_times_both_engines_on_the_same_crowd() -> None:
+    level = load_level(resolve_level("patrol"))
+    t = time_level(level, "patrol", steps=8, warmup=2, interleave=2)
+    assert t.agents == level.agent_count
+    assert len(t.ours_ms) == 8 and len(t.reference_ms) >= 3
+    assert t.ratio is not None and t.ratio > 0
+    assert set(t.to_json()) >= {"reference_median_ms", "ours_median_ms", "ours_p95_ms", "x_faster"}
+
+
+@pytest.mark.slow
+def test_levels_and_sweep_from_the_command_line(tmp_path: Path) -> None:
+    out = tmp_path / "levels.json"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "game",
+            "bench",
+            "--levels",
+            "--sweep",
+            "1",
+            "5",
+            "--quick",
+            "--json",
+            str(out),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "| 05_moving_paths | 7 |" in done.stdout
+    assert "| 5 | 5 |" in done.stdout
+    data = json.loads(out.read_text())
+    assert len(data["levels"]) == len(shipped_levels())
+    assert [row["agents"] for row in data["sweep"]] == [1, 5]
+
+
+def test_a_bad_sweep_size_is_one_line_and_status_2() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "game", "bench", "--sweep", "0"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "--sweep" in done.stderr
