@@ -135,6 +135,7 @@ class Currents:
     #: (a 1,400-cell region costs about 1 ms whole; at the levels' noise speeds a field turns
     #: by well under a degree between refreshes, so the current still changes smoothly).
     noise_every: int = 4
+    _known: tuple[FloatArray, FloatArray] | None = field(default=None, init=False, repr=False)
 
     @classmethod
     def from_level(cls, level: Level, drag: float = CURRENT_DRAG) -> Currents:
@@ -154,10 +155,19 @@ class Currents:
             if c.noise is not None:
                 c.noise.update_rows(t, frame % parts, parts)
 
+    def remember(self, points: FloatArray, velocity: FloatArray) -> None:
+        """Note the current at ``points`` already computed this step (the world's lookup for
+        every body), so that :meth:`lookup` at the same points costs a comparison."""
+        self._known = (points.copy(), velocity.copy())
+
     def lookup(self, points: ArrayLike, bilinear: bool = True) -> FloatArray:
         """The current's velocity (px/s) at (K, 2) points: a flow source for the core's
         :class:`~game.steering.FollowFlow` (``bilinear`` is always on here)."""
-        return self.velocity_at(as_points(points))[0]
+        p = as_points(points)
+        known = self._known
+        if known is not None and np.array_equal(known[0], p):
+            return known[1].copy()
+        return self.velocity_at(p)[0]
 
     def contains(self, points: ArrayLike) -> NDArray[np.bool_]:
         """(K,) which points lie in any region."""

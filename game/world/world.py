@@ -382,6 +382,7 @@ class World:
         self.currents.update(t, self.frame)
         pos, vel = self._pos_all, self._vel_all
         self._current, self._in_current = self.currents.velocity_at(pos)
+        self.currents.remember(pos[1 : self.n], self._current[1 : self.n])
 
         self._think()
         acc = np.zeros_like(vel)

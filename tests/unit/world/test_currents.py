@@ -87,3 +87,20 @@ def test_npcs_in_a_current_swim_with_it() -> None:
     heading = np.degrees(np.arctan2(world.agents.vel[npc, 1], world.agents.vel[npc, 0]))
     assert np.median(np.abs(heading)) < 20.0
     assert math.isclose(float(np.median(world.agents.vel[npc, 0])), 120.0, rel_tol=0.15)
+
+
+def test_currents_serve_the_core_follow_flow_and_reuse_the_steps_lookup() -> None:
+    # Given a level's currents and the velocity the world computed at some points this step
+    level = ascii_level(["~~~~~~", "~P~~~~", "~~~~~~"], current=(0.0, 60.0))
+    currents = Currents.from_level(level)
+    points = np.array([[40.0, 40.0], [60.0, 50.0]])
+    vel, inside = currents.velocity_at(points)
+    assert inside.all() and np.hypot(*vel.T) == pytest.approx([60.0, 60.0])
+    # When the core's FollowFlow looks the current up at the same points, or at others
+    currents.remember(points, vel)
+    same = currents.lookup(points)
+    other = currents.lookup(points + 1.0)
+    # Then both are the current there, the first without a second lookup
+    np.testing.assert_array_equal(same, vel)
+    np.testing.assert_allclose(other, currents.velocity_at(points + 1.0)[0])
+    assert currents.contains(points).all()
