@@ -148,7 +148,7 @@ class WorldRenderer:
         # Routes: rebuilt when a path changes (drifting nodes, the editor) and as chevrons march.
         self._tubes = LineBatch(ctx, 256)
         self._chevrons = LineBatch(ctx, 256)
-        self._path_versions: tuple[int, ...] = ()
+        self._path_versions: tuple[tuple[int, int, int], ...] = ()
 
         # Currents.
         rects = [(f.rect.left, f.rect.bottom, f.rect.width, f.rect.height) for f in level.flows]
@@ -233,7 +233,9 @@ class WorldRenderer:
         """
         self.clock += dt
         w = self.world
-        versions = tuple(p.version for p in w.paths.values())
+        # Edits bump a path's version; drifting moves its nodes (shape_version); a new path
+        # has a new uid.
+        versions = tuple((p.uid, p.version, p.shape_version) for p in w.paths.values())
         if versions != self._path_versions:
             self._path_versions = versions
             self._rebuild_paths()

@@ -108,3 +108,20 @@ def test_agent_sprites_are_moved_in_bulk_to_the_world_positions(
         sprite.angle = float(a)
     again = np.frombuffer(layer.list._sprite_pos_angle_data, np.float32).reshape(-1, 4)
     assert again[slots, :2] == pytest.approx(expect.astype(np.float32))
+
+
+def test_route_tubes_follow_drifting_paths(window: arcade.Window) -> None:
+    # Given the moving-paths level drawn once
+    level = next(load_level(p) for p in shipped_levels() if p.stem == "05_moving_paths")
+    world = World(level)
+    renderer = WorldRenderer(world, TextureBank(), window.ctx)
+    renderer.update(1 / 60)
+    drawn = renderer._path_versions
+    # When its paths drift for half a second (no edit recorded)
+    versions = [p.version for p in world.paths.values()]
+    for _ in range(30):
+        world.step()
+    renderer.update(1 / 60)
+    # Then the tubes were rebuilt for the moved nodes
+    assert [p.version for p in world.paths.values()] == versions
+    assert renderer._path_versions != drawn
