@@ -151,6 +151,42 @@ def _validate_point(xy: ArrayLike, name: str = "xy") -> FloatArray:
     return p
 
 
+def nearest_on_segments(
+    p: FloatArray,
+    idx: IntArray,
+    ax: FloatArray,
+    ay: FloatArray,
+    dx: FloatArray,
+    dy: FloatArray,
+    inv_l2: FloatArray,
+) -> tuple[IntArray, FloatArray, FloatArray]:
+    """The distance kernel of path projection, shared by :class:`Path` and the path registry.
+
+    For (B, N, 2) points and each row's (N, K) candidate segment indices into the segment
+    arrays (start ``ax, ay``, delta ``dx, dy``, ``1 / |d|^2`` or 0), returns the (B, N)
+    nearest segment, the fraction along it and the squared distance to it.
+    """
+    sax, say, sdx, sdy = ax[idx], ay[idx], dx[idx], dy[idx]
+    rx = p[..., 0:1] - sax
+    ry = p[..., 1:2] - say
+    t = rx * sdx
+    t += ry * sdy
+    t *= inv_l2[idx]
+    clamp(t, 0.0, 1.0, out=t)
+    rx -= t * sdx
+    ry -= t * sdy
+    rx *= rx
+    ry *= ry
+    rx += ry
+    b, n, width = rx.shape
+    k = np.argmin(rx, axis=2)  # (B, N)
+    flat = (np.arange(b * n).reshape(b, n) * width + k).reshape(-1)
+    seg = idx[np.arange(n)[None, :], k]
+    tk = t.reshape(-1)[flat].reshape(b, n)
+    d2 = rx.reshape(-1)[flat].reshape(b, n)
+    return seg, tk, d2
+
+
 class Path:
     """A polyline path with a radius: shared, editable data, never per-agent state.
 
@@ -487,24 +523,10 @@ class Path:
         self, p: FloatArray, idx: IntArray
     ) -> tuple[FloatArray, FloatArray, IntArray, FloatArray]:
         """Nearest point of (B, N, 2) points among each row's (N, K) candidate segments."""
-        ax, ay, dx, dy = self._ax[idx], self._ay[idx], self._dx[idx], self._dy[idx]
-        rx = p[..., 0:1] - ax
-        ry = p[..., 1:2] - ay
-        t = rx * dx
-        t += ry * dy
-        t *= self._inv_l2[idx]
-        clamp(t, 0.0, 1.0, out=t)
-        rx -= t * dx
-        ry -= t * dy
-        rx *= rx
-        ry *= ry
-        rx += ry
-        b, n, width = rx.shape
-        k = np.argmin(rx, axis=2)  # (B, N)
-        flat = (np.arange(b * n).reshape(b, n) * width + k).reshape(-1)
-        seg = idx[np.arange(n)[None, :], k]
-        tk = t.reshape(-1)[flat].reshape(b, n)
-        d2 = rx.reshape(-1)[flat].reshape(b, n)
+        seg, tk, d2 = nearest_on_segments(
+            p, idx, self._ax, self._ay, self._dx, self._dy, self._inv_l2
+        )
+        b, n = seg.shape
         s = self._cum[seg] + tk * self._seg_len[seg]
         if self._closed:
             s = np.where(s >= self._length, 0.0, s)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .path import DriftingPath, Path
+from .path import DriftingPath, Path, nearest_on_segments
 from .vec import EPSILON, FloatArray, clamp
 
 __all__ = ["PathSet"]
@@ -384,24 +384,8 @@ class PathSet(MutableMapping[str, Path]):
         Returns (B, N) arc lengths on each agent's path, (B, N, 2) points, (B, N) global
         segments, (B, N) distances and (B, N) fractions along the segment.
         """
-        ax, ay, dx, dy = geo.ax[idx], geo.ay[idx], geo.dx[idx], geo.dy[idx]
-        rx = p[..., 0:1] - ax
-        ry = p[..., 1:2] - ay
-        t = rx * dx
-        t += ry * dy
-        t *= geo.inv_l2[idx]
-        clamp(t, 0.0, 1.0, out=t)
-        rx -= t * dx
-        ry -= t * dy
-        rx *= rx
-        ry *= ry
-        rx += ry
-        b, n, width = rx.shape
-        k = np.argmin(rx, axis=2)
-        flat = (np.arange(b * n).reshape(b, n) * width + k).reshape(-1)
-        seg = idx[np.arange(n)[None, :], k]
-        tk = t.reshape(-1)[flat].reshape(b, n)
-        d2 = rx.reshape(-1)[flat].reshape(b, n)
+        seg, tk, d2 = nearest_on_segments(p, idx, geo.ax, geo.ay, geo.dx, geo.dy, geo.inv_l2)
+        b, n = seg.shape
         s = geo.cum[seg] + tk * geo.seg_len[seg]
         big_l = geo.length[index]
         s = np.where(geo.closed[index] & (s >= big_l), 0.0, s)
