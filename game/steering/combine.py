@@ -161,14 +161,15 @@ class Masked:
         agents.put_state(idx, sub)
         if debug is not None and sub_debug is not None:
             for key, arr in sub_debug.items():
-                debug[key] = _scatter_debug(debug.get(key), arr, idx, agents.n)
+                debug[key] = scatter_debug(debug.get(key), arr, idx, agents.n)
         return out
 
 
-def _scatter_debug(
+def scatter_debug(
     existing: NDArray[np.generic] | None, sub: NDArray[np.generic], idx: NDArray[np.intp], n: int
 ) -> NDArray[np.generic]:
-    """Place per-agent debug rows of a sub-group into a full-size array (merging with others)."""
+    """Place per-agent debug rows of a sub-group into a full-size array (merging with others;
+    rows not in ``idx`` are NaN, False or -1)."""
     if sub.ndim == 0 or sub.shape[0] != idx.size:
         return sub  # not per-agent (a scalar or a pair list): keep as is
     if existing is not None and existing.shape[1:] == sub.shape[1:] and existing.shape[0] == n:

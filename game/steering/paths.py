@@ -164,7 +164,6 @@ class PathSet(MutableMapping[str, Path]):
         self._drifts: _Drifts | None = None
         self._key: tuple[tuple[int, int, int], ...] | None = None
         self._geo: _Geometry | None = None
-        self.uid = 0
         for name, path in paths:
             self[name] = path
 
@@ -223,10 +222,6 @@ class PathSet(MutableMapping[str, Path]):
     def name_at(self, slot: int) -> str | None:
         """The name of the path in ``slot`` (None once removed)."""
         return self._names[slot]
-
-    def live(self) -> NDArray[np.bool_]:
-        """(P,) which slots hold a path."""
-        return np.array([p is not None for p in self._slots], dtype=bool)
 
     # -- drifting paths ------------------------------------------------------------------------
 
@@ -298,7 +293,6 @@ class PathSet(MutableMapping[str, Path]):
         if key != self._key or self._geo is None:
             self._geo = _geometry(self._slots)
             self._key = key
-            self.uid += 1
         return self._geo
 
     # -- queries per agent -------------------------------------------------------------------
@@ -403,8 +397,5 @@ class PathSet(MutableMapping[str, Path]):
         return s[0], pt[0]
 
 
-class _Placeholder(Path):
-    """What an emptied slot holds in the concatenated arrays: a point far away."""
-
-
-_PLACEHOLDER = _Placeholder([[0.0, 0.0], [0.0, 0.0]])
+#: What an emptied slot holds in the concatenated arrays (its agents get no force).
+_PLACEHOLDER = Path([[0.0, 0.0], [0.0, 0.0]])

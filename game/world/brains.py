@@ -13,7 +13,8 @@
 
 The state machine (:class:`EnemyMinds`) runs over arrays of enemies; the forces of every
 non-player agent come from one :class:`CrowdBrain` call, a Buckland prioritised sum of the
-core's behaviours in which the mode-specific goals are :class:`~game.steering.Masked` parts.
+core's behaviours in which each goal behaviour runs once over the crowd and each agent's mode
+picks its goal.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from game.steering import (
     Wander,
     truncate,
 )
+from game.steering.combine import scatter_debug
 from game.steering.vec import FloatArray, length, scale_rows, take_rows
 
 __all__ = [
@@ -264,9 +266,20 @@ class CrowdBrain:
         def add(mask: BoolArray, behaviour: Behaviour, weight: FloatArray | None = None) -> None:
             # Each behaviour runs once over the whole group; the mask picks whose goal it is.
             if mask.any():
-                force = behaviour(group, dt, debug)
+                sub: Debug | None = None if debug is None else {}
+                force = behaviour(group, dt, sub)
                 w = mask if weight is None else np.where(mask, weight, 0.0)
                 goals[...] += scale_rows(force, w)
+                if debug is not None and sub is not None:
+                    # Debug rows only for the agents whose goal this is (as Masked gives).
+                    idx = np.flatnonzero(mask)
+                    for key, arr in sub.items():
+                        per_agent = arr.ndim > 0 and arr.shape[0] == group.n
+                        debug[key] = (
+                            scatter_debug(debug.get(key), arr[idx], idx, group.n)
+                            if per_agent
+                            else arr
+                        )
 
         # One mask per mode from one comparison, in Mode's order.
         _, patrol, hunting, back, wandering, fleeing, flowing, follow, idle = mode == _MODE_VALUES
