@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import stat
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +45,7 @@ from game.level.schema import (
     MAP_PROPERTIES,
     PropSpec,
 )
+from game.safe_io import OutputError, atomic_write, real_target
 
 __all__ = ["apply_level", "dumps_map", "new_map", "save_level"]
 
@@ -435,58 +434,12 @@ def save_level(
     return saved
 
 
-def _fsync_dir(folder: Path) -> None:
-    """Flush a folder's entry table so a rename survives a crash (best effort)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _write_temp(folder: Path, prefix: str, data: bytes, mode: int) -> Path:
-    """Write ``data`` to a new temporary file in ``folder``, flushed and fsynced."""
-    fd, name = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=folder)
-    tmp = Path(name)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return tmp
-
-
 def _atomic_write(target: Path, text: str, backup: bool) -> None:
-    """Replace ``target`` with ``text`` atomically; keep the old file as ``NAME.bak``."""
-    folder = target.parent
-    temps: list[Path] = []
+    """Replace ``target`` with ``text`` atomically (through a symlink, to the file it names);
+    keep the old file as ``NAME.bak`` beside the real file."""
     try:
-        if not folder.is_dir():
-            raise LevelError(f"cannot save: folder {folder} does not exist", file=target)
-        mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else 0o644
-        tmp = _write_temp(folder, f".{target.name}.", text.encode("utf-8"), mode)
-        temps.append(tmp)
-        if backup and target.is_file():
-            bak = target.with_name(target.name + ".bak")
-            with target.open("rb") as old:
-                bak_tmp = _write_temp(folder, f".{bak.name}.", old.read(), mode)
-            temps.append(bak_tmp)
-            os.replace(bak_tmp, bak)
-            temps.remove(bak_tmp)
-        os.replace(tmp, target)
-        temps.remove(tmp)
-    except OSError as exc:
-        raise LevelError(f"cannot save: {exc.strerror or exc}", file=target) from exc
-    finally:
-        for leftover in temps:
-            leftover.unlink(missing_ok=True)
-    _fsync_dir(folder)
+        real = real_target(target)
+        bak = real.with_name(real.name + ".bak") if backup else None
+        atomic_write(real, text.encode("utf-8"), backup=bak)
+    except OutputError as exc:
+        raise LevelError(f"cannot save: {exc.reason}", file=target) from exc

@@ -2,9 +2,10 @@
 
 Pure Python (no arcade). The file is JSON, written atomically (a temporary file in the same
 folder, flushed and fsynced, then renamed over the old one). A missing file is a first run; a
-corrupt one is logged as a warning, set aside as ``progress.json.corrupt`` (so nothing in it is
-lost for good) and replaced on the next save. Before every save the file is read again and
-merged, so two running games never lose each other's best times.
+corrupt one is logged as a warning and set aside under a name no earlier one has
+(``progress.json.corrupt``, ``.corrupt.1``, ...), so nothing in it is lost for good.
+Before every save the file is read again and merged, so two running games never lose each
+other's best times.
 
 Location: ``$STEERING_GAME_PROGRESS`` (a file path, for tests) or
 ``$XDG_DATA_HOME/steering-game/progress.json`` (default ``~/.local/share/...``).
@@ -16,9 +17,11 @@ import json
 import logging
 import math
 import os
-import tempfile
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from game.safe_io import atomic_write, set_aside, unique_sibling
 
 __all__ = ["ENV_VAR", "LevelRecord", "Progress", "ProgressStore", "default_progress_path"]
 
@@ -27,6 +30,10 @@ log = logging.getLogger(__name__)
 #: Environment variable naming the progress file (overrides the data folder).
 ENV_VAR = "STEERING_GAME_PROGRESS"
 FORMAT_VERSION = 1
+#: A progress file larger than this is corrupt (a real one is a few kB).
+MAX_FILE_BYTES = 1 << 20
+#: The most wins a record holds (a larger count in a file is a bad entry).
+MAX_WINS = 10**9
 
 
 def default_progress_path() -> Path:
@@ -61,6 +68,8 @@ class Progress:
     """Results by level key (a level file's stem, e.g. ``01_patrol``)."""
 
     levels: dict[str, LevelRecord] = field(default_factory=dict)
+    #: Keys of entries skipped while reading (kept in a ``.corrupt`` copy of the file).
+    skipped: list[str] = field(default_factory=list, compare=False)
 
     def record(self, key: str) -> LevelRecord:
         """The record of ``key`` (an empty one when never won)."""
@@ -93,12 +102,14 @@ class Progress:
         if not isinstance(data, dict) or not isinstance(data.get("levels"), dict):
             raise ValueError("not a progress file (no 'levels' object)")
         levels: dict[str, LevelRecord] = {}
+        skipped: list[str] = []
         for key, entry in data["levels"].items():
             try:
                 levels[str(key)] = _record(entry)
             except ValueError as err:
                 log.warning("progress: skipping level %r: %s", key, err)
-        return cls(levels)
+                skipped.append(str(key))
+        return cls(levels, skipped)
 
 
 def _record(entry: object) -> LevelRecord:
@@ -106,19 +117,28 @@ def _record(entry: object) -> LevelRecord:
         raise ValueError("entry is not an object")
     wins = entry.get("wins", 0)
     best = entry.get("best_time")
-    if isinstance(wins, bool) or not isinstance(wins, int) or wins < 0:
-        raise ValueError(f"bad wins {wins!r}")
+    if isinstance(wins, bool) or not isinstance(wins, int) or not 0 <= wins <= MAX_WINS:
+        raise ValueError(f"bad wins {_short(wins)}")
     if best is not None:
         if isinstance(best, bool) or not isinstance(best, int | float):
-            raise ValueError(f"bad best_time {best!r}")
-        best = float(best)
+            raise ValueError(f"bad best_time {_short(best)}")
+        try:
+            best = float(best)
+        except OverflowError:  # a huge integer
+            best = math.inf
         if not math.isfinite(best) or best <= 0:
-            raise ValueError(f"bad best_time {best!r}")
+            raise ValueError(f"bad best_time {_short(best)}")
     return LevelRecord(wins, best)
 
 
 class ProgressStore:
     """Loads and saves :class:`Progress`; never raises for file problems (they are logged).
+
+    A corrupt file is set aside under a name no earlier one has (``progress.json.corrupt``,
+    then ``.corrupt.1``, ...); a file with some bad entries keeps its good ones and a copy of
+    it is set aside the same way before the next save rewrites it. A progress path that is
+    not a regular file (a FIFO, a device, a directory) is never read, renamed or replaced:
+    progress is then kept in memory only. A symlink is written through to its target.
 
     Args:
         path: The progress file (default :func:`default_progress_path`).
@@ -128,30 +148,69 @@ class ProgressStore:
     def __init__(self, path: Path | None = None, *, persist: bool = True) -> None:
         self.path = path if path is not None else default_progress_path()
         self.persist = persist
+        #: Why the file is left alone (not a regular file), or None.
+        self.blocked: str | None = None
         self.progress = self._read() if persist else Progress()
 
     def _read(self) -> Progress:
         try:
-            text = self.path.read_text(encoding="utf-8")
+            info = self.path.stat()
         except FileNotFoundError:
             log.info("progress: no file at %s yet (first run)", self.path)
             return Progress()
         except OSError as err:
             log.warning("progress: cannot read %s (%s); starting without it", self.path, err)
             return Progress()
-        try:
-            return Progress.from_json(json.loads(text, parse_constant=_refuse_constant))
-        except (ValueError, RecursionError) as err:
-            log.warning("progress: %s is corrupt (%s); it is ignored", self.path, err)
+        if not stat.S_ISREG(info.st_mode):
+            self.blocked = "not a regular file"
+            log.warning(
+                "progress: %s is not a regular file; progress is kept in memory only", self.path
+            )
+            return Progress()
+        if info.st_size > MAX_FILE_BYTES:
+            log.warning(
+                "progress: %s is corrupt (%d bytes, at most %d); it is set aside",
+                self.path,
+                info.st_size,
+                MAX_FILE_BYTES,
+            )
             self._set_aside()
             return Progress()
+        try:
+            raw = self.path.read_bytes()
+        except OSError as err:
+            log.warning("progress: cannot read %s (%s); starting without it", self.path, err)
+            return Progress()
+        try:
+            # A byte-order mark is allowed (some editors add one); invalid UTF-8 is corrupt.
+            data = json.loads(raw.decode("utf-8-sig"), parse_constant=_refuse_constant)
+            progress = Progress.from_json(data)
+        except (ValueError, RecursionError) as err:  # UnicodeDecodeError is a ValueError
+            log.warning("progress: %s is corrupt (%s); it is set aside", self.path, err)
+            self._set_aside()
+            return Progress()
+        if progress.skipped:
+            self._keep_copy(raw)
+        return progress
 
     def _set_aside(self) -> None:
-        """Keep a corrupt file next to the new one rather than overwrite it."""
+        """Move a corrupt file out of the way under a new name (never over an earlier one)."""
         try:
-            os.replace(self.path, self.path.with_name(self.path.name + ".corrupt"))
+            moved = set_aside(self.path)
         except OSError as err:
             log.warning("progress: cannot set aside %s: %s", self.path, err)
+            return
+        log.warning("progress: the corrupt file is kept as %s", moved)
+
+    def _keep_copy(self, raw: bytes) -> None:
+        """Keep the file's bytes (some entries were skipped) under a new ``.corrupt`` name."""
+        dest = unique_sibling(self.path, ".corrupt")
+        try:
+            atomic_write(dest, raw)
+        except OSError as err:
+            log.warning("progress: cannot keep a copy of %s: %s", self.path, err)
+            return
+        log.warning("progress: skipped entries of %s are kept in %s", self.path, dest)
 
     def record(self, key: str) -> LevelRecord:
         """The results of level ``key``."""
@@ -165,7 +224,7 @@ class ProgressStore:
         """
         old = self.progress.record(key)
         new_best = old.best_time is None or seconds < old.best_time
-        rec = LevelRecord(old.wins + 1, seconds if new_best else old.best_time)
+        rec = LevelRecord(min(old.wins + 1, MAX_WINS), seconds if new_best else old.best_time)
         self.progress.levels[key] = rec
         self.save()
         return self.progress.record(key), new_best
@@ -174,26 +233,28 @@ class ProgressStore:
         """Merge with what is on disk now and write atomically. Returns False on failure."""
         if not self.persist:
             return True
-        if self.path.exists():
+        if self.blocked is not None:
+            log.warning("progress: %s is %s; not saved", self.path, self.blocked)
+            return False
+        if os.path.lexists(self.path):
             on_disk = self._read()
+            if self.blocked is not None:
+                return False
             self.progress = self.progress.merged(on_disk)
         text = json.dumps(self.progress.to_json(), indent=2, allow_nan=False) + "\n"
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".progress-", suffix=".tmp", dir=self.path.parent)
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    f.write(text)
-                    f.flush()
-                    os.fsync(f.fileno())
-                os.replace(tmp, self.path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            atomic_write(self.path, text.encode("utf-8"))
         except OSError as err:
             log.warning("progress: cannot save %s: %s", self.path, err)
             return False
         return True
+
+
+def _short(value: object) -> str:
+    """``repr(value)``, cut to 40 characters (a 400-digit number in a warning helps nobody)."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else "<huge number>"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _refuse_constant(name: str) -> float:

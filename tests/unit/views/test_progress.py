@@ -83,7 +83,10 @@ def test_bad_entries_are_skipped_and_good_ones_kept(
     with caplog.at_level(logging.WARNING, logger="game.views.progress"):
         store = ProgressStore(path)
     assert store.progress.levels == {"good": LevelRecord(2, 7.5)}
-    assert len(caplog.records) == 3
+    # three skipped entries, and where the file with them is kept
+    assert len(caplog.records) == 4
+    kept = tmp_path / "p.json.corrupt"
+    assert json.loads(kept.read_text())["levels"]["text"] == {"wins": "many"}
 
 
 def test_a_failed_save_keeps_the_old_file_and_the_time_in_memory(

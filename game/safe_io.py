@@ -1,0 +1,249 @@
+"""Every file the game writes goes through here: checked before a long run, written atomically
+(a temporary file beside the target, flushed, fsynced, then ``os.replace``), written through a
+symlink to its target, and never over a directory, a FIFO or a device.
+
+A failure raises :class:`OutputError` whose message is one line naming the file; the old file
+is untouched and no temporary file is left behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import BinaryIO
+
+__all__ = [
+    "OutputError",
+    "atomic_write",
+    "check_output",
+    "fsync_dir",
+    "real_target",
+    "set_aside",
+    "unique_sibling",
+]
+
+
+class OutputError(OSError):
+    """A file the game should write cannot be written; the message is one line.
+
+    Attributes:
+        reason: why, without the file's name (for callers that name the file themselves).
+    """
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason if reason is not None else message
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def _fail(given: object, reason: str, what: str = "") -> OutputError:
+    lead = f"cannot write {what} {given}" if what else f"cannot write {given}"
+    return OutputError(f"{lead}: {reason}", reason)
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def real_target(path: str | os.PathLike[str]) -> Path:
+    """The file a write to ``path`` must replace: a symlink's final target (so the link stays
+    a link and the file it names gets the new content); ``path`` itself otherwise.
+
+    Raises:
+        OutputError: for a symlink loop, or a target that exists and is not a regular file
+            (a directory, a FIFO, a device).
+    """
+    given = Path(path)
+    try:
+        target = Path(os.path.realpath(given, strict=False))
+    except OSError as exc:  # a symlink loop (Python 3.11 raises for those only in strict mode)
+        raise _fail(given, _reason(exc)) from exc
+    if given.is_symlink() and target == given.absolute():
+        raise _fail(given, "symbolic link loop")
+    try:
+        info = target.stat()
+    except FileNotFoundError:
+        return target
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise _fail(given, "symbolic link loop") from exc
+        raise _fail(given, _reason(exc)) from exc
+    if stat.S_ISDIR(info.st_mode):
+        raise _fail(given, "it is a directory")
+    if not stat.S_ISREG(info.st_mode):
+        raise _fail(given, "not a regular file (a FIFO, socket or device)")
+    return target
+
+
+def check_output(
+    path: str | os.PathLike[str],
+    *,
+    suffixes: Iterable[str] | None = None,
+    what: str = "output",
+) -> Path:
+    """Make sure ``path`` can be written before a long run starts; return the real target.
+
+    The folder must exist (it is created when missing and creatable) and accept a new file: a
+    probe file is made there and removed. ``suffixes`` (lower case, with the dot) restricts
+    the extension.
+
+    Raises:
+        OutputError: one line saying why not.
+    """
+    given = Path(path)
+    if suffixes is not None:
+        allowed = sorted(set(suffixes))
+        suffix = given.suffix.lower()
+        if suffix not in allowed:
+            got = f"{given.suffix!r}" if given.suffix else "none"
+            raise _fail(given, f"extension {got}; use one of {', '.join(allowed)}", what)
+    target = real_target(given)
+    folder = target.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _fail(given, f"folder {folder}: {_reason(exc)}", what) from exc
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=folder)
+    except OSError as exc:
+        raise _fail(given, _reason(exc), what) from exc
+    os.close(fd)
+    os.unlink(probe)
+    return target
+
+
+def fsync_dir(folder: Path) -> None:
+    """Flush a folder's entry table so a rename survives a crash (best effort)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write(
+    path: str | os.PathLike[str],
+    data: bytes | Callable[[BinaryIO], object],
+    *,
+    mode: int | None = None,
+    backup: Path | None = None,
+) -> Path:
+    """Replace the file at ``path`` with ``data`` (bytes, or a function writing to a binary
+    handle) atomically, through symlinks; returns the file written.
+
+    Args:
+        path: the file to write.
+        data: the new content, or a writer called with the open temporary file.
+        mode: permission bits (default: the old file's, else 0o644).
+        backup: also keep the old content here (written atomically too) before replacing.
+
+    Raises:
+        OutputError: one line naming the file; the old file and the backup are untouched and
+            no temporary file is left.
+    """
+    target = real_target(path)
+    folder = target.parent
+    temps: list[Path] = []
+    try:
+        if not folder.is_dir():
+            raise _fail(path, f"folder {folder} does not exist")
+        exists = target.exists()
+        bits = (
+            mode if mode is not None else (stat.S_IMODE(target.stat().st_mode) if exists else 0o644)
+        )
+        tmp = _write_temp(folder, target.name, data, bits, temps)
+        if backup is not None and exists:
+            old = target.read_bytes()
+            bak_target = real_target(backup)
+            bak_tmp = _write_temp(bak_target.parent, bak_target.name, old, bits, temps)
+            os.replace(bak_tmp, bak_target)
+            temps.remove(bak_tmp)
+        os.replace(tmp, target)
+        temps.remove(tmp)
+    except OutputError:
+        raise
+    except OSError as exc:
+        raise _fail(path, _reason(exc)) from exc
+    finally:
+        for leftover in temps:
+            with contextlib.suppress(OSError):
+                leftover.unlink(missing_ok=True)
+    fsync_dir(folder)
+    return target
+
+
+def _write_temp(
+    folder: Path,
+    name: str,
+    data: bytes | Callable[[BinaryIO], object],
+    mode: int,
+    temps: list[Path],
+) -> Path:
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    tmp = Path(tmp_name)
+    temps.append(tmp)
+    with os.fdopen(fd, "wb") as handle:
+        if isinstance(data, bytes | bytearray | memoryview):
+            handle.write(data)
+        else:
+            data(handle)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.chmod(tmp, mode)
+    return tmp
+
+
+def unique_sibling(path: Path, suffix: str) -> Path:
+    """A name beside ``path`` that does not exist yet: ``NAME{suffix}``, then
+    ``NAME{suffix}.1``, ``NAME{suffix}.2``, ..."""
+    first = path.with_name(path.name + suffix)
+    if not os.path.lexists(first):
+        return first
+    k = 1
+    while os.path.lexists(path.with_name(f"{path.name}{suffix}.{k}")):
+        k += 1
+    return path.with_name(f"{path.name}{suffix}.{k}")
+
+
+def set_aside(path: Path, suffix: str = ".corrupt") -> Path:
+    """Move a regular file out of the way under a name no earlier file has (the first set
+    aside is never overwritten by a later one); returns the new name.
+
+    Raises:
+        OutputError: for a non-regular file (never moved) or a failed move.
+    """
+    info = os.lstat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise OutputError(f"{path} is not a regular file; left as it is")
+    for _ in range(100):
+        dest = unique_sibling(path, suffix)
+        try:
+            os.link(path, dest)  # fails if dest appeared meanwhile: never overwrites
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EXDEV, errno.EMLINK):
+                raise OutputError(f"cannot set aside {path}: {_reason(exc)}") from exc
+            try:
+                os.replace(path, dest)  # no hard links here: a plain rename
+            except OSError as exc2:
+                raise OutputError(f"cannot set aside {path}: {_reason(exc2)}") from exc2
+            return dest
+        try:
+            os.unlink(path)
+        except OSError as exc:
+            raise OutputError(f"cannot set aside {path}: {_reason(exc)}") from exc
+        return dest
+    raise OutputError(f"cannot set aside {path}: no free name")
