@@ -7,15 +7,22 @@ Commands: ``play LEVEL``, ``edit LEVEL``, ``simulate LEVEL``, ``screenshot LEVEL
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+import os
 import sys
+from typing import NoReturn
 
-__all__ = ["main"]
+__all__ = ["MAX_DEMO_AGENTS", "main"]
+
+#: Most agents ``demo`` runs (as ``simulate --agents``).
+MAX_DEMO_AGENTS = 100_000
 
 
 def _parser() -> argparse.ArgumentParser:
     from . import cli_game, cli_simulate
     from .bench import runner as bench
+    from .cli_common import MAX_SEED, bounded_float, bounded_int, one_line_errors, seed
 
     parser = argparse.ArgumentParser(prog="python -m game", description=__doc__)
     sub = parser.add_subparsers(dest="command")
@@ -24,18 +31,35 @@ def _parser() -> argparse.ArgumentParser:
     edit.add_argument("level", help="a level file, or a shipped level's name or number")
     cli_simulate.add_parser(sub)
     demo = sub.add_parser("demo", help="headless steering demo that prints what the crowd does")
-    demo.add_argument("--agents", type=int, default=300, help="number of agents (default 300)")
-    demo.add_argument("--seconds", type=float, default=10.0, help="simulated seconds (default 10)")
-    demo.add_argument("--seed", type=int, default=0)
+    demo.add_argument(
+        "--agents",
+        type=bounded_int(1, MAX_DEMO_AGENTS),
+        default=300,
+        help=f"number of agents, 1..{MAX_DEMO_AGENTS:,} (default 300)",
+    )
+    demo.add_argument(
+        "--seconds",
+        type=bounded_float(0.0, 3600.0, open_low=True),
+        default=10.0,
+        help="simulated seconds, up to 3600 (default 10)",
+    )
+    demo.add_argument("--seed", type=seed, default=0, help=f"seed, 0..{MAX_SEED} (default 0)")
     bench.add_parser(sub)
+    # Every bad or unknown option of every command: one line on stderr, exit status 2.
+    one_line_errors(parser)
     return parser
 
 
 def _edit(level: str) -> int:
+    from .cli_game import no_display
     from .level import LevelError, resolve_level
 
     try:
         path = resolve_level(level)
+        reason = no_display()
+        if reason is not None:
+            print(f"error: {reason}", file=sys.stderr)
+            return 2
         from .views.editor import run_editor
 
         return run_editor(path)
@@ -77,14 +101,28 @@ def main(argv: list[str] | None = None) -> int:
     if command == "demo":
         from .demo import run_demo
 
-        if args.agents < 1 or not 0 < args.seconds <= 3600:
-            print("error: --agents must be >= 1 and --seconds in (0, 3600]", file=sys.stderr)
-            return 2
         run_demo(args.agents, args.seconds, args.seed)
         return 0
     parser.error(f"unknown command {command}")
     return 2
 
 
+def _exit(status: int) -> NoReturn:
+    """Exit at once: flush what was written, then skip the interpreter's teardown (freeing a
+    large pymunk space's arbiters one by one can take minutes)."""
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        code = main()
+    except SystemExit as stop:  # argparse's errors, --help
+        code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 2)
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        code = 130
+    _exit(code)

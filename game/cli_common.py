@@ -1,13 +1,18 @@
-"""What the command-line entry points share: bad options reported on one line."""
+"""What the command-line entry points share: every bad option reported on one line (exit 2),
+and argument types that state their bounds."""
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import types
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-__all__ = ["one_line_errors"]
+from game.level.schema import MAX_SEED
+
+__all__ = ["MAX_SEED", "bounded_float", "bounded_int", "one_line_errors", "seed"]
 
 
 def _error_line(parser: argparse.ArgumentParser, message: str) -> NoReturn:
@@ -16,6 +21,68 @@ def _error_line(parser: argparse.ArgumentParser, message: str) -> NoReturn:
     raise SystemExit(2)
 
 
+def _strict(parser: argparse.ArgumentParser) -> None:
+    """Unknown options are this parser's error (argparse would leave them to its parent)."""
+    plain_parse = parser.parse_known_args
+
+    def strict_parse(
+        args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        ns, extras = plain_parse(args, namespace)
+        if extras:
+            parser.error(f"unrecognized arguments: {' '.join(extras)}")
+        return ns, extras
+
+    parser.parse_known_args = strict_parse  # type: ignore[method-assign,assignment]
+
+
 def one_line_errors(parser: argparse.ArgumentParser) -> None:
-    """Make ``parser`` report a bad option as one line on stderr and exit with status 2."""
+    """Make ``parser`` and every sub-command under it report a bad option as one line on
+    stderr and exit with status 2; unknown options are refused by the command they follow."""
     parser.error = types.MethodType(_error_line, parser)  # type: ignore[method-assign]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in set(action.choices.values()):
+                one_line_errors(sub)
+                _strict(sub)
+
+
+def bounded_int(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: an integer in ``low..high``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be in {low:,}..{high:,}, got {text.strip()}")
+        return value
+
+    parse.__name__ = "integer"
+    return parse
+
+
+def bounded_float(low: float, high: float, *, open_low: bool = False) -> Callable[[str], float]:
+    """An argparse type: a finite number in ``[low, high]`` (``(low, high]`` if
+    ``open_low``)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        too_low = value <= low if open_low else value < low
+        if not math.isfinite(value) or too_low or value > high:
+            bracket = "(" if open_low else "["
+            raise argparse.ArgumentTypeError(
+                f"must be in {bracket}{low:g}, {high:g}], got {text.strip()}"
+            )
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+#: argparse type of ``--seed``: the level seeds' range, 0..MAX_SEED.
+seed = bounded_int(0, MAX_SEED)

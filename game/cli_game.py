@@ -9,6 +9,7 @@ before arcade loads.
 from __future__ import annotations
 
 import argparse
+import io
 import logging
 import os
 import re
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from game.level import LevelError, load_level, resolve_level
+from game.safe_io import OutputError, atomic_write, check_output
 
 if TYPE_CHECKING:
     import arcade
@@ -28,6 +30,8 @@ __all__ = ["add_parsers", "parse_size", "render_level", "run", "run_window", "sc
 
 log = logging.getLogger(__name__)
 
+#: What ``screenshot --out`` writes, by extension (PIL format names).
+IMAGE_SUFFIXES = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".bmp": "BMP", ".webp": "WEBP"}
 #: Frames of camera easing, trails and plankton run before a screenshot is taken.
 SETTLE_FRAMES = 90
 
@@ -88,13 +92,35 @@ def run(args: argparse.Namespace) -> int | None:
     if command == "play":
         return run_window(args.level, debug=args.debug)
     if command == "screenshot":
+        try:
+            check_output(args.out, suffixes=IMAGE_SUFFIXES, what="--out")
+        except OutputError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         path = _load(args.level)
         if path is None:
             return 2
-        screenshot(path, args.out, args.seconds, debug=args.debug, size=args.size)
+        try:
+            screenshot(path, args.out, args.seconds, debug=args.debug, size=args.size)
+        except OutputError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         return 0
     print(f"error: unknown game command {command!r}", file=sys.stderr)
     return 2
+
+
+def no_display() -> str | None:
+    """Why a window cannot open here (no X or Wayland display and no headless mode), or
+    None."""
+    if os.environ.get("ARCADE_HEADLESS") or sys.platform in ("win32", "darwin"):
+        return None
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    return (
+        "no display to open the game window on: run it under `xvfb-run -a python -m game` "
+        "for a virtual one; `python -m game screenshot LEVEL --out F.png` renders without one"
+    )
 
 
 def run_window(level: str | None = None, *, debug: bool = False) -> int:
@@ -104,11 +130,19 @@ def run_window(level: str | None = None, *, debug: bool = False) -> int:
         path = _load(level)
         if path is None:
             return 2
+    reason = no_display()
+    if reason is not None:
+        print(f"error: {reason}", file=sys.stderr)
+        return 2
     import arcade
 
     from game.views.app import GameApp, create_window
 
-    window = create_window()
+    try:
+        window = create_window()
+    except Exception as exc:  # pyglet's display errors have no common base class
+        print(f"error: cannot open the game window: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
     app = GameApp(window)
     if path is None:
         app.show_title()
@@ -129,6 +163,9 @@ def screenshot(
     """Render ``path`` headless after ``seconds`` of the autopilot playing and save a PNG.
 
     The run stops early when the outcome is decided. Returns the file written.
+
+    Raises:
+        OutputError: if the image cannot be written (an old file there is kept).
     """
     os.environ.setdefault("ARCADE_HEADLESS", "1")  # must precede the first arcade import
     from game.views.app import create_window
@@ -136,8 +173,10 @@ def screenshot(
     window = create_window(*size, visible=False)
     try:
         image, view = render_level(window, path, seconds, debug=debug)
+        encoded = io.BytesIO()
+        image.save(encoded, format=IMAGE_SUFFIXES[out.suffix.lower()])
         out.parent.mkdir(parents=True, exist_ok=True)
-        image.save(out)
+        atomic_write(out, encoded.getvalue())
         log.info(
             "screenshot of %s after %.2f s (%s) written to %s",
             path.name,

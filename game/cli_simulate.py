@@ -13,14 +13,14 @@ import logging
 import math
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
 
-from game.cli_common import one_line_errors
+from game.cli_common import MAX_SEED, one_line_errors, seed
 from game.level import LevelError, load_level, resolve_level
+from game.safe_io import OutputError, check_output
 
 __all__ = ["MAX_EXTRA_AGENTS", "MAX_SECONDS", "PROGRESS_AFTER", "add_parser", "run", "summary"]
 
@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 MAX_SECONDS = 3600.0
 #: Most NPCs ``--agents`` may add.
 MAX_EXTRA_AGENTS = 100_000
+#: The largest trace ``simulate --trace`` holds in memory (bytes).
+MAX_TRACE_BYTES = 2 * 10**9
 #: The progress bar appears once a run has taken this long (wall-clock seconds).
 PROGRESS_AFTER = 1.0
 
@@ -53,7 +55,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--seconds", type=float, default=10.0, help="simulated seconds (default 10)"
     )
-    parser.add_argument("--seed", type=int, default=None, help="seed (default: the level's)")
+    parser.add_argument(
+        "--seed", type=seed, default=None, help=f"seed, 0..{MAX_SEED} (default: the level's)"
+    )
     parser.add_argument(
         "--agents", type=int, default=0, help="add N NPCs in the level's NPC spawn areas"
     )
@@ -70,20 +74,8 @@ def add_parser(subparsers: Any) -> None:
         default=1,
         help="recompute each agent's steering every K-th step, in K groups (default 1)",
     )
-    # One line on stderr for every bad option, including unknown ones (argparse would print
-    # its usage block first, or leave unknown options to the top-level parser).
+    # One line on stderr for every bad option (python -m game also refuses unknown ones).
     one_line_errors(parser)
-    plain_parse = parser.parse_known_args
-
-    def strict_parse(
-        args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
-    ) -> tuple[argparse.Namespace, list[str]]:
-        ns, extras = plain_parse(args, namespace)
-        if extras:
-            parser.error(f"unrecognized arguments: {' '.join(extras)}")
-        return ns, extras
-
-    parser.parse_known_args = strict_parse  # type: ignore[method-assign,assignment]
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -94,8 +86,6 @@ def _check(args: argparse.Namespace) -> None:
     """
     if not (math.isfinite(args.seconds) and 0.0 < args.seconds <= MAX_SECONDS):
         raise UsageError(f"--seconds must be in (0, {MAX_SECONDS:g}], got {args.seconds}")
-    if args.seed is not None and not 0 <= args.seed < 2**63:
-        raise UsageError(f"--seed must be >= 0, got {args.seed}")
     if not 0 <= args.agents <= MAX_EXTRA_AGENTS:
         raise UsageError(f"--agents must be in 0..{MAX_EXTRA_AGENTS}, got {args.agents}")
     if args.trace_every < 1:
@@ -103,9 +93,28 @@ def _check(args: argparse.Namespace) -> None:
     if not 1 <= args.stagger <= 64:
         raise UsageError(f"--stagger must be in 1..64, got {args.stagger}")
     if args.trace is not None:
-        parent = args.trace.resolve().parent
-        if not parent.is_dir():
-            raise UsageError(f"--trace: folder {parent} does not exist")
+        try:
+            check_output(args.trace, suffixes=(".npz",), what="--trace")
+        except OutputError as exc:
+            raise UsageError(str(exc)) from exc
+
+
+def _check_trace_size(args: argparse.Namespace, agents: int, rocks: int) -> None:
+    """Refuse, before the run, a trace that would not fit in :data:`MAX_TRACE_BYTES`.
+
+    Raises:
+        UsageError: with the estimate and what to change.
+    """
+    from game.world import DT, TraceRecorder
+
+    frames = max(1, round(args.seconds / DT)) // args.trace_every + 2
+    need = frames * TraceRecorder.bytes_per_frame(agents, rocks)
+    if need > MAX_TRACE_BYTES:
+        raise UsageError(
+            f"--trace would hold about {need / 1e9:.1f} GB ({frames:,} frames of {agents:,} "
+            f"agents); at most {MAX_TRACE_BYTES / 1e9:.0f} GB: raise --trace-every or lower "
+            "--seconds"
+        )
 
 
 class _Progress:
@@ -177,7 +186,9 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         world = World(level, args.seed, args.agents, stagger=args.stagger)
-    except (ValueError, LevelError) as exc:
+        if args.trace is not None:
+            _check_trace_size(args, world.n, len(world.obstacle_id))
+    except (ValueError, LevelError, UsageError) as exc:
         sys.stderr.write(f"simulate: error: {exc}\n")
         return 2
     pilot = Autopilot(world) if args.autopilot else None
@@ -204,7 +215,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             trace.save(args.trace)
         except OSError as exc:
-            sys.stderr.write(f"simulate: error: cannot write {args.trace}: {exc}\n")
+            sys.stderr.write(f"simulate: error: {exc}\n")
             return 2
     name = level.source.name if level.source is not None else str(args.level)
     result = summary(name, world.seed, world.frame, world.n, world.outcome, world.time, ms)

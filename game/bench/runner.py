@@ -56,6 +56,7 @@ from game.cli_common import one_line_errors
 from game.clock import DT
 from game.level import Level
 from game.perf import tune_allocator
+from game.safe_io import OutputError, atomic_write, check_output
 
 if TYPE_CHECKING:
     from pymunk import Vec2d
@@ -558,7 +559,7 @@ def profile_world(
         f" with {world.n:,} agents, stagger 1, after {warmup} warm-up steps\n"
         f"# reproduce: python -m game bench --profile {out}\n\n"
     )
-    out.write_text(header + profiler.output_text(unicode=False, color=False))
+    atomic_write(out, (header + profiler.output_text(unicode=False, color=False)).encode())
 
 
 def _pyinstrument() -> Any:
@@ -917,8 +918,8 @@ def add_parser(subparsers: Any) -> None:
         "--steps",
         type=int,
         default=None,
-        help=f"timed steps per measurement ({DEFAULT_STEPS}; the reference: {REFERENCE_STEPS} "
-        "at most)",
+        help=f"timed steps per measurement ({DEFAULT_STEPS}; the reference: {REFERENCE_STEPS}, "
+        f"up to {REFERENCE_MAX_STEPS} while a size takes under {REFERENCE_BUDGET_S:g} s)",
     )
     parser.add_argument(
         "--warmup",
@@ -955,29 +956,29 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke test")
     parser.add_argument("--no-tune", action="store_true", help="leave glibc malloc untuned")
-    # One line on stderr for every bad option, unknown ones included.
+    # One line on stderr for every bad option (python -m game also refuses unknown ones).
     one_line_errors(parser)
-    plain_parse = parser.parse_known_args
-
-    def strict_parse(
-        args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
-    ) -> tuple[argparse.Namespace, list[str]]:
-        ns, extras = plain_parse(args, namespace)
-        if extras:
-            parser.error(f"unrecognized arguments: {' '.join(extras)}")
-        return ns, extras
-
-    parser.parse_known_args = strict_parse  # type: ignore[method-assign,assignment]
 
 
 def _output_file(path: Path | None, option: str) -> Path | None:
+    """Check before the run that ``path`` can be written (the run takes minutes)."""
     if path is None:
         return None
-    if path.is_dir():
-        raise UsageError(f"{option}: {path} is a folder")
-    if not path.resolve().parent.is_dir():
-        raise UsageError(f"{option}: folder {path.resolve().parent} does not exist")
+    try:
+        check_output(path, what=option)
+    except OutputError as exc:
+        raise UsageError(str(exc)) from exc
     return path
+
+
+def _write_output(path: Path, text: str) -> bool:
+    """Write a result file atomically; False (and one line on stderr) when it fails."""
+    try:
+        atomic_write(path, text.encode("utf-8"))
+    except OutputError as exc:
+        sys.stderr.write(f"bench: error: {exc}\n")
+        return False
+    return True
 
 
 def _sizes(values: Sequence[int], option: str, smallest: int) -> tuple[int, ...]:
@@ -1049,15 +1050,16 @@ def run(args: argparse.Namespace) -> int:
     progress = Progress(options.jobs(), sys.stderr)
     try:
         result = measure_all(options, progress, tuned)
+    except OutputError as exc:  # the profile's folder vanished or filled up during the run
+        sys.stderr.write(f"bench: error: {exc}\n")
+        return 2
     finally:
         progress.close()
     sys.stdout.write(format_report(result) + "\n")
-    if options.json is not None:
-        try:
-            options.json.write_text(json.dumps(result.to_json(), indent=1) + "\n")
-        except OSError as exc:
-            sys.stderr.write(f"bench: error: cannot write {options.json}: {exc}\n")
-            return 2
+    if options.json is not None and not _write_output(
+        options.json, json.dumps(result.to_json(), indent=1) + "\n"
+    ):
+        return 2
     return 0
 
 
@@ -1100,10 +1102,8 @@ def _run_levels(args: argparse.Namespace, options: BenchOptions) -> int:
                 "(the target: 1/17 or less)"
             )
     sys.stdout.write("\n".join(out) + "\n")
-    if options.json is not None:
-        try:
-            options.json.write_text(json.dumps(report, indent=1) + "\n")
-        except OSError as exc:
-            sys.stderr.write(f"bench: error: cannot write {options.json}: {exc}\n")
-            return 2
+    if options.json is not None and not _write_output(
+        options.json, json.dumps(report, indent=1) + "\n"
+    ):
+        return 2
     return 0

@@ -12,6 +12,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
+from game.cli_common import one_line_errors
 from game.level.errors import LevelError
 from game.level.loader import load_level
 from game.level.model import Level
@@ -79,6 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     check_parser = commands.add_parser("check", help="validate level files")
     check_parser.add_argument("files", nargs="*", metavar="FILE", help="files or level names")
     commands.add_parser("list", help="list the shipped levels")
+    one_line_errors(parser)  # a bad option: one line on stderr, exit status 2
     args = parser.parse_args(argv)
     # Warnings (unknown properties, often typos) go to stderr, one line each.
     logging.basicConfig(level=logging.WARNING, format="warning: %(message)s", stream=sys.stderr)

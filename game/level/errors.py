@@ -38,7 +38,8 @@ def describe(
         name = object_name if object_name is not None else ""
         if len(name) > _NAME_LIMIT:
             name = name[:_NAME_LIMIT] + "..."
-        text = f"object {object_id} {json.dumps(name, ensure_ascii=False)}"
+        label = f"object {object_id}" if object_id >= 0 else "object without an id"
+        text = f"{label} {json.dumps(name, ensure_ascii=False)}"
         if object_class:
             text += f" ({object_class})"
         where.append(text)

@@ -8,10 +8,12 @@ pytiled-parser raises bare ``KeyError``s (see docs/DESIGN.md). Every problem rai
 from __future__ import annotations
 
 import difflib
+import errno
 import json
 import logging
 import math
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -173,13 +175,19 @@ def read_raw(path: str | os.PathLike[str]) -> dict[str, Any]:
     """
     file = Path(path)
     try:
-        size = file.stat().st_size
-        if not file.is_file():
-            raise LevelError("not a file", file=file)
+        info = file.stat()
+        size = info.st_size
+        if stat.S_ISDIR(info.st_mode):
+            raise LevelError("is a directory, not a level file", file=file)
+        if not stat.S_ISREG(info.st_mode):
+            # never opened: reading a FIFO would block
+            raise LevelError("not a regular file (a FIFO, socket or device)", file=file)
         if size > MAX_FILE_BYTES:
             raise LevelError(f"file is {size:,} bytes; at most {MAX_FILE_BYTES:,}", file=file)
         text = file.read_text(encoding="utf-8")
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise LevelError("cannot read: symbolic link loop", file=file) from exc
         raise LevelError(f"cannot read: {exc.strerror or exc}", file=file) from exc
     except UnicodeDecodeError as exc:
         raise LevelError(f"not UTF-8 text (byte {exc.start})", file=file) from exc
@@ -607,6 +615,11 @@ def iter_objects(
             yield obj, objects, ox, oy
 
 
+def _a(noun: str) -> str:
+    """``noun`` with its indefinite article: "an obstacle", "a path"."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 def object_identity(obj: dict[str, Any], where: _Where) -> _Where:
     """Read an object's id and name and return the location to report its errors at.
 
@@ -629,7 +642,7 @@ def object_identity(obj: dict[str, Any], where: _Where) -> _Where:
         raise LevelError(
             f"every object needs a positive integer id, got {_kind_of(oid)}",
             file=where.file,
-            object_id=-1,
+            object_id=oid if isinstance(oid, int) and not isinstance(oid, bool) else -1,
             object_name=name,
             object_class=_raw_class(obj) or None,
             field="id",
@@ -733,7 +746,9 @@ def parse_object(
         shape = "point"  # a hand-written object with no size and no "point": true
     if shape not in spec.shapes:
         allowed = " or ".join(_SHAPE_WORDS[s] for s in spec.shapes)
-        raise where.error(f"a {cls} must be a {allowed}, not a {_SHAPE_WORDS[shape]}", "shape")
+        raise where.error(
+            f"{_a(cls)} must be {_a(allowed)}, not {_a(_SHAPE_WORDS[shape])}", "shape"
+        )
     props = read_properties(obj, where)
     values: dict[str, Any] = {p.name: property_value(props, p, where) for p in spec.props}
     if warn:

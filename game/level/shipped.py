@@ -70,6 +70,12 @@ def _names(path: Path) -> set[str]:
     return names
 
 
+def _squash(name: str) -> str:
+    """A name compared loosely: lower case, no spaces, dashes or underscores ("Rock Field",
+    "rock-field" and "rockfield" are one)."""
+    return re.sub(r"[\s_-]+", "", name.strip().lower())
+
+
 def resolve_level(name_or_path: str | os.PathLike[str]) -> Path:
     """Find a level file from a path or a shipped level's name, stem or number.
 
@@ -86,12 +92,13 @@ def resolve_level(name_or_path: str | os.PathLike[str]) -> Path:
         LevelError: if nothing matches; the message lists the shipped levels.
     """
     candidate = Path(name_or_path)
-    if candidate.is_file():
+    if os.path.lexists(candidate):
+        # Also a directory, a FIFO or a symlink loop: the loader says which, in one line.
         return candidate
-    wanted = os.fspath(name_or_path).strip().lower()
+    wanted = _squash(os.fspath(name_or_path))
     levels = shipped_levels()
     for path in levels:
-        if wanted in _names(path):
+        if wanted in {_squash(n) for n in _names(path)}:
             return path
     known = ", ".join(p.stem for p in levels) or "none"
     raise LevelError(

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from game.safe_io import atomic_write
+
 if TYPE_CHECKING:
     from .world import World
 
@@ -112,16 +114,22 @@ class TraceRecorder:
             "seed": np.array(self._seed, dtype=np.int64),
         }
 
+    @staticmethod
+    def bytes_per_frame(agents: int, rocks: int) -> int:
+        """Memory a kept frame costs until the trace is saved (saving stacks a second copy)."""
+        return 2 * (agents * 2 * 2 * 4 + rocks * 2 * 4)
+
     def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write the trace to ``path`` (``.npz``, uncompressed: fast to write); return the path.
+        """Write the trace to ``path`` (``.npz``, uncompressed: fast to write) atomically;
+        return the path.
 
         Raises:
-            OSError: if the file cannot be written.
+            OutputError: if the file cannot be written (the old file is kept, no temporary
+                file is left).
         """
         out = Path(path)
         arrays: dict[str, Any] = dict(self.arrays())
-        with out.open("wb") as fh:
-            np.savez(fh, **arrays)
+        atomic_write(out, lambda fh: np.savez(fh, **arrays))
         return out
 
 
