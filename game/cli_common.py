@@ -23,6 +23,9 @@ def _error_line(parser: argparse.ArgumentParser, message: str) -> NoReturn:
 
 def _strict(parser: argparse.ArgumentParser) -> None:
     """Unknown options are this parser's error (argparse would leave them to its parent)."""
+    if getattr(parser, "_one_line_strict", False):
+        return
+    parser._one_line_strict = True  # type: ignore[attr-defined]
     plain_parse = parser.parse_known_args
 
     def strict_parse(
@@ -40,11 +43,11 @@ def one_line_errors(parser: argparse.ArgumentParser) -> None:
     """Make ``parser`` and every sub-command under it report a bad option as one line on
     stderr and exit with status 2; unknown options are refused by the command they follow."""
     parser.error = types.MethodType(_error_line, parser)  # type: ignore[method-assign]
+    _strict(parser)
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for sub in set(action.choices.values()):
                 one_line_errors(sub)
-                _strict(sub)
 
 
 def bounded_int(low: int, high: int) -> Callable[[str], int]:

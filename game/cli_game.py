@@ -175,7 +175,6 @@ def screenshot(
         image, view = render_level(window, path, seconds, debug=debug)
         encoded = io.BytesIO()
         image.save(encoded, format=IMAGE_SUFFIXES[out.suffix.lower()])
-        out.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(out, encoded.getvalue())
         log.info(
             "screenshot of %s after %.2f s (%s) written to %s",

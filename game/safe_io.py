@@ -90,7 +90,7 @@ def check_output(
 ) -> Path:
     """Make sure ``path`` can be written before a long run starts; return the real target.
 
-    The folder must exist (it is created when missing and creatable) and accept a new file: a
+    The folder must exist (nothing is created for a mistyped path) and accept a new file: a
     probe file is made there and removed. ``suffixes`` (lower case, with the dot) restricts
     the extension.
 
@@ -106,10 +106,9 @@ def check_output(
             raise _fail(given, f"extension {got}; use one of {', '.join(allowed)}", what)
     target = real_target(given)
     folder = target.parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise _fail(given, f"folder {folder}: {_reason(exc)}", what) from exc
+    if not folder.is_dir():
+        what_is = "is not a folder" if folder.exists() else "does not exist"
+        raise _fail(given, f"folder {folder} {what_is}", what)
     try:
         fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=folder)
     except OSError as exc:

@@ -8,6 +8,7 @@ is offered.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -58,9 +59,12 @@ def newer_autosave(source: str | os.PathLike[str]) -> Path | None:
     level = Path(source)
     autosave = autosave_path_for(level)
     try:
-        saved = autosave.stat().st_mtime_ns
+        info = autosave.stat()
     except OSError:
         return None
+    if not stat.S_ISREG(info.st_mode):
+        return None  # a folder or a FIFO with that name is not an autosave
+    saved = info.st_mtime_ns
     try:
         original = level.stat().st_mtime_ns
     except OSError:

@@ -671,8 +671,8 @@ class EditModel:
             self._level = replace(self._level, source=target)
         self._saved = self._level
         self._merge_open = False
-        self.discard_autosave()
         self.notice = f"saved {target.name}"
+        self.discard_autosave()  # its failure is the notice, after the save's own
         return saved
 
     def autosave(self) -> Path | None:
@@ -720,11 +720,29 @@ class EditModel:
             self.notice = f"recovered {found.name}"
         return changed
 
-    def discard_autosave(self) -> None:
-        """Delete the level's autosave file, if any."""
+    def discard_autosave(self) -> bool:
+        """Delete the level's autosave file, if any; never raises.
+
+        Returns:
+            False when an autosave is there and stays (not a file, or it cannot be deleted:
+            the notice says why).
+        """
         target = self.autosave_path
-        if target is not None:
-            target.unlink(missing_ok=True)
+        if target is None or not os.path.lexists(target):
+            return True
+        if target.is_dir() and not target.is_symlink():
+            self.notice = f"{target.name} is a folder, not an autosave; left as it is"
+            logger.warning("%s is a folder, not an autosave; left as it is", target)
+            return False
+        try:
+            target.unlink()
+        except FileNotFoundError:
+            return True
+        except OSError as exc:
+            self.notice = f"cannot delete {target.name}: {exc.strerror or exc}"
+            logger.warning("cannot delete %s: %s", target, exc)
+            return False
+        return True
 
     # -- internals ------------------------------------------------------------------------
 

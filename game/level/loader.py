@@ -59,6 +59,14 @@ COORD_DECIMALS = 4
 CIRCLE_TOLERANCE = 0.01
 #: Plain numbers beyond this are refused as absurd before any range check.
 MAX_MAGNITUDE = 1e12
+#: Gap between agents as they are placed (px; the world's spawn gap).
+SPAWN_SPACING = 2.0
+#: The share of the world the agents' starting squares may fill at most (rocks and the
+#: spawns' spread take the rest).
+MAX_CROWD_FILL = 0.5
+#: The largest image a flow region may use: pixels a side, and bytes.
+MAX_IMAGE_SIDE = 4096
+MAX_IMAGE_BYTES = 32 * 1024 * 1024
 #: Image files an ``image`` flow region may name.
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".gif", ".webp"})
 #: Keys that mark an object's shape, as Tiled writes them.
@@ -522,7 +530,45 @@ def resolve_image(value: str, base_dir: Path, where: _Where) -> Path:
         raise where.error(f"image {value!r} is not a .png, .jpg, .bmp, .gif or .webp", "image")
     if not path.is_file():
         raise where.error(f"image file {value!r} not found (looked at {path})", "image")
+    _verify_image(value, path, where)
     return path
+
+
+def _verify_image(value: str, path: Path, where: _Where) -> None:
+    """Decode the image now, so that a level that loads is a level whose current can be built.
+
+    Raises:
+        LevelError: for an empty, truncated or unknown file, or one larger than
+            :data:`MAX_IMAGE_SIDE` px a side or :data:`MAX_IMAGE_BYTES`.
+    """
+    from PIL import Image  # lazy: most levels have no image
+
+    size = path.stat().st_size
+    if size == 0:
+        raise where.error(f"image {value!r} is an empty file", "image")
+    if size > MAX_IMAGE_BYTES:
+        raise where.error(
+            f"image {value!r} is {size:,} bytes; at most {MAX_IMAGE_BYTES:,}", "image"
+        )
+    try:
+        with Image.open(path) as im:
+            w, h = im.size
+            if w > MAX_IMAGE_SIDE or h > MAX_IMAGE_SIDE:
+                raise where.error(
+                    f"image {value!r} is {w:,} x {h:,} px; at most {MAX_IMAGE_SIDE:,} px a side",
+                    "image",
+                )
+            im.load()
+    except LevelError:
+        raise
+    except Image.DecompressionBombError as exc:
+        raise where.error(
+            f"image {value!r} is too large to decode; at most {MAX_IMAGE_SIDE:,} px a side",
+            "image",
+        ) from exc
+    except Exception as exc:  # PIL raises OSError, SyntaxError, ValueError, ... for bad data
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise where.error(f"image {value!r} cannot be decoded: {reason}", "image") from exc
 
 
 # ---------------------------------------------------------------------------------------------
@@ -618,6 +664,11 @@ def iter_objects(
 def _a(noun: str) -> str:
     """``noun`` with its indefinite article: "an obstacle", "a path"."""
     return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+def _cell(spawn: EnemySpawn | NpcSpawn) -> float:
+    """The square each agent of ``spawn`` needs to start apart from the others (px^2)."""
+    return (2.0 * spawn.radius + SPAWN_SPACING) ** 2
 
 
 def object_identity(obj: dict[str, Any], where: _Where) -> _Where:
@@ -996,6 +1047,8 @@ def _assemble(
             )
         names[path.name] = path.id
     agents = 1
+    world_area = info.width_px * info.height_px
+    crowd_area = (2.0 * player.radius + SPAWN_SPACING) ** 2
     spawns: list[tuple[str, EnemySpawn | NpcSpawn]] = [("enemy", e) for e in enemies]
     spawns += [("npc", n) for n in npcs]
     for cls, spawn in spawns:
@@ -1010,6 +1063,20 @@ def _assemble(
         if agents > MAX_AGENTS:
             raise _where_of(spawn, info, cls).error(
                 f"the level would spawn {agents:,} agents or more; at most {MAX_AGENTS:,}",
+                "count",
+            )
+        # Agents start apart (overlapping bodies would stall the physics for minutes): a
+        # spawn that cannot fit in the world beside the ones before it is refused.
+        crowd_area += spawn.count * _cell(spawn)
+        if crowd_area > world_area * MAX_CROWD_FILL:
+            fits = int(
+                max(world_area * MAX_CROWD_FILL - (crowd_area - spawn.count * _cell(spawn)), 0)
+                // _cell(spawn)
+            )
+            raise _where_of(spawn, info, cls).error(
+                f"{spawn.count:,} agents of radius {spawn.radius:g} do not fit in the "
+                f"{info.width_px:g} x {info.height_px:g} px world beside the others; at most "
+                f"{fits:,} here",
                 "count",
             )
     cells = 0

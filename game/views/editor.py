@@ -179,8 +179,8 @@ class EditorView(arcade.View):
         elif symbol == k.R and m.newer_autosave() is not None:
             self._guard(m.recover_autosave)
         elif symbol == k.D and m.newer_autosave() is not None:
-            m.discard_autosave()
-            m.notice = "autosave discarded"
+            if m.discard_autosave():
+                m.notice = "autosave discarded"
         elif symbol in (k.F5, k.TAB):
             self.window.show_view(PlaytestView(self))
         elif symbol == k.ESCAPE:

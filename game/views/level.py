@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import arcade
 import numpy as np
 
-from game.level import Level, load_level
+from game.level import Level, LevelError, load_level
 from game.render import theme
 from game.render.stage import LevelStage
 from game.world import Autopilot, World
@@ -45,7 +45,11 @@ def open_editor_hook(window: arcade.Window, level_path: Path, world: World) -> s
     except Exception:
         log.exception("the editor failed to load")
         return "editor failed to load (see the log)"
-    opener(window, level_path, world)
+    try:
+        opener(window, level_path, world)
+    except LevelError as err:  # the file changed on disk since the level started
+        log.warning("cannot edit %s: %s", level_path, err)
+        return f"cannot edit {level_path.name}: {err.reason}"
     return None
 
 

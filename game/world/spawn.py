@@ -6,6 +6,7 @@ level's own, then the extra NPCs of a stress run). All placement is vectorised a
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass
 from enum import IntEnum
@@ -16,6 +17,8 @@ from scipy.spatial import cKDTree
 
 from game.level import Level, NpcSpawn, Rect
 from game.steering.vec import FloatArray
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "ENEMY",
@@ -160,12 +163,44 @@ def scatter(
         return np.zeros((0, 2))
     tree = cKDTree(taken) if taken is not None and taken.shape[0] else None
     reach = radius + taken_radius + SPAWN_GAP
+    # Too small an area (a 1 x 1 px rectangle holding thousands) grows about its centre, then
+    # to the whole world: agents never start on top of each other while there is room.
+    need = 2.0 * count * (2.0 * radius + SPAWN_GAP) ** 2
+    w, h = world
+    for area in (rect, _grown(rect, need, world), Rect(0.0, 0.0, w, h)):
+        pts = _grid_points(rng, area, count, radius, rocks, world, tree, reach)
+        if pts is not None:
+            return pts
+    # The world is full (of rocks): uniform points anywhere in the area, as a last resort.
+    log.warning("spawn: no room for %d agents apart; they start overlapping", count)
+    return np.column_stack(
+        (
+            rng.uniform(rect.left, rect.right, count),
+            rng.uniform(rect.bottom, rect.top, count),
+        )
+    )
+
+
+def _grid_points(
+    rng: np.random.Generator,
+    rect: Rect,
+    count: int,
+    radius: float,
+    rocks: tuple[FloatArray, FloatArray],
+    world: tuple[float, float],
+    tree: cKDTree | None,
+    reach: float,
+) -> FloatArray | None:
+    """``count`` spots of a jittered grid over ``rect`` that are free, or None."""
     area = max(rect.width * rect.height, 1e-9)
     cell = max(math.sqrt(area / count), 1e-3)
+    min_cell = 2.0 * radius  # touching at most: bodies never start inside each other
     for _ in range(12):
         cols = max(int(rect.width // cell), 1)
         rows = max(int(rect.height // cell), 1)
         cw, ch = rect.width / cols, rect.height / rows
+        if rows * cols > 1 and min(cw, ch) < min_cell:
+            return None  # cells this small would overlap: the area is full
         idx = np.arange(rows * cols)
         corner = np.stack((rect.left + (idx % cols) * cw, rect.bottom + (idx // cols) * ch), 1)
         slack = np.maximum(np.array([cw, ch]) - 2.0 * (radius + SPAWN_GAP / 2), 0.0)
@@ -174,13 +209,7 @@ def scatter(
         if free.size >= count:
             return spot[rng.choice(free, size=count, replace=False)]
         cell *= 0.8
-    # Crowded beyond the grid: uniform points anywhere in the area (the physics separates them).
-    return np.column_stack(
-        (
-            rng.uniform(rect.left, rect.right, count),
-            rng.uniform(rect.bottom, rect.top, count),
-        )
-    )
+    return None
 
 
 def spiral(
@@ -218,9 +247,11 @@ def spiral(
         ok = ~_blocked_mask(pts, radius, rocks, world, tree, reach)
         if int(ok.sum()) >= count:
             return pts[ok][:count]
-    w, h = world
-    pad = radius + SPAWN_GAP
-    return np.clip(pts[:count], [pad, pad], [max(w - pad, pad), max(h - pad, pad)])
+    # No room on the spiral (rocks, the world's edge): the free spots nearest the centre.
+    side = 2.0 * math.sqrt(2.0 * count) * spacing
+    area = Rect(centre[0] - side / 2, centre[1] - side / 2, side, side)
+    rng = np.random.default_rng(count)  # a fixed seed: the same level spawns the same way
+    return scatter(rng, area, count, radius, rocks, world, taken, taken_radius)
 
 
 def _grown(rect: Rect, need_area: float, world: tuple[float, float]) -> Rect:

@@ -494,9 +494,23 @@ def test_too_many_objects(tmp_path: Path) -> None:
 def test_too_many_agents(tmp_path: Path) -> None:
     a = point(5, "npc", 100, 100, [prop("count", "int", 6000)], "a")
     b = point(6, "npc", 200, 100, [prop("count", "int", 4000)], "b")
-    error, path = _error(tmp_path, valid_map([a, b]))
+    # a world large enough to hold them apart: the limit on numbers is what refuses them
+    error, path = _error(tmp_path, valid_map([a, b], width=100, height=60))
     assert_names(error, path, "count", 6, "b")
     assert "10,000" in str(error)
+
+
+def test_a_crowd_that_cannot_start_apart_is_refused(tmp_path: Path) -> None:
+    # Given 1,000 NPCs and then 3,000 more in a 1280 x 640 px world: half of it, 409,600 px^2,
+    # holds 1,264 squares of (2 x 8 + 2)^2 px^2; the player and the first spawn take the rest
+    # but 261
+    a = rect(5, "npc", 100, 100, 1, 1, [prop("count", "int", 1000)], "a")
+    b = point(6, "npc", 200, 100, [prop("count", "int", 3000)], "b")
+    error, path = _error(tmp_path, valid_map([a, b]))
+    # Then the spawn that overfills the world is named, with how many would fit
+    assert_names(error, path, "count", 6, "b")
+    assert "3,000 agents of radius 8 do not fit" in str(error)
+    assert str(error).endswith("at most 261 here")
 
 
 def test_count_above_the_limit(tmp_path: Path) -> None:

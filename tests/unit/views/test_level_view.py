@@ -262,3 +262,18 @@ def test_an_overloaded_frame_runs_a_capped_number_of_steps(app: GameApp) -> None
     app.window.dispatch_events()
     # Then it ran at most the cap's steps before drawing again, not 60
     assert 1 <= view.world.frame - before <= FIXED_FRAME_CAP + 1
+
+
+def test_tab_after_the_level_file_turned_to_garbage_is_a_hud_message(
+    app: GameApp, tmp_path: Path
+) -> None:
+    # Given a level being played whose file is then overwritten with garbage
+    copy = tmp_path / "level.tmj"
+    copy.write_bytes(LEVELS[0].read_bytes())
+    view = _level_view(app, copy)
+    copy.write_text("{garbage")
+    # When Tab asks for the editor
+    press(app.window, arcade.key.TAB)
+    # Then the game goes on and the HUD says why the editor did not open
+    assert app.window.current_view is view
+    assert view.stage.hud.message.startswith("cannot edit level.tmj: invalid JSON")

@@ -1,0 +1,185 @@
+"""Files the game writes: atomic on a full disk, through symlinks, never over what is not a
+regular file, and the editor's autosave never crashes a key."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from game.editor.model import EditModel
+from game.level import LevelError, load_level, save_level
+from game.level.shipped import LEVELS_DIR
+from game.safe_io import OutputError, atomic_write, check_output, set_aside
+from game.world import TraceRecorder, World
+
+
+def _no_space(*_args: object, **_kwargs: object) -> None:
+    raise OSError(28, "No space left on device")
+
+
+def _names(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir())
+
+
+@pytest.mark.parametrize("failing", ["replace", "fsync"])
+def test_a_full_disk_keeps_the_old_file_and_leaves_no_temp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: str
+) -> None:
+    target = tmp_path / "out.json"
+    target.write_bytes(b"old")
+    monkeypatch.setattr(os, failing, _no_space)
+    with pytest.raises(OutputError, match=r"out\.json: No space left"):
+        atomic_write(target, b"new content")
+    monkeypatch.undo()
+    assert target.read_bytes() == b"old"
+    assert _names(tmp_path) == ["out.json"]
+
+
+def test_a_writer_that_fails_halfway_leaves_the_old_file(tmp_path: Path) -> None:
+    target = tmp_path / "trace.npz"
+    target.write_bytes(b"good trace")
+
+    def half(handle: object) -> None:
+        handle.write(b"partial")  # type: ignore[attr-defined]
+        _no_space()
+
+    with pytest.raises(OutputError):
+        atomic_write(target, half)
+    assert target.read_bytes() == b"good trace"
+    assert _names(tmp_path) == ["trace.npz"]
+
+
+def test_a_trace_on_a_full_disk_keeps_the_good_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a good trace on disk and a new run
+    world = World(load_level(LEVELS_DIR / "01_patrol.tmj"))
+    rec = TraceRecorder(world)
+    for _ in range(3):
+        world.step(np.zeros(2))
+        rec.after_step(world)
+    out = tmp_path / "t.npz"
+    rec.save(out)
+    good = out.read_bytes()
+    # When the disk fills up while the new trace is written
+    world.step(np.zeros(2))
+    rec.after_step(world)
+    monkeypatch.setattr(os, "fsync", _no_space)
+    with pytest.raises(OutputError):
+        rec.save(out)
+    monkeypatch.undo()
+    # Then the good trace is still there, whole, and nothing else
+    assert out.read_bytes() == good
+    assert _names(tmp_path) == ["t.npz"]
+
+
+def test_writes_go_through_a_symlink_to_its_target(tmp_path: Path) -> None:
+    real = tmp_path / "real.txt"
+    real.write_text("old")
+    link = tmp_path / "link.txt"
+    link.symlink_to(real)
+    atomic_write(link, b"new")
+    assert link.is_symlink() and real.read_text() == "new"
+
+
+@pytest.mark.parametrize("kind", ["dir", "fifo", "loop"])
+def test_what_is_not_a_regular_file_is_never_replaced(tmp_path: Path, kind: str) -> None:
+    target = tmp_path / "out.png"
+    if kind == "dir":
+        target.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target.symlink_to(target)
+    with pytest.raises(OutputError) as err:
+        check_output(target, suffixes=(".png",))
+    assert "out.png" in str(err.value) and "\n" not in str(err.value)
+    with pytest.raises(OutputError):
+        atomic_write(target, b"x")
+    assert _names(tmp_path) == ["out.png"]
+    assert not target.is_file()
+
+
+def test_check_output_refuses_a_missing_folder_without_creating_it(tmp_path: Path) -> None:
+    with pytest.raises(OutputError, match="does not exist"):
+        check_output(tmp_path / "no" / "such" / "x.npz")
+    assert _names(tmp_path) == []
+
+
+def test_set_aside_never_overwrites_an_earlier_one(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    for text in ("one", "two"):
+        path.write_text(text)
+        set_aside(path)
+    assert (tmp_path / "p.json.corrupt").read_text() == "one"
+    assert (tmp_path / "p.json.corrupt.1").read_text() == "two"
+
+
+# -- the editor and the level file --------------------------------------------------------
+
+
+@pytest.fixture
+def level_copy(tmp_path: Path) -> Path:
+    path = tmp_path / "real" / "level.tmj"
+    path.parent.mkdir()
+    shutil.copy(LEVELS_DIR / "01_patrol.tmj", path)
+    return path
+
+
+def test_saving_through_a_symlink_writes_the_target_and_keeps_the_link(
+    tmp_path: Path, level_copy: Path
+) -> None:
+    # Given a level reached through a symlink
+    link = tmp_path / "link.tmj"
+    link.symlink_to(level_copy)
+    level = load_level(link)
+    # When it is saved with a new title
+    save_level(replace(level, title="Through the link"))
+    # Then the link is still a link, the real file has the title, and its backup is beside it
+    assert link.is_symlink()
+    assert load_level(level_copy).title == "Through the link"
+    assert (level_copy.parent / "level.tmj.bak").is_file()
+    assert _names(tmp_path) == ["link.tmj", "real"]
+
+
+def test_an_autosave_that_is_a_folder_never_crashes_save(level_copy: Path) -> None:
+    # Given an editor whose autosave name is taken by a folder
+    model = EditModel.open(level_copy)
+    blocker = level_copy.with_name("level.autosave.tmj")
+    blocker.mkdir()
+    path = model.level.paths[0]
+    model.toggle_closed(path.name)
+    # When Ctrl+S saves and then discards the autosave
+    model.save()
+    # Then the level is saved, the folder is left alone and the notice says so
+    assert load_level(level_copy).paths[0].closed is not path.closed
+    assert blocker.is_dir()
+    assert "folder" in model.notice
+    assert model.newer_autosave() is None  # a folder is never offered as an autosave
+    # And an autosave into it is a level error (the view shows it), not a crash
+    model.toggle_closed(path.name)
+    with pytest.raises(LevelError, match="directory"):
+        model.autosave()
+
+
+def test_discard_autosave_on_a_read_only_folder_is_a_notice(
+    level_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model = EditModel.open(level_copy)
+    auto = level_copy.with_name("level.autosave.tmj")
+    auto.write_text(json.dumps({}))
+
+    def read_only(*_a: object, **_k: object) -> None:
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(Path, "unlink", read_only)
+    assert model.discard_autosave() is False
+    assert "Read-only" in model.notice
+    monkeypatch.undo()
+    assert auto.exists()
