@@ -38,7 +38,7 @@ SETTLE_FRAMES = 90
 
 def parse_size(text: str) -> tuple[int, int]:
     """``"1280x720"`` -> (1280, 720); argparse type for ``--size``."""
-    match = re.fullmatch(r"\s*(\d{2,5})\s*[xX×]\s*(\d{2,5})\s*", text)
+    match = re.fullmatch(r"\s*(\d{1,6})\s*[xX×]\s*(\d{1,6})\s*", text)
     if not match:
         raise argparse.ArgumentTypeError(f"size must look like 1280x720, got {text!r}")
     w, h = int(match.group(1)), int(match.group(2))
@@ -68,7 +68,12 @@ def add_parsers(subparsers: Any) -> None:
         "screenshot", help="render a level headless after S seconds of autopilot, to a PNG"
     )
     shot.add_argument("level", help="a level file, or a shipped level's name or number")
-    shot.add_argument("--out", required=True, type=Path, help="PNG file to write")
+    shot.add_argument(
+        "--out",
+        required=True,
+        type=Path,
+        help="image to write: .png (or .jpg, .bmp, .webp); its folder must exist",
+    )
     shot.add_argument("--seconds", type=_seconds, default=3.0, help="simulated seconds (3)")
     shot.add_argument("--debug", action="store_true", help="draw the debug overlay")
     shot.add_argument("--size", type=parse_size, default=(1280, 720), help="WxH (1280x720)")

@@ -7,6 +7,7 @@ shipped level's name or number. Handy for reviewing a level's layout without run
 from __future__ import annotations
 
 import argparse
+import io
 import math
 import sys
 from collections.abc import Sequence
@@ -18,7 +19,9 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from game.cli_common import bounded_float, one_line_errors  # noqa: E402
 from game.level import Level, LevelError, load_level, resolve_level  # noqa: E402
+from game.safe_io import OutputError, atomic_write, check_output  # noqa: E402
 
 FLOW_COLOURS = {
     "uniform": (40, 90, 160),
@@ -116,16 +119,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("level")
     parser.add_argument("out", nargs="?")
-    parser.add_argument("--scale", type=float, default=0.4)
+    parser.add_argument("--scale", type=bounded_float(0.01, 4.0), default=0.4)
+    one_line_errors(parser)
     args = parser.parse_args(argv)
     try:
         path = resolve_level(args.level)
         level = load_level(path)
-    except LevelError as exc:
+        out = Path(args.out) if args.out else Path(path.stem + ".png")
+        check_output(out, suffixes=(".png",))
+    except (LevelError, OutputError) as exc:
         print(f"preview_level: {exc}", file=sys.stderr)
         return 2
-    out = Path(args.out) if args.out else Path(path.stem + ".png")
-    render(level, args.scale).save(out)
+    encoded = io.BytesIO()
+    render(level, args.scale).save(encoded, format="PNG")
+    try:
+        atomic_write(out, encoded.getvalue())
+    except OutputError as exc:
+        print(f"preview_level: {exc}", file=sys.stderr)
+        return 2
     print(out)
     return 0
 

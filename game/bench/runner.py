@@ -710,6 +710,8 @@ class BenchResult:
                 "steps": o.steps,
                 "warmup": o.warmup,
                 "reference_steps": o.reference_steps,
+                "reference_max_steps": REFERENCE_MAX_STEPS,
+                "reference_budget_s": REFERENCE_BUDGET_S,
                 "reference_warmup": o.reference_warmup,
                 "stagger": list(o.stagger),
                 "step_limit_s": STEP_LIMIT_S,

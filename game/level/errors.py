@@ -38,7 +38,7 @@ def describe(
         name = object_name if object_name is not None else ""
         if len(name) > _NAME_LIMIT:
             name = name[:_NAME_LIMIT] + "..."
-        label = f"object {object_id}" if object_id >= 0 else "object without an id"
+        label = "object without an id" if object_id == NO_ID else f"object {object_id}"
         text = f"{label} {json.dumps(name, ensure_ascii=False)}"
         if object_class:
             text += f" ({object_class})"
@@ -50,6 +50,10 @@ def describe(
     if where:
         parts.append(", ".join(where))
     return ": ".join(parts)
+
+
+#: ``object_id`` of an object whose id is missing or not a number.
+NO_ID = -(2**63)
 
 
 class LevelError(ValueError):

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from game.level.errors import LevelError, describe
+from game.level.errors import NO_ID, LevelError, describe
 from game.level.model import (
     EnemySpawn,
     ExitData,
@@ -192,7 +192,7 @@ def read_raw(path: str | os.PathLike[str]) -> dict[str, Any]:
             raise LevelError("not a regular file (a FIFO, socket or device)", file=file)
         if size > MAX_FILE_BYTES:
             raise LevelError(f"file is {size:,} bytes; at most {MAX_FILE_BYTES:,}", file=file)
-        text = file.read_text(encoding="utf-8")
+        text = file.read_text(encoding="utf-8-sig")  # a byte-order mark is allowed
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise LevelError("cannot read: symbolic link loop", file=file) from exc
@@ -693,7 +693,7 @@ def object_identity(obj: dict[str, Any], where: _Where) -> _Where:
         raise LevelError(
             f"every object needs a positive integer id, got {_kind_of(oid)}",
             file=where.file,
-            object_id=oid if isinstance(oid, int) and not isinstance(oid, bool) else -1,
+            object_id=oid if isinstance(oid, int) and not isinstance(oid, bool) else NO_ID,
             object_name=name,
             object_class=_raw_class(obj) or None,
             field="id",

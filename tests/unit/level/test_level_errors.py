@@ -598,3 +598,28 @@ def test_integer_with_thousands_of_digits(tmp_path: Path) -> None:
     with pytest.raises(LevelError) as info:
         load_level(path)
     assert_names(info.value, path)
+
+
+def test_an_id_of_zero_is_reported_as_object_0(tmp_path: Path) -> None:
+    rock = ellipse(0, "obstacle", 300, 300, 40, 40, name="pillar")
+    error, _ = _error(tmp_path, valid_map([rock]))
+    assert 'object 0 "pillar"' in str(error)
+    assert "positive integer id, got number 0" in str(error)
+
+
+def test_a_missing_id_is_reported_as_such(tmp_path: Path) -> None:
+    rock = ellipse(9, "obstacle", 300, 300, 40, 40, name="pillar")
+    del rock["id"]
+    error, _ = _error(tmp_path, valid_map([rock]))
+    assert 'object without an id "pillar"' in str(error)
+
+
+def test_shape_messages_use_the_right_article(tmp_path: Path) -> None:
+    error, _ = _error(tmp_path, valid_map([rect(9, "obstacle", 300, 300, 40, 40)]))
+    assert "an obstacle must be an ellipse, not a rectangle" in str(error)
+
+
+def test_a_level_file_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
+    path = write(tmp_path, valid_map())
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert load_level(path).title == load_level(write(tmp_path, valid_map(), "b.tmj")).title
