@@ -21,7 +21,8 @@ the same; its keys:
 * ``machine``: ``python``, ``numpy``, ``scipy``, ``pymunk``, ``platform``, ``cpu``,
   ``cpu_count``, ``malloc_tuned``;
 * ``options``: ``level``, ``sizes``, ``reference_sizes``, ``steps``, ``warmup``,
-  ``reference_steps``, ``reference_warmup``, ``stagger``, ``step_limit_s``;
+  ``reference_steps``, ``reference_max_steps``, ``reference_budget_s``, ``reference_warmup``,
+  ``stagger``, ``step_limit_s``;
 * ``weights``: the blend (``path``, ``flow``, ``avoid``, ``separate``);
 * ``rows``: one per size, ``agents``, ``steered``, ``reference`` (``steering_ms``, ``total_ms``,
   ``steps``, ``note``; null figures where it did not run), ``ours`` (``steering_ms``,

@@ -34,6 +34,8 @@ OPTION_KEYS = {
     "warmup",
     "reference_steps",
     "reference_warmup",
+    "reference_max_steps",
+    "reference_budget_s",
     "stagger",
     "step_limit_s",
 }
