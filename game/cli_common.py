@@ -11,13 +11,22 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from game.level.schema import MAX_SEED
+from game.safe_io import one_line
 
-__all__ = ["MAX_SEED", "bounded_float", "bounded_int", "one_line_errors", "seed"]
+__all__ = [
+    "MAX_SEED",
+    "bounded_float",
+    "bounded_int",
+    "one_line",
+    "one_line_errors",
+    "seed",
+]
 
 
 def _error_line(parser: argparse.ArgumentParser, message: str) -> NoReturn:
-    """argparse's error as one line on stderr and exit status 2 (no usage block)."""
-    sys.stderr.write(f"{parser.prog}: error: {message}\n")
+    """argparse's error as one line on stderr and exit status 2 (no usage block); control
+    characters a user typed are shown escaped, so they cannot break the line."""
+    sys.stderr.write(f"{parser.prog}: error: {one_line(message)}\n")
     raise SystemExit(2)
 
 

@@ -22,6 +22,7 @@ __all__ = [
     "atomic_write",
     "check_output",
     "fsync_dir",
+    "one_line",
     "real_target",
     "set_aside",
     "unique_sibling",
@@ -43,9 +44,17 @@ class OutputError(OSError):
         return str(self.args[0])
 
 
+def one_line(text: str) -> str:
+    """``text`` with line breaks and other control characters escaped (``\\r``, ``\\x1b``),
+    so that a file name a user typed cannot break a one-line message."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def _fail(given: object, reason: str, what: str = "") -> OutputError:
     lead = f"cannot write {what} {given}" if what else f"cannot write {given}"
-    return OutputError(f"{lead}: {reason}", reason)
+    return OutputError(one_line(f"{lead}: {reason}"), one_line(reason))
 
 
 def _reason(exc: OSError) -> str:
