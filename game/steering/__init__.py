@@ -18,6 +18,7 @@ from .neighbours import directed_candidates
 from .obstacles import AvoidObstacles, Obstacles
 from .path import DriftingPath, Path
 from .paths import PathSet
+from .targets import Hide, Interpose, MatchVelocity, OffsetPursuit, formation_offsets
 from .vec import length, perp, safe_normalize, truncate
 
 __all__ = [
@@ -38,10 +39,14 @@ __all__ = [
     "FlowSource",
     "FollowFlow",
     "FollowPath",
+    "Hide",
+    "Interpose",
     "Limited",
     "Masked",
+    "MatchVelocity",
     "NoiseFlow",
     "Obstacles",
+    "OffsetPursuit",
     "Path",
     "PathSet",
     "PrioritizedSum",
@@ -54,6 +59,7 @@ __all__ = [
     "WeightedSum",
     "desired_toward",
     "directed_candidates",
+    "formation_offsets",
     "integrate",
     "length",
     "perp",
