@@ -16,6 +16,7 @@ from .follow import FollowPath
 from .group import Align, Cohere, Separate
 from .neighbours import directed_candidates
 from .obstacles import AvoidObstacles, Obstacles
+from .orientation import Face, LookWhereYouAreGoing
 from .path import DriftingPath, Path
 from .paths import PathSet
 from .targets import Hide, Interpose, MatchVelocity, OffsetPursuit, formation_offsets
@@ -34,6 +35,7 @@ __all__ = [
     "Debug",
     "DriftingPath",
     "Evade",
+    "Face",
     "Flee",
     "FlowField",
     "FlowSource",
@@ -42,6 +44,7 @@ __all__ = [
     "Hide",
     "Interpose",
     "Limited",
+    "LookWhereYouAreGoing",
     "Masked",
     "MatchVelocity",
     "NoiseFlow",

@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.spatial import cKDTree
 
-from .vec import FloatArray, as_points, length, safe_normalize, select_rows, take_rows, truncate
+from .vec import (
+    EPSILON,
+    FloatArray,
+    as_complex,
+    as_points,
+    as_rows,
+    clamp,
+    length,
+    safe_normalize,
+    select_rows,
+    take_rows,
+    truncate,
+)
 
 __all__ = ["AgentGroup", "integrate"]
 
@@ -50,6 +63,17 @@ def _column(values: ArrayLike, n: int, name: str) -> FloatArray:
     return arr
 
 
+def _turn_rate_column(values: ArrayLike, n: int) -> FloatArray:
+    """Like :func:`_column`, but +inf (no limit) is allowed; NaN and negatives are not."""
+    arr = np.asarray(values, dtype=np.float64)
+    arr = np.broadcast_to(arr, (n,)).copy() if arr.ndim == 0 else arr.astype(np.float64, copy=True)
+    if arr.shape != (n,):
+        raise ValueError(f"max_turn_rate: expected {n} values, got shape {arr.shape}")
+    if not (arr >= 0.0).all():  # NaN compares false
+        raise ValueError("max_turn_rate: values must be >= 0 (rad/s; inf for no limit)")
+    return arr
+
+
 @dataclass(eq=False)
 class AgentGroup:
     """Position, velocity and limits of N agents as structure-of-arrays.
@@ -66,8 +90,12 @@ class AgentGroup:
         max_force: (N,) steering acceleration limits.
         radius: (N,) bounding radii.
         mass: (N,) masses.
-        heading: (N, 2) unit facing; follows the velocity, keeps the last one when stopped.
+        heading: (N, 2) unit facing; follows the velocity, keeps the last one when stopped
+            (see :meth:`update_heading`), or turned by orientation behaviours
+            (:mod:`~game.steering.orientation`) through :meth:`turn_toward`.
         state: named (N,) or (N, k) per-agent columns owned by behaviours.
+        max_turn_rate: (N,) how fast each heading may turn, rad/s; inf (the default) turns
+            at once.
     """
 
     pos: FloatArray
@@ -78,6 +106,7 @@ class AgentGroup:
     mass: FloatArray
     heading: FloatArray = field(default_factory=lambda: np.zeros((0, 2)))
     state: dict[str, FloatArray] = field(default_factory=dict)
+    max_turn_rate: FloatArray = field(default_factory=lambda: np.zeros(0))
     _tree: cKDTree | None = field(default=None, init=False, repr=False)
     _tree_pos: FloatArray | None = field(default=None, init=False, repr=False)
     _pairs: dict[float, NDArray[np.intp]] = field(default_factory=dict, init=False, repr=False)
@@ -92,11 +121,14 @@ class AgentGroup:
         max_force: ArrayLike = 360.0,
         radius: ArrayLike = 8.0,
         mass: ArrayLike = 1.0,
+        max_turn_rate: ArrayLike = math.inf,
     ) -> AgentGroup:
         """Build a group from positions; every other argument is a scalar or one value per agent.
 
+        ``max_turn_rate`` is in rad/s and may be inf (no limit, the default).
+
         Raises:
-            ValueError: on a shape mismatch or a non-finite value.
+            ValueError: on a shape mismatch, a non-finite value or a negative turn rate.
         """
         p = as_points(pos).copy()
         n = p.shape[0]
@@ -110,12 +142,17 @@ class AgentGroup:
             max_force=_column(max_force, n, "max_force"),
             radius=_column(radius, n, "radius"),
             mass=_column(mass, n, "mass"),
+            max_turn_rate=_turn_rate_column(max_turn_rate, n),
         )
 
     def __post_init__(self) -> None:
         n = self.pos.shape[0]
         if self.heading.shape != (n, 2):
             self.heading = safe_normalize(self.vel, np.array([1.0, 0.0]))
+        if self.max_turn_rate.shape != (n,):
+            if self.max_turn_rate.size:
+                raise ValueError(f"max_turn_rate: expected {n} values")
+            self.max_turn_rate = np.full(n, math.inf)
 
     def __len__(self) -> int:
         return int(self.pos.shape[0])
@@ -129,13 +166,70 @@ class AgentGroup:
         """(N,) current speeds."""
         return length(self.vel)
 
-    def update_heading(self) -> None:
+    def update_heading(self, dt: float | None = None) -> None:
         """Point :attr:`heading` along the velocity where the agent moves; keep it where not.
 
-        In place, so groups that share the rows (the world's crowd) see it too.
+        With every :attr:`max_turn_rate` inf the heading snaps to the velocity's direction
+        (``dt`` is not needed); with finite rates it turns toward it by at most
+        ``max_turn_rate * dt`` (:meth:`turn_toward`). In place, so groups that share the rows
+        (the world's crowd) see it too.
+
+        Raises:
+            ValueError: if some rate is finite and ``dt`` is None.
         """
         moving = length(self.vel) > 1e-6
-        np.copyto(self.heading, select_rows(moving, safe_normalize(self.vel), self.heading))
+        if self.n == 0 or self.max_turn_rate.min() == math.inf:
+            np.copyto(self.heading, select_rows(moving, safe_normalize(self.vel), self.heading))
+            return
+        if dt is None:
+            raise ValueError("update_heading: a finite max_turn_rate needs dt")
+        self.turn_toward(select_rows(moving, safe_normalize(self.vel), 0.0), dt)
+
+    def turn_toward(self, desired_heading: FloatArray, dt: float) -> None:
+        """Rotate :attr:`heading` toward ``desired_heading`` by at most ``max_turn_rate * dt``.
+
+        In place (views of the rows see it). Each agent turns the short way round; one whose
+        desired heading is within reach lands on it exactly, so an inf rate snaps. A zero (or
+        non-finite) desired row keeps that agent's heading; an agent whose heading has no
+        direction (zero, non-finite) takes the desired one at once.
+
+        Args:
+            desired_heading: (N, 2) directions; only their direction counts.
+            dt: the step in seconds (finite, >= 0).
+
+        Raises:
+            ValueError: if ``dt`` is negative or not finite, or the shape is wrong.
+        """
+        if not (math.isfinite(dt) and dt >= 0.0):
+            raise ValueError(f"turn_toward: dt must be finite and >= 0, got {dt}")
+        n = self.n
+        want = np.asarray(desired_heading, dtype=np.float64)
+        if want.shape != (n, 2):
+            raise ValueError(f"turn_toward: expected ({n}, 2) headings, got shape {want.shape}")
+        if n == 0:
+            return
+        d = as_complex(safe_normalize(want))
+        # Rows that are unit already pass through untouched, so that a desired heading made by
+        # safe_normalize (the velocity's direction) is reached bit for bit.
+        w = as_complex(want)
+        d = np.where(np.abs(np.abs(w) - 1.0) <= 4e-16, w, d)
+        h = as_complex(self.heading)
+        h_len = np.abs(h)
+        h_ok = (h_len > EPSILON) & (h_len < math.inf)
+        h_unit = np.where(h_ok, h, 1.0) / np.where(h_ok, h_len, 1.0)
+        # The signed angle from heading to desired, in (-pi, pi]: the short way round.
+        angle = np.angle(d * np.conj(h_unit))
+        rate = self.max_turn_rate
+        if dt == 0.0:
+            reach = np.where(rate == math.inf, math.inf, 0.0)  # inf * 0 would be NaN
+        else:
+            reach = rate * dt
+            reach = np.where(reach >= 0.0, reach, 0.0)  # a NaN rate written later: no turn
+        step = clamp(angle, -reach, reach)
+        turned = np.where(np.abs(angle) <= reach, d, h_unit * np.exp(1j * step))
+        turned = np.where(h_ok, turned, d)
+        want_ok = d != 0.0
+        np.copyto(self.heading, as_rows(np.where(want_ok, turned, h)))
 
     def column(self, name: str, fill: float = 0.0, width: int = 0) -> FloatArray:
         """The per-agent state column ``name``, created filled with ``fill`` on first use.
@@ -153,7 +247,10 @@ class AgentGroup:
         return col
 
     def with_limits(
-        self, max_speed: ArrayLike | None = None, max_force: ArrayLike | None = None
+        self,
+        max_speed: ArrayLike | None = None,
+        max_force: ArrayLike | None = None,
+        max_turn_rate: ArrayLike | None = None,
     ) -> AgentGroup:
         """A group that shares this one's rows and state but has other limits (a value for
         all, or one per agent; None keeps this group's). For :class:`~game.steering.Limited`.
@@ -172,6 +269,9 @@ class AgentGroup:
             mass=self.mass,
             heading=self.heading,
             state=self.state,
+            max_turn_rate=self.max_turn_rate
+            if max_turn_rate is None
+            else _turn_rate_column(max_turn_rate, n),
         )
         group._tree, group._tree_pos, group._pairs = self._tree, self._tree_pos, self._pairs
         return group
@@ -225,6 +325,7 @@ class AgentGroup:
             radius=self.radius.take(idx),
             mass=self.mass.take(idx),
             heading=take_rows(self.heading, idx),
+            max_turn_rate=self.max_turn_rate.take(idx),
         )
         sub.state = _SubState(self.state, idx)
         return sub
@@ -238,11 +339,17 @@ class AgentGroup:
             self.state[key][idx] = col
 
 
-def integrate(agents: AgentGroup, accel: FloatArray, dt: float) -> None:
+def integrate(
+    agents: AgentGroup, accel: FloatArray, dt: float, *, face_velocity: bool = True
+) -> None:
     """Semi-implicit Euler step in place: velocity += accel*dt (limited to max speed), then move.
 
-    This is the seeds' ``update()``; the game itself integrates with pymunk.
+    This is the seeds' ``update()``; the game itself integrates with pymunk. With
+    ``face_velocity`` the heading then turns toward the velocity (:meth:`AgentGroup.update_heading`,
+    limited by ``max_turn_rate``); pass False for agents whose facing orientation behaviours
+    such as :class:`~game.steering.Face` own.
     """
     agents.vel = truncate(agents.vel + accel * dt, agents.max_speed)
     agents.pos = agents.pos + agents.vel * dt
-    agents.update_heading()
+    if face_velocity:
+        agents.update_heading(dt)

@@ -10,6 +10,7 @@ coordinates) and 1-D gathers are several times faster than NumPy's (N, 2) fancy 
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -152,6 +153,68 @@ def _check_distance(name: str, distance: float) -> None:
         raise ValueError(f"{name} distance must be finite and >= 0, got {distance}")
 
 
+def _fov_cos(name: str, fov: float) -> float | None:
+    """The cosine of half the field of view ``fov`` (degrees); None for 360 (see everything).
+
+    Raises:
+        ValueError: unless ``0 < fov <= 360``.
+    """
+    if not (isinstance(fov, numbers.Real) and 0.0 < fov <= 360.0):
+        raise ValueError(f"{name} fov must be in (0, 360] degrees, got {fov!r}")
+    if fov >= 360.0:
+        return None
+    c = math.cos(math.radians(fov / 2.0))
+    # cos(90 deg) is 6e-17 in floating point: snap it, so fov=180 sees a neighbour exactly
+    # abeam (angle == fov/2 counts).
+    return 0.0 if abs(c) < 1e-12 else c
+
+
+class _View(NamedTuple):
+    """Every agent's unit heading, for field-of-view tests."""
+
+    heading: ComplexArray
+    """(N,) unit headings as complex numbers (zero where an agent has none)."""
+    blind: BoolArray | None
+    """(N,) agents without a heading, who see all round; None when every agent has one."""
+
+    @classmethod
+    def of(cls, agents: AgentGroup) -> _View:
+        heading = normalize_complex(as_complex(agents.heading))
+        blind = heading == 0.0
+        return cls(heading, blind if blind.any() else None)
+
+    def sees(
+        self, who: IntArray, diff: ComplexArray, dist: FloatArray, cos_half: float, sign: float
+    ) -> BoolArray:
+        """Whether agent ``who`` sees the neighbour at offset ``sign * diff`` (neighbour minus
+        agent) at distance ``dist``: the angle between its heading and the offset is at most
+        half the fov (``cos >= cos_half``). A coincident neighbour has no direction and is
+        always seen, as is every neighbour of an agent without a heading."""
+        h = self.heading.take(who)
+        dot = h.real * diff.real
+        dot += h.imag * diff.imag
+        reach = dist * cos_half
+        # sign * dot >= reach without negating a pair-sized array
+        seen = dot >= reach if sign > 0.0 else dot <= -reach
+        near = dist <= COINCIDENT_DISTANCE
+        if near.any():
+            seen |= near
+        if self.blind is not None:
+            seen |= self.blind.take(who)
+        return seen
+
+
+def _fov_filter(
+    agents: AgentGroup, p: _Pairs, hit_i: BoolArray, hit_j: BoolArray, cos_half: float
+) -> tuple[BoolArray, BoolArray]:
+    """``hit_i`` and ``hit_j`` keeping only the neighbours each receiver sees."""
+    view = _View.of(agents)
+    # diff points from j to i: i sees j along -diff, j sees i along +diff.
+    hit_i = hit_i & view.sees(p.i, p.diff, p.dist, cos_half, -1.0)
+    hit_j = hit_j & view.sees(p.j, p.diff, p.dist, cos_half, 1.0)
+    return hit_i, hit_j
+
+
 @dataclass
 class Separate:
     """Keep away from neighbours closer than ``distance`` (Nature of Code 6.11, seed 004).
@@ -162,6 +225,10 @@ class Separate:
     Agents with no neighbour that close get zero force. Neighbours come from the group's cached
     k-d tree pairs (no N^2 loop); a pair (i, j) counts for i when ``d < distance_i``, so mixed
     groups (enemies 40 px, NPCs 24 px) keep their own spacing.
+
+    With ``fov`` below 360 a neighbour counts for agent i only where the angle between i's
+    heading and the direction to it is at most ``fov / 2`` (coincident neighbours are always
+    seen): agents ignore what is behind them.
 
     Trade-offs: the 1/d weighting lets the nearest neighbour dominate, and the desired speed is
     always max speed, so a crowd keeps flying apart at full speed while anyone is too close and
@@ -180,15 +247,18 @@ class Separate:
             (see :func:`~game.steering.neighbours.directed_candidates`), not all at the
             largest.
         column: the state column holding per-agent separations.
+        fov: field of view in degrees, in (0, 360]; 360 sees all round.
     """
 
     distance: float = 24.0
     gain: float = DEFAULT_GAIN
     per_agent: bool = False
     column: str = "separation"
+    fov: float = 360.0
 
     def __post_init__(self) -> None:
         _check_distance("separation", self.distance)
+        _fov_cos("separation", self.fov)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the (N, 2) separation forces (see the class docstring).
@@ -211,6 +281,9 @@ class Separate:
         if rest.size:
             hit_i &= sep_i <= cover
             hit_j &= sep_j <= cover
+        cos_half = _fov_cos("separation", self.fov)
+        if cos_half is not None:
+            hit_i, hit_j = _fov_filter(agents, p, hit_i, hit_j, cos_half)
 
         # The normalised away vector weighted by 1/d is diff / d^2.
         coincident = p.dist <= COINCIDENT_DISTANCE
@@ -232,7 +305,7 @@ class Separate:
             total, count = _gather(p, hit_i, hit_j, push, None, n)
         pairs = np.column_stack((p.i, p.j))[hit_i | hit_j] if debug is not None else None
         if rest.size:
-            rest_total, rest_count, i, j = _directed_sums(agents, rest, sep)
+            rest_total, rest_count, i, j = _directed_sums(agents, rest, sep, cos_half)
             total[rest] += rest_total
             count[rest] += rest_count
             if pairs is not None:
@@ -265,9 +338,10 @@ def _covering_distance(sep: FloatArray) -> float:
 
 
 def _directed_sums(
-    agents: AgentGroup, rows: IntArray, sep: FloatArray
+    agents: AgentGroup, rows: IntArray, sep: FloatArray, cos_half: float | None = None
 ) -> tuple[ComplexArray, IntArray, IntArray, IntArray]:
-    """Separation sums of ``rows`` from directed candidate pairs (receiver i, neighbour j).
+    """Separation sums of ``rows`` from directed candidate pairs (receiver i, neighbour j),
+    keeping only neighbours in view when ``cos_half`` (see :func:`_fov_cos`) is given.
 
     Returns the (R,) sums of 1/d-weighted away vectors (complex, each term scaled by the
     receiver's separation, as in :meth:`Separate.__call__`), the (R,) neighbour counts and the
@@ -279,6 +353,8 @@ def _directed_sums(
     d = np.abs(diff)
     sep_i = sep.take(i)
     keep = d < sep_i
+    if cos_half is not None:
+        keep &= _View.of(agents).sees(i, diff, d, cos_half, -1.0)
     if not keep.all():
         a, i, j, d, diff, sep_i = a[keep], i[keep], j[keep], d[keep], diff[keep], sep_i[keep]
     coincident = d <= COINCIDENT_DISTANCE
@@ -310,8 +386,9 @@ class Align:
 
     Trade-offs: stopped neighbours add nothing to the direction, and neighbours whose velocities
     cancel (two streams head-on) give a zero desired velocity, so the agent brakes. A pair (i, j)
-    counts for i when ``d < distance_i``. Uses the same cached pair query as :class:`Separate`
-    and :class:`Cohere`, shared when the distances are equal.
+    counts for i when ``d < distance_i`` (and, with ``fov`` below 360, when j lies within
+    ``fov / 2`` of i's heading, as in :class:`Separate`). Uses the same cached pair query as
+    :class:`Separate` and :class:`Cohere`, shared when the distances are equal.
 
     Attributes:
         distance: neighbourhood radius in px.
@@ -320,6 +397,7 @@ class Align:
             at max speed.
         per_agent: read each agent's radius from ``agents.state[column]``.
         column: the state column holding per-agent radii.
+        fov: field of view in degrees, in (0, 360]; 360 sees all round.
     """
 
     distance: float = 50.0
@@ -327,9 +405,11 @@ class Align:
     match_speed: bool = False
     per_agent: bool = False
     column: str = "alignment"
+    fov: float = 360.0
 
     def __post_init__(self) -> None:
         _check_distance("alignment", self.distance)
+        _fov_cos("alignment", self.fov)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the (N, 2) alignment forces (see the class docstring).
@@ -343,6 +423,9 @@ class Align:
         vel = as_complex(agents.vel)
         hit_i = p.dist < radius.take(p.i)
         hit_j = p.dist < radius.take(p.j)
+        cos_half = _fov_cos("alignment", self.fov)
+        if cos_half is not None:
+            hit_i, hit_j = _fov_filter(agents, p, hit_i, hit_j, cos_half)
         total, count = _gather(p, hit_i, hit_j, vel.take(p.j), vel.take(p.i), n)
         average = _mean(total, count)
         if self.match_speed:
@@ -372,22 +455,26 @@ class Cohere:
     Trade-offs: seeking at max speed overshoots the centre and makes tight groups pulse; use it
     with separation so the group holds a spacing. An agent exactly at the centre desires zero
     velocity and brakes. Neighbours beyond ``distance`` are invisible, so two groups further
-    apart than that never merge. A pair (i, j) counts for i when ``d < distance_i``.
+    apart than that never merge. A pair (i, j) counts for i when ``d < distance_i`` (and, with
+    ``fov`` below 360, when j lies within ``fov / 2`` of i's heading, as in :class:`Separate`).
 
     Attributes:
         distance: neighbourhood radius in px.
         gain: how fast the steer closes the gap to the desired velocity (1/s).
         per_agent: read each agent's radius from ``agents.state[column]``.
         column: the state column holding per-agent radii.
+        fov: field of view in degrees, in (0, 360]; 360 sees all round.
     """
 
     distance: float = 50.0
     gain: float = DEFAULT_GAIN
     per_agent: bool = False
     column: str = "cohesion"
+    fov: float = 360.0
 
     def __post_init__(self) -> None:
         _check_distance("cohesion", self.distance)
+        _fov_cos("cohesion", self.fov)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the (N, 2) cohesion forces (see the class docstring).
@@ -400,6 +487,9 @@ class Cohere:
         p = _pairs(agents, radius)
         hit_i = p.dist < radius.take(p.i)
         hit_j = p.dist < radius.take(p.j)
+        cos_half = _fov_cos("cohesion", self.fov)
+        if cos_half is not None:
+            hit_i, hit_j = _fov_filter(agents, p, hit_i, hit_j, cos_half)
         # diff points from j to i: i gets +diff and j -diff, the sum of offsets from each
         # neighbour to the receiver; the centre lies the other way.
         total, count = _gather(p, hit_i, hit_j, p.diff, None, n)

@@ -173,6 +173,7 @@ class World:
             radius=a.radius[1:],
             mass=a.mass[1:],
             heading=a.heading[1:],
+            max_turn_rate=a.max_turn_rate[1:],
         )
         self.crowd.column("separation")[:] = roster.separation[1:]
 
@@ -440,7 +441,7 @@ class World:
         v = vel[:n]
         _limit_speed(v, a.max_speed)
         np.copyto(a.vel, v)
-        a.update_heading()  # in place: the crowd's group shares these rows
+        a.update_heading(DT)  # in place: the crowd's group shares these rows
         dyn = self.physics.dynamic_rocks
         if dyn.size:
             centres = self.obstacles.centers.copy()

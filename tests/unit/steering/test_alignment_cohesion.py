@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -202,5 +203,81 @@ def test_align_and_cohere_forces_are_finite_and_within_max_force(
         ]
     for force in forces:
         assert force.shape == (agents.n, 2)
+        assert np.isfinite(force).all()
+        assert (np.hypot(force[:, 0], force[:, 1]) <= limit).all()
+
+
+# -- field of view -------------------------------------------------------------------------------
+
+
+def test_align_and_cohere_ignore_a_neighbour_directly_behind_with_fov_180() -> None:
+    # Given agent 0 heading +x with one neighbour 10 px straight behind it, moving up and
+    # back along (-0.6, 0.8) so that agent 0 is behind it too (127 degrees off its heading)
+    agents = AgentGroup.create(
+        [(0, 0), (-10, 0)], [(60, 0), (-30, 40)], max_speed=120.0, max_force=UNLIMITED
+    )
+    # When / Then with 180 degrees neither has a neighbour
+    for behaviour in (Align(50.0, fov=180.0), Cohere(50.0, fov=180.0)):
+        debug: Debug = {}
+        np.testing.assert_array_equal(behaviour(agents, DT, debug), np.zeros((2, 2)))
+        assert sum(int(v[0]) for k, v in debug.items() if k.endswith(".count")) == 0
+    # And all round agent 0 aligns with it, desired (-72, 96): ((-72, 96) - (60, 0)) * 8
+    np.testing.assert_allclose(Align(50.0, fov=360.0)(agents, DT)[0], [-1056.0, 768.0])
+    # and coheres toward it, desired (-120, 0): ((-120, 0) - (60, 0)) * 8
+    np.testing.assert_allclose(Cohere(50.0, fov=360.0)(agents, DT)[0], [-1440.0, 0.0])
+
+
+def test_align_and_cohere_count_a_neighbour_ahead_with_fov_180() -> None:
+    # Given agent 1 heading +x with agent 0 10 px ahead of it
+    agents = AgentGroup.create([(0, 0), (-10, 0)], [(0, 60), (60, 0)], max_force=UNLIMITED)
+    debug: Debug = {}
+    # When / Then agent 1 sees agent 0; agent 0 (heading +y) does not see agent 1 abeam-behind
+    Align(50.0, fov=180.0)(agents, DT, debug)
+    Cohere(50.0, fov=180.0)(agents, DT, debug)
+    np.testing.assert_array_equal(debug["align.count"], [1, 1])  # exactly abeam counts
+    np.testing.assert_array_equal(debug["cohere.count"], [1, 1])
+    Align(50.0, fov=120.0)(agents, DT, debug)
+    np.testing.assert_array_equal(debug["align.count"], [0, 1])
+
+
+def test_align_and_cohere_reject_an_invalid_fov() -> None:
+    for fov in (0.0, 400.0, float("nan")):
+        with pytest.raises(ValueError, match="fov"):
+            Align(fov=fov)
+        with pytest.raises(ValueError, match="fov"):
+            Cohere(fov=fov)
+
+
+@settings(max_examples=60, deadline=None)
+@given(agents=crowds(), distance=st.sampled_from([1.0, 50.0, 1e4]), match_speed=st.booleans())
+def test_align_and_cohere_with_fov_360_are_bit_identical_to_the_default(
+    agents: AgentGroup, distance: float, match_speed: bool
+) -> None:
+    np.testing.assert_array_equal(
+        Align(distance, match_speed=match_speed, fov=360.0)(agents, DT),
+        Align(distance, match_speed=match_speed)(agents, DT),
+    )
+    np.testing.assert_array_equal(
+        Cohere(distance, fov=360.0)(agents, DT), Cohere(distance)(agents, DT)
+    )
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    agents=crowds(),
+    distance=st.sampled_from([0.0, 1e-7, 1.0, 50.0, 1e4]),
+    match_speed=st.booleans(),
+    fov=st.sampled_from([1.0, 90.0, 180.0, 270.0, 359.9]),
+)
+def test_align_and_cohere_with_a_fov_are_finite_and_within_max_force(
+    agents: AgentGroup, distance: float, match_speed: bool, fov: float
+) -> None:
+    limit = agents.max_force * (1 + 1e-12) + 1e-9
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        forces = [
+            Align(distance, match_speed=match_speed, fov=fov)(agents, DT),
+            Cohere(distance, fov=fov)(agents, DT),
+        ]
+    for force in forces:
         assert np.isfinite(force).all()
         assert (np.hypot(force[:, 0], force[:, 1]) <= limit).all()

@@ -279,3 +279,98 @@ def test_force_equals_the_seed_steer_of_the_debug_sum(agents: AgentGroup) -> Non
     # internally scaled sum: compare the other rows.
     clear = (count == 0) | (np.hypot(average[:, 0], average[:, 1]) > 1e-6)
     np.testing.assert_allclose(force[clear], expected[clear], rtol=1e-9, atol=1e-6)
+
+
+# -- field of view -------------------------------------------------------------------------------
+
+
+def _ahead_and_behind() -> AgentGroup:
+    """Agent 0 at the origin heading +x, a neighbour 10 px behind it; both move along +x."""
+    return AgentGroup.create([(0, 0), (-10, 0)], [(30, 0), (30, 0)], max_force=UNLIMITED)
+
+
+def test_a_neighbour_directly_behind_is_ignored_with_fov_180_and_counted_with_360() -> None:
+    # Given agent 0 heading +x with a neighbour 10 px straight behind it
+    agents = _ahead_and_behind()
+    seen: Debug = {}
+    all_round: Debug = {}
+    # When
+    force_180 = Separate(24.0, fov=180.0)(agents, DT, seen)
+    force_360 = Separate(24.0, fov=360.0)(agents, DT, all_round)
+    # Then with 180 degrees agent 0 does not see it: zero force; agent 1 sees agent 0 ahead
+    # and brakes away from it: desired (-120, 0), steer ((-120, 0) - (30, 0)) * 8
+    np.testing.assert_array_equal(seen["separate.count"], [0, 1])
+    np.testing.assert_array_equal(force_180, [[0.0, 0.0], [-1200.0, 0.0]])
+    # And all round both count, agent 0 is pushed ahead: ((120, 0) - (30, 0)) * 8
+    np.testing.assert_array_equal(all_round["separate.count"], [1, 1])
+    np.testing.assert_allclose(force_360, [[720.0, 0.0], [-1200.0, 0.0]])
+
+
+def test_fov_counts_a_neighbour_at_exactly_half_the_angle() -> None:
+    # Given agent 0 heading +y, neighbours exactly abeam (90 deg) and 135 deg off
+    agents = AgentGroup.create([(0, 0), (10, 0), (-7, -7)], [(0, 5), (0, 0), (0, 0)])
+    debug: Debug = {}
+    # When / Then 180 sees the one abeam, not the one behind; 280 sees both
+    Separate(24.0, fov=180.0)(agents, DT, debug)
+    assert debug["separate.count"][0] == 1
+    Separate(24.0, fov=280.0)(agents, DT, debug)
+    assert debug["separate.count"][0] == 2
+    Separate(24.0, fov=90.0)(agents, DT, debug)
+    assert debug["separate.count"][0] == 0
+
+
+def test_fov_applies_to_the_few_with_a_larger_per_agent_separation() -> None:
+    # Given an enemy (40 px) heading +x among 20 NPCs (24 px), one NPC 30 px behind it
+    pos = [(0.0, 0.0), (-30.0, 0.0)] + [(1000.0 + 100.0 * k, 0.0) for k in range(19)]
+    agents = AgentGroup.create(pos, [(10.0, 0.0)] * 21)
+    agents.state["separation"] = np.array([40.0] + [24.0] * 20)
+    debug: Debug = {}
+    # When / Then the enemy ignores the NPC behind it with fov 180 and keeps away all round
+    Separate(24.0, per_agent=True, fov=180.0)(agents, DT, debug)
+    assert debug["separate.count"][0] == 0
+    Separate(24.0, per_agent=True)(agents, DT, debug)
+    assert debug["separate.count"][0] == 1
+
+
+def test_coincident_agents_see_each_other_whatever_the_fov() -> None:
+    agents = AgentGroup.create([(5, 5), (5, 5)], [(1, 0), (1, 0)])
+    debug: Debug = {}
+    Separate(24.0, fov=10.0)(agents, DT, debug)
+    np.testing.assert_array_equal(debug["separate.count"], [1, 1])
+
+
+@pytest.mark.parametrize("fov", [0.0, -90.0, 360.5, math.nan, math.inf])
+def test_invalid_fov_is_rejected(fov: float) -> None:
+    with pytest.raises(ValueError, match=r"fov must be in \(0, 360\]"):
+        Separate(fov=fov)
+
+
+@settings(max_examples=60, deadline=None)
+@given(agents=crowds(), per_agent=st.booleans())
+def test_fov_360_gives_bit_identical_forces_to_the_default(
+    agents: AgentGroup, per_agent: bool
+) -> None:
+    default: Debug = {}
+    all_round: Debug = {}
+    force = Separate(24.0, per_agent=per_agent)(agents, DT, default)
+    np.testing.assert_array_equal(
+        Separate(24.0, per_agent=per_agent, fov=360.0)(agents, DT, all_round), force
+    )
+    for key, value in default.items():
+        np.testing.assert_array_equal(all_round[key], value)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    agents=crowds(),
+    distance=st.sampled_from([1e-7, 24.0, 1e4]),
+    per_agent=st.booleans(),
+    fov=st.sampled_from([1.0, 90.0, 180.0, 270.0, 359.9]),
+)
+def test_forces_with_a_fov_are_finite_and_within_max_force(
+    agents: AgentGroup, distance: float, per_agent: bool, fov: float
+) -> None:
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        force = Separate(distance, per_agent=per_agent, fov=fov)(agents, DT)
+    assert np.isfinite(force).all()
+    assert (np.hypot(force[:, 0], force[:, 1]) <= agents.max_force * (1 + 1e-12) + 1e-9).all()
