@@ -8,6 +8,7 @@ Combinators are behaviours too, so they nest. See the README's "Steering core" s
 from __future__ import annotations
 
 from .agents import AgentGroup, integrate
+from .avoid_agents import AvoidAgents
 from .base import DEFAULT_GAIN, Behaviour, Debug, desired_toward, steer_to_velocity
 from .basic import Arrive, Contain, Evade, Flee, Pursue, Seek, Wander
 from .combine import Limited, Masked, PrioritizedSum, Priority, Weighted, WeightedSum
@@ -19,8 +20,10 @@ from .obstacles import AvoidObstacles, Obstacles
 from .orientation import Face, LookWhereYouAreGoing
 from .path import DriftingPath, Path
 from .paths import PathSet
+from .queue import Queue
 from .targets import Hide, Interpose, MatchVelocity, OffsetPursuit, formation_offsets
 from .vec import length, perp, safe_normalize, truncate
+from .walls import AvoidWalls, Walls
 
 __all__ = [
     "DEFAULT_GAIN",
@@ -28,7 +31,9 @@ __all__ = [
     "AgentGroup",
     "Align",
     "Arrive",
+    "AvoidAgents",
     "AvoidObstacles",
+    "AvoidWalls",
     "Behaviour",
     "Cohere",
     "Contain",
@@ -55,8 +60,10 @@ __all__ = [
     "PrioritizedSum",
     "Priority",
     "Pursue",
+    "Queue",
     "Seek",
     "Separate",
+    "Walls",
     "Wander",
     "Weighted",
     "WeightedSum",
