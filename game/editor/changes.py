@@ -26,7 +26,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class PathChanged:
-    """A path was added or its nodes, closed flag or radius changed.
+    """A path was added or its nodes, closed flag or radii changed.
 
     Attributes:
         name: The path's name (paths are known by name: spawns refer to them by it). A name
@@ -35,12 +35,14 @@ class PathChanged:
             :func:`game.editor.sync.sync_path`).
         closed: Whether it loops.
         radius: Its radius (px).
+        radii: One radius per segment (px), or empty when ``radius`` holds for every one.
     """
 
     name: str
     nodes: tuple[Point, ...]
     closed: bool
     radius: float
+    radii: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,7 @@ Listener = Callable[[Sequence[Change]], object]
 def diff_levels(old: Level, new: Level) -> list[Change]:
     """List what changed in paths and rocks from ``old`` to ``new``.
 
-    Paths are matched by name, rocks by index. Only geometry counts (nodes, closed, radius;
+    Paths are matched by name, rocks by index. Only geometry counts (nodes, closed, radii;
     centre, radius): a changed object id or drift setting alone is no change to mirror.
 
     Args:
@@ -113,12 +115,15 @@ def diff_levels(old: Level, new: Level) -> list[Change]:
             was = before.get(path.name)
             if was is path:
                 continue
-            if was is None or (was.points, was.closed, was.radius) != (
+            if was is None or (was.points, was.closed, was.radius, was.radii) != (
                 path.points,
                 path.closed,
                 path.radius,
+                path.radii,
             ):
-                changes.append(PathChanged(path.name, path.points, path.closed, path.radius))
+                changes.append(
+                    PathChanged(path.name, path.points, path.closed, path.radius, path.radii)
+                )
         changes.extend(PathRemoved(p.name) for p in old.paths if p.name not in names)
     if old.obstacles is not new.obstacles:
         for i, rock in enumerate(new.obstacles):

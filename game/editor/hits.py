@@ -114,12 +114,13 @@ def hit_test(level: Level, x: float, y: float, pick: float, prefer: str = "") ->
                     Hit(HitKind.SEGMENT, near.segment, near.point, near.distance, path.name),
                 )
             )
-        edge = abs(near.distance - path.radius)
+        radius = path.radii[near.segment] if path.radii else path.radius
+        edge = abs(near.distance - radius)
         if edge <= pick:
             lines.append(
                 (edge, 4 + rank, Hit(HitKind.EDGE, near.segment, near.point, edge, path.name))
             )
-        if near.distance <= path.radius:
+        if near.distance <= radius:
             tubes.append(
                 (
                     near.distance,

@@ -29,8 +29,12 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
 from game.level import Level, LevelError, ObstacleData, PathData, Point, load_level, save_level
 from game.level.loader import read_raw
+from game.steering.path import radii_after_close, radii_after_delete, radii_after_insert
 
 from .changes import Listener, diff_levels
 from .files import autosave_path_for, newer_autosave, used_ids
@@ -378,12 +382,14 @@ class EditModel:
                 raise _RefusedError("a path keeps at least two nodes")
             points = path.points[:i] + path.points[i + 1 :]
             _check_nodes(points, path.closed)
-            return _replace_path(self._level, name, replace(path, points=points))
+            radii = _radii(radii_after_delete, path.radii, i, path.closed)
+            return _replace_path(self._level, name, replace(path, points=points, radii=radii))
 
         return self._edit("delete node", build)
 
     def set_path_radius(self, name: str, radius: float) -> bool:
-        """Set the radius of path ``name`` (rounded to 0.1 px, kept within the allowed range).
+        """Set the radius of path ``name`` (rounded to 0.1 px, kept within the allowed range)
+        for every segment (a path with one radius per segment gets one for all).
 
         Returns:
             True when the level changed.
@@ -394,7 +400,8 @@ class EditModel:
 
     def scale_path_radius(self, name: str, notches: float) -> bool:
         """Grow (positive ``notches``) or shrink the radius of path ``name`` by
-        :data:`WHEEL_FACTOR` per notch; consecutive calls on one path are one undo step.
+        :data:`WHEEL_FACTOR` per notch (each segment's, on a path with one per segment);
+        consecutive calls on one path are one undo step.
 
         Returns:
             True when the level changed.
@@ -402,9 +409,17 @@ class EditModel:
         self._finish_drag(keep_merge=True)
         path = self.path(name)
         radius = _scaled(path.radius, notches)
+        if not path.radii:
+            return self._edit(
+                "path radius",
+                lambda: self._with_path_radius(self._level, path, radius),
+                merge_key=("path radius", name),
+            )
+        radii = tuple(_path_radius(_scaled(r, notches)) for r in path.radii)
+        scaled = replace(path, radius=_path_radius(radius), radii=radii)
         return self._edit(
             "path radius",
-            lambda: self._with_path_radius(self._level, path, radius),
+            lambda: _replace_path(self._level, name, scaled),
             merge_key=("path radius", name),
         )
 
@@ -419,7 +434,11 @@ class EditModel:
 
         def build() -> Level:
             _check_nodes(path.points, not path.closed)
-            return _replace_path(self._level, name, replace(path, closed=not path.closed))
+            radii: tuple[float, ...] = ()
+            if path.radii:
+                radii = tuple(float(r) for r in radii_after_close(path.radii, not path.closed))
+            closed = replace(path, closed=not path.closed, radii=radii)
+            return _replace_path(self._level, name, closed)
 
         return self._edit("open path" if path.closed else "close path", build)
 
@@ -525,7 +544,8 @@ class EditModel:
         elif kind is HitKind.EDGE:
             path = self.path(hit.path)
             near = nearest_on_polyline(path.points, path.closed, x, y)
-            grab = path.radius - (near.distance if near else 0.0)
+            edge = path.segment_radii[near.segment] if near else path.radius
+            grab = edge - (near.distance if near else 0.0)
             label = "path radius"
         elif kind in (HitKind.ROCK, HitKind.RIM):
             rock = level.obstacles[index]
@@ -819,12 +839,13 @@ class EditModel:
     def _with_insert(self, path: PathData, index: int, x: float, y: float) -> Level:
         new = (*path.points[:index], self.place(x, y), *path.points[index:])
         _check_nodes(new, path.closed)
-        return _replace_path(self._level, path.name, replace(path, points=new))
+        radii = _radii(radii_after_insert, path.radii, index, path.closed)
+        return _replace_path(self._level, path.name, replace(path, points=new, radii=radii))
 
     @staticmethod
     def _with_path_radius(level: Level, path: PathData, radius: float) -> Level:
-        r = min(max(round_radius(radius), MIN_PATH_RADIUS), MAX_PATH_RADIUS)
-        return _replace_path(level, path.name, replace(path, radius=r))
+        r = _path_radius(radius)
+        return _replace_path(level, path.name, replace(path, radius=r, radii=()))
 
     def _with_rock_at(self, level: Level, index: int, x: float, y: float) -> Level:
         rock = level.obstacles[index]
@@ -864,6 +885,22 @@ def _named(level: Level, name: str) -> PathData:
     path = level.path_named(name)
     assert path is not None
     return path
+
+
+def _path_radius(radius: float) -> float:
+    """A path radius as edits make it: rounded to 0.1 px, within the allowed range."""
+    return min(max(round_radius(radius), MIN_PATH_RADIUS), MAX_PATH_RADIUS)
+
+
+def _radii(
+    rule: Callable[[ArrayLike, int, bool], NDArray[np.float64]],
+    radii: tuple[float, ...],
+    index: int,
+    closed: bool,
+) -> tuple[float, ...]:
+    """A path's per-segment radii after a node edit (``rule`` from game.steering.path, the
+    rules the live path follows); empty stays empty (one radius for the whole path)."""
+    return tuple(float(r) for r in rule(radii, index, closed)) if radii else ()
 
 
 def _scaled(radius: float, notches: float) -> float:

@@ -70,7 +70,7 @@ def _passes_through_a_point(nodes: list[Point], ops: list[_Op]) -> bool:
     return False
 
 
-def sync_path(path: Path, nodes: ArrayLike, *, closed: bool, radius: float) -> int:
+def sync_path(path: Path, nodes: ArrayLike, *, closed: bool, radius: float | ArrayLike) -> int:
     """Edit ``path`` in place until it has ``nodes``, ``closed`` and ``radius``.
 
     The old and new node lists are aligned (longest matching runs, as ``difflib`` does);
@@ -84,14 +84,15 @@ def sync_path(path: Path, nodes: ArrayLike, *, closed: bool, radius: float) -> i
         path: The steering path to edit.
         nodes: The nodes it should have, (M, 2), M >= 2.
         closed: Whether it should loop.
-        radius: Its radius (px).
+        radius: Its radius (px): one for every segment, or one per segment of the result.
 
     Returns:
         How many edits were made (0 when it already matched).
 
     Raises:
         ValueError: if ``nodes`` has fewer than two points or a non-finite value, or
-            ``radius`` is not positive (the path is left unchanged in that case).
+            ``radius`` is not positive or not one per segment (the path is left unchanged
+            in that case).
     """
     try:
         array = np.asarray(nodes, dtype=np.float64).reshape(-1, 2)
@@ -100,8 +101,12 @@ def sync_path(path: Path, nodes: ArrayLike, *, closed: bool, radius: float) -> i
     target = [(float(x), float(y)) for x, y in array.tolist()]
     if len(target) < 2 or not np.isfinite(array).all():
         raise ValueError(f"nodes: need at least two finite points, got {len(target)}")
-    if not (np.isfinite(radius) and radius > 0):
+    radii = np.asarray(radius, dtype=np.float64)
+    if not (np.isfinite(radii).all() and (radii > 0).all()):
         raise ValueError(f"radius: must be finite and > 0, got {radius!r}")
+    segments = len(target) if closed else len(target) - 1
+    if radii.ndim > 1 or (radii.ndim == 1 and radii.shape[0] != segments):
+        raise ValueError(f"radius: expected one value or {segments}, got shape {radii.shape}")
     current = [(float(x), float(y)) for x, y in path.nodes]
     ops: list[_Op] = []
     if current != target:
@@ -121,8 +126,8 @@ def sync_path(path: Path, nodes: ArrayLike, *, closed: bool, radius: float) -> i
     if path.closed != bool(closed):
         path.set_closed(bool(closed))
         edits += 1
-    if path.radius != float(radius):
-        path.radius = float(radius)
+    if not np.array_equal(path.radii, np.broadcast_to(radii, (segments,))):
+        path.set_radius(radii)
         edits += 1
     return edits
 
@@ -160,9 +165,10 @@ def apply_changes(
                 nodes = drift.nodes_at(time)
             mirror = paths.get(change.name)
             if mirror is None:
-                paths[change.name] = Path(nodes, closed=change.closed, radius=change.radius)
+                radius = change.radii or change.radius
+                paths[change.name] = Path(nodes, closed=change.closed, radius=radius)
             else:
-                sync_path(mirror, nodes, closed=change.closed, radius=change.radius)
+                sync_path(mirror, nodes, closed=change.closed, radius=change.radii or change.radius)
         elif isinstance(change, PathRemoved):
             paths.pop(change.name, None)
         else:
@@ -190,10 +196,10 @@ def apply_to_paths(paths: MutableMapping[str, Path], level: Level) -> int:
         names.add(data.name)
         mirror = paths.get(data.name)
         if mirror is None:
-            paths[data.name] = Path(data.points, closed=data.closed, radius=data.radius)
+            paths[data.name] = Path(data.points, closed=data.closed, radius=data.segment_radii)
             count += 1
         else:
-            count += sync_path(mirror, data.points, closed=data.closed, radius=data.radius)
+            count += sync_path(mirror, data.points, closed=data.closed, radius=data.segment_radii)
     for name in [n for n in paths if n not in names]:
         del paths[name]
         count += 1

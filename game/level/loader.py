@@ -13,6 +13,7 @@ import json
 import logging
 import math
 import os
+import re
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -48,7 +49,7 @@ from game.level.schema import (
 )
 from game.level.shipped import IMAGE_ROOTS, LEVELS_DIR
 
-__all__ = ["load_level", "loads_level", "parse_level", "read_raw"]
+__all__ = ["load_level", "loads_level", "number_list", "parse_level", "read_raw"]
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +73,8 @@ IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".gif", ".webp"})
 #: Keys that mark an object's shape, as Tiled writes them.
 SHAPE_KEYS = ("point", "ellipse", "polygon", "polyline")
 _EPS = 1e-6
+#: One number of a ``floats`` property (a JSON number; no ``nan``, ``inf`` or ``1_000``).
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 
 def _q(value: float) -> float:
@@ -385,7 +388,54 @@ _TILED_TYPES = {
     "string": ("string",),
     "enum": ("string",),
     "file": ("file", "string"),
+    "floats": ("string",),
 }
+
+
+def number_list(text: str) -> tuple[float, ...] | None:
+    """Read the numbers of a ``floats`` property (``"40, 40,12.5"``; blank: none).
+
+    Args:
+        text: The property's string.
+
+    Returns:
+        The numbers, or None when an item is not a finite plain number.
+    """
+    if not text.strip():
+        return ()
+    numbers: list[float] = []
+    for item in text.split(","):
+        word = item.strip()
+        if not _NUMBER.fullmatch(word):
+            return None
+        number = float(word)
+        if not math.isfinite(number):
+            return None
+        numbers.append(number)
+    return tuple(numbers)
+
+
+def _floats(value: str, spec: PropSpec, where: _Where) -> tuple[float, ...]:
+    """Check and read a ``floats`` property, naming the first bad item."""
+    if not value.strip():
+        return ()
+    items = value.split(",")
+    if len(items) > MAX_PATH_POINTS:
+        raise where.error(f"{len(items):,} values; at most {MAX_PATH_POINTS:,}", spec.name)
+    numbers: list[float] = []
+    for k, item in enumerate(items, 1):
+        word = item.strip()
+        if not _NUMBER.fullmatch(word):
+            raise where.error(
+                f"expected numbers separated by commas; value {k} is {_kind_of(word)}",
+                spec.name,
+            )
+        number = float(word)
+        if not math.isfinite(number) or abs(number) > MAX_MAGNITUDE:
+            raise where.error(f"value {k} ({word[:40]}) is absurdly large", spec.name)
+        _check_range(number, spec, where, f"value {k} ")
+        numbers.append(number)
+    return tuple(numbers)
 
 
 def read_properties(owner: dict[str, Any], where: _Where) -> dict[str, tuple[str | None, Any]]:
@@ -431,7 +481,7 @@ def read_properties(owner: dict[str, Any], where: _Where) -> dict[str, tuple[str
 
 def property_value(
     props: dict[str, tuple[str | None, Any]], spec: PropSpec, where: _Where
-) -> float | int | bool | str:
+) -> float | int | bool | str | tuple[float, ...]:
     """Return a property's checked value, or its default when absent.
 
     Args:
@@ -440,13 +490,16 @@ def property_value(
         where: Location for errors.
 
     Returns:
-        A float, int, bool or str according to ``spec.kind``.
+        A float, int, bool, str or (``floats``) tuple of floats according to ``spec.kind``.
 
     Raises:
         LevelError: on a wrong type or an out-of-range value.
     """
     if spec.name not in props:
-        return float(spec.default) if spec.kind == "float" else spec.default
+        default = spec.default
+        if spec.kind == "float" and isinstance(default, int | float):
+            return float(default)
+        return default
     declared, value = props[spec.name]
     field = spec.name
     allowed = _TILED_TYPES[spec.kind]
@@ -474,7 +527,10 @@ def property_value(
             raise where.error(f"expected true or false, got {_kind_of(value)}", field)
         return value
     if not isinstance(value, str):
-        raise where.error(f"expected a string, got {_kind_of(value)}", field)
+        expected = "numbers separated by commas in a string" if spec.kind == "floats" else ""
+        raise where.error(f"expected {expected or 'a string'}, got {_kind_of(value)}", field)
+    if spec.kind == "floats":
+        return _floats(value, spec, where)
     if spec.kind == "enum" and value not in spec.choices:
         choices = ", ".join(spec.choices)
         raise where.error(
@@ -483,15 +539,15 @@ def property_value(
     return value
 
 
-def _check_range(value: float, spec: PropSpec, where: _Where) -> None:
-    """Refuse a number outside the property's range."""
+def _check_range(value: float, spec: PropSpec, where: _Where, what: str = "") -> None:
+    """Refuse a number outside the property's range (``what`` names an item of a list)."""
     if spec.minimum is not None:
         if spec.exclusive and value <= spec.minimum:
-            raise where.error(f"must be > {spec.minimum:g}, got {value:g}", spec.name)
+            raise where.error(f"{what}must be > {spec.minimum:g}, got {value:g}", spec.name)
         if not spec.exclusive and value < spec.minimum:
-            raise where.error(f"must be >= {spec.minimum:g}, got {value:g}", spec.name)
+            raise where.error(f"{what}must be >= {spec.minimum:g}, got {value:g}", spec.name)
     if spec.maximum is not None and value > spec.maximum:
-        raise where.error(f"must be at most {spec.maximum:g}, got {value:g}", spec.name)
+        raise where.error(f"{what}must be at most {spec.maximum:g}, got {value:g}", spec.name)
 
 
 def _warn_unknown(props: dict[str, tuple[str | None, Any]], spec: ClassSpec, where: _Where) -> None:
@@ -810,7 +866,15 @@ def parse_object(
         points = _path_points(obj, shape, x, y, rotation, ox, oy, info, where)
         if not ident["name"]:
             raise where.error("a path needs a name: spawns refer to paths by name", "name")
-        return cls, PathData(points=points, closed=shape == "polygon", **values, **ident)
+        path = PathData(points=points, closed=shape == "polygon", **values, **ident)
+        if path.radii and len(path.radii) != path.segment_count:
+            raise where.error(
+                f"expected {path.segment_count} values, one per segment of the "
+                f"{len(points)}-node {shape}{_dropped(obj, shape, points)}, "
+                f"got {len(path.radii)}",
+                "radii",
+            )
+        return cls, path
     if cls == "obstacle":
         cx, cy, radius = _circle(x, y, w, h, rotation, ox, oy, info, where)
         return cls, ObstacleData(x=cx, y=cy, radius=radius, **values, **ident)
@@ -835,6 +899,12 @@ def parse_object(
     if values["kind"] == "image" and image is None:
         raise where.error("an image flow region needs an image property", "image")
     return cls, FlowRegion(rect=rect, image=image, **values, **ident)
+
+
+def _dropped(obj: dict[str, Any], shape: str, points: tuple[Point, ...]) -> str:
+    """Words saying repeated nodes were dropped (they change the segment count), or ""."""
+    raw = obj[shape]
+    return " (repeated nodes dropped)" if len(raw) != len(points) else ""
 
 
 def _rect(
@@ -1010,7 +1080,7 @@ def _where_of(item: LevelObject, info: MapInfo, cls: str) -> _Where:
 
 def _assemble(
     found: dict[str, list[LevelObject]],
-    meta: dict[str, float | int | bool | str],
+    meta: dict[str, float | int | bool | str | tuple[float, ...]],
     info: MapInfo,
     tile_w: int,
     tile_h: int,

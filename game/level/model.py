@@ -80,6 +80,10 @@ class PathData:
             not repeat its first node at the end.
         closed: True for a loop (the last node joins the first).
         radius: Half width of the corridor agents keep to (px).
+        radii: One half width per segment (px), overriding ``radius``; empty for one width
+            everywhere. Segment i runs from node i to node i + 1 (the last of a closed path
+            back to node 0), so there are ``len(points) - 1`` (open) or ``len(points)``
+            (closed) of them.
         drift: How far each node wanders around its place by itself (px); 0 keeps nodes fixed.
         drift_speed: How fast drifting nodes move (noise time units per second).
     """
@@ -87,10 +91,21 @@ class PathData:
     points: tuple[Point, ...]
     closed: bool = False
     radius: float = 20.0
+    radii: tuple[float, ...] = ()
     drift: float = 0.0
     drift_speed: float = 0.5
     id: int = 0
     name: str = ""
+
+    @property
+    def segment_count(self) -> int:
+        """How many segments the path has: one per node when closed, one fewer when open."""
+        return len(self.points) if self.closed else max(len(self.points) - 1, 0)
+
+    @property
+    def segment_radii(self) -> tuple[float, ...]:
+        """Each segment's half width (px): ``radii``, or ``radius`` for every segment."""
+        return self.radii or (self.radius,) * self.segment_count
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -24,6 +24,7 @@ from game.level.loader import (
     iter_object_layers,
     iter_objects,
     loads_level,
+    number_list,
     parse_object,
     read_raw,
 )
@@ -130,7 +131,17 @@ def _prop_json(spec: PropSpec, value: object, base_dir: Path) -> object:
         return str(value)
     if spec.kind == "float" and isinstance(value, int | float) and not isinstance(value, bool):
         return _plain(value)
+    if spec.kind == "floats" and isinstance(value, tuple):
+        return ",".join(str(_plain(v)) for v in value)
     return value
+
+
+def _same_value(spec: PropSpec, old: object, written: object) -> bool:
+    """Whether the file's value ``old`` already says ``written`` (a ``floats`` string is kept
+    as the designer spaced it when it reads as the same numbers)."""
+    if spec.kind == "floats" and isinstance(old, str) and isinstance(written, str):
+        return number_list(old) == number_list(written)
+    return type(old) is type(written) and old == written
 
 
 def _set_properties(
@@ -157,7 +168,7 @@ def _set_properties(
         entry = by_name.get(spec.name)
         if entry is not None:
             old = entry.get("value")
-            if type(old) is not type(written) or old != written:
+            if not _same_value(spec, old, written):
                 entry["value"] = written
             allowed = {"float": ("float", "int"), "int": ("int", "float")}.get(
                 spec.kind, (spec.tiled_type,)

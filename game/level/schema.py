@@ -53,9 +53,10 @@ class PropSpec:
 
     Attributes:
         name: The property name, also the field name on the level data class.
-        kind: ``float``, ``int``, ``bool``, ``string``, ``enum`` or ``file``.
+        kind: ``float``, ``int``, ``bool``, ``string``, ``enum``, ``file`` or ``floats``
+            (numbers separated by commas in a Tiled string property, read as a tuple).
         default: The value when the property is absent.
-        minimum: The smallest allowed value (numbers only), or None.
+        minimum: The smallest allowed value (numbers, and each of ``floats``), or None.
         exclusive: True when ``minimum`` itself is not allowed (``> minimum``).
         maximum: The largest allowed value (numbers only), or None.
         choices: The allowed strings of an ``enum``.
@@ -65,7 +66,7 @@ class PropSpec:
 
     name: str
     kind: str
-    default: float | int | bool | str
+    default: float | int | bool | str | tuple[float, ...]
     minimum: float | None = None
     exclusive: bool = False
     maximum: float | None = None
@@ -76,7 +77,7 @@ class PropSpec:
     @property
     def tiled_type(self) -> str:
         """The Tiled property type written for this property."""
-        return {"enum": "string"}.get(self.kind, self.kind)
+        return {"enum": "string", "floats": "string"}.get(self.kind, self.kind)
 
 
 @dataclass(frozen=True)
@@ -128,6 +129,16 @@ CLASSES: dict[str, ClassSpec] = {
         ("polyline", "polygon"),
         (
             _pos("radius", 20.0, 10_000.0, "px", "half width of the corridor agents keep to"),
+            PropSpec(
+                "radii",
+                "floats",
+                (),
+                0.0,
+                True,
+                10_000.0,
+                unit="px",
+                doc="one half width per segment, separated by commas; overrides radius",
+            ),
             _nonneg("drift", 0.0, 10_000.0, "px", "how far each node wanders by itself; 0: fixed"),
             _nonneg("drift_speed", 0.5, 1_000.0, "1/s", "how fast drifting nodes move"),
         ),

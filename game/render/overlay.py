@@ -122,7 +122,8 @@ class DebugOverlay:
         self.lines.add(segments, color, 2.4 / self.zoom)
 
     def _paths(self, world: World, px: float) -> None:
-        """Each path's radius: the corridor's two borders and a ring at every node."""
+        """Each path's radii: the corridor's two borders and a ring at every node (the wider
+        of its two segments')."""
         for path in world.paths.values():
             seg = polyline_segments(path.nodes, path.closed)
             if seg.shape[0] == 0:
@@ -130,11 +131,14 @@ class DebugOverlay:
             d = seg[:, 2:] - seg[:, :2]
             length = np.hypot(d[:, 0], d[:, 1])
             n = np.stack((-d[:, 1], d[:, 0]), axis=1) / np.where(length > 0, length, 1.0)[:, None]
-            off = np.concatenate((n, n), axis=1) * path.radius
+            r = path.radii
+            off = np.concatenate((n, n), axis=1) * r[:, None]
+            before = np.roll(r, 1) if path.closed else np.concatenate((r[:1], r))
+            after = r if path.closed else np.concatenate((r, r[-1:]))
             color = theme.DEBUG["path_radius"]
             self._thin(seg + off, color)
             self._thin(seg - off, color)
-            self._thin(circle_segments(path.nodes, path.radius, 24), color)
+            self._thin(circle_segments(path.nodes, np.maximum(before, after), 24), color)
 
     def _flow(self, world: World, visible: tuple[float, float, float, float], px: float) -> None:
         """Seed 003: an arrow per grid cell along the field (cells on screen only)."""

@@ -218,9 +218,9 @@ class WorldRenderer:
         paths = list(self.world.paths.values())
         segs = [polyline_segments(p.nodes, p.closed) for p in paths]
         for path, seg in zip(paths, segs, strict=True):
-            self._tubes.add(seg, theme.PATH_EDGE, 2.0 * (path.radius + TUBE_EDGE))
+            self._tubes.add(seg, theme.PATH_EDGE, 2.0 * (path.radii + TUBE_EDGE))
         for path, seg in zip(paths, segs, strict=True):
-            self._tubes.add(seg, theme.PATH_FILL, 2.0 * path.radius)
+            self._tubes.add(seg, theme.PATH_FILL, 2.0 * path.radii)
         for seg in segs:
             self._tubes.add(seg, theme.PATH_CENTRE, 1.5)
         self._tubes.commit()

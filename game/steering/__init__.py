@@ -7,7 +7,7 @@ Combinators are behaviours too, so they nest. See the README's "Steering core" s
 
 from __future__ import annotations
 
-from .agents import AgentGroup, integrate
+from .agents import UNSET, AgentGroup, integrate, is_unset
 from .avoid_agents import AvoidAgents
 from .base import DEFAULT_GAIN, Behaviour, Debug, desired_toward, steer_to_velocity
 from .basic import Arrive, Contain, Evade, Flee, Pursue, Seek, Wander
@@ -28,6 +28,7 @@ from .walls import AvoidWalls, Walls
 __all__ = [
     "DEFAULT_GAIN",
     "MAX_CELLS",
+    "UNSET",
     "AgentGroup",
     "Align",
     "Arrive",
@@ -71,6 +72,7 @@ __all__ = [
     "directed_candidates",
     "formation_offsets",
     "integrate",
+    "is_unset",
     "length",
     "perp",
     "safe_normalize",

@@ -23,7 +23,18 @@ from .vec import (
     truncate,
 )
 
-__all__ = ["AgentGroup", "integrate"]
+__all__ = ["UNSET", "AgentGroup", "integrate", "is_unset"]
+
+#: The fill of a state column whose value a behaviour computes on first use (wander angle,
+#: path progress): declare it once with ``agents.column(name, fill=UNSET)`` and test rows
+#: with :func:`is_unset`.
+UNSET = math.nan
+
+
+def is_unset(values: ArrayLike) -> NDArray[np.bool_]:
+    """Rows of a column declared with ``fill=UNSET`` that hold no value yet (any non-finite
+    value counts as none)."""
+    return ~np.isfinite(values)
 
 
 class _SubState(dict[str, FloatArray]):
@@ -96,6 +107,18 @@ class AgentGroup:
         state: named (N,) or (N, k) per-agent columns owned by behaviours.
         max_turn_rate: (N,) how fast each heading may turn, rad/s; inf (the default) turns
             at once.
+
+    A state column declares its fill value once, where it is made (:meth:`column`); agents
+    that have not written a column yet (new agents from :meth:`add`, agents outside a
+    sub-group in :meth:`put_state`) hold that fill. A column put straight into :attr:`state`
+    without :meth:`column` has fill 0.0. :data:`UNSET` (NaN) is the fill of columns a
+    behaviour computes on first use; read them with :func:`is_unset`.
+
+    Arrays are updated in place where the agent count stays (:func:`integrate`,
+    :meth:`update_heading`), so views of them stay live. :meth:`add` and :meth:`remove`
+    change the count and so make new arrays: views of ``pos``, ``vel``, the limits,
+    ``heading`` or a state column taken before them are stale (groups from :meth:`take`
+    and :meth:`with_limits` included).
     """
 
     pos: FloatArray
@@ -110,6 +133,7 @@ class AgentGroup:
     _tree: cKDTree | None = field(default=None, init=False, repr=False)
     _tree_pos: FloatArray | None = field(default=None, init=False, repr=False)
     _pairs: dict[float, NDArray[np.intp]] = field(default_factory=dict, init=False, repr=False)
+    _fills: dict[str, float] = field(default_factory=dict, init=False, repr=False)
 
     @classmethod
     def create(
@@ -234,9 +258,12 @@ class AgentGroup:
     def column(self, name: str, fill: float = 0.0, width: int = 0) -> FloatArray:
         """The per-agent state column ``name``, created filled with ``fill`` on first use.
 
+        The fill is recorded as the column's own (the first call that names the column
+        declares it): agents added later (:meth:`add`) start with it.
+
         Args:
             name: a behaviour-specific key such as ``"path.progress"``.
-            fill: initial value for every agent.
+            fill: initial value for every agent (:data:`UNSET` for "not computed yet").
             width: 0 for an (N,) column, k for an (N, k) one.
         """
         col = self.state.get(name)
@@ -244,7 +271,108 @@ class AgentGroup:
         if col is None or col.shape != shape:
             col = np.full(shape, fill, dtype=np.float64)
             self.state[name] = col
+            self._fills[name] = fill
+        elif name not in self._fills:
+            self._fills[name] = fill
         return col
+
+    def fill_of(self, name: str) -> float:
+        """The fill value of state column ``name``: the one :meth:`column` declared, else 0.0."""
+        return self._fills.get(name, 0.0)
+
+    # -- adding and removing agents ------------------------------------------------------------
+
+    def add(
+        self,
+        pos: ArrayLike,
+        vel: ArrayLike | None = None,
+        *,
+        max_speed: ArrayLike = 120.0,
+        max_force: ArrayLike = 360.0,
+        radius: ArrayLike = 8.0,
+        mass: ArrayLike = 1.0,
+        max_turn_rate: ArrayLike = math.inf,
+    ) -> NDArray[np.intp]:
+        """Append agents (arguments as :meth:`create`) and return their row indices.
+
+        Existing agents keep every value and their order. New agents face along their
+        velocity (+x when still) and hold each state column's fill (:meth:`fill_of`). Makes
+        new arrays: views taken before are stale. The neighbour index is rebuilt on next use.
+
+        Raises:
+            ValueError: on a shape mismatch or a non-finite value (the group is unchanged).
+        """
+        new = AgentGroup.create(
+            pos,
+            vel,
+            max_speed=max_speed,
+            max_force=max_force,
+            radius=radius,
+            mass=mass,
+            max_turn_rate=max_turn_rate,
+        )
+        n, m = self.n, new.n
+        self._own_state()
+        self.pos = np.concatenate((self.pos, new.pos))
+        self.vel = np.concatenate((self.vel, new.vel))
+        self.max_speed = np.concatenate((self.max_speed, new.max_speed))
+        self.max_force = np.concatenate((self.max_force, new.max_force))
+        self.radius = np.concatenate((self.radius, new.radius))
+        self.mass = np.concatenate((self.mass, new.mass))
+        self.heading = np.concatenate((self.heading, new.heading))
+        self.max_turn_rate = np.concatenate((self.max_turn_rate, new.max_turn_rate))
+        for name, col in list(self.state.items()):
+            extra = np.full((m, *col.shape[1:]), self.fill_of(name), dtype=col.dtype)
+            self.state[name] = np.concatenate((col, extra))
+        self._forget_neighbours()
+        return np.arange(n, n + m, dtype=np.intp)
+
+    def remove(self, rows: ArrayLike) -> None:
+        """Remove agents ``rows`` (indices, or a boolean mask over the rows).
+
+        The agents that stay keep every value (state columns included) and their order.
+        Makes new arrays: views taken before are stale. The neighbour index is rebuilt on
+        next use.
+
+        Raises:
+            IndexError: for an index out of range or a mask of the wrong length.
+            TypeError: for rows that are neither integers nor booleans.
+        """
+        r = np.asarray(rows)
+        keep = np.ones(self.n, dtype=bool)
+        if r.dtype == np.bool_:
+            if r.shape != (self.n,):
+                raise IndexError(f"rows: expected a mask of {self.n} booleans, got {r.shape}")
+            keep = ~r
+        elif r.size == 0:
+            return
+        elif np.issubdtype(r.dtype, np.integer):
+            keep[r.reshape(-1)] = False  # IndexError out of range; negatives count from the end
+        else:
+            raise TypeError(f"rows: expected indices or a boolean mask, got {r.dtype}")
+        self._own_state()
+        self.pos = self.pos[keep]
+        self.vel = self.vel[keep]
+        self.max_speed = self.max_speed[keep]
+        self.max_force = self.max_force[keep]
+        self.radius = self.radius[keep]
+        self.mass = self.mass[keep]
+        self.heading = self.heading[keep]
+        self.max_turn_rate = self.max_turn_rate[keep]
+        for name, col in list(self.state.items()):
+            self.state[name] = col[keep]
+        self._forget_neighbours()
+
+    def _own_state(self) -> None:
+        """Gather every parent column into a sub-group's lazy state, so add/remove see all."""
+        if isinstance(self.state, _SubState):
+            for name in list(self.state._parent):
+                self.state.get(name)  # gathers it from the parent
+
+    def _forget_neighbours(self) -> None:
+        self._tree = None
+        self._tree_pos = None
+        self._pairs = {}
 
     def with_limits(
         self,
@@ -274,6 +402,7 @@ class AgentGroup:
             else _turn_rate_column(max_turn_rate, n),
         )
         group._tree, group._tree_pos, group._pairs = self._tree, self._tree_pos, self._pairs
+        group._fills = self._fills
         return group
 
     # -- neighbour index, shared by every behaviour in a step -------------------------------
@@ -328,14 +457,19 @@ class AgentGroup:
             max_turn_rate=self.max_turn_rate.take(idx),
         )
         sub.state = _SubState(self.state, idx)
+        sub._fills = dict(self._fills)
         return sub
 
     def put_state(self, idx: NDArray[np.intp], sub: AgentGroup) -> None:
-        """Write the state columns of ``sub`` (made by :meth:`take`) back into rows ``idx``."""
+        """Write the state columns of ``sub`` (made by :meth:`take`) back into rows ``idx``.
+
+        A column the sub-group made is made here too, with the fill the sub-group declared
+        for it, so the agents outside ``idx`` read as fresh.
+        """
         for key, col in sub.state.items():
             if key not in self.state:
                 width = 0 if col.ndim == 1 else col.shape[1]
-                self.column(key, fill=np.nan, width=width)
+                self.column(key, fill=sub.fill_of(key), width=width)
             self.state[key][idx] = col
 
 
@@ -344,12 +478,14 @@ def integrate(
 ) -> None:
     """Semi-implicit Euler step in place: velocity += accel*dt (limited to max speed), then move.
 
-    This is the seeds' ``update()``; the game itself integrates with pymunk. With
-    ``face_velocity`` the heading then turns toward the velocity (:meth:`AgentGroup.update_heading`,
-    limited by ``max_turn_rate``); pass False for agents whose facing orientation behaviours
-    such as :class:`~game.steering.Face` own.
+    ``agents.pos``, ``agents.vel`` and ``agents.heading`` stay the same array objects, so
+    views of them (a sub-range such as the world's crowd) see the step. This is the seeds'
+    ``update()``; the game itself integrates with pymunk. With ``face_velocity`` the heading
+    then turns toward the velocity (:meth:`AgentGroup.update_heading`, limited by
+    ``max_turn_rate``); pass False for agents whose facing orientation behaviours such as
+    :class:`~game.steering.Face` own.
     """
-    agents.vel = truncate(agents.vel + accel * dt, agents.max_speed)
-    agents.pos = agents.pos + agents.vel * dt
+    np.copyto(agents.vel, truncate(agents.vel + accel * dt, agents.max_speed))
+    agents.pos += agents.vel * dt
     if face_velocity:
         agents.update_heading(dt)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .agents import AgentGroup
+from .agents import UNSET, AgentGroup, is_unset
 from .base import DEFAULT_GAIN, Debug, desired_toward, steer_to_velocity
 from .vec import (
     FloatArray,
@@ -172,8 +172,8 @@ class Wander:
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return (N, 2) wandering forces; advances each agent's wander angle by ``dt``."""
         n = agents.n
-        angle = agents.column("wander.angle", fill=np.nan)
-        fresh = ~np.isfinite(angle)
+        angle = agents.column("wander.angle", fill=UNSET)
+        fresh = is_unset(angle)
         if fresh.any():
             angle[fresh] = self.rng.uniform(-np.pi, np.pi, int(fresh.sum()))
         angle += self.rng.normal(0.0, self.jitter * np.sqrt(max(dt, 0.0)), n)

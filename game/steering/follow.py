@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from .agents import AgentGroup
+from .agents import UNSET, AgentGroup, is_unset
 from .base import DEFAULT_GAIN, Debug
 from .path import SEED_LOOKAHEAD, SEED_SPEED, SEED_TARGET_AHEAD, Path
 from .paths import PathSet, _Geometry
@@ -32,8 +32,9 @@ class FollowPath:
     within ``search_window`` of the agent's own place on the path; put the target
     ``target_ahead + speed * target_ahead_time`` further along the path (the seeds add 25 px
     along the segment; here the distance is measured along the path, so the target follows
-    corners); and seek the target only when the future position is farther than the path
-    radius from the path.
+    corners); and seek the target only when the future position is farther from the path
+    than the radius of the segment its normal point lies on (paths have a radius per
+    segment, as OpenSteer's; one radius for all is the seeds' case).
 
     ``path`` is one :class:`Path` (every agent follows it) or a :class:`PathSet`: then each
     agent follows the path in slot ``agents.state["<key>.index"]`` (-1: no path, no force,
@@ -73,8 +74,8 @@ class FollowPath:
     ``arrive_at_end`` agents circle the end node of an open path.
 
     Debug keys (prefix ``key``): ``future``, ``normal``, ``target`` (N, 2), ``steering``
-    (N,) bool, ``progress`` (N,), ``radius`` (N,) each agent's path radius (NaN without a
-    path).
+    (N,) bool, ``progress`` (N,), ``radius`` (N,) the radius each agent's future position
+    was held to, its normal point's segment's (NaN without a path).
     """
 
     path: Path | PathSet
@@ -86,7 +87,8 @@ class FollowPath:
     slowing_radius: float = 100.0
     cruise_fraction: float = 0.9
     #: Half-width (px of arc length) of the search around each agent's place; None: the
-    #: larger of 3 x path radius and twice the lookahead distance, plus a step's travel.
+    #: larger of 3 x the path's largest radius and twice the lookahead distance, plus a
+    #: step's travel.
     search_window: float | None = None
     #: Progress moves at most this many times the agent's step (speed x dt) per step;
     #: ``math.inf`` makes progress the exact nearest point.
@@ -110,16 +112,16 @@ class FollowPath:
 
     def progress(self, agents: AgentGroup) -> FloatArray:
         """(N,) each agent's smoothed progress (arc length along its path; NaN: none yet)."""
-        return agents.column(f"{self.key}.progress", fill=np.nan)
+        return agents.column(f"{self.key}.progress", fill=UNSET)
 
     def nearest(self, agents: AgentGroup) -> FloatArray:
         """(N,) arc length of each agent's nearest point found last step (NaN: none yet)."""
-        return agents.column(f"{self.key}.nearest", fill=np.nan)
+        return agents.column(f"{self.key}.nearest", fill=UNSET)
 
     def forget(self, agents: AgentGroup, rows: IntArray | BoolArray) -> None:
         """Make agents ``rows`` search their whole path afresh at their next step."""
-        self.nearest(agents)[rows] = np.nan
-        self.progress(agents)[rows] = np.nan
+        self.nearest(agents)[rows] = UNSET
+        self.progress(agents)[rows] = UNSET
 
     # -- the behaviour -------------------------------------------------------------------------
 
@@ -161,16 +163,15 @@ class FollowPath:
         future = pos + vel * self.lookahead_time
         nearest = nearest_all[rows]
         progress = progress_all[rows]
-        radius = geo.radius[index]
         big_l = geo.length[index]
         closed = geo.closed[index]
 
-        fresh = ~np.isfinite(nearest)
+        fresh = is_unset(nearest)
         if fresh.any():
             nearest[fresh] = ps.project(index[fresh], pos[fresh])[0]
             snap |= fresh
         if self.search_window is None:
-            window = np.maximum(3.0 * radius, 2.0 * speed * self.lookahead_time)
+            window = np.maximum(3.0 * geo.radius[index], 2.0 * speed * self.lookahead_time)
             window += speed * abs(dt) + 1.0
         else:
             window = np.full(k, float(self.search_window))
@@ -178,6 +179,7 @@ class FollowPath:
         s_pos, s_fut, normal = s_both[0], s_both[1], pt_both[1]
         ahead = self.target_ahead + speed * self.target_ahead_time
         target = ps._point_at(geo, index, s_fut + sign * ahead)
+        radius = geo.seg_radius[seg_both[1]]
         strayed = d_both[1] > radius
         unit = geo.unit[seg_both[0]]
         along = vel[:, 0] * unit[:, 0] + vel[:, 1] * unit[:, 1]
@@ -205,8 +207,8 @@ class FollowPath:
         new_progress = self._advance(geo, index, progress, s_pos, snap, speed * abs(dt))
         if not good.all():
             sub_force[~good] = 0.0
-            s_pos = np.where(good, s_pos, np.nan)
-            new_progress = np.where(good, new_progress, np.nan)
+            s_pos = np.where(good, s_pos, UNSET)
+            new_progress = np.where(good, new_progress, UNSET)
         nearest_all[rows] = s_pos
         progress_all[rows] = new_progress
         agents.state[f"{self.key}.version"][rows] = geo.version[index]
@@ -289,16 +291,16 @@ class FollowPath:
         """
         nearest = self.nearest(agents)
         progress = self.progress(agents)
-        version = agents.column(f"{self.key}.version", fill=np.nan)
-        uid = agents.column(f"{self.key}.uid", fill=np.nan)
+        version = agents.column(f"{self.key}.version", fill=UNSET)
+        uid = agents.column(f"{self.key}.uid", fill=UNSET)
         other = uid[rows] != geo.uid[index]
         if other.any():
             changed = _subrows(rows, other)
-            nearest[changed] = np.nan
-            progress[changed] = np.nan
+            nearest[changed] = UNSET
+            progress[changed] = UNSET
         seen = version[rows]
-        snap = (seen != geo.version[index]) | ~np.isfinite(progress[rows])
-        edited = snap & ~other & np.isfinite(nearest[rows])
+        snap = (seen != geo.version[index]) | is_unset(progress[rows])
+        edited = snap & ~other & ~is_unset(nearest[rows])
         if edited.any():
             where = _subrows(rows, edited)
             for slot, ver in {
@@ -307,7 +309,7 @@ class FollowPath:
                 path = ps.at(slot)
                 pick = where[(index[edited] == slot) & (seen[edited] == ver)]
                 if path is None:
-                    nearest[pick] = np.nan
+                    nearest[pick] = UNSET
                 else:
                     nearest[pick] = path.remap(nearest[pick], ver)
         return nearest, progress, snap

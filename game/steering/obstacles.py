@@ -279,15 +279,14 @@ class AvoidObstacles:
         hit = self._closest_hits(agents, half_w, box_len)
         who = hit.who
 
+        # Fill 0.0: no side remembered, no time left (new agents and sub-groups start so).
         side_col = agents.column("avoid.side", 0.0)
         timer_col = agents.column("avoid.timer", 0.0)
-        # Columns filled with NaN by AgentGroup.put_state read as "no memory".
-        side_mem = np.where(np.isfinite(side_col), np.sign(side_col), 0.0)
-        timer = np.where(np.isfinite(timer_col), timer_col, 0.0)
+        side_mem = np.sign(side_col)
 
         natural = -np.sign(hit.cy)
         natural[np.abs(hit.cy) <= 1e-9 * np.maximum(hit.r_exp, 1.0)] = 0.0
-        remembered = np.where(timer[who] > 0.0, side_mem[who], 0.0)
+        remembered = np.where(timer_col[who] > 0.0, side_mem[who], 0.0)
         side = np.where(remembered != 0.0, remembered, natural)
         side = np.where(side != 0.0, side, self._tie_sides(who))
         length_ = box_len[who]
@@ -302,7 +301,7 @@ class AvoidObstacles:
         local = truncate_complex(local, agents.max_force[who])
 
         # Memory: reacting agents refresh their side; the others let it run out.
-        timer = np.maximum(timer - max(dt, 0.0), 0.0)
+        timer = np.maximum(timer_col - max(dt, 0.0), 0.0)
         side_col[:] = np.where(timer > 0.0, side_mem, 0.0)
         side_col[who] = side
         timer[who] = self.side_memory

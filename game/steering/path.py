@@ -1,6 +1,7 @@
 """Path following (seeds 000 and 001): a shared, editable polyline path and ``FollowPath``.
 
-The path is shared data (nodes, closed flag, radius, an edit counter); each agent's progress
+The path is shared data (nodes, closed flag, a radius per segment, an edit counter); each
+agent's progress
 along it lives in the agent group's state columns, so any number of agents and behaviours can
 follow one path, and the editor can move, insert or delete nodes while they do.
 """
@@ -24,6 +25,9 @@ __all__ = [
     "DriftingPath",
     "Path",
     "Projection",
+    "radii_after_close",
+    "radii_after_delete",
+    "radii_after_insert",
 ]
 
 #: The seeds' vehicle speed, 2 px/frame at 60 frames a second (seed 000 Example 5.6 and the
@@ -144,6 +148,47 @@ def _validate_radius(radius: float) -> float:
     return r
 
 
+def _validate_radii(radius: float | ArrayLike, segments: int) -> FloatArray:
+    """(S,) per-segment radii from one radius for all or one per segment."""
+    try:
+        arr = np.array(radius, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"radius: cannot read as a number or numbers ({exc})") from exc
+    if arr.ndim == 0:
+        return np.full(segments, _validate_radius(float(arr)))
+    if arr.shape != (segments,):
+        raise ValueError(
+            f"radius: expected one value or one per segment ({segments}), got shape {arr.shape}"
+        )
+    if not (np.isfinite(arr).all() and (arr > 0.0).all()):
+        raise ValueError(f"radius: every value must be finite and > 0, got {arr.tolist()!r}")
+    return arr
+
+
+def radii_after_insert(radii: ArrayLike, i: int, closed: bool) -> FloatArray:
+    """Per-segment radii after a node is inserted so that it becomes node ``i``: both halves
+    of a split segment keep its radius; a new end segment takes the radius of the end's."""
+    r = np.asarray(radii, dtype=np.float64)
+    s = r.shape[0]
+    if closed:
+        return np.insert(r, i, r[(i - 1) % s])
+    return np.insert(r, min(i, s), r[min(max(i - 1, 0), s - 1)])
+
+
+def radii_after_delete(radii: ArrayLike, i: int, closed: bool) -> FloatArray:
+    """Per-segment radii after node ``i`` is deleted: the two segments it joined become one
+    with the radius of the first (of the remaining one at an open path's end)."""
+    r = np.asarray(radii, dtype=np.float64)
+    return np.delete(r, i if closed else min(i, r.shape[0] - 1))
+
+
+def radii_after_close(radii: ArrayLike, closed: bool) -> FloatArray:
+    """Per-segment radii after a path is closed (the closing segment takes the radius of the
+    last one) or opened (the closing segment goes)."""
+    r = np.asarray(radii, dtype=np.float64)
+    return np.append(r, r[-1]) if closed else r[:-1].copy()
+
+
 def _validate_point(xy: ArrayLike, name: str = "xy") -> FloatArray:
     p = np.array(xy, dtype=np.float64)
     if p.shape != (2,) or not np.isfinite(p).all():
@@ -188,32 +233,42 @@ def nearest_on_segments(
 
 
 class Path:
-    """A polyline path with a radius: shared, editable data, never per-agent state.
+    """A polyline path with a radius per segment: shared, editable data, never per-agent state.
 
     Segment ``i`` runs from node ``i`` to node ``i + 1`` (on a closed path the last segment
     runs from the last node back to node 0). Positions along the path are arc lengths ``s``
     from node 0. Zero-length segments (duplicate nodes) are allowed and skipped by every
     query; a path whose nodes all coincide is *degenerate* (length 0) and acts as a point.
 
+    Each segment has its own radius (OpenSteer's ``PolylineSegmentedPathwaySegmentRadii``):
+    a corridor that is wide in open water and narrow through a gap. :attr:`radii` holds them;
+    :attr:`radius` is the largest (the radius of every segment on a path of one width).
+    Node edits keep them segment by segment (:func:`radii_after_insert`,
+    :func:`radii_after_delete`, :func:`radii_after_close`).
+
     Every edit (:meth:`move_node`, :meth:`insert_node`, :meth:`delete_node`,
-    :meth:`set_closed`, :meth:`set_nodes`, setting :attr:`radius`) increments
-    :attr:`version` and records how old arc lengths map to new ones (:meth:`remap`), so a
-    follower's stored progress survives the edit. The last :data:`EDIT_HISTORY` edits are
-    kept.
+    :meth:`set_closed`, :meth:`set_nodes`, :meth:`set_radius` or setting :attr:`radius`)
+    increments :attr:`version` and records how old arc lengths map to new ones
+    (:meth:`remap`), so a follower's stored progress survives the edit. The last
+    :data:`EDIT_HISTORY` edits are kept.
 
     Args:
         nodes: (M, 2) node positions, M >= 2, finite.
         closed: whether the last node connects back to the first.
-        radius: half the width of the path (px), > 0.
+        radius: half the width of the path (px), > 0: one value for every segment, or a
+            sequence of one per segment (M - 1 when open, M when closed).
 
     Raises:
         ValueError: naming the field (``nodes`` or ``radius``) when it is invalid.
     """
 
-    def __init__(self, nodes: ArrayLike, *, closed: bool = False, radius: float = 20.0) -> None:
+    def __init__(
+        self, nodes: ArrayLike, *, closed: bool = False, radius: float | ArrayLike = 20.0
+    ) -> None:
         self._nodes = _validate_nodes(nodes)
         self._closed = bool(closed)
-        self._radius = _validate_radius(radius)
+        m = self._nodes.shape[0]
+        self._radii = _validate_radii(radius, m if self._closed else m - 1)
         #: A number unique to this path object (agents use it to notice a different path).
         self.uid = next(_uids)
         self._version = 0
@@ -222,8 +277,10 @@ class Path:
         self._rebuild()
 
     def __repr__(self) -> str:
+        r = self._radii
+        radius = f"radius={r[0]}" if self.uniform else f"radii={r.min()}..{r.max()}"
         return (
-            f"Path({self.n_nodes} nodes, closed={self._closed}, radius={self._radius}, "
+            f"Path({self.n_nodes} nodes, closed={self._closed}, {radius}, "
             f"length={self.length:.1f}, version={self._version})"
         )
 
@@ -288,14 +345,42 @@ class Path:
 
     @property
     def radius(self) -> float:
-        """Half the path's width (px): followers steer when they would stray beyond it."""
-        return self._radius
+        """Half the path's width (px), the largest segment's; setting it sets every segment."""
+        return float(self._radii.max())
 
     @radius.setter
     def radius(self, value: float) -> None:
-        self._radius = _validate_radius(value)
+        self.set_radius(_validate_radius(value))
+
+    @property
+    def radii(self) -> FloatArray:
+        """(S,) each segment's radius (px): followers steer when their predicted position
+        strays beyond the radius of the segment it is nearest to (read-only view)."""
+        view = self._radii.view()
+        view.flags.writeable = False
+        return view
+
+    @property
+    def uniform(self) -> bool:
+        """True when every segment has the same radius."""
+        return bool((self._radii == self._radii[0]).all())
+
+    def set_radius(self, radius: float | ArrayLike) -> None:
+        """Set one radius for every segment, or one per segment (an edit: bumps the version).
+
+        Raises:
+            ValueError: for a value that is not finite and > 0, or the wrong count.
+        """
+        self._radii = _validate_radii(radius, self.n_segments)
         m = self.n_nodes
         self._record_edit(self._cum[:m].copy(), self._length, self._closed, np.arange(m), None)
+
+    def radius_at(self, s: ArrayLike) -> FloatArray:
+        """The radius of the segment at arc lengths ``s`` (wrapped or clamped as
+        :meth:`point_at`; a zero-length segment counts as the real one it stands for)."""
+        arr = self.wrap(s)
+        j, _ = self._locate(arr.reshape(-1))
+        return self._radii[self._real[j]].reshape(arr.shape)
 
     @property
     def version(self) -> int:
@@ -423,7 +508,7 @@ class Path:
                 doubles back cannot pull the answer to a far part of it. A NaN hint searches
                 the whole path for that point.
             window: (N,) or scalar half-width of the search in arc length (default 3 x
-                radius). Ignored without a hint.
+                the largest radius). Ignored without a hint.
 
         Returns:
             A :class:`Projection`; on a degenerate path, node 0 at ``s = 0`` for every point.
@@ -434,7 +519,7 @@ class Path:
             hint = np.full(n, np.nan)
         else:
             hint = np.broadcast_to(np.asarray(hint_s, dtype=np.float64), (n,))
-        win = self._radius * 3.0 if window is None else window
+        win = self.radius * 3.0 if window is None else window
         w = np.broadcast_to(np.asarray(win, dtype=np.float64), (n,))
         s, pt, seg, dist = self._project_many(p[None], hint, w)
         return Projection(s[0], pt[0], seg[0], dist[0])
@@ -602,7 +687,8 @@ class Path:
         self._record_edit(arc, big_l, closed, keep, keep)
 
     def insert_node(self, i: int, xy: ArrayLike) -> None:
-        """Insert a node at ``xy`` so that it becomes node ``i`` (0 <= i <= M)."""
+        """Insert a node at ``xy`` so that it becomes node ``i`` (0 <= i <= M); the segment
+        it splits gives both halves its radius."""
         m = self.n_nodes
         idx = int(i)
         if not 0 <= idx <= m:
@@ -610,11 +696,13 @@ class Path:
         p = _validate_point(xy)
         arc, big_l, closed = self._snapshot()
         self._nodes = np.insert(self._nodes, idx, p, axis=0)
+        self._radii = radii_after_insert(self._radii, idx, closed)
         old = np.arange(m)
         self._record_edit(arc, big_l, closed, old, np.where(old < idx, old, old + 1))
 
     def delete_node(self, i: int) -> None:
-        """Delete node ``i`` (negative counts from the end).
+        """Delete node ``i`` (negative counts from the end); the segment that joins its
+        neighbours keeps the radius of the segment before it.
 
         Raises:
             ValueError: if the path would be left with fewer than 2 nodes.
@@ -625,13 +713,17 @@ class Path:
             raise ValueError(f"nodes: cannot delete node {i}: a path needs at least 2 nodes")
         arc, big_l, closed = self._snapshot()
         self._nodes = np.delete(self._nodes, idx, axis=0)
+        self._radii = radii_after_delete(self._radii, idx, closed)
         old = np.delete(np.arange(m), idx)
         self._record_edit(arc, big_l, closed, old, np.where(old < idx, old, old - 1))
 
     def set_closed(self, closed: bool) -> None:
-        """Open or close the loop (a no-op edit when unchanged still bumps the version)."""
+        """Open or close the loop (a no-op edit when unchanged still bumps the version); the
+        closing segment takes the radius of the last one."""
         arc, big_l, was = self._snapshot()
         self._closed = bool(closed)
+        if self._closed != was:
+            self._radii = radii_after_close(self._radii, self._closed)
         keep = np.arange(self.n_nodes)
         self._record_edit(arc, big_l, was, keep, keep)
 
@@ -639,11 +731,17 @@ class Path:
         """Replace every node at once (e.g. a drifting path, seed 000 Exercise 5.11).
 
         With the same node count, followers keep their place segment by segment; with a
-        different count their progress is lost and they search the whole path again.
+        different count their progress is lost and they search the whole path again, and
+        segment k of the new nodes takes the radius of the old segment at the same fraction
+        of the segment list.
         """
         new = _validate_nodes(nodes)
         arc, big_l, closed = self._snapshot()
         same = new.shape[0] == self.n_nodes
+        if not same:
+            old_s = self._radii.shape[0]
+            new_s = new.shape[0] if closed else new.shape[0] - 1
+            self._radii = self._radii[np.minimum(np.arange(new_s) * old_s // new_s, old_s - 1)]
         self._nodes = new
         if same:
             keep = np.arange(self.n_nodes)
@@ -654,8 +752,8 @@ class Path:
             self._version += 1
 
     def copy(self) -> Path:
-        """An independent path with the same nodes, closed flag and radius (new uid)."""
-        return Path(self._nodes.copy(), closed=self._closed, radius=self._radius)
+        """An independent path with the same nodes, closed flag and radii (new uid)."""
+        return Path(self._nodes.copy(), closed=self._closed, radius=self._radii.copy())
 
 
 @dataclass

@@ -38,7 +38,7 @@ class _Geometry:
     count: IntArray
     length: FloatArray
     closed: BoolArray
-    radius: FloatArray
+    radius: FloatArray  # the largest segment radius (the search window scales with it)
     base: FloatArray
     uid: FloatArray
     version: FloatArray
@@ -50,6 +50,7 @@ class _Geometry:
     seg_len: FloatArray
     inv_seg: FloatArray
     inv_l2: FloatArray
+    seg_radius: FloatArray
     ax: FloatArray
     ay: FloatArray
     dx: FloatArray
@@ -119,6 +120,7 @@ def _geometry(slots: Sequence[Path | None]) -> _Geometry:
         seg_len=seg_len,
         inv_seg=inv_seg,
         inv_l2=inv_l2,
+        seg_radius=np.concatenate([p.radii for p in paths]) if paths else np.zeros(0),
         ax=a[:, 0].copy(),
         ay=a[:, 1].copy(),
         dx=d[:, 0].copy(),
@@ -321,6 +323,15 @@ class PathSet(MutableMapping[str, Path]):
         j = np.minimum(np.maximum(j, lo), hi)
         t = (s - geo.cum[j]) * geo.inv_seg[j]
         return j, clamp(t, 0.0, 1.0, out=t)
+
+    def radius_at(self, index: IntArray, s: ArrayLike) -> FloatArray:
+        """(N,) the radius of the segment at arc length ``s`` of each agent's path ``index``
+        (a NaN arc length reads as the path's start)."""
+        geo = self.geometry()
+        arr = np.asarray(s, dtype=np.float64)
+        arr = self._wrap(geo, index, np.where(np.isnan(arr), 0.0, arr))
+        j, _ = self._locate(geo, index, arr)
+        return geo.seg_radius[geo.real[j]]
 
     def point_at(self, index: IntArray, s: ArrayLike) -> FloatArray:
         """(N, 2) points at arc lengths ``s`` along each agent's path ``index``."""

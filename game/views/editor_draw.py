@@ -46,7 +46,8 @@ class EditorLayer:
             pts = np.asarray(path.points)
             color = SELECTED if path.name == model.selected else NODE
             if hover is not None and hover.path == path.name and hover.kind is not HitKind.NODE:
-                self.lines.add_strip(pts, (*HOVER[:3], 90), 2.0 * path.radius, path.closed)
+                tube = 2.0 * np.asarray(path.segment_radii)
+                self.lines.add_strip(pts, (*HOVER[:3], 90), tube, path.closed)
             self.lines.add_strip(pts, color, 2.0 * px, path.closed)
             self.discs.add(pts, 5.0 * px, color)
         for k, rock in enumerate(level.obstacles):

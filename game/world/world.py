@@ -180,7 +180,7 @@ class World:
         # Paths, shared and editable; drifting ones move by themselves.
         self.paths = PathSet()
         for k, pd in enumerate(level.paths):
-            self.paths[pd.name] = Path(pd.points, closed=pd.closed, radius=pd.radius)
+            self.paths[pd.name] = Path(pd.points, closed=pd.closed, radius=pd.radii or pd.radius)
             if pd.drift > 0:
                 drift = DriftingPath(
                     pd.points, (pd.drift, pd.drift), pd.drift_speed, seed=self.seed * 7919 + k
@@ -500,14 +500,16 @@ class World:
 
     def _return_targets(self, ret: IntArray) -> FloatArray:
         """Set each returning enemy's target to the nearest point of its path (its post when
-        it has none); returns how close counts as back (the path radius, else LEASH / 2)."""
+        it has none); returns how close counts as back (the radius of the path where it is
+        nearest, else LEASH / 2)."""
         pidx = self.path_index[ret]
         self._target[ret] = self.roster.post[ret]
         limit = np.full(ret.size, LEASH / 2)
         on = np.flatnonzero(pidx >= 0)
         if on.size:
-            self._target[ret[on]] = self.paths.project(pidx[on], self.agents.pos[ret[on]])[1]
-            limit[on] = self.paths.geometry().radius[pidx[on]]
+            s, near = self.paths.project(pidx[on], self.agents.pos[ret[on]])
+            self._target[ret[on]] = near
+            limit[on] = self.paths.radius_at(pidx[on], s)
         return limit
 
     def _turn_open_paths(self) -> None:
@@ -521,8 +523,9 @@ class World:
         rows = rows[~geo.closed[p]]
         p = self.path_index[rows]
         s = self.brain.follow.progress(self.crowd)[rows - 1]  # NaN before the first step
-        margin = np.maximum(geo.radius[p], 1.0)
         fwd = ~self.reverse[rows]
+        # The radius of the end each agent walks toward.
+        margin = np.maximum(self.paths.radius_at(p, np.where(fwd, geo.length[p], 0.0)), 1.0)
         self.reverse[rows[fwd & (s >= geo.length[p] - margin)]] = True
         self.reverse[rows[~fwd & (s <= margin)]] = False
 

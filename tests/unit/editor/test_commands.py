@@ -328,3 +328,57 @@ def test_world_bounds_hold_for_rock_moves(model: EditModel) -> None:
     # Then its centre is on the world's border
     rock = model.level.obstacles[2]
     assert (rock.x, rock.y) == (0.0, WORLD_H)
+
+
+# -- paths with a radius per segment ------------------------------------------------------------
+
+
+@pytest.fixture
+def varied() -> EditModel:
+    """The test level with the loop's four segments 10, 20, 30 and 40 px wide, and the open
+    line's two 5 and 15 px."""
+    level = make_level()
+    loop = replace(LOOP, radii=(10.0, 20.0, 30.0, 40.0))
+    line = replace(LINE, radii=(5.0, 15.0))
+    return EditModel(replace(level, paths=(loop, line)))
+
+
+def test_set_path_radius_sets_every_segment(varied: EditModel) -> None:
+    # Given the loop with a radius per segment
+    # When its radius is set
+    assert varied.set_path_radius("loop", 25.0)
+    # Then every segment has it: the path has one radius again
+    path = varied.path("loop")
+    assert (path.radius, path.radii, path.segment_radii) == (25.0, (), (25.0,) * 4)
+    varied.undo()
+    assert varied.path("loop").radii == (10.0, 20.0, 30.0, 40.0)
+
+
+def test_wheel_scales_each_segments_radius(varied: EditModel) -> None:
+    varied.scale_path_radius("loop", 1)
+    varied.scale_path_radius("loop", 1)
+    expected = tuple(round(round(r * WHEEL_FACTOR, 1) * WHEEL_FACTOR, 1) for r in (10, 20, 30, 40))
+    assert varied.path("loop").radii == expected
+    assert varied.undo_labels == ("path radius",)
+
+
+def test_node_edits_keep_one_radius_per_segment(varied: EditModel) -> None:
+    # Given the line (segments 5, 15): a node inserted into its first segment splits it
+    assert varied.insert_node("line", 0, 700.0, 120.0)
+    assert varied.path("line").radii == (5.0, 5.0, 15.0)
+    # a node appended after the end gives the new segment the end's radius
+    assert varied.append_node("line", 1100.0, 100.0)
+    assert varied.path("line").radii == (5.0, 5.0, 15.0, 15.0)
+    # deleting a node keeps the radius of the segment before it
+    assert varied.delete_node("line", 1)
+    assert varied.path("line").radii == (5.0, 15.0, 15.0)
+    # closing adds a closing segment with the last radius; opening drops it
+    assert varied.toggle_closed("line")
+    assert varied.path("line").radii == (5.0, 15.0, 15.0, 15.0)
+    assert varied.toggle_closed("loop")
+    assert varied.path("loop").radii == (10.0, 20.0, 30.0)
+    # and a path with one radius keeps none per segment through all of these
+    model = EditModel(make_level())
+    model.insert_node("loop", 0, 300.0, 190.0)
+    model.toggle_closed("loop")
+    assert model.path("loop").radii == ()

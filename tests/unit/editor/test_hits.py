@@ -3,6 +3,8 @@ in world px."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from game.editor import Hit, HitKind, hit_test
@@ -122,3 +124,16 @@ def test_selected_path_is_preferred_where_paths_overlap() -> None:
     # Then the first path wins by default and the preferred one when asked
     assert plain is not None and plain.path == "loop"
     assert preferred is not None and preferred.path == "other" and preferred.index == 0
+
+
+def test_tube_and_edge_follow_each_segments_radius() -> None:
+    # Given the loop with its bottom segment 10 px wide and its right one 40 px
+    level = make_level()
+    loop = replace(level.paths[0], radii=(10.0, 40.0, 20.0, 20.0))
+    level = replace(level, paths=(loop, *level.paths[1:]))
+    # When the cursor is 10 px below the bottom segment, then 30 px right of the right one
+    bottom = hit_test(level, 300.0, 190.0, 2.0)
+    right = hit_test(level, 430.0, 300.0, 2.0)
+    # Then the first is on the narrow tube's edge, the second inside the wide tube
+    assert bottom is not None and (bottom.kind, bottom.index) == (HitKind.EDGE, 0)
+    assert right is not None and (right.kind, right.index) == (HitKind.TUBE, 1)

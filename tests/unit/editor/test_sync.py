@@ -199,3 +199,51 @@ def test_apply_changes_reports_rock_changes() -> None:
     # Then it is reported for the physics
     assert apply_changes(paths, [RockChanged(0, 5, 1.0, 2.0, 3.0)])
     assert paths == {}
+
+
+def test_sync_sets_radii_per_segment() -> None:
+    # Given a path of one radius
+    path = Path(SQUARE, closed=True, radius=20.0)
+    # When synced to a radius per segment, then to the same again, then to one for all
+    edits = sync_path(path, SQUARE, closed=True, radius=[5.0, 10.0, 15.0, 20.0])
+    again = sync_path(path, SQUARE, closed=True, radius=[5.0, 10.0, 15.0, 20.0])
+    # Then one edit set them, the second sync changed nothing
+    assert (edits, again) == (1, 0)
+    np.testing.assert_array_equal(path.radii, [5.0, 10.0, 15.0, 20.0])
+    assert sync_path(path, SQUARE, closed=True, radius=8.0) == 1
+    np.testing.assert_array_equal(path.radii, [8.0, 8.0, 8.0, 8.0])
+    # and radii of the wrong count are refused before anything changes
+    with pytest.raises(ValueError, match="radius"):
+        sync_path(path, SQUARE[:3], closed=True, radius=[1.0, 2.0])
+    assert nodes_of(path) == SQUARE
+
+
+def test_model_events_keep_per_segment_radii_of_a_mirror_in_step() -> None:
+    # Given a mirror of a level whose loop has a radius per segment
+    level = make_level()
+    loop = replace(LOOP, radii=(10.0, 20.0, 30.0, 40.0))
+    model = EditModel(replace(level, paths=(loop, LINE)))
+    mirror = {
+        p.name: Path(p.points, closed=p.closed, radius=p.segment_radii) for p in model.level.paths
+    }
+    model.subscribe(lambda changes: apply_changes(mirror, changes))
+    uid = mirror["loop"].uid
+    # When nodes are inserted and deleted, the loop opened, the wheel turned and undone
+    model.insert_node("loop", 1, 410.0, 300.0)
+    model.delete_node("loop", 0)
+    model.toggle_closed("loop")
+    model.scale_path_radius("loop", 2)
+    model.insert_node("line", 1, 900.0, 120.0)
+    model.undo()
+    model.set_path_radius("line", 12.0)
+    # Then the same mirror path has the level's radius for every segment, and so on
+    assert mirror["loop"].uid == uid
+    for data in model.level.paths:
+        m = mirror[data.name]
+        assert (nodes_of(m), m.closed) == (list(data.points), data.closed)
+        assert m.radii.tolist() == list(data.segment_radii)
+    # and the diff reports a radii-only change
+    before = model.level
+    after = replace(before, paths=(replace(before.paths[0], radii=(1.0, 2.0, 3.0, 4.0)), LINE))
+    changes = diff_levels(before, after)
+    assert next(c.radii for c in changes if isinstance(c, PathChanged)) == (1.0, 2.0, 3.0, 4.0)

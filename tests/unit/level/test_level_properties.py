@@ -28,6 +28,8 @@ KEYS = ("type", "class")
 #: (Tiled type, value in the file, expected value in the level data).
 EXPLICIT: dict[tuple[str, str], tuple[str, Any, Any]] = {
     ("path", "radius"): ("float", 35.5, 35.5),
+    # the path of these tests is a three-node polygon: three segments
+    ("path", "radii"): ("string", "10, 20.5,30", (10.0, 20.5, 30.0)),
     ("path", "drift"): ("float", 12, 12.0),
     ("path", "drift_speed"): ("float", 1.25, 1.25),
     ("obstacle", "dynamic"): ("bool", True, True),

@@ -321,14 +321,21 @@ def test_without_memory_the_side_follows_the_seed_every_step() -> None:
     assert debug["avoid.side"][0] == -1.0
 
 
-def test_nan_memory_columns_read_as_no_memory() -> None:
-    # AgentGroup.put_state fills columns a subset lacked with NaN
-    agents, obs = dead_ahead(1)
-    agents.state["avoid.side"] = np.array([np.nan])
-    agents.state["avoid.timer"] = np.array([np.nan])
-    force = AvoidObstacles(obs, tie_break="right")(agents, DT)
-    assert np.isfinite(force).all() and force[0, 1] < 0.0
-    assert np.isfinite(agents.state["avoid.timer"]).all()
+def test_agents_outside_a_subset_have_no_memory_after_put_state() -> None:
+    # Given avoidance run on a sub-group only (the parent has no memory columns yet)
+    agents, obs = dead_ahead(2)
+    avoid = AvoidObstacles(obs, tie_break="right")
+    rows = np.array([0])
+    sub = agents.take(rows)
+    avoid(sub, DT)
+    # When its memory is put back
+    agents.put_state(rows, sub)
+    # Then the other agent holds the columns' own fill, 0.0 (no side, no time), not NaN
+    assert agents.state["avoid.side"][1] == 0.0 and agents.state["avoid.timer"][1] == 0.0
+    assert agents.state["avoid.timer"][0] > 0.0
+    # and the whole group then steps with finite forces, agent 1 choosing its side afresh
+    force = avoid(agents, DT)
+    assert np.isfinite(force).all() and force[1, 1] < 0.0
 
 
 # -- behaviour over time ---------------------------------------------------------------------

@@ -764,3 +764,137 @@ def test_projection_is_consistent_on_any_path(
     assert (proj.distance >= best - 1e-9 * span).all()
     if hint is None or hint_kind == "nan" or window >= path.length:
         np.testing.assert_allclose(proj.distance, best, atol=1e-9 * span)
+
+
+# -- a radius per segment (OpenSteer's segmented pathway) -----------------------------------------
+
+#: Two 200 px segments along y = 0: wide (50 px) then narrow (10 px).
+WIDE_NARROW = [(0.0, 0.0), (200.0, 0.0), (400.0, 0.0)]
+
+
+def test_per_segment_radii_are_stored_and_the_radius_is_the_largest() -> None:
+    path = Path(WIDE_NARROW, radius=[50.0, 10.0])
+    np.testing.assert_array_equal(path.radii, [50.0, 10.0])
+    assert path.radius == 50.0 and not path.uniform
+    with pytest.raises(ValueError):
+        path.radii[0] = 5.0
+    assert Path(WIDE_NARROW, radius=20.0).uniform
+    np.testing.assert_array_equal(Path(WIDE_NARROW, radius=20.0).radii, [20.0, 20.0])
+    # closed: one more segment, the closing one
+    loop = Path([*WIDE_NARROW, (200.0, 100.0)], closed=True, radius=[1.0, 2.0, 3.0, 4.0])
+    np.testing.assert_array_equal(loop.radius_at([10.0, 210.0, 450.0, 700.0]), [1, 2, 3, 4])
+
+
+@pytest.mark.parametrize(
+    "radius",
+    [[50.0], [50.0, 10.0, 5.0], [50.0, 0.0], [50.0, -1.0], [50.0, math.nan], [[1.0, 2.0]], "x"],
+)
+def test_per_segment_radii_must_be_one_positive_value_per_segment(radius: object) -> None:
+    with pytest.raises(ValueError, match="radius"):
+        Path(WIDE_NARROW, radius=radius)  # type: ignore[arg-type]
+
+
+def test_agent_beside_the_wide_segment_does_not_steer_beside_the_narrow_one_does() -> None:
+    # Given the wide-then-narrow path and two agents 30 px beside it, moving along it at the
+    # seed speed (future points 25 px ahead, still 30 px off the centre line)
+    path = Path(WIDE_NARROW, radius=[50.0, 10.0])
+    agents = AgentGroup.create(
+        [(100.0, 30.0), (300.0, 30.0)], [(120.0, 0.0), (120.0, 0.0)], max_speed=120
+    )
+    debug: dict[str, np.ndarray] = {}
+    force = FollowPath(path, arrive_at_end=False)(agents, DT, debug)
+    # Then the one beside the 50 px segment is inside and gets no force; the one beside the
+    # 10 px segment has strayed and steers back
+    assert debug["path.steering"].tolist() == [False, True]
+    np.testing.assert_array_equal(debug["path.radius"], [50.0, 10.0])
+    np.testing.assert_array_equal(force[0], [0.0, 0.0])
+    assert force[1, 1] < 0.0
+    # as it would on a path 50 px wide everywhere (no steering) or 10 px (both steer)
+    for radius, expected in ((50.0, [False, False]), (10.0, [True, True])):
+        FollowPath(Path(WIDE_NARROW, radius=radius), arrive_at_end=False)(agents, DT, debug)
+        assert debug["path.steering"].tolist() == expected
+
+
+def test_the_segment_that_counts_is_the_one_the_future_point_projects_onto() -> None:
+    # Given an agent still beside the wide segment whose future point is past its end
+    path = Path(WIDE_NARROW, radius=[50.0, 10.0])
+    agents = AgentGroup.create([(190.0, 30.0)], [(120.0, 0.0)], max_speed=120)
+    debug: dict[str, np.ndarray] = {}
+    FollowPath(path, arrive_at_end=False)(agents, DT, debug)
+    # Then its future (215, 30) is held to the narrow segment's radius
+    np.testing.assert_allclose(debug["path.future"], [[215.0, 30.0]])
+    assert debug["path.radius"].tolist() == [10.0]
+    assert debug["path.steering"].tolist() == [True]
+
+
+def test_equal_radii_per_segment_give_the_same_bits_as_one_radius() -> None:
+    # Given 50 agents on a closed path with one radius, and the same path with that radius
+    # given once per segment
+    rng = np.random.default_rng(11)
+    nodes = _lemniscate(24)
+    a = AgentGroup.create(rng.uniform(100, 600, (50, 2)), rng.uniform(-120, 120, (50, 2)))
+    b = AgentGroup.create(a.pos, a.vel)
+    one = FollowPath(Path(nodes, closed=True, radius=18.0))
+    each = FollowPath(Path(nodes, closed=True, radius=np.full(24, 18.0)))
+    # When both step for two seconds
+    for _ in range(120):
+        fa, fb = one(a, DT), each(b, DT)
+        # Then forces and progress are equal to the bit
+        assert fa.tobytes() == fb.tobytes()
+        integrate(a, fa, DT)
+        integrate(b, fb, DT)
+    assert one.progress(a).tobytes() == each.progress(b).tobytes()
+
+
+def test_node_edits_keep_one_radius_per_segment() -> None:
+    # Given an open path of three segments with radii 10, 20, 30
+    path = Path([(0.0, 0.0), (100.0, 0.0), (200.0, 0.0), (300.0, 0.0)], radius=[10, 20, 30])
+    v0 = path.version
+    # Splitting segment 1 gives both halves its radius
+    path.insert_node(2, (150.0, 0.0))
+    np.testing.assert_array_equal(path.radii, [10, 20, 20, 30])
+    # New ends take the radius of the end segment
+    path.insert_node(0, (-100.0, 0.0))
+    path.insert_node(path.n_nodes, (400.0, 0.0))
+    np.testing.assert_array_equal(path.radii, [10, 10, 20, 20, 30, 30])
+    # Deleting a node keeps the radius of the segment before it (of the remaining one at an end)
+    path.delete_node(3)
+    np.testing.assert_array_equal(path.radii, [10, 10, 20, 30, 30])
+    path.delete_node(0)
+    path.delete_node(-1)
+    np.testing.assert_array_equal(path.radii, [10, 20, 30])
+    # Closing adds a closing segment with the last radius; opening drops it
+    path.set_closed(True)
+    np.testing.assert_array_equal(path.radii, [10, 20, 30, 30])
+    path.insert_node(0, (150.0, -50.0))  # splits the closing segment
+    np.testing.assert_array_equal(path.radii, [30, 10, 20, 30, 30])
+    path.delete_node(0)
+    path.set_closed(False)
+    np.testing.assert_array_equal(path.radii, [10, 20, 30])
+    # A radius for all is an edit like any other; so is one per segment
+    path.radius = 15.0
+    np.testing.assert_array_equal(path.radii, [15, 15, 15])
+    path.set_radius([5, 6, 7])
+    np.testing.assert_array_equal(path.radii, [5, 6, 7])
+    with pytest.raises(ValueError, match="radius"):
+        path.set_radius([5, 6])
+    assert path.version == v0 + 12
+    # A copy keeps them; new nodes of another count take the radius at the same place
+    np.testing.assert_array_equal(path.copy().radii, [5, 6, 7])
+    path.set_nodes([(0.0, 0.0), (50.0, 0.0), (100.0, 0.0), (150.0, 0.0), (200.0, 0.0), (9, 9)])
+    np.testing.assert_array_equal(path.radii, [5, 5, 6, 6, 7])
+
+
+def test_followers_keep_steering_while_radii_are_edited() -> None:
+    # Given agents on the wide-then-narrow path
+    path = Path(WIDE_NARROW, radius=[50.0, 10.0])
+    follow = FollowPath(path, arrive_at_end=False)
+    agents = AgentGroup.create([(300.0, 30.0)], [(120.0, 0.0)], max_speed=120)
+    debug: dict[str, np.ndarray] = {}
+    follow(agents, DT, debug)
+    assert debug["path.steering"].tolist() == [True]
+    # When the narrow segment is widened live, the agent stops steering
+    path.set_radius([50.0, 40.0])
+    follow(agents, DT, debug)
+    assert debug["path.steering"].tolist() == [False]
+    assert np.isfinite(follow.progress(agents)).all()

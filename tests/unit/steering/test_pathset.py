@@ -171,3 +171,75 @@ def test_limited_replaces_limits_without_touching_the_agents() -> None:
     # And without a force limit only the speed changes: 8/s x 30 px/s = 240 px/s^2
     fast_force = Limited(seek, max_speed=30.0)(agents, DT)
     assert np.hypot(*fast_force.T) == pytest.approx([240.0, 240.0], rel=1e-3)
+
+
+def _mixed_paths() -> list[tuple[str, Path]]:
+    """Paths with a radius per segment beside paths with one radius (a zero-length segment
+    and a point included)."""
+    return [
+        ("open", Path([(0, 0), (300, 0), (300, 200), (500, 260)], radius=[40.0, 6.0, 20.0])),
+        ("loop", Path([(600, 100), (800, 100), (800, 300), (600, 300)], closed=True, radius=25.0)),
+        (
+            "bent",
+            Path([(100, 400), (250, 420), (250, 420), (120, 520)], radius=[30.0, 1.0, 4.0]),
+        ),
+        (
+            "ring",
+            Path([(650, 400), (850, 400), (750, 560)], closed=True, radius=[5.0, 50.0, 15.0]),
+        ),
+        ("point", Path([(900, 500), (900, 500)], radius=5.0)),
+    ]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 40))
+def test_per_segment_radii_over_many_paths_equal_one_call_per_path(seed: int, n: int) -> None:
+    # Given agents on paths with per-segment radii and with one radius, some in reverse
+    rng = np.random.default_rng(seed)
+    paths = _mixed_paths()
+    registry = PathSet(paths)
+    many = _agents(rng, n)
+    index = rng.integers(-1, len(paths), n)
+    reverse = rng.random(n) < 0.4
+    many.column("path.index", fill=-1.0)[:] = index
+    many.column("path.reverse")[:] = reverse
+    one = AgentGroup.create(many.pos, many.vel, max_speed=many.max_speed, max_force=many.max_force)
+    together = FollowPath(registry)
+    followers = {
+        (k, rev): FollowPath(path, reverse=rev)
+        for k, (_, path) in enumerate(paths)
+        for rev in (False, True)
+    }
+    for step in range(6):
+        # When both step, with live radius and node edits half way
+        if step == 3:
+            paths[0][1].set_radius([8.0, 60.0, 20.0])
+            paths[3][1].insert_node(1, (750.0, 380.0))
+            paths[1][1].radius = 9.0
+        debug_a: dict[str, np.ndarray] = {}
+        a = together(many, DT, debug_a)
+        b = _per_path(paths, one, index, reverse, followers)
+        # Then forces, memory and the radius each agent was held to are equal
+        np.testing.assert_allclose(a, b, atol=1e-9, rtol=0)
+        on = index >= 0
+        if on.any():
+            for col in ("path.nearest", "path.progress"):
+                np.testing.assert_allclose(
+                    many.state[col][on], one.state[col][on], atol=1e-9, rtol=0
+                )
+            radius = debug_a["path.radius"][on]
+            assert all(r in paths[k][1].radii for r, k in zip(radius, index[on], strict=True))
+        many.pos += many.vel * DT
+        one.pos += one.vel * DT
+
+
+def test_registry_radius_at_is_each_paths_own() -> None:
+    paths = _mixed_paths()
+    registry = PathSet(paths)
+    for k, (_, path) in enumerate(paths):
+        s = np.linspace(-10.0, path.length + 10.0, 37)
+        np.testing.assert_array_equal(registry.radius_at(np.full(37, k), s), path.radius_at(s))
+    # a NaN arc length reads as the start
+    assert registry.radius_at(np.array([0]), np.array([np.nan])).tolist() == [40.0]
+    # geometry keeps each path's largest radius (the search window grows with it)
+    np.testing.assert_array_equal(registry.geometry().radius, [40.0, 25.0, 30.0, 50.0, 5.0])

@@ -192,6 +192,30 @@ def test_f1_toggles_the_overlay_and_its_debug_data(app: GameApp) -> None:
     assert not view.stage.debug
 
 
+def test_paths_with_a_radius_per_segment_are_drawn_with_the_overlay(
+    app: GameApp, tmp_path: Path
+) -> None:
+    # Given a level whose patrol path is wide, then narrow, then wide again
+    doc = json.loads(LEVELS[0].read_text(encoding="utf-8"))
+    objects = [o for layer in doc["layers"] for o in layer.get("objects", [])]
+    path = next(o for o in objects if o.get("type") == "path" or o.get("class") == "path")
+    count = len(path.get("polygon", path.get("polyline", [])))
+    count -= 0 if "polygon" in path else 1
+    radii = ",".join(str(12 + 30 * (k % 2)) for k in range(count))
+    path.setdefault("properties", []).append({"name": "radii", "type": "string", "value": radii})
+    file = tmp_path / "radii.tmj"
+    file.write_text(json.dumps(doc), encoding="utf-8")
+    # When it is played with the debug overlay on
+    view = _level_view(app, file)
+    press(app.window, arcade.key.F1)
+    frames(app.window, 3)
+    # Then the world's path has the radii, and the tubes and overlay are drawn
+    name = path["name"]
+    assert view.world.paths[name].radii.tolist() == [float(r) for r in radii.split(",")]
+    assert view.stage.debug and view.stage.overlay.hairlines.count > 0
+    press(app.window, arcade.key.F1)
+
+
 def test_tab_without_an_editor_says_so_in_the_hud(
     app: GameApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
