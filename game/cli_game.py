@@ -110,6 +110,11 @@ def run(args: argparse.Namespace) -> int | None:
         except OutputError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
+        except Exception as exc:  # no OpenGL context: pyglet's errors share no base class
+            if "pyglet" not in type(exc).__module__ and "GL" not in type(exc).__name__:
+                raise
+            print(f"error: cannot render headless: {type(exc).__name__}: {exc}", file=sys.stderr)
+            return 2
         return 0
     print(f"error: unknown game command {command!r}", file=sys.stderr)
     return 2
@@ -172,7 +177,8 @@ def screenshot(
     Raises:
         OutputError: if the image cannot be written (an old file there is kept).
     """
-    os.environ.setdefault("ARCADE_HEADLESS", "1")  # must precede the first arcade import
+    if not os.environ.get("ARCADE_HEADLESS"):  # set (and not empty) before arcade loads
+        os.environ["ARCADE_HEADLESS"] = "1"
     from game.views.app import create_window
 
     window = create_window(*size, visible=False)

@@ -185,9 +185,9 @@ def run(args: argparse.Namespace) -> int:
     from game.world import DT, Autopilot, TraceRecorder, World  # after validation: fast errors
 
     try:
+        if args.trace is not None:  # before the world is built: that alone takes seconds
+            _check_trace_size(args, level.agent_count + args.agents, len(level.obstacles))
         world = World(level, args.seed, args.agents, stagger=args.stagger)
-        if args.trace is not None:
-            _check_trace_size(args, world.n, len(world.obstacle_id))
     except (ValueError, LevelError, UsageError) as exc:
         sys.stderr.write(f"simulate: error: {exc}\n")
         return 2

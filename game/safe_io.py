@@ -70,17 +70,18 @@ def real_target(path: str | os.PathLike[str]) -> Path:
             (a directory, a FIFO, a device).
     """
     given = Path(path)
+    if not os.fspath(given) or os.fspath(path) == "":
+        raise _fail("''", "an empty file name")
     try:
         target = Path(os.path.realpath(given, strict=False))
-    except OSError as exc:  # a symlink loop (Python 3.11 raises for those only in strict mode)
-        raise _fail(given, _reason(exc)) from exc
-    if given.is_symlink() and target == given.absolute():
-        raise _fail(given, "symbolic link loop")
-    try:
+        if given.is_symlink() and target == given.absolute():
+            raise _fail(given, "symbolic link loop")
         info = target.stat()
     except FileNotFoundError:
         return target
-    except OSError as exc:
+    except OutputError:
+        raise
+    except OSError as exc:  # a link loop, a name too long, a component that is a file, ...
         if exc.errno == errno.ELOOP:
             raise _fail(given, "symbolic link loop") from exc
         raise _fail(given, _reason(exc)) from exc
@@ -115,15 +116,26 @@ def check_output(
             raise _fail(given, f"extension {got}; use one of {', '.join(allowed)}", what)
     target = real_target(given)
     folder = target.parent
-    if not folder.is_dir():
+    try:
+        is_folder = folder.is_dir()
+    except OSError as exc:
+        raise _fail(given, _reason(exc), what) from exc
+    if not is_folder:
         what_is = "is not a folder" if folder.exists() else "does not exist"
         raise _fail(given, f"folder {folder} {what_is}", what)
     try:
-        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=folder)
+        fd, probe = tempfile.mkstemp(prefix=".probe-", suffix=".tmp", dir=folder)
     except OSError as exc:
         raise _fail(given, _reason(exc), what) from exc
-    os.close(fd)
-    os.unlink(probe)
+    try:
+        # One byte, synced: a full disk still has room for an empty file's entry.
+        os.write(fd, b"\0")
+        os.fsync(fd)
+    except OSError as exc:
+        raise _fail(given, _reason(exc), what) from exc
+    finally:
+        os.close(fd)
+        os.unlink(probe)
     return target
 
 

@@ -125,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         path = resolve_level(args.level)
         level = load_level(path)
-        out = Path(args.out) if args.out else Path(path.stem + ".png")
+        out = Path(args.out) if args.out is not None else Path(path.stem + ".png")
         check_output(out, suffixes=(".png",))
     except (LevelError, OutputError) as exc:
         print(f"preview_level: {exc}", file=sys.stderr)

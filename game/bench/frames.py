@@ -154,7 +154,8 @@ def run_frames(
         on_start: called with a label and the number of frames before each configuration.
         tick: called after every frame.
     """
-    os.environ.setdefault("ARCADE_HEADLESS", "1")  # must precede the first arcade import
+    if not os.environ.get("ARCADE_HEADLESS"):  # set (and not empty) before arcade loads
+        os.environ["ARCADE_HEADLESS"] = "1"
     from game.render.bank import TextureBank
     from game.views.app import create_window
 

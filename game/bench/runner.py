@@ -100,6 +100,8 @@ DEFAULT_STAGGER = (1, 4)
 #: Timed and untimed (warm-up) steps of each of our measurements.
 DEFAULT_STEPS = 60
 DEFAULT_WARMUP = 30
+#: Most timed or warm-up steps a measurement takes.
+MAX_STEPS = 100_000
 #: The reference never starts a step expected to take longer than this (s).
 STEP_LIMIT_S = 10.0
 #: Timed and warm-up steps of the reference at most (its steps take seconds).
@@ -1008,10 +1010,10 @@ def options_from(args: argparse.Namespace, level: Level) -> BenchOptions:
         refs = QUICK_REFERENCE_SIZES if quick else DEFAULT_REFERENCE_SIZES
     steps = args.steps if args.steps is not None else QUICK_STEPS if quick else DEFAULT_STEPS
     warmup = args.warmup if args.warmup is not None else QUICK_WARMUP if quick else DEFAULT_WARMUP
-    if steps < 1:
-        raise UsageError(f"--steps must be >= 1, got {steps}")
-    if warmup < 0:
-        raise UsageError(f"--warmup must be >= 0, got {warmup}")
+    if not 1 <= steps <= MAX_STEPS:
+        raise UsageError(f"--steps must be in 1..{MAX_STEPS:,}, got {steps}")
+    if not 0 <= warmup <= MAX_STEPS:
+        raise UsageError(f"--warmup must be in 0..{MAX_STEPS:,}, got {warmup}")
     for k in args.stagger:
         if not 1 <= k <= 64:
             raise UsageError(f"--stagger must be in 1..64, got {k}")

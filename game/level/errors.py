@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 
+from game.safe_io import one_line
+
 __all__ = ["LevelError", "describe"]
 
 #: Object names longer than this are shortened in messages, so a message stays one line.
@@ -90,7 +92,7 @@ class LevelError(ValueError):
         where = describe(file, object_id, object_name, object_class, field)
         message = f"{where}: {reason}" if where else reason
         # One line, always: command line tools print exactly this.
-        super().__init__(message.replace("\r", "\\r").replace("\n", "\\n"))
+        super().__init__(one_line(message))
 
     def __reduce__(self) -> tuple[object, ...]:
         """Pickle support (keyword-only arguments are not replayed by default)."""

@@ -60,6 +60,8 @@ COORD_DECIMALS = 4
 CIRCLE_TOLERANCE = 0.01
 #: Plain numbers beyond this are refused as absurd before any range check.
 MAX_MAGNITUDE = 1e12
+#: The largest object id (Tiled's are small counters; ids are stored as 64-bit integers).
+MAX_OBJECT_ID = 2**31 - 1
 #: Gap between agents as they are placed (px; the world's spawn gap).
 SPAWN_SPACING = 2.0
 #: The share of the world the agents' starting squares may fill at most (rocks and the
@@ -584,8 +586,15 @@ def resolve_image(value: str, base_dir: Path, where: _Where) -> Path:
         )
     if path.suffix.lower() not in IMAGE_SUFFIXES:
         raise where.error(f"image {value!r} is not a .png, .jpg, .bmp, .gif or .webp", "image")
-    if not path.is_file():
-        raise where.error(f"image file {value!r} not found (looked at {path})", "image")
+    try:
+        info = path.stat()
+    except OSError as exc:
+        if isinstance(exc, FileNotFoundError):
+            missing = f"image file {value!r} not found (looked at {path})"
+            raise where.error(missing, "image") from exc
+        raise where.error(f"image {value!r}: {exc.strerror or exc}", "image") from exc
+    if not stat.S_ISREG(info.st_mode):
+        raise where.error(f"image {value!r} is not a regular file", "image")
     _verify_image(value, path, where)
     return path
 
@@ -745,9 +754,9 @@ def object_identity(obj: dict[str, Any], where: _Where) -> _Where:
     oid = obj.get("id")
     if isinstance(oid, float) and oid.is_integer() and abs(oid) <= MAX_MAGNITUDE:
         oid = int(oid)
-    if not isinstance(oid, int) or isinstance(oid, bool) or oid < 1:
+    if not isinstance(oid, int) or isinstance(oid, bool) or not 1 <= oid <= MAX_OBJECT_ID:
         raise LevelError(
-            f"every object needs a positive integer id, got {_kind_of(oid)}",
+            f"every object needs an integer id from 1 to {MAX_OBJECT_ID:,}, got {_kind_of(oid)}",
             file=where.file,
             object_id=oid if isinstance(oid, int) and not isinstance(oid, bool) else NO_ID,
             object_name=name,

@@ -5,6 +5,7 @@ model; this view maps input, forwards changes to the world and draws."""
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -315,7 +316,11 @@ def run_editor(level_path: Path) -> int:
     from .app import create_window
 
     model = EditModel.open(level_path)
-    window = create_window()
+    try:
+        window = create_window()
+    except Exception as exc:  # pyglet's display errors have no common base class
+        print(f"error: cannot open the editor window: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
     window.show_view(EditorView(GameApp(window), model))
     arcade.run()
     return 0

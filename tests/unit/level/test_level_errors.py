@@ -604,7 +604,13 @@ def test_an_id_of_zero_is_reported_as_object_0(tmp_path: Path) -> None:
     rock = ellipse(0, "obstacle", 300, 300, 40, 40, name="pillar")
     error, _ = _error(tmp_path, valid_map([rock]))
     assert 'object 0 "pillar"' in str(error)
-    assert "positive integer id, got number 0" in str(error)
+    assert "integer id from 1 to 2,147,483,647, got number 0" in str(error)
+
+
+def test_an_id_beyond_64_bits_is_refused(tmp_path: Path) -> None:
+    rock = ellipse(10**40, "obstacle", 300, 300, 40, 40, name="pillar")
+    error, _ = _error(tmp_path, valid_map([rock]))
+    assert "integer id from 1 to 2,147,483,647" in str(error) and 'field "id"' in str(error)
 
 
 def test_a_missing_id_is_reported_as_such(tmp_path: Path) -> None:

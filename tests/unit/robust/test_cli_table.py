@@ -151,6 +151,16 @@ CASES = [
     ),
     Case("bench json onto a directory", ["bench", "--json", "out.json"], "directory", _a_dir),
     Case("bench profile under a file", ["bench", "--profile", "afile/p.txt"], "afile", _a_file),
+    Case("trace name too long", ["simulate", "1", "--trace", "a" * 300 + ".npz"], "too long"),
+    Case("json name too long", ["bench", "--json", "b" * 300 + ".json"], "too long"),
+    Case("screenshot name too long", ["screenshot", "1", "--out", "c" * 300 + ".png"], "too long"),
+    Case("bench steps unbounded", ["bench", "--steps", "10000000000"], "1..100,000"),
+    Case(
+        "edit with a display that is not there",
+        ["edit", "1"],
+        "cannot open the editor window",
+        env={"DISPLAY": ":99", "ARCADE_HEADLESS": None, "WAYLAND_DISPLAY": None},
+    ),
     # -- level files
     Case(
         "image that is text",
@@ -172,6 +182,7 @@ CASES = [
         module="game.level",
     ),
     Case("level is a folder", ["simulate", "."], "is a directory"),
+    Case("level name with an escape", ["simulate", "esc\x1b[2J.tmj"], "\\x1b"),
     Case("level is a symlink loop", ["simulate", "bad.tmj"], "symbolic link loop", _loop),
     Case("level is a FIFO", ["check", "bad.tmj"], "not a regular file", _fifo, "game.level"),
     Case("npcs packed in 1 x 1 px", ["check", "bad.tmj"], "do not fit", _dense_npcs, "game.level"),

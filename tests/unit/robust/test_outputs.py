@@ -183,3 +183,20 @@ def test_discard_autosave_on_a_read_only_folder_is_a_notice(
     assert "Read-only" in model.notice
     monkeypatch.undo()
     assert auto.exists()
+
+
+def test_check_output_finds_a_full_disk_before_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a disk with room for a file's name but not one byte of it
+    monkeypatch.setattr(os, "fsync", _no_space)
+    # When an output is checked, Then it is refused now, and the probe is gone
+    with pytest.raises(OutputError, match="No space left"):
+        check_output(tmp_path / "t.npz", suffixes=(".npz",))
+    monkeypatch.undo()
+    assert _names(tmp_path) == []
+
+
+def test_a_file_name_too_long_is_one_line(tmp_path: Path) -> None:
+    with pytest.raises(OutputError, match="too long"):
+        check_output(tmp_path / ("x" * 300 + ".png"))
