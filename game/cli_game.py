@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from game.cli_common import bounded_float
 from game.level import LevelError, load_level, resolve_level
 from game.safe_io import OutputError, atomic_write, check_output
 
@@ -47,16 +48,6 @@ def parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 <= value <= 3600:
-        raise argparse.ArgumentTypeError(f"seconds must be in [0, 3600], got {text!r}")
-    return value
-
-
 def add_parsers(subparsers: Any) -> None:
     """Add ``play`` and ``screenshot`` to an ``argparse`` sub-parser collection."""
     play = subparsers.add_parser("play", help="open a level in the game window")
@@ -74,7 +65,9 @@ def add_parsers(subparsers: Any) -> None:
         type=Path,
         help="image to write: .png (or .jpg, .bmp, .webp); its folder must exist",
     )
-    shot.add_argument("--seconds", type=_seconds, default=3.0, help="simulated seconds (3)")
+    shot.add_argument(
+        "--seconds", type=bounded_float(0.0, 3600.0), default=3.0, help="simulated seconds (3)"
+    )
     shot.add_argument("--debug", action="store_true", help="draw the debug overlay")
     shot.add_argument("--size", type=parse_size, default=(1280, 720), help="WxH (1280x720)")
     shot.set_defaults(game_command="screenshot")

@@ -69,9 +69,9 @@ def real_target(path: str | os.PathLike[str]) -> Path:
         OutputError: for a symlink loop, or a target that exists and is not a regular file
             (a directory, a FIFO, a device).
     """
-    given = Path(path)
-    if not os.fspath(given) or os.fspath(path) == "":
+    if os.fspath(path) == "":  # Path("") would quietly mean the current folder
         raise _fail("''", "an empty file name")
+    given = Path(path)
     try:
         target = Path(os.path.realpath(given, strict=False))
         if given.is_symlink() and target == given.absolute():

@@ -150,6 +150,8 @@ class ProgressStore:
         self.persist = persist
         #: Why the file is left alone (not a regular file), or None.
         self.blocked: str | None = None
+        #: The bytes last kept in a ``.corrupt`` copy (a save re-reads the same file).
+        self._kept: bytes | None = None
         self.progress = self._read() if persist else Progress()
 
     def _read(self) -> Progress:
@@ -203,13 +205,17 @@ class ProgressStore:
         log.warning("progress: the corrupt file is kept as %s", moved)
 
     def _keep_copy(self, raw: bytes) -> None:
-        """Keep the file's bytes (some entries were skipped) under a new ``.corrupt`` name."""
+        """Keep the file's bytes (some entries were skipped) under a new ``.corrupt`` name,
+        once per content."""
+        if raw == self._kept:
+            return
         dest = unique_sibling(self.path, ".corrupt")
         try:
             atomic_write(dest, raw)
         except OSError as err:
             log.warning("progress: cannot keep a copy of %s: %s", self.path, err)
             return
+        self._kept = raw
         log.warning("progress: skipped entries of %s are kept in %s", self.path, dest)
 
     def record(self, key: str) -> LevelRecord:

@@ -53,6 +53,7 @@ def test_an_infinite_number_is_not_dropped_silently_at_the_next_save(tmp_path: P
     store = ProgressStore(path)
     store.record_win("b", 3.0)
     assert (tmp_path / "progress.json.corrupt").read_text() == original
+    assert not (tmp_path / "progress.json.corrupt.1").exists()  # kept once, not per read
     assert ProgressStore(path).record("b") == LevelRecord(2, 3.0)
 
 
