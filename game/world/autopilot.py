@@ -45,6 +45,8 @@ class NavGrid:
         dist: (rows, cols) path length to the nearest exit (inf where unreachable).
         next_cell: (rows * cols,) flat index of the neighbour one step closer to an exit
             (itself at an exit or where unreachable).
+        edges: the grid graph's edges between free cells: (source, target, length).
+        goals: flat indices of the free cells inside an exit.
     """
 
     cell_w: float
@@ -54,6 +56,8 @@ class NavGrid:
     free: NDArray[np.bool_]
     dist: FloatArray
     next_cell: IntArray
+    edges: tuple[IntArray, IntArray, FloatArray]
+    goals: IntArray
 
     @classmethod
     def build(cls, world: World, clearance: float, cell: float = 16.0) -> NavGrid:
@@ -76,37 +80,36 @@ class NavGrid:
             goal |= (gx >= rect.left) & (gx <= rect.right) & (gy >= rect.bottom) & (gy <= rect.top)
         goal &= free
         n = rows * cols
-        idx = np.arange(n).reshape(rows, cols)
-        src: list[IntArray] = []
-        dst: list[IntArray] = []
-        cost: list[FloatArray] = []
-        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-            r0, r1 = max(0, -dr), rows - max(0, dr)
-            c0, c1 = max(0, -dc), cols - max(0, dc)
-            a = idx[r0:r1, c0:c1]
-            b = idx[r0 + dr : r1 + dr, c0 + dc : c1 + dc]
-            ok = free[r0:r1, c0:c1] & free[r0 + dr : r1 + dr, c0 + dc : c1 + dc]
-            if dr and dc:  # no corner cutting past a blocked orthogonal neighbour
-                ok &= free[r0 + dr : r1 + dr, c0:c1] & free[r0:r1, c0 + dc : c1 + dc]
-            length = math.hypot(dr * ch, dc * cw)
-            src.append(a[ok])
-            dst.append(b[ok])
-            cost.append(np.full(int(ok.sum()), length))
-        s, d, c = np.concatenate(src), np.concatenate(dst), np.concatenate(cost)
-        graph = coo_matrix((c, (s, d)), shape=(n, n)).tocsr()
+        edges = _edges(free, cw, ch)
         goals = np.flatnonzero(goal.ravel())
-        if goals.size:
-            dist = dijkstra(graph, directed=False, indices=goals, min_only=True)
+        grid = cls(
+            cw, ch, cols, rows, free, np.full((rows, cols), np.inf), np.arange(n), edges, goals
+        )
+        grid.plan()
+        return grid
+
+    def plan(self, danger: FloatArray | None = None) -> None:
+        """Find every cell's way to the nearest exit again, each edge's length multiplied by
+        ``1 + danger`` (the mean of its two cells'; ``danger`` is (rows, cols), >= 0)."""
+        rows, cols, n = self.rows, self.cols, self.rows * self.cols
+        s, d, c = self.edges
+        if danger is not None:
+            flat = danger.ravel()
+            c = c * (1.0 + 0.5 * (flat[s] + flat[d]))
+        graph = coo_matrix((c, (s, d)), shape=(n, n)).tocsr()
+        if self.goals.size:
+            dist = dijkstra(graph, directed=False, indices=self.goals, min_only=True)
         else:
             dist = np.full(n, np.inf)
         dist = np.asarray(dist, dtype=np.float64)
         # Each cell's best neighbour (8-connected, same corner rule as the graph).
+        idx = np.arange(n).reshape(rows, cols)
         nxt = np.arange(n)
         best = dist.copy()
         pad = np.full((rows + 2, cols + 2), np.inf)
         pad[1:-1, 1:-1] = dist.reshape(rows, cols)
         fpad = np.zeros((rows + 2, cols + 2), dtype=bool)
-        fpad[1:-1, 1:-1] = free
+        fpad[1:-1, 1:-1] = self.free
         for dr in (-1, 0, 1):
             for dc in (-1, 0, 1):
                 if dr == 0 and dc == 0:
@@ -121,7 +124,15 @@ class NavGrid:
                 better = cand < best
                 best[better] = cand[better]
                 nxt[better] = (idx + dr * cols + dc).ravel()[better]
-        return cls(cw, ch, cols, rows, free, dist.reshape(rows, cols), nxt)
+        self.dist = dist.reshape(rows, cols)
+        self.next_cell = nxt
+
+    def centres(self) -> tuple[FloatArray, FloatArray]:
+        """Every cell centre's x and y, each (rows, cols)."""
+        cx = (np.arange(self.cols) + 0.5) * self.cell_w
+        cy = (np.arange(self.rows) + 0.5) * self.cell_h
+        gx, gy = np.meshgrid(cx, cy)
+        return gx, gy
 
     def centre(self, flat: int) -> tuple[float, float]:
         """World position of cell ``flat``'s centre."""
@@ -155,16 +166,35 @@ class Autopilot:
     relative to the water, as a fraction of max speed), so the autopilot also leans into
     currents.
 
+    Enemies are threats: every :attr:`replan_every` steps the way is planned again with each
+    cell's length multiplied by ``1 + danger``, where each enemy, now and
+    :attr:`lead_time` seconds ahead on its velocity, adds :attr:`threat_weight` times a
+    Gaussian of width :attr:`threat_radius`. So it goes round a patrol, keeps away from a
+    sentinel, and runs from a chaser along a way that does not lead back past it.
+
     Attributes:
         world: the world it flies.
         lookahead: how far along the planned way the waypoint may be (px).
         cell: planning grid cell (px).
+        threat_radius: width of an enemy's danger (px).
+        threat_weight: an enemy's danger at its centre (a cell's length times 1 + this).
+        lead_time: enemies also count where they will be this many seconds ahead.
+        replan_every: steps between plans.
+        stickiness: cells off the last plan's way (and its neighbours) cost ``1 +
+            stickiness`` times more (danger included), so that the way does not flip from one
+            side of an enemy to the other at every plan.
     """
 
     world: World
     lookahead: float = 160.0
     cell: float = 16.0
+    threat_radius: float = 90.0
+    threat_weight: float = 40.0
+    lead_time: float = 0.5
+    replan_every: int = 6
+    stickiness: float = 0.5
     nav: NavGrid = field(init=False)
+    _route: NDArray[np.bool_] | None = field(default=None, init=False)
     target: FloatArray = field(init=False)
     _group: AgentGroup = field(init=False)
     _arrive: Arrive = field(init=False)
@@ -186,6 +216,45 @@ class Autopilot:
         self.target = a.pos[0].copy()
         self._arrive = Arrive(self.target, slowing_radius=40.0)
         self._steer = PrioritizedSum([AvoidObstacles(self.world.obstacles), self._arrive])
+
+    def danger(self) -> FloatArray | None:
+        """(rows, cols) danger of every cell from the enemies (None without enemies)."""
+        from .spawn import ENEMY
+
+        world = self.world
+        rows = np.flatnonzero(world.kind[: world.n] == ENEMY)
+        if rows.size == 0 or self.threat_weight <= 0:
+            return None
+        pos = world.agents.pos[rows]
+        ahead = pos + world.agents.vel[rows] * self.lead_time
+        gx, gy = self.nav.centres()
+        out = np.zeros_like(gx)
+        two_s2 = 2.0 * self.threat_radius**2
+        for ex, ey in np.concatenate((pos, ahead)):
+            out += np.exp(-((gx - ex) ** 2 + (gy - ey) ** 2) / two_s2)
+        return out * self.threat_weight
+
+    def _way_mask(self) -> NDArray[np.bool_] | None:
+        """The cells of the planned way from the player to the exit, and their neighbours."""
+        nav = self.nav
+        start = nav.start_cell(self.world.agents.pos[0])
+        if start is None:
+            return None
+        mask = np.zeros(nav.rows * nav.cols, dtype=bool)
+        k = start
+        for _ in range(nav.rows * nav.cols):
+            mask[k] = True
+            nxt = int(nav.next_cell[k])
+            if nxt == k:
+                break
+            k = nxt
+        grid = mask.reshape(nav.rows, nav.cols)
+        grown = grid.copy()
+        grown[1:] |= grid[:-1]
+        grown[:-1] |= grid[1:]
+        grown[:, 1:] |= grid[:, :-1]
+        grown[:, :-1] |= grid[:, 1:]
+        return grown
 
     def waypoint(self) -> FloatArray:
         """The point the player heads for now (see the module docstring)."""
@@ -216,6 +285,13 @@ class Autopilot:
     def __call__(self, world: World | None = None) -> FloatArray:
         """The thrust (a vector of length <= 1) for the coming step."""
         w = self.world if world is None else world
+        if self.replan_every > 0 and w.frame % self.replan_every == 0:
+            danger = self.danger()
+            if danger is not None:
+                if self._route is not None:
+                    danger = (1.0 + danger) * (1.0 + self.stickiness * ~self._route) - 1.0
+                self.nav.plan(danger)
+                self._route = self._way_mask()
         self.target[:] = self.waypoint()
         self._arrive.target = self.target
         force = self._steer(self._group, w.dt)[0]
@@ -223,3 +299,25 @@ class Autopilot:
         desired = v + force / PLAYER_GAIN - w.current_at_agents[0]
         u = desired / float(w.agents.max_speed[0])
         return np.asarray(truncate(u[None, :], np.array([1.0]))[0], dtype=np.float64)
+
+
+def _edges(free: NDArray[np.bool_], cw: float, ch: float) -> tuple[IntArray, IntArray, FloatArray]:
+    """The 8-connected edges between free cells (no corner cutting past a blocked cell)."""
+    rows, cols = free.shape
+    idx = np.arange(rows * cols).reshape(rows, cols)
+    src: list[IntArray] = []
+    dst: list[IntArray] = []
+    cost: list[FloatArray] = []
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        r0, r1 = max(0, -dr), rows - max(0, dr)
+        c0, c1 = max(0, -dc), cols - max(0, dc)
+        a = idx[r0:r1, c0:c1]
+        b = idx[r0 + dr : r1 + dr, c0 + dc : c1 + dc]
+        ok = free[r0:r1, c0:c1] & free[r0 + dr : r1 + dr, c0 + dc : c1 + dc]
+        if dr and dc:  # no corner cutting past a blocked orthogonal neighbour
+            ok &= free[r0 + dr : r1 + dr, c0:c1] & free[r0:r1, c0 + dc : c1 + dc]
+        length = math.hypot(dr * ch, dc * cw)
+        src.append(a[ok])
+        dst.append(b[ok])
+        cost.append(np.full(int(ok.sum()), length))
+    return np.concatenate(src), np.concatenate(dst), np.concatenate(cost)
