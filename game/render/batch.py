@@ -178,6 +178,13 @@ class _Stream:
             self.buffer.write(np.ascontiguousarray(data).tobytes())
 
 
+def _read(stream: _Stream, rows: int, width: int, dtype: type[np.generic]) -> NDArray[np.generic]:
+    """The first ``rows`` rows of ``width`` items of a stream, read back from the GPU."""
+    size = rows * stream.item_bytes
+    data = stream.buffer.read(size=size) if size else b""
+    return np.frombuffer(data, dtype=dtype).reshape(-1, width).copy()
+
+
 class _Parts:
     """Accumulates (geometry, colour) parts during one update, then concatenates them once."""
 
@@ -274,6 +281,12 @@ class LineBatch:
         self._col.write(colors)
         self.count = int(rows.shape[0])
 
+    def uploaded(self) -> tuple[NDArray[np.float32], NDArray[np.uint8]]:
+        """The last upload read back from the GPU: (count, 5) ``x0, y0, x1, y1, width`` rows
+        and (count, 4) colours (for tests and tools; it waits for the GPU)."""
+        rows = _read(self._seg, self.count, 5, np.float32)
+        return rows.astype(np.float32), _read(self._col, self.count, 4, np.uint8).astype(np.uint8)
+
     def draw(self, pixel: float = 1.0) -> None:
         """Draw all segments (one call).
 
@@ -322,6 +335,13 @@ class HairlineBatch:
         self._pos.write(g.reshape(-1, 2))
         self._col.write(np.repeat(c, 2, axis=0))
         self.count = int(g.shape[0])
+
+    def uploaded(self) -> tuple[NDArray[np.float32], NDArray[np.uint8]]:
+        """The last upload read back from the GPU: (count, 4) ``x0, y0, x1, y1`` segments and
+        (count, 4) colours (for tests and tools; it waits for the GPU)."""
+        seg = _read(self._pos, 2 * self.count, 4, np.float32)
+        col = _read(self._col, 2 * self.count, 8, np.uint8)[:, :4]
+        return seg.astype(np.float32), col.astype(np.uint8)
 
     def draw(self) -> None:
         """Draw all segments (one call)."""
@@ -374,6 +394,12 @@ class DiscBatch:
         self._disc.write(g)
         self._col.write(c)
         self.count = int(g.shape[0])
+
+    def uploaded(self) -> tuple[NDArray[np.float32], NDArray[np.uint8]]:
+        """The last upload read back from the GPU: (count, 4) ``x, y, radius, ring`` rows and
+        (count, 4) colours (for tests and tools; it waits for the GPU)."""
+        rows = _read(self._disc, self.count, 4, np.float32)
+        return rows.astype(np.float32), _read(self._col, self.count, 4, np.uint8).astype(np.uint8)
 
     def draw(self) -> None:
         """Draw all discs (one call)."""

@@ -6,6 +6,8 @@ No arcade here, so every shape is testable without a window. Points are world co
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -13,6 +15,7 @@ __all__ = [
     "arrow_segments",
     "box_segments",
     "chevrons_along",
+    "circle_segments",
     "polyline_segments",
     "rect_outline",
     "rect_triangles",
@@ -93,6 +96,16 @@ def arrow_segments(tails: ArrayLike, heads: ArrayLike, head_size: float | ArrayL
             np.concatenate((back - wing, h), axis=1),
         )
     )
+
+
+def circle_segments(centres: FloatArray, radius: FloatArray | float, sides: int = 16) -> FloatArray:
+    """Outlines of circles as (K * sides, 4) segments."""
+    c = np.asarray(centres, dtype=np.float64).reshape(-1, 2)
+    r = np.broadcast_to(np.asarray(radius, dtype=np.float64), (c.shape[0],))
+    t = np.linspace(0.0, 2.0 * math.pi, sides + 1)
+    ring = np.stack((np.cos(t), np.sin(t)), axis=1)
+    pts = c[:, None, :] + ring[None] * r[:, None, None]
+    return np.concatenate((pts[:, :-1], pts[:, 1:]), axis=2).reshape(-1, 4)
 
 
 def box_segments(corners: ArrayLike) -> FloatArray:

@@ -3,13 +3,15 @@
 Path following (seeds 000/001): future position, normal point, target (red while steering),
 path radius; obstacle avoidance (seed 002): each detection box and the rock it reacts to;
 flow (seed 003): field arrows on the grid; separation (seed 004): radius and links to the
-neighbours pushed away from; short history trails. Everything goes into a few batches (one
-draw call per batch), rebuilt in :meth:`DebugOverlay.update`, never one call per agent.
+neighbours pushed away from; short history trails; heading against velocity; and the steering
+vocabulary's behaviours when the world's debug holds their keys (drawn by
+:mod:`game.render.debug_draw`, re-exported here for scenes without a world). Everything goes
+into a few batches (one draw call per batch), rebuilt in :meth:`DebugOverlay.update`, never one
+call per agent.
 """
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,7 +19,19 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import theme
 from .batch import DiscBatch, HairlineBatch, LineBatch
-from .geometry import arrow_segments, box_segments, polyline_segments
+from .debug_draw import (
+    Pen,
+    draw_avoid_agents,
+    draw_avoid_walls,
+    draw_behaviours,
+    draw_formation,
+    draw_heading,
+    draw_hide,
+    draw_interpose,
+    draw_match_velocity,
+    draw_queue,
+)
+from .geometry import arrow_segments, box_segments, circle_segments, polyline_segments
 from .trails import Trails
 
 if TYPE_CHECKING:
@@ -25,27 +39,26 @@ if TYPE_CHECKING:
 
     from game.world import World
 
-__all__ = ["DebugOverlay", "circle_segments"]
+__all__ = [
+    "DebugOverlay",
+    "Pen",
+    "circle_segments",
+    "draw_avoid_agents",
+    "draw_avoid_walls",
+    "draw_behaviours",
+    "draw_formation",
+    "draw_heading",
+    "draw_hide",
+    "draw_interpose",
+    "draw_match_velocity",
+    "draw_queue",
+]
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
-#: Sides of the polygons that stand for circles (rings as thin lines cost no fill rate).
-RING_SIDES = 16
 #: At most this many field arrows (the densest grids are thinned).
 MAX_FLOW_ARROWS = 6000
-
-
-def circle_segments(
-    centres: FloatArray, radius: FloatArray | float, sides: int = RING_SIDES
-) -> FloatArray:
-    """Outlines of circles as (K * sides, 4) segments."""
-    c = np.asarray(centres, dtype=np.float64).reshape(-1, 2)
-    r = np.broadcast_to(np.asarray(radius, dtype=np.float64), (c.shape[0],))
-    t = np.linspace(0.0, 2.0 * math.pi, sides + 1)
-    ring = np.stack((np.cos(t), np.sin(t)), axis=1)
-    pts = c[:, None, :] + ring[None] * r[:, None, None]
-    return np.concatenate((pts[:, :-1], pts[:, 1:]), axis=2).reshape(-1, 4)
 
 
 def _inside(points: FloatArray, rect: tuple[float, float, float, float]) -> NDArray[np.bool_]:
@@ -69,6 +82,7 @@ class DebugOverlay:
         self.hairlines = HairlineBatch(ctx, 16384)
         self.lines = LineBatch(ctx, 1024)
         self.dots = DiscBatch(ctx, 1024)
+        self.pen = Pen(self.hairlines, self.lines, self.dots)
         self.trails = Trails(length=10, every=6)
         self.enabled = False
         self.zoom = 1.0
@@ -92,9 +106,11 @@ class DebugOverlay:
             return
         self.zoom = max(zoom, 1e-3)
         px = 1.0 / max(zoom, 1e-3)  # one screen pixel in world units
+        self.pen.px = px
         debug = world.debug
         rows = np.asarray(debug.get("rows", np.arange(1, world.n)), dtype=np.intp)
         show = _inside(pos, visible)
+        radius = world.agents.radius
 
         self._paths(world, px)
         self._flow(world, visible, px)
@@ -103,11 +119,15 @@ class DebugOverlay:
             self._separation(world, debug, rows, show)
             self._avoidance(world, debug, rows, show, px)
             self._path_following(debug, rows, pos, show, px)
-        # velocity ticks for everyone on screen, the player included
-        vis = np.flatnonzero(show)
-        self._thin(
-            np.concatenate((pos[vis], pos[vis] + world.agents.vel[vis] * 0.25), axis=1),
-            theme.DEBUG["velocity"],
+            draw_behaviours(self.pen, debug, pos[rows], radius=radius[rows], show=show[rows])
+        # heading against velocity for everyone on screen, the player included
+        desired = debug.get("orientation.desired")
+        full = None
+        if desired is not None and np.shape(desired) == (rows.size, 2):
+            full = np.zeros_like(pos)
+            full[rows] = desired
+        draw_heading(
+            self.pen, pos, world.agents.heading, world.agents.vel, 2.2 * radius, full, show
         )
         self.hairlines.commit()
         self.lines.commit()

@@ -93,4 +93,18 @@ DEBUG: dict[str, Rgba] = {
     "trail": (230, 240, 255, 110),
     "sight": (255, 90, 60, 40),
     "velocity": (255, 255, 255, 140),
+    # the steering vocabulary's behaviours (game.render.debug_draw)
+    "heading": (90, 240, 255, 220),
+    "heading_desired": (255, 170, 255, 170),
+    "hide_spot": (150, 210, 255, 150),
+    "hide_chosen": (90, 255, 190, 240),
+    "interpose": (255, 220, 80, 240),
+    "slot": (190, 255, 110, 210),
+    "approach": (255, 180, 70, 220),
+    "threat": (255, 70, 70, 230),
+    "feeler": (255, 240, 170, 110),
+    "feeler_hit": (255, 120, 60, 230),
+    "wall_hit": (255, 50, 50, 255),
+    "queue_brake": (255, 70, 70, 220),
+    "queue_ahead": (255, 150, 150, 170),
 }

@@ -1,0 +1,307 @@
+"""Debug drawing for the steering vocabulary: one small function per behaviour, from its debug
+dict, into a :class:`Pen` (the overlay's batches). No world needed.
+
+Each ``draw_*`` function reads the keys its behaviour writes (see the behaviour's docstring)
+and the (N, 2) positions of the agents the rows belong to; it appends to the pen's batches
+and changes nothing else, so the F1 overlay (:class:`~game.render.overlay.DebugOverlay`) and a
+scene without a :class:`~game.world.World` (a lab) share them. Missing keys, arrays of the wrong
+shape and NaN rows (agents a behaviour did not run on) are skipped, never an error. ``show``,
+when given, is an (N,) mask of the agents to draw (the ones on screen).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from game.steering import Debug, Walls
+
+from . import theme
+from .batch import DiscBatch, HairlineBatch, LineBatch
+
+__all__ = [
+    "Pen",
+    "draw_avoid_agents",
+    "draw_avoid_walls",
+    "draw_behaviours",
+    "draw_formation",
+    "draw_heading",
+    "draw_hide",
+    "draw_interpose",
+    "draw_match_velocity",
+    "draw_queue",
+]
+
+FloatArray = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
+
+#: A velocity is drawn as the distance covered in this many seconds (the overlay's ticks).
+VELOCITY_SECONDS = 0.25
+
+
+@dataclass
+class Pen:
+    """Where debug drawings go: the overlay's three batches and the screen scale.
+
+    Attributes:
+        hairlines: one-pixel lines (the bulk of the drawing).
+        lines: antialiased thick lines (what an agent reacts to now).
+        dots: discs and rings.
+        px: world units per screen pixel (1 / camera zoom): dot sizes and thick widths are
+            given in screen pixels and stay that size at any zoom.
+    """
+
+    hairlines: HairlineBatch
+    lines: LineBatch
+    dots: DiscBatch
+    px: float = 1.0
+
+    def thin(self, segments: ArrayLike, color: ArrayLike) -> None:
+        """Queue (K, 4) one-pixel segments."""
+        self.hairlines.add(segments, color)
+
+    def thick(self, segments: ArrayLike, color: ArrayLike, width_px: float = 2.4) -> None:
+        """Queue (K, 4) segments ``width_px`` screen pixels wide."""
+        self.lines.add(segments, color, width_px * self.px)
+
+    def dot(
+        self, centres: ArrayLike, radius_px: float, color: ArrayLike, ring_px: float = 0.0
+    ) -> None:
+        """Queue discs (rings when ``ring_px`` > 0) of ``radius_px`` screen pixels."""
+        self.dots.add(centres, radius_px * self.px, color, ring=ring_px * self.px)
+
+
+def _rows(debug: Debug, key: str, n: int) -> FloatArray | None:
+    """``debug[key]`` as (n, 2) floats, or None when it is missing or shaped otherwise."""
+    raw = debug.get(key)
+    if raw is None:
+        return None
+    arr = np.asarray(raw, dtype=np.float64)
+    return arr if arr.shape == (n, 2) else None
+
+
+def _flags(debug: Debug, key: str, n: int) -> NDArray[np.generic] | None:
+    raw = debug.get(key)
+    if raw is None or np.shape(raw) != (n,):
+        return None
+    return np.asarray(raw)
+
+
+def _shown(show: ArrayLike | None, n: int) -> BoolArray:
+    if show is None:
+        return np.ones(n, dtype=bool)
+    mask = np.asarray(show, dtype=bool)
+    return mask if mask.shape == (n,) else np.ones(n, dtype=bool)
+
+
+def _finite(points: FloatArray) -> BoolArray:
+    return np.asarray(np.isfinite(points).all(axis=-1))
+
+
+def _links(a: FloatArray, b: FloatArray) -> FloatArray:
+    return np.concatenate((a, b), axis=1)
+
+
+def _points(pos: ArrayLike) -> FloatArray:
+    return np.asarray(pos, dtype=np.float64).reshape(-1, 2)
+
+
+def draw_hide(pen: Pen, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None) -> None:
+    """:class:`~game.steering.Hide`: a ring at every rock's hiding spot (``hide.spots``), and
+    for each hiding agent a dot at its chosen spot (``hide.spot``) linked to it."""
+    p = _points(pos)
+    spots = debug.get("hide.spots")
+    if spots is not None and np.ndim(spots) == 2 and np.shape(spots)[1] == 2:
+        s = np.asarray(spots, dtype=np.float64)
+        pen.dot(s[_finite(s)], 5.0, theme.DEBUG["hide_spot"], ring_px=1.5)
+    chosen = _rows(debug, "hide.spot", p.shape[0])
+    if chosen is None:
+        return
+    on = np.flatnonzero(_shown(show, p.shape[0]) & _finite(chosen))
+    pen.thin(_links(p[on], chosen[on]), theme.DEBUG["hide_chosen"])
+    pen.dot(chosen[on], 3.5, theme.DEBUG["hide_chosen"])
+
+
+def draw_interpose(pen: Pen, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None) -> None:
+    """:class:`~game.steering.Interpose`: the predicted point between the two movers
+    (``interpose.point``), a dot linked to each agent."""
+    p = _points(pos)
+    point = _rows(debug, "interpose.point", p.shape[0])
+    if point is None:
+        return
+    on = np.flatnonzero(_shown(show, p.shape[0]) & _finite(point))
+    pen.thin(_links(p[on], point[on]), theme.DEBUG["interpose"])
+    pen.dot(point[on], 3.5, theme.DEBUG["interpose"])
+
+
+def draw_formation(pen: Pen, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None) -> None:
+    """:class:`~game.steering.OffsetPursuit`: each agent's slot in the world
+    (``offset.slot``), a ring linked to the agent that holds it."""
+    p = _points(pos)
+    slot = _rows(debug, "offset.slot", p.shape[0])
+    if slot is None:
+        return
+    on = np.flatnonzero(_shown(show, p.shape[0]) & _finite(slot))
+    pen.thin(_links(p[on], slot[on]), theme.DEBUG["slot"])
+    pen.dot(slot[on], 4.5, theme.DEBUG["slot"], ring_px=1.5)
+
+
+def draw_avoid_agents(
+    pen: Pen, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None
+) -> None:
+    """:class:`~game.steering.AvoidAgents`: for each agent with a threat, where it will be at
+    closest approach (``avoidagents.point``, linked to it) and where the threat will be then
+    (``avoidagents.threat_point``), joined by a thick line: the predicted miss."""
+    p = _points(pos)
+    n = p.shape[0]
+    own = _rows(debug, "avoidagents.point", n)
+    other = _rows(debug, "avoidagents.threat_point", n)
+    if own is None or other is None:
+        return
+    on = np.flatnonzero(_shown(show, n) & _finite(own) & _finite(other))
+    pen.thin(_links(p[on], own[on]), theme.DEBUG["approach"])
+    pen.thick(_links(own[on], other[on]), theme.DEBUG["threat"], 1.6)
+    pen.dot(own[on], 3.0, theme.DEBUG["approach"])
+    pen.dot(other[on], 3.0, theme.DEBUG["threat"])
+
+
+def _wall_segments(walls: Walls | ArrayLike | None) -> FloatArray | None:
+    if walls is None:
+        return None
+    seg = walls.segments if isinstance(walls, Walls) else np.asarray(walls, dtype=np.float64)
+    return seg.reshape(-1, 4) if seg.ndim == 3 and seg.shape[1:] == (2, 2) else None
+
+
+def draw_avoid_walls(
+    pen: Pen,
+    debug: Debug,
+    pos: ArrayLike,
+    walls: Walls | ArrayLike | None = None,
+    show: ArrayLike | None = None,
+) -> None:
+    """:class:`~game.steering.AvoidWalls`: the three feelers of every agent
+    (``walls.feelers``), brighter for an agent whose feeler crosses a wall; a dot where the
+    deepest one crosses (``walls.hit``) and, given the walls ((M, 2, 2) segments or a
+    :class:`~game.steering.Walls`), the wall it crosses (``walls.wall``) drawn thick."""
+    p = _points(pos)
+    n = p.shape[0]
+    tips = debug.get("walls.feelers")
+    wall = _flags(debug, "walls.wall", n)
+    hitting = np.asarray(wall, dtype=np.intp) >= 0 if wall is not None else np.zeros(n, dtype=bool)
+    shown = _shown(show, n)
+    if tips is not None and np.shape(tips) == (n, 3, 2):
+        t = np.asarray(tips, dtype=np.float64)
+        on = shown & np.isfinite(t).all(axis=(1, 2))
+        for mask, color in ((on & ~hitting, "feeler"), (on & hitting, "feeler_hit")):
+            rows = np.flatnonzero(mask)
+            base = np.repeat(p[rows], 3, axis=0)
+            pen.thin(_links(base, t[rows].reshape(-1, 2)), theme.DEBUG[color])
+    hit = _rows(debug, "walls.hit", n)
+    if hit is not None:
+        pen.dot(hit[shown & _finite(hit)], 3.0, theme.DEBUG["wall_hit"])
+    seg = _wall_segments(walls)
+    if wall is not None and seg is not None:
+        ids = np.asarray(wall, dtype=np.intp)[shown & hitting]
+        ids = np.unique(ids[ids < seg.shape[0]])
+        pen.thick(seg[ids], theme.DEBUG["wall_hit"])
+
+
+def draw_queue(
+    pen: Pen,
+    debug: Debug,
+    pos: ArrayLike,
+    radius: ArrayLike = 8.0,
+    show: ArrayLike | None = None,
+) -> None:
+    """:class:`~game.steering.Queue`: a ring round every braking agent (``queue.braking``)
+    and a line to the neighbour ahead that blocks it (``queue.ahead``, an index into
+    ``pos``). ``radius`` is the agents' radius, one or (N,)."""
+    p = _points(pos)
+    n = p.shape[0]
+    braking = _flags(debug, "queue.braking", n)
+    if braking is None:
+        return
+    r = np.broadcast_to(np.asarray(radius, dtype=np.float64), (n,))
+    on = _shown(show, n) & braking.astype(bool)
+    rows = np.flatnonzero(on)
+    pen.dots.add(p[rows], r[rows] + 3.0 * pen.px, theme.DEBUG["queue_brake"], ring=1.5 * pen.px)
+    ahead = _flags(debug, "queue.ahead", n)
+    if ahead is None:
+        return
+    j = np.asarray(ahead, dtype=np.intp)
+    ok = rows[(j[rows] >= 0) & (j[rows] < n)]
+    pen.thin(_links(p[ok], p[j[ok]]), theme.DEBUG["queue_ahead"])
+
+
+def draw_match_velocity(
+    pen: Pen, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None
+) -> None:
+    """:class:`~game.steering.MatchVelocity`: the target velocity (``match.velocity``) as a
+    tick the length of a quarter second's travel."""
+    p = _points(pos)
+    v = _rows(debug, "match.velocity", p.shape[0])
+    if v is None:
+        return
+    on = np.flatnonzero(_shown(show, p.shape[0]) & _finite(v))
+    pen.thin(_links(p[on], p[on] + v[on] * VELOCITY_SECONDS), theme.DEBUG["heading_desired"])
+
+
+def draw_heading(
+    pen: Pen,
+    pos: ArrayLike,
+    heading: ArrayLike,
+    vel: ArrayLike,
+    length: ArrayLike = 20.0,
+    desired: ArrayLike | None = None,
+    show: ArrayLike | None = None,
+) -> None:
+    """Heading against velocity: a line ``length`` long (world units, one or (N,)) along each
+    heading, a tick of a quarter second's travel along the velocity and, when given, a
+    fainter line along the desired heading (:class:`~game.steering.Face` and
+    :class:`~game.steering.LookWhereYouAreGoing` write it as ``orientation.desired``; zero
+    rows, "keep the heading", are skipped)."""
+    p = _points(pos)
+    n = p.shape[0]
+    shown = _shown(show, n)
+    ln = np.broadcast_to(np.asarray(length, dtype=np.float64), (n,))
+
+    def along(direction: FloatArray, rows: NDArray[np.intp]) -> FloatArray:
+        d = direction[rows]
+        norm = np.hypot(d[:, 0], d[:, 1])
+        unit = d / np.where(norm > 0.0, norm, 1.0)[:, None]
+        return _links(p[rows], p[rows] + unit * ln[rows, None])
+
+    v = _points(vel)
+    if v.shape == (n, 2):
+        rows = np.flatnonzero(shown & _finite(v))
+        pen.thin(_links(p[rows], p[rows] + v[rows] * VELOCITY_SECONDS), theme.DEBUG["velocity"])
+    if desired is not None:
+        want = _points(desired)
+        if want.shape == (n, 2):
+            ok = shown & _finite(want) & (np.abs(want) > 0.0).any(axis=1)
+            pen.thin(along(want, np.flatnonzero(ok)), theme.DEBUG["heading_desired"])
+    h = _points(heading)
+    if h.shape == (n, 2):
+        ok = shown & _finite(h) & (np.abs(h) > 0.0).any(axis=1)
+        pen.thin(along(h, np.flatnonzero(ok)), theme.DEBUG["heading"])
+
+
+def draw_behaviours(
+    pen: Pen,
+    debug: Debug,
+    pos: ArrayLike,
+    walls: Walls | ArrayLike | None = None,
+    radius: ArrayLike = 8.0,
+    show: ArrayLike | None = None,
+) -> None:
+    """Everything above that ``debug`` has keys for (heading aside: it is agent state, see
+    :func:`draw_heading`)."""
+    draw_hide(pen, debug, pos, show)
+    draw_interpose(pen, debug, pos, show)
+    draw_formation(pen, debug, pos, show)
+    draw_match_velocity(pen, debug, pos, show)
+    draw_avoid_agents(pen, debug, pos, show)
+    draw_avoid_walls(pen, debug, pos, walls, show)
+    draw_queue(pen, debug, pos, radius, show)
