@@ -34,6 +34,10 @@ the same; its keys:
 * ``notes``: what was skipped and why;
 * ``frames``: the whole-frame measurement with ``--frames`` (see :mod:`game.bench.frames`),
   else null;
+* ``behaviours``: with ``--behaviours`` (or ``--behaviour-sizes``), each behaviour of the
+  steering vocabulary timed on its own (see :mod:`game.bench.behaviours`): ``sizes``,
+  ``rocks``, ``walls``, ``steps``, ``warmup`` and ``rows`` of ``behaviour``, ``detail``,
+  ``agents``, ``median_ms``, ``p95_ms``, ``steps``; else null;
 * ``profile``: the profile file written with ``--profile``, else null.
 """
 
@@ -65,6 +69,7 @@ if TYPE_CHECKING:
     from game.steering.vec import FloatArray
     from game.world import World
 
+    from .behaviours import BehaviourTiming
     from .frames import FrameReport
 
 __all__ = [
@@ -599,6 +604,8 @@ class BenchOptions:
     frame_count: int = FRAME_COUNT
     frame_warmup: int = FRAME_WARMUP
     tune: bool = True
+    #: Sizes of the per-behaviour table (empty: not measured).
+    behaviour_sizes: tuple[int, ...] = ()
 
     @property
     def reference_steps(self) -> int:
@@ -613,6 +620,10 @@ class BenchOptions:
     def jobs(self) -> int:
         """How many measurements the run makes (for the progress bar)."""
         jobs = len(self.reference_sizes) + len(self.sizes) * (1 + len(self.stagger))
+        if self.behaviour_sizes:
+            from .behaviours import behaviour_cases
+
+            jobs += len(behaviour_cases()) * len(self.behaviour_sizes)
         return jobs + (self.profile is not None) + (2 if self.frames else 0)
 
 
@@ -628,6 +639,7 @@ class BenchResult:
     notes: list[str] = field(default_factory=list)
     frames: FrameReport | None = None
     profile: Path | None = None
+    behaviours: list[BehaviourTiming] = field(default_factory=list)
 
     @property
     def all_sizes(self) -> list[int]:
@@ -725,6 +737,22 @@ class BenchResult:
             "notes": list(self.notes),
             "frames": self.frames.to_json() if self.frames else None,
             "profile": str(self.profile) if self.profile else None,
+            "behaviours": self._behaviours_json(),
+        }
+
+    def _behaviours_json(self) -> dict[str, Any] | None:
+        o = self.options
+        if not o.behaviour_sizes:
+            return None
+        from .behaviours import ROCKS, WALLS
+
+        return {
+            "sizes": list(o.behaviour_sizes),
+            "rocks": ROCKS,
+            "walls": WALLS,
+            "steps": o.steps,
+            "warmup": o.warmup,
+            "rows": [r.to_json() for r in self.behaviours],
         }
 
 
@@ -797,6 +825,16 @@ def measure_all(options: BenchOptions, progress: Progress, tuned: bool) -> Bench
         progress.job(f"profile: World.step {PROFILE_AGENTS:,} agents", PROFILE_STEPS)
         profile_world(level, options.profile, warmup=options.warmup)
         result.profile = options.profile
+    if options.behaviour_sizes:
+        from .behaviours import time_behaviours
+
+        result.behaviours = time_behaviours(
+            options.behaviour_sizes,
+            options.steps,
+            options.warmup,
+            on_start=progress.job,
+            tick=progress.tick,
+        )
     if options.frames:
         from .frames import run_frames
 
@@ -884,6 +922,10 @@ def format_report(result: BenchResult) -> str:
                 f"| {w.agents:,} | {k} | {_ms(w.median_ms)} | {_ms(w.p95_ms)} "
                 f"| {_ms(w.steering_ms)} | {_ms(w.pymunk_ms)} |"
             )
+    if result.behaviours:
+        from .behaviours import format_behaviours
+
+        lines += ["", format_behaviours(result.behaviours, o.steps, o.warmup)]
     if result.frames is not None:
         from .frames import format_frames
 
@@ -945,6 +987,19 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--frames", action="store_true", help="also time whole frames (opens a headless window)"
+    )
+    parser.add_argument(
+        "--behaviours",
+        action="store_true",
+        help="also time each behaviour of the steering vocabulary on its own "
+        "(1000 and 10000 agents; --quick: 100 300)",
+    )
+    parser.add_argument(
+        "--behaviour-sizes",
+        type=int,
+        nargs="+",
+        default=None,
+        help="crowd sizes of the per-behaviour table (implies --behaviours)",
     )
     parser.add_argument(
         "--levels",
@@ -1020,6 +1075,17 @@ def options_from(args: argparse.Namespace, level: Level) -> BenchOptions:
     profile = _output_file(args.profile, "--profile")
     if profile is not None:
         _pyinstrument()
+    behaviour_sizes: tuple[int, ...] = ()
+    if args.behaviour_sizes is not None or args.behaviours:
+        from .behaviours import BEHAVIOUR_SIZES, QUICK_BEHAVIOUR_SIZES
+
+        chosen = args.behaviour_sizes
+        if chosen is None:
+            chosen = QUICK_BEHAVIOUR_SIZES if quick else BEHAVIOUR_SIZES
+        for n in chosen:
+            if not 1 <= n <= MAX_AGENTS:
+                raise UsageError(f"--behaviour-sizes must be in 1..{MAX_AGENTS}, got {n}")
+        behaviour_sizes = tuple(sorted(set(chosen)))
     return BenchOptions(
         level=level,
         sizes=_sizes(sizes, "--sizes", smallest),
@@ -1033,6 +1099,7 @@ def options_from(args: argparse.Namespace, level: Level) -> BenchOptions:
         frame_count=QUICK_FRAMES if quick else FRAME_COUNT,
         frame_warmup=QUICK_WARMUP if quick else FRAME_WARMUP,
         tune=not args.no_tune,
+        behaviour_sizes=behaviour_sizes,
     )
 
 

@@ -15,7 +15,17 @@ import pytest
 from game.bench import runner
 
 REPO = Path(__file__).resolve().parents[3]
-TOP_KEYS = {"machine", "options", "weights", "rows", "exponents", "notes", "frames", "profile"}
+TOP_KEYS = {
+    "machine",
+    "options",
+    "weights",
+    "rows",
+    "exponents",
+    "notes",
+    "frames",
+    "profile",
+    "behaviours",
+}
 MACHINE_KEYS = {
     "python",
     "numpy",
@@ -87,6 +97,7 @@ def test_json_writes_the_documented_keys(
     assert set(data["exponents"]) == EXPONENT_KEYS
     assert data["exponents"]["ours_steering"] is None  # one size: nothing to fit
     assert data["frames"] is None and data["profile"] is None
+    assert data["behaviours"] is None  # only with --behaviours
 
 
 def test_progress_is_one_line_per_job_off_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
@@ -159,6 +170,8 @@ def test_profile_without_pyinstrument_is_a_clear_error(
         ["--sizes", "abc"],
         ["--sizes"],
         ["--reference-sizes", "5"],
+        ["--behaviour-sizes", "0"],
+        ["--behaviour-sizes", "x"],
         ["--json", "/no/such/folder/x.json"],
         ["--profile", "/no/such/folder/p.txt"],
         ["--bogus"],
