@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .agents import UNSET, AgentGroup, integrate, is_unset
 from .avoid_agents import AvoidAgents
+from .avoid_walls import AvoidWalls
 from .base import DEFAULT_GAIN, Behaviour, Debug, desired_toward, steer_to_velocity
 from .basic import Arrive, Contain, Evade, Flee, Pursue, Seek, Wander
 from .combine import Limited, Masked, PrioritizedSum, Priority, Weighted, WeightedSum
@@ -23,7 +24,7 @@ from .paths import PathSet
 from .queue import Queue
 from .targets import Hide, Interpose, MatchVelocity, OffsetPursuit, formation_offsets
 from .vec import length, perp, safe_normalize, truncate
-from .walls import AvoidWalls, Walls
+from .walls import Walls
 
 __all__ = [
     "DEFAULT_GAIN",
