@@ -1,7 +1,8 @@
 """Command line: ``python -m game [COMMAND]``; with no command it opens the game window.
 
-Commands: ``play LEVEL``, ``edit LEVEL``, ``simulate LEVEL``, ``screenshot LEVEL --out FILE``,
-``demo``, ``bench``. A bad level or option prints one line on stderr and exits with status 2.
+Commands: ``play LEVEL``, ``edit LEVEL``, ``simulate LEVEL``, ``replay FILE``,
+``screenshot LEVEL --out FILE``, ``demo``, ``bench``. A bad level or option prints one line on
+stderr and exits with status 2.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ MAX_DEMO_AGENTS = 100_000
 
 
 def _parser() -> argparse.ArgumentParser:
-    from . import cli_game, cli_simulate
+    from . import cli_game, cli_replay, cli_simulate
     from .bench import runner as bench
     from .cli_common import MAX_SEED, bounded_float, bounded_int, one_line_errors, seed
 
@@ -30,6 +31,7 @@ def _parser() -> argparse.ArgumentParser:
     edit = sub.add_parser("edit", help="open a level in the path editor")
     edit.add_argument("level", help="a level file, or a shipped level's name or number")
     cli_simulate.add_parser(sub)
+    cli_replay.add_parser(sub)
     demo = sub.add_parser("demo", help="headless steering demo that prints what the crowd does")
     demo.add_argument(
         "--agents",
@@ -94,6 +96,10 @@ def main(argv: list[str] | None = None) -> int:
         from .cli_simulate import run as run_simulate
 
         return run_simulate(args)
+    if command == "replay":
+        from .cli_replay import run as run_replay
+
+        return run_replay(args)
     if command == "bench":
         from .bench.runner import run as run_bench
 

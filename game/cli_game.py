@@ -53,6 +53,12 @@ def add_parsers(subparsers: Any) -> None:
     play = subparsers.add_parser("play", help="open a level in the game window")
     play.add_argument("level", help="a level file, or a shipped level's name or number")
     play.add_argument("--debug", action="store_true", help="start with the F1 overlay on")
+    play.add_argument(
+        "--record",
+        type=Path,
+        default=None,
+        help="keep the latest run's inputs in this replay file (.json; see `replay`)",
+    )
     play.set_defaults(game_command="play")
 
     shot = subparsers.add_parser(
@@ -88,7 +94,13 @@ def run(args: argparse.Namespace) -> int | None:
     """Run the ``play`` or ``screenshot`` command in ``args``; returns the exit status."""
     command = getattr(args, "game_command", None) or getattr(args, "command", None)
     if command == "play":
-        return run_window(args.level, debug=args.debug)
+        if args.record is not None:
+            try:
+                check_output(args.record, suffixes=(".json",), what="--record")
+            except OutputError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                return 2
+        return run_window(args.level, debug=args.debug, record=args.record)
     if command == "screenshot":
         try:
             check_output(args.out, suffixes=IMAGE_SUFFIXES, what="--out")
@@ -126,8 +138,12 @@ def no_display() -> str | None:
     )
 
 
-def run_window(level: str | None = None, *, debug: bool = False) -> int:
-    """Open the game window: the title view, or ``level`` directly; returns when it closes."""
+def run_window(level: str | None = None, *, debug: bool = False, record: Path | None = None) -> int:
+    """Open the game window: the title view, or ``level`` directly; returns when it closes.
+
+    With ``record``, the latest run's inputs are kept in that replay file (see
+    :class:`game.recording.RunRecorder`).
+    """
     path = None
     if level is not None:
         path = _load(level)
@@ -146,12 +162,16 @@ def run_window(level: str | None = None, *, debug: bool = False) -> int:
     except Exception as exc:  # pyglet's display errors have no common base class
         print(f"error: cannot open the game window: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
-    app = GameApp(window)
+    from game.recording import RunRecorder
+
+    app = GameApp(window, recorder=RunRecorder(record) if record is not None else None)
     if path is None:
         app.show_title()
     else:
         app.play(path, debug=debug)
     arcade.run()
+    if app.recorder is not None:
+        app.recorder.save()  # the run the window was closed on
     return 0
 
 

@@ -1,8 +1,10 @@
 """``python -m game simulate LEVEL``: run a level headless and print a one-line JSON summary.
 
 No arcade, no window, no OpenGL: the level, the world and the steering core only. The run
-stops as soon as the outcome is decided. A progress bar goes to stderr when the run takes
-longer than a second; a bad level or option prints one line on stderr and exits with status 2.
+stops as soon as the outcome is decided. ``--inputs FILE.json`` plays the player from a replay
+file (see :mod:`game.recording`) instead of leaving them still or to the autopilot. A progress
+bar goes to stderr when the run takes longer than a second; a bad level, option or replay file
+prints one line on stderr and exits with status 2.
 """
 
 from __future__ import annotations
@@ -17,9 +19,17 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from game.cli_common import MAX_SEED, one_line_errors, seed
 from game.level import LevelError, load_level, resolve_level
+from game.recording import (
+    InputScript,
+    Recording,
+    ReplayError,
+    load_recording,
+    resolve_recording_level,
+)
 from game.safe_io import OutputError, check_output
 
 __all__ = ["MAX_EXTRA_AGENTS", "MAX_SECONDS", "PROGRESS_AFTER", "add_parser", "run", "summary"]
@@ -28,6 +38,8 @@ log = logging.getLogger(__name__)
 
 #: Longest run accepted (simulated seconds): one hour.
 MAX_SECONDS = 3600.0
+#: Simulated seconds when neither ``--seconds`` nor the ``--inputs`` file says.
+DEFAULT_SECONDS = 10.0
 #: Most NPCs ``--agents`` may add.
 MAX_EXTRA_AGENTS = 100_000
 #: The largest trace ``simulate --trace`` holds in memory (bytes).
@@ -51,9 +63,17 @@ def add_parser(subparsers: Any) -> None:
         help="run a level headless and print a JSON summary",
         description=__doc__,
     )
-    parser.add_argument("level", help="a level file, or a shipped level's name or number")
     parser.add_argument(
-        "--seconds", type=float, default=10.0, help="simulated seconds (default 10)"
+        "level",
+        nargs="?",
+        default=None,
+        help="a level file, or a shipped level's name or number (default: the --inputs file's)",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=None,
+        help="simulated seconds (default: the --inputs file's seconds, else 10)",
     )
     parser.add_argument(
         "--seed", type=seed, default=None, help=f"seed, 0..{MAX_SEED} (default: the level's)"
@@ -63,6 +83,12 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--autopilot", action="store_true", help="the player heads for the nearest exit"
+    )
+    parser.add_argument(
+        "--inputs",
+        type=Path,
+        default=None,
+        help="play the player from a replay file (JSON keyframes; see the README)",
     )
     parser.add_argument("--trace", type=Path, default=None, help="write a trace .npz here")
     parser.add_argument(
@@ -97,6 +123,38 @@ def _check(args: argparse.Namespace) -> None:
             check_output(args.trace, suffixes=(".npz",), what="--trace")
         except OutputError as exc:
             raise UsageError(str(exc)) from exc
+
+
+def _recording(args: argparse.Namespace) -> Recording | None:
+    """The ``--inputs`` file, read and validated (None without one); fills in ``--seconds``.
+
+    Raises:
+        UsageError: for ``--inputs`` with ``--autopilot``.
+        ReplayError: for a bad file.
+    """
+    recording = None
+    if args.inputs is not None:
+        if args.autopilot:
+            raise UsageError("--inputs and --autopilot both steer the player: give one")
+        recording = load_recording(args.inputs)
+    if args.seconds is None:
+        given = recording.seconds if recording is not None else None
+        args.seconds = given if given is not None else DEFAULT_SECONDS
+    return recording
+
+
+def _level_path(args: argparse.Namespace, recording: Recording | None) -> Path:
+    """The level to run: the command line's, else the ``--inputs`` file's.
+
+    Raises:
+        UsageError: when neither names one.
+        LevelError, ReplayError: for a level that cannot be found or loaded.
+    """
+    if recording is not None:
+        return resolve_recording_level(recording, args.level)
+    if args.level is None:
+        raise UsageError("a level is required (or --inputs with a file that names one)")
+    return resolve_level(args.level)
 
 
 def _check_trace_size(args: argparse.Namespace, agents: int, rocks: int) -> None:
@@ -177,11 +235,15 @@ def run(args: argparse.Namespace) -> int:
     Prints the summary to stdout; the progress bar and any error line go to stderr.
     """
     try:
+        recording = _recording(args)
         _check(args)
-        level = load_level(resolve_level(args.level))
-    except (UsageError, LevelError) as exc:
+        level = load_level(_level_path(args, recording))
+    except (UsageError, LevelError, ReplayError) as exc:
         sys.stderr.write(f"simulate: error: {exc}\n")
         return 2
+    script = InputScript(recording.keyframes) if recording is not None else None
+    if args.seed is None and recording is not None:
+        args.seed = recording.seed
     from game.world import DT, Autopilot, TraceRecorder, World  # after validation: fast errors
 
     try:
@@ -199,7 +261,11 @@ def run(args: argparse.Namespace) -> int:
     idle = np.zeros(2)
     try:
         for k in range(steps):
-            thrust = pilot() if pilot is not None else idle
+            thrust: ArrayLike = idle
+            if pilot is not None:
+                thrust = pilot()
+            elif script is not None:
+                thrust = script.thrust(k)
             t0 = time.perf_counter()
             world.step(thrust)
             ms.append((time.perf_counter() - t0) * 1000.0)

@@ -14,6 +14,7 @@ import arcade
 
 from game.clock import DT
 from game.level import Level, LevelError, load_level, shipped_levels
+from game.recording import RunRecorder
 from game.render.bank import TextureBank
 from game.render.theme import BACKGROUND
 
@@ -110,6 +111,7 @@ class GameApp:
         sounds: Effects and mute.
         bank: Generated textures (made once, reused by every level view).
         levels: The shipped levels in play order.
+        recorder: Keeps the player's latest run in a replay file (``play --record``), or None.
     """
 
     window: arcade.Window
@@ -117,6 +119,7 @@ class GameApp:
     sounds: Sounds = field(default_factory=Sounds)
     bank: TextureBank = field(default_factory=TextureBank)
     levels: list[LevelEntry] = field(default_factory=lambda: shipped_entries())
+    recorder: RunRecorder | None = None
 
     def next_level(self, path: Path) -> Path | None:
         """The shipped level after ``path`` in play order (None after the last)."""

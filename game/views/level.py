@@ -88,6 +88,8 @@ class LevelView(arcade.View):
         self.tapped: set[int] = set()
         self.end_timer: float | None = None
         self.result: tuple[LevelRecord, bool] | None = None
+        if app.recorder is not None and self.pilot is None:
+            app.recorder.start(path, self.world)
 
     # -- simulation --------------------------------------------------------------------------
 
@@ -112,6 +114,8 @@ class LevelView(arcade.View):
         if self.pilot is not None:
             return  # the autopilot's runs are not the player's: no sound, no record
         self.app.sounds.play(outcome)
+        if self.app.recorder is not None:
+            self.app.recorder.save()
         if outcome == "won":
             self.result = self.app.progress.record_win(self.path.stem, self.world.time)
 
@@ -135,6 +139,11 @@ class LevelView(arcade.View):
     def on_resize(self, width: int, height: int) -> None:
         """Keep cameras and HUD fitted to the window."""
         self.stage.resize(width, height)
+
+    def on_hide_view(self) -> None:
+        """Keep the run so far in the replay file (pause, restart, leave, editor)."""
+        if self.app.recorder is not None and self.pilot is None:
+            self.app.recorder.save()
 
     def on_show_view(self) -> None:
         """Forget keys held while another view was showing."""

@@ -1,0 +1,444 @@
+"""Recorded runs: the replay file format (read, validate, write), the player's thrust per step
+from its keyframes, and the recorder the game uses for ``play --record``. No arcade here.
+
+A replay file is JSON: ``{"level": "...", "seed": N, "seconds": S, "inputs": [[t, x, y], ...]}``
+(``seconds`` optional), or a bare list of keyframes. Each keyframe's thrust ``(x, y)`` is held
+from step ``round(t / DT)`` until the next keyframe; before the first one the thrust is zero.
+The world is deterministic, so the same file and seed give the same run, bit for bit.
+"""
+
+from __future__ import annotations
+
+import bisect
+import errno
+import json
+import logging
+import math
+import os
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from game.clock import DT
+from game.level import LevelError, load_level, resolve_level
+from game.level.schema import MAX_SEED
+from game.level.shipped import LEVELS_DIR
+from game.safe_io import OutputError, atomic_write, one_line
+
+if TYPE_CHECKING:
+    from game.world import World
+
+__all__ = [
+    "KEYFRAME_FIELDS",
+    "MAX_KEYFRAMES",
+    "MAX_REPLAY_BYTES",
+    "MAX_REPLAY_SECONDS",
+    "THRUST_TOLERANCE",
+    "InputScript",
+    "Keyframe",
+    "Recording",
+    "ReplayError",
+    "RunRecorder",
+    "keyframes_from_inputs",
+    "level_reference",
+    "load_recording",
+    "parse_recording",
+    "recording_json",
+    "resolve_recording_level",
+    "save_recording",
+    "step_of",
+]
+
+log = logging.getLogger(__name__)
+
+#: The longest run a replay file may describe (simulated seconds): one hour, as ``simulate``.
+MAX_REPLAY_SECONDS = 3600.0
+#: Most keyframes in a file: one per step of the longest run, and one more.
+MAX_KEYFRAMES = round(MAX_REPLAY_SECONDS / DT) + 1
+#: Largest replay file read (bytes): the most keyframes at about 70 bytes each.
+MAX_REPLAY_BYTES = 16 * 2**20
+#: A thrust may be this much longer than 1 (rounding in a file written by hand or by a tool).
+THRUST_TOLERANCE = 1e-6
+#: Names of a keyframe's three numbers, as error messages call them.
+KEYFRAME_FIELDS = ("t", "thrust_x", "thrust_y")
+
+_REQUIRED = ("level", "seed", "inputs")
+_OPTIONAL = ("seconds",)
+
+
+class ReplayError(ValueError):
+    """A replay file cannot be read or is invalid. The message is one line:
+    ``FILE: keyframe 3, field "t": what is wrong``.
+
+    Attributes:
+        reason: What is wrong, without the location.
+        file: The replay file, or None.
+        keyframe: Index of the keyframe at fault (0-based), or None.
+        field: The key or keyframe field at fault, or None.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        file: str | os.PathLike[str] | None = None,
+        keyframe: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        self.reason = reason
+        self.file = os.fspath(file) if file is not None else None
+        self.keyframe = keyframe
+        self.field = field
+        where = [f"keyframe {keyframe}"] if keyframe is not None else []
+        if field is not None:
+            where.append(f"field {json.dumps(field, ensure_ascii=False)}")
+        parts = [p for p in (self.file, ", ".join(where)) if p]
+        super().__init__(one_line(": ".join([*parts, reason])))
+
+
+class Keyframe(NamedTuple):
+    """From ``t`` on, the player's thrust is ``(x, y)``."""
+
+    t: float
+    """Simulated seconds from the start of the run (>= 0)."""
+    x: float
+    """Thrust to the right (a unit key direction's x, or 0)."""
+    y: float
+    """Thrust upward."""
+
+
+@dataclass(frozen=True)
+class Recording:
+    """A run as its inputs.
+
+    Attributes:
+        keyframes: The player's thrust changes, by time.
+        level: The level as the file names it (None for a bare list of keyframes).
+        seed: The world's seed (None: the level's own).
+        seconds: How long the run lasted (None: not said; runs stop when decided).
+        source: The file it was read from, if any (a relative ``level`` is found beside it).
+    """
+
+    keyframes: tuple[Keyframe, ...]
+    level: str | None = None
+    seed: int | None = None
+    seconds: float | None = None
+    source: Path | None = None
+
+
+def step_of(t: float) -> int:
+    """The step a keyframe at ``t`` seconds applies from: ``round(t / DT)``."""
+    return round(t / DT)
+
+
+class InputScript:
+    """The player's thrust at every step, from keyframes (each held until the next; zero
+    before the first; of two keyframes on one step the later wins).
+
+    Args:
+        keyframes: In time order.
+    """
+
+    def __init__(self, keyframes: Sequence[Keyframe]) -> None:
+        self._steps = [step_of(k.t) for k in keyframes]
+        self._thrust = [(float(k.x), float(k.y)) for k in keyframes]
+
+    def thrust(self, step: int) -> tuple[float, float]:
+        """The thrust of step ``step`` (0 is the first step of the run)."""
+        k = bisect.bisect_right(self._steps, step) - 1
+        return self._thrust[k] if k >= 0 else (0.0, 0.0)
+
+
+def keyframes_from_inputs(inputs: Sequence[tuple[float, float]]) -> list[Keyframe]:
+    """Keyframes for a world's per-step inputs (:attr:`World.inputs`): one where the thrust
+    changes (the run starts with no thrust), at ``t = step * DT`` rounded to 6 decimals (which
+    :func:`step_of` maps back to the same step)."""
+    out: list[Keyframe] = []
+    last = (0.0, 0.0)
+    for k, u in enumerate(inputs):
+        x, y = float(u[0]), float(u[1])
+        if (x, y) != last:
+            out.append(Keyframe(round(k * DT, 6), x, y))
+            last = (x, y)
+    return out
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+class _NonFinite(float):
+    """``NaN``, ``Infinity`` or ``-Infinity`` in the JSON text (refused where it is found)."""
+
+
+def _constant(text: str) -> _NonFinite:
+    return _NonFinite(float(text))
+
+
+def load_recording(path: str | os.PathLike[str]) -> Recording:
+    """Read and validate a replay file.
+
+    Raises:
+        ReplayError: naming the file, the keyframe and the field at fault.
+    """
+    file = Path(path)
+    try:
+        info = file.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise ReplayError("is a directory, not a replay file", file=file)
+        if not stat.S_ISREG(info.st_mode):  # never opened: reading a FIFO would block
+            raise ReplayError("not a regular file (a FIFO, socket or device)", file=file)
+        if info.st_size > MAX_REPLAY_BYTES:
+            raise ReplayError(
+                f"file is {info.st_size:,} bytes; at most {MAX_REPLAY_BYTES:,}", file=file
+            )
+        text = file.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ReplayError("cannot read: symbolic link loop", file=file) from exc
+        raise ReplayError(f"cannot read: {exc.strerror or exc}", file=file) from exc
+    except UnicodeDecodeError as exc:
+        raise ReplayError(f"not UTF-8 text (byte {exc.start})", file=file) from exc
+    try:
+        data = json.loads(text, parse_constant=_constant)
+    except json.JSONDecodeError as exc:
+        raise ReplayError(
+            f"not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}", file=file
+        ) from exc
+    except (RecursionError, ValueError) as exc:  # nesting, a 5,000-digit integer
+        raise ReplayError(f"not JSON: {exc}", file=file) from exc
+    return parse_recording(data, file)
+
+
+def parse_recording(data: Any, file: Path | None = None) -> Recording:
+    """Validate decoded JSON as a recording (an object, or a bare list of keyframes).
+
+    Raises:
+        ReplayError: naming ``file``, the keyframe and the field at fault.
+    """
+    if isinstance(data, list):
+        return Recording(_keyframes(data, file), source=file)
+    if not isinstance(data, dict):
+        raise ReplayError(
+            f"expected an object with {', '.join(_REQUIRED)} or a list of keyframes, "
+            f"got {_kind(data)}",
+            file=file,
+        )
+    unknown = [k for k in data if k not in _REQUIRED + _OPTIONAL]
+    if unknown:
+        known = ", ".join(_REQUIRED + _OPTIONAL)
+        raise ReplayError(f"unknown key; the keys are {known}", file=file, field=unknown[0])
+    for key in _REQUIRED:
+        if key not in data:
+            raise ReplayError("missing", file=file, field=key)
+    level = data["level"]
+    if not isinstance(level, str) or not level.strip() or len(level) > 4096:
+        raise ReplayError(
+            f"must be a level's file or name (text, 1..4096 characters), got {_show(level)}",
+            file=file,
+            field="level",
+        )
+    seed = data["seed"]
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ReplayError(
+            f"must be an integer in 0..{MAX_SEED:,}, got {_show(seed)}", file=file, field="seed"
+        )
+    seconds = data.get("seconds")
+    if seconds is not None:
+        seconds = _number(seconds, file, None, "seconds")
+        if not 0.0 < seconds <= MAX_REPLAY_SECONDS:
+            raise ReplayError(
+                f"must be in (0, {MAX_REPLAY_SECONDS:g}], got {seconds:g}",
+                file=file,
+                field="seconds",
+            )
+    inputs = data["inputs"]
+    if not isinstance(inputs, list):
+        raise ReplayError(
+            f"must be a list of [t, thrust_x, thrust_y], got {_kind(inputs)}",
+            file=file,
+            field="inputs",
+        )
+    return Recording(_keyframes(inputs, file), level, seed, seconds, file)
+
+
+def _keyframes(items: list[Any], file: Path | None) -> tuple[Keyframe, ...]:
+    if len(items) > MAX_KEYFRAMES:
+        raise ReplayError(
+            f"{len(items):,} keyframes; at most {MAX_KEYFRAMES:,}", file=file, field="inputs"
+        )
+    out: list[Keyframe] = []
+    for i, item in enumerate(items):
+        if not isinstance(item, list) or len(item) != 3:
+            raise ReplayError(
+                f"must be [t, thrust_x, thrust_y], got {_show(item)}", file=file, keyframe=i
+            )
+        t, x, y = (_number(v, file, i, name) for v, name in zip(item, KEYFRAME_FIELDS, strict=True))
+        if t < 0.0 or t > MAX_REPLAY_SECONDS:
+            raise ReplayError(
+                f"must be in 0..{MAX_REPLAY_SECONDS:g} s, got {t:g}",
+                file=file,
+                keyframe=i,
+                field="t",
+            )
+        if out and t < out[-1].t:
+            raise ReplayError(
+                f"time goes backwards: {t:g} s after {out[-1].t:g} s",
+                file=file,
+                keyframe=i,
+                field="t",
+            )
+        length = math.hypot(x, y)
+        if length > 1.0 + THRUST_TOLERANCE:
+            raise ReplayError(
+                f"thrust ({x:g}, {y:g}) is {length:.6g} long; at most 1",
+                file=file,
+                keyframe=i,
+                field="thrust",
+            )
+        out.append(Keyframe(t, x, y))
+    return tuple(out)
+
+
+def _number(value: Any, file: Path | None, keyframe: int | None, field: str) -> float:
+    """A finite number from JSON, or the error naming where it is."""
+    if isinstance(value, _NonFinite) or (isinstance(value, float) and not math.isfinite(value)):
+        raise ReplayError(
+            f"{_show(value)} is not allowed; every number must be finite",
+            file=file,
+            keyframe=keyframe,
+            field=field,
+        )
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ReplayError(
+            f"must be a number, got {_show(value)}", file=file, keyframe=keyframe, field=field
+        )
+    try:
+        return float(value)
+    except OverflowError:  # an integer with hundreds of digits
+        raise ReplayError("number too large", file=file, keyframe=keyframe, field=field) from None
+
+
+def _kind(value: Any) -> str:
+    names = {dict: "an object", list: "a list", str: "text", bool: "true/false"}
+    if value is None:
+        return "null"
+    return names.get(type(value), "a number")
+
+
+def _show(value: Any) -> str:
+    """A short rendering of a bad value for a message."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return {math.inf: "Infinity", -math.inf: "-Infinity"}.get(value, "NaN")
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, float) else f"{value:g}"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def resolve_recording_level(recording: Recording, override: str | None = None) -> Path:
+    """The level file a recording plays on, checked to load.
+
+    ``level`` (or ``override``) is first a path relative to the replay file's folder; failing
+    that, it is resolved as the command line resolves a level: a path (absolute or from the
+    working folder), or a shipped level's name, stem or number.
+
+    Raises:
+        ReplayError: naming the file and field ``level`` (no level, or one that cannot load).
+    """
+    name = override if override is not None else recording.level
+    if name is None:
+        raise ReplayError(
+            "a bare list of keyframes names no level: give one on the command line",
+            file=recording.source,
+            field="level",
+        )
+    try:
+        beside = recording.source.parent / name if recording.source is not None else None
+        path = beside if beside is not None and os.path.lexists(beside) else resolve_level(name)
+        load_level(path)
+    except (LevelError, OSError) as err:
+        if override is not None:
+            raise ReplayError(str(err)) from err
+        raise ReplayError(str(err), file=recording.source, field="level") from err
+    return path
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def level_reference(level: Path, out: Path) -> str:
+    """How a replay file at ``out`` names ``level``: a shipped level by its file stem (so the
+    file plays in any checkout), any other level by its path relative to ``out``'s folder."""
+    level = level.resolve()
+    if level.parent == LEVELS_DIR.resolve():
+        return level.stem
+    try:
+        return os.path.relpath(level, out.resolve().parent)
+    except ValueError:  # another drive (Windows)
+        return str(level)
+
+
+def recording_json(recording: Recording) -> str:
+    """A recording as the file's text: the header on one line, then one keyframe a line."""
+    head: dict[str, Any] = {"level": recording.level, "seed": recording.seed}
+    if recording.seconds is not None:
+        head["seconds"] = recording.seconds
+    rows = ",\n".join(f"  {json.dumps(list(k))}" for k in recording.keyframes)
+    body = f"[\n{rows}\n]" if rows else "[]"
+    return json.dumps(head)[:-1] + f', "inputs": {body}}}\n'
+
+
+def save_recording(path: Path, recording: Recording) -> Path:
+    """Write ``recording`` to ``path`` atomically.
+
+    Raises:
+        OutputError: one line naming the file (an old file there is kept).
+    """
+    return atomic_write(path, recording_json(recording).encode("utf-8"))
+
+
+class RunRecorder:
+    """Keeps the latest run's inputs in a replay file (``play --record``).
+
+    The game calls :meth:`start` when a run starts and :meth:`save` when it ends, is left or
+    paused, and when the window closes; :meth:`start` saves the run before it first. The file
+    always holds the latest run that took a step.
+
+    Args:
+        out: The replay file.
+    """
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self._run: tuple[Path, World] | None = None
+        self._saved_frame = -1
+
+    def start(self, level: Path, world: World) -> None:
+        """A new run of ``level`` begins in ``world`` (the previous run is saved first)."""
+        self.save()
+        self._run = (level, world)
+        self._saved_frame = -1
+
+    def save(self) -> bool:
+        """Write the current run if it took a step since the last write; True if written.
+
+        A failure is logged (the game goes on); the old file is kept.
+        """
+        if self._run is None:
+            return False
+        level, world = self._run
+        if world.frame == 0 or world.frame == self._saved_frame:
+            return False
+        recording = Recording(
+            tuple(keyframes_from_inputs(world.inputs)),
+            level_reference(level, self.out),
+            world.seed,
+            round(world.time, 6),
+        )
+        try:
+            save_recording(self.out, recording)
+        except OutputError as exc:
+            log.warning("run not recorded: %s", exc)
+            return False
+        self._saved_frame = world.frame
+        return True
