@@ -19,7 +19,12 @@ from tests.unit.level.helpers import exit_, make_map, player
 
 S = 1.0 / math.sqrt(2.0)
 #: What keys give: the eight directions and no key.
-KEY_THRUSTS = [(0.0, 0.0), (1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)] + [
+KEY_THRUSTS = [
+    (0.0, 0.0),
+    (1.0, 0.0),
+    (-1.0, 0.0),
+    (0.0, 1.0),
+    (0.0, -1.0),
     (S, S),
     (S, -S),
     (-S, S),

@@ -93,7 +93,22 @@ def _a_dir(folder: Path) -> None:
     (folder / "out.json").mkdir()
 
 
+def _replay(content: str, name: str = "run.json") -> Callable[[Path], None]:
+    """A replay file with this text."""
+
+    def setup(folder: Path) -> None:
+        (folder / name).write_text(content)
+
+    return setup
+
+
+def _big_replay(folder: Path) -> None:
+    with (folder / "run.json").open("wb") as fh:
+        fh.truncate(17 * 2**20)
+
+
 NO_DISPLAY = {"DISPLAY": None, "WAYLAND_DISPLAY": None, "ARCADE_HEADLESS": None}
+SIM_RUN = ["simulate", "--inputs", "run.json"]
 
 CASES = [
     # -- arguments
@@ -187,6 +202,75 @@ CASES = [
     Case("level is a FIFO", ["check", "bad.tmj"], "not a regular file", _fifo, "game.level"),
     Case("npcs packed in 1 x 1 px", ["check", "bad.tmj"], "do not fit", _dense_npcs, "game.level"),
     Case("enemies at one point", ["simulate", "bad.tmj"], "do not fit", _dense_enemies),
+    # -- replay files (simulate --inputs, replay) and play --record
+    Case("replay not JSON", SIM_RUN, "run.json: not JSON", _replay("{level")),
+    Case(
+        "replay unknown key",
+        ["replay", "run.json"],
+        'field "speed": unknown key',
+        _replay('{"level": "1", "seed": 0, "inputs": [], "speed": 2}'),
+    ),
+    Case(
+        "replay missing seed",
+        SIM_RUN,
+        'field "seed": missing',
+        _replay('{"level": "1", "inputs": []}'),
+    ),
+    Case(
+        "replay NaN thrust",
+        ["simulate", "1", "--inputs", "run.json"],
+        'keyframe 1, field "thrust_y": NaN',
+        _replay("[[0, 1, 0], [1, 0, NaN]]"),
+    ),
+    Case(
+        "replay time backwards",
+        ["simulate", "1", "--inputs", "run.json"],
+        'keyframe 2, field "t": time goes backwards',
+        _replay("[[0, 1, 0], [2, 0, 1], [1, 0, 0]]"),
+    ),
+    Case(
+        "replay negative time",
+        ["replay", "run.json", "--level", "1"],
+        'keyframe 0, field "t"',
+        _replay("[[-1, 1, 0]]"),
+    ),
+    Case(
+        "replay thrust too long",
+        ["simulate", "1", "--inputs", "run.json"],
+        'keyframe 0, field "thrust"',
+        _replay("[[0, 1, 1]]"),
+    ),
+    Case(
+        "replay wrong type",
+        ["simulate", "1", "--inputs", "run.json"],
+        'keyframe 0, field "t": must be a number',
+        _replay('[["0", 1, 0]]'),
+    ),
+    Case("replay too big", SIM_RUN, "at most 16,777,216", _big_replay),
+    Case(
+        "replay unknown level",
+        ["replay", "run.json"],
+        'field "level": atlantis: no such level',
+        _replay('{"level": "atlantis", "seed": 0, "inputs": []}'),
+    ),
+    Case(
+        "replay bare list without a level",
+        ["replay", "run.json"],
+        "names no level",
+        _replay("[]"),
+    ),
+    Case("replay file missing", ["replay", "nope.json"], "nope.json: cannot read"),
+    Case("replay is a folder", ["simulate", "--inputs", "."], "is a directory"),
+    Case(
+        "replay without a display",
+        ["replay", "run.json"],
+        "xvfb-run",
+        _replay('{"level": "1", "seed": 0, "inputs": []}'),
+        env=NO_DISPLAY,
+    ),
+    Case("inputs with autopilot", [*SIM_RUN, "--autopilot"], "--inputs and --autopilot"),
+    Case("record wrong extension", ["play", "1", "--record", "r.txt"], ".json"),
+    Case("record onto a directory", ["play", "1", "--record", "out.json"], "directory", _a_dir),
 ]
 
 
