@@ -110,8 +110,9 @@ def _check(args: argparse.Namespace) -> None:
     Raises:
         UsageError: naming the option.
     """
-    if not (math.isfinite(args.seconds) and 0.0 < args.seconds <= MAX_SECONDS):
-        raise UsageError(f"--seconds must be in (0, {MAX_SECONDS:g}], got {args.seconds}")
+    seconds = DEFAULT_SECONDS if args.seconds is None else args.seconds
+    if not (math.isfinite(seconds) and 0.0 < seconds <= MAX_SECONDS):
+        raise UsageError(f"--seconds must be in (0, {MAX_SECONDS:g}], got {seconds}")
     if not 0 <= args.agents <= MAX_EXTRA_AGENTS:
         raise UsageError(f"--agents must be in 0..{MAX_EXTRA_AGENTS}, got {args.agents}")
     if args.trace_every < 1:

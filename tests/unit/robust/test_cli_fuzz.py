@@ -16,11 +16,12 @@ from game.bench.scenario import load_sandbox
 from game.cli_simulate import UsageError as SimulateUsage
 from game.cli_simulate import _check
 
-COMMANDS = ["play", "edit", "simulate", "screenshot", "demo", "bench", "fly", ""]
+COMMANDS = ["play", "edit", "simulate", "replay", "screenshot", "demo", "bench", "fly", ""]
 OPTIONS = [
     "--seconds", "--seed", "--agents", "--trace", "--trace-every", "--stagger", "--out",
     "--size", "--debug", "--sizes", "--reference-sizes", "--steps", "--warmup", "--json",
     "--profile", "--quick", "--levels", "--sweep", "--autopilot", "--bogus", "-h",
+    "--inputs", "--record", "--speed", "--level",
 ]  # fmt: skip
 VALUES = st.one_of(
     st.sampled_from(["1", "0", "-1", "nan", "inf", "1e400", "abc", "", "1280x720", "0x0"]),
