@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     import arcade
 
     from game.views.app import GameApp, create_window
+    from game.views.progress import ProgressStore
     from game.views.replay import ReplayView
 
     try:
@@ -57,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # pyglet's display errors have no common base class
         sys.stderr.write(f"replay: error: cannot open the game window: {exc}\n")
         return 2
-    app = GameApp(window, levels=[])
+    app = GameApp(window, progress=ProgressStore(persist=False), levels=[])  # a replay wins nothing
     window.show_view(ReplayView(app, recording, path, debug=args.debug, speed=args.speed))
     arcade.run()
     return 0
