@@ -1,8 +1,8 @@
 """Command line: ``python -m game [COMMAND]``; with no command it opens the game window.
 
 Commands: ``play LEVEL``, ``edit LEVEL``, ``simulate LEVEL``, ``replay FILE``,
-``screenshot LEVEL --out FILE``, ``demo``, ``bench``. A bad level or option prints one line on
-stderr and exits with status 2.
+``screenshot LEVEL --out FILE``, ``demo``, ``bench``, ``lab [NAME]``. A bad level or option
+prints one line on stderr and exits with status 2.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ MAX_DEMO_AGENTS = 100_000
 def _parser() -> argparse.ArgumentParser:
     from . import cli_game, cli_replay, cli_simulate
     from .bench import runner as bench
+    from .lab import cli as lab_cli
     from .cli_common import MAX_SEED, bounded_float, bounded_int, one_line_errors, seed
 
     parser = argparse.ArgumentParser(prog="python -m game", description=__doc__)
@@ -47,6 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--seed", type=seed, default=0, help=f"seed, 0..{MAX_SEED} (default 0)")
     bench.add_parser(sub)
+    lab_cli.add_parser(sub)
     # Every bad or unknown option of every command: one line on stderr, exit status 2.
     one_line_errors(parser)
     return parser
@@ -104,6 +106,10 @@ def main(argv: list[str] | None = None) -> int:
         from .bench.runner import run as run_bench
 
         return run_bench(args)
+    if command == "lab":
+        from .lab.cli import run as run_lab
+
+        return run_lab(args)
     if command == "demo":
         from .demo import run_demo
 

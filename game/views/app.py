@@ -136,6 +136,18 @@ class GameApp:
 
         self.window.show_view(TitleView(self, select))
 
+    def show_lab(self, scene: str | None = None) -> None:
+        """Show the Lab: its scene list, or the scene called ``scene``; Esc returns here.
+
+        Raises:
+            SceneNotFoundError: when no scene has that name.
+        """
+        from game.lab.registry import find_scene
+        from game.lab.view import LabView
+
+        cls = find_scene(scene) if scene is not None else None
+        self.window.show_view(LabView(self.window, cls, on_exit=self.show_title))
+
     def play(self, path: Path, *, debug: bool = False, level: Level | None = None) -> None:
         """Start (or restart) a level in a fresh view.
 

@@ -69,7 +69,7 @@ class TitleView(arcade.View):
             for k in range(len(app.levels))
         ]
         self.footer = arcade.Text(
-            "Up / Down and Enter, or the level's number   M mute   Esc quit",
+            "Up / Down and Enter, or the level's number   L the Lab   M mute   Esc quit",
             0,
             0,
             theme.HUD_DIM,
@@ -148,7 +148,7 @@ class TitleView(arcade.View):
             self.message.text = str(err)[:140]
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
-        """Arrows, Enter, digits, M and Esc."""
+        """Arrows, Enter, digits, L (the Lab), M and Esc."""
         k = arcade.key
         number = controls.number_of_key(symbol)
         if symbol in (k.UP, k.W):
@@ -159,6 +159,8 @@ class TitleView(arcade.View):
             self.start(self.menu.selected)
         elif number is not None:
             self.start((number or 10) - 1)
+        elif symbol == k.L:
+            self.app.show_lab()
         elif symbol == k.M:
             self.app.sounds.toggle_mute()
         elif symbol == k.ESCAPE:
