@@ -78,14 +78,15 @@ def _wander(sk: Sketch, debug: Debug, pos: FloatArray) -> None:
 
 
 def _flow(sk: Sketch, debug: Debug, pos: FloatArray) -> None:
-    """Seed 003: where each agent samples the field, and the vector it reads there."""
+    """Seed 003: where each agent looks the field up (``flow.lookup``, ahead with a
+    look-ahead time), and the vector it reads there (``flow.sample``)."""
     n = pos.shape[0]
-    sample, look = _get(debug, "flow.sample", n), _get(debug, "flow.lookup", n)
-    if sample is None or look is None:
+    vector, where = _get(debug, "flow.sample", n), _get(debug, "flow.lookup", n)
+    if vector is None or where is None:
         return
-    moved = np.hypot(*(sample - pos).T) > 0.5
-    sk.link(pos[moved], sample[moved], COLORS["future"])
-    sk.arrow(sample, sample + look * 18.0, COLORS["normal"], 4.0)
+    moved = np.hypot(*(where - pos).T) > 0.5
+    sk.link(pos[moved], where[moved], COLORS["future"])
+    sk.arrow(where, where + vector * 18.0, COLORS["normal"], 4.0)
 
 
 def _group(sk: Sketch, debug: Debug, pos: FloatArray) -> None:

@@ -67,12 +67,14 @@ def place_obstacles(
     gap: float = 20.0,
     tries: int = 2000,
     keep_clear: Sequence[tuple[float, float, float]] = (),
+    status_band: float = 0.0,
 ) -> Obstacles:
     """Buckland's ``CreateObstacles`` (seed 002): random radii and places, none overlapping.
 
     Each obstacle is at least ``border`` from the edges and ``gap`` from every other one;
     after ``tries`` failed attempts for one obstacle placement stops (as in the seed).
-    ``keep_clear`` holds (x, y, r) circles no obstacle may touch (where agents start).
+    ``keep_clear`` holds (x, y, r) circles no obstacle may touch (where agents start);
+    ``status_band`` px at the bottom stay free (the seed keeps 40 px for its status line).
     """
     centres: list[tuple[float, float]] = []
     radii: list[float] = []
@@ -81,7 +83,7 @@ def place_obstacles(
         for _attempt in range(tries):
             r = float(rng.integers(int(min_radius), int(max_radius)))
             x = float(rng.uniform(r + border, w - r - border))
-            y = float(rng.uniform(r + border, h - r - border))
+            y = float(rng.uniform(r + border + status_band, h - r - border))
             others = [(cx, cy, cr + gap) for (cx, cy), cr in zip(centres, radii, strict=True)]
             if all(math.hypot(x - cx, y - cy) >= r + cr for cx, cy, cr in [*others, *keep_clear]):
                 centres.append((x, y))
@@ -160,6 +162,9 @@ class Scene:
         self.agents = self.setup()
         self.force: FloatArray = np.zeros((self.agents.n, 2))
         self.debug: Debug = {}
+        #: Where the agents were when the behaviours wrote :attr:`debug` (annotations are
+        #: drawn from there: an agent that wrapped round the edge has no line across).
+        self.debug_pos: FloatArray = self.agents.pos.copy()
         self.trails = Trails(length=max(self.trail, 2), every=2)
 
     def step(self, dt: float = DT) -> None:
@@ -167,10 +172,11 @@ class Scene:
         self.apply_limits()
         self.marks = []
         debug: Debug = {}
+        before = self.agents.pos.copy()
         force = self.steer(dt, debug)
         integrate(self.agents, force, dt, face_velocity=self.face_velocity)
         self.after_step(dt)
-        self.force, self.debug = force, debug
+        self.force, self.debug, self.debug_pos = force, debug, before
         self.time += dt
         self.frame += 1
         if self.trail:

@@ -197,7 +197,8 @@ def sketch_scene(
         _trails(sk, scene)
     a = scene.agents
     if annotations:
-        annotate(sk, scene.debug, a.pos)
+        if scene.debug_pos.shape == a.pos.shape:
+            annotate(sk, scene.debug, scene.debug_pos)
     for m in scene.marks:
         if m.ring:
             sk.ring(m.points, m.radius, m.color, 40)
