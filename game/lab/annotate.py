@@ -51,17 +51,14 @@ def _path(sk: Sketch, debug: Debug, pos: FloatArray, prefix: str = "path") -> No
 
 
 def _targets(sk: Sketch, debug: Debug, pos: FloatArray) -> None:
-    """Seek, arrive, pursue, evade, interpose, offset pursuit: the point each agent steers by."""
+    """Pursue, evade, interpose, offset pursuit: the point each agent steers by (seek's and
+    arrive's target is the scene's own mark)."""
     n = pos.shape[0]
     for key in ("pursue.predicted", "evade.predicted", "interpose.point", "offset.slot"):
         p = _get(debug, key, n)
         if p is not None:
             sk.link(pos, p, COLORS["future"])
             sk.dot(p, 3.0, COLORS["steer"] if key == "evade.predicted" else COLORS["idle"])
-    for key in ("seek.target", "arrive.target"):
-        p = _get(debug, key, n)
-        if p is not None:
-            sk.link(pos, p, (*COLORS["velocity"][:3], 40))
 
 
 def _wander(sk: Sketch, debug: Debug, pos: FloatArray) -> None:

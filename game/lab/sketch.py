@@ -132,9 +132,9 @@ def agent_triangles(pos: FloatArray, heading: FloatArray, radius: FloatArray) ->
     h = heading
     n = np.stack((-h[:, 1], h[:, 0]), axis=1)
     r = radius[:, None]
-    tip = pos + h * r * 1.6
-    left = pos - h * r + n * r * 0.9
-    right = pos - h * r - n * r * 0.9
+    tip = pos + h * r * 1.3
+    left = pos - h * r * 0.9 + n * r * 0.8
+    right = pos - h * r * 0.9 - n * r * 0.8
     return np.stack((tip, left, right), axis=1).reshape(-1, 2)
 
 

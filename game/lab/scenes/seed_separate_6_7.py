@@ -1,0 +1,51 @@
+"""Seed 004, NoC Example 6.7: separation alone; a click adds a vehicle."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game.lab import FloatArray, Param, Scene, seed_force, seed_speed
+from game.steering import AgentGroup, Debug, Separate
+
+#: Seed 004: 100 vehicles on a 320 x 240 canvas; ``desiredseparation = 20`` (later ``r * 2``,
+#: so r = 10 here). Max speed and force are not in the seed: The Nature of Code's vehicle has
+#: 3 px/frame and 0.2 px/frame^2.
+WIDTH, HEIGHT = 320.0, 240.0
+VEHICLES = 100
+SEPARATION = 20.0
+RADIUS = SEPARATION / 2.0
+MAX_SPEED = seed_speed(3)
+MAX_FORCE = seed_force(0.2)
+
+
+class Separate67(Scene):
+    title = "Separation 6.7"
+    caption = (
+        "Seed 004, NoC Example 6.7: away from each neighbour closer than 20 px, weighted 1/d, "
+        "averaged, at max speed; click adds a vehicle"
+    )
+    size = (WIDTH, HEIGHT)
+    PARAMS = (
+        Param("separation", "desired separation", SEPARATION, 0, 80, 2, "px"),
+        Param("max_speed", "max speed", MAX_SPEED, 10, 400, 10, "px/s"),
+        Param("max_force", "max force", MAX_FORCE, 10, 3000, 20, "px/s²"),
+        Param("fov", "field of view", 360, 30, 360, 10, "deg"),
+    )
+
+    def setup(self) -> AgentGroup:
+        pos = self.rng.uniform((0, 0), (WIDTH, HEIGHT), (VEHICLES, 2))
+        return AgentGroup.create(pos, radius=RADIUS * 0.6)
+
+    def steer(self, dt: float, debug: Debug) -> FloatArray:
+        return Separate(self.p["separation"], fov=self.p["fov"])(self.agents, dt, debug)
+
+    def after_step(self, dt: float) -> None:
+        self.wrap_edges()
+
+    def click(self, xy: object) -> bool:
+        self.agents.add(np.asarray(xy, dtype=float).reshape(1, 2), radius=RADIUS * 0.6)
+        self.force = np.zeros((self.agents.n, 2))
+        return True
+
+
+SCENE = Separate67
