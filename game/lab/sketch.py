@@ -196,9 +196,8 @@ def sketch_scene(
     if scene.trail:
         _trails(sk, scene)
     a = scene.agents
-    if annotations:
-        if scene.debug_pos.shape == a.pos.shape:
-            annotate(sk, scene.debug, scene.debug_pos)
+    if annotations and scene.debug_pos.shape == a.pos.shape:
+        annotate(sk, scene.debug, scene.debug_pos)
     for m in scene.marks:
         if m.ring:
             sk.ring(m.points, m.radius, m.color, 40)

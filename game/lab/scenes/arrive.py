@@ -10,7 +10,10 @@ from game.steering import AgentGroup, Arrive, Debug, Separate, WeightedSum
 
 class ArriveScene(Scene):
     title = "Arrive"
-    caption = "Arrive: desired speed falls inside the slowing radius (and to what max force can brake); no overshoot"
+    caption = (
+        "Arrive: desired speed falls inside the slowing radius (and to what max force can "
+        "brake); no overshoot"
+    )
     PARAMS = (
         Param("slowing", "slowing radius", 100, 5, 300, 5, "px"),
         Param("max_speed", "max speed", 180, 20, 400, 10, "px/s"),

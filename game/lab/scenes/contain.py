@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from game.lab import FloatArray, Param, Scene
-from game.steering import AgentGroup, Contain, Debug, PrioritizedSum, Wander, Walls
+from game.steering import AgentGroup, Contain, Debug, PrioritizedSum, Walls, Wander
 
 BOX = (120.0, 60.0, 520.0, 300.0)
 
 
 class ContainScene(Scene):
     title = "Containment"
-    caption = "Contain: predict lookahead seconds ahead; past an edge (with margin), desired points straight back in"
+    caption = (
+        "Contain: predict lookahead seconds ahead; past an edge (with margin), desired points"
+        " straight back in"
+    )
     PARAMS = (
         Param("lookahead", "lookahead", 0.5, 0, 2, 0.05, "s"),
         Param("margin", "margin", 16, 0, 80, 2, "px"),

@@ -8,7 +8,10 @@ from game.steering import AgentGroup, Contain, Debug, Flee, PrioritizedSum, Wand
 
 class FleeScene(Scene):
     title = "Flee"
-    caption = "Flee: full speed away from the mouse inside the panic distance, else wander (Reynolds 1999)"
+    caption = (
+        "Flee: full speed away from the mouse inside the panic distance, else wander "
+        "(Reynolds 1999)"
+    )
     PARAMS = (
         Param("panic", "panic distance", 120, 10, 400, 10, "px"),
         Param("max_speed", "max speed", 140, 20, 400, 10, "px/s"),

@@ -9,7 +9,10 @@ from game.steering import AgentGroup, Align, Cohere, Debug, Separate, Weighted, 
 
 class FlockScene(Scene):
     title = "Flocking"
-    caption = "Flocking: separation + alignment + cohesion over the neighbours in range and in the field of view (Reynolds 1987)"
+    caption = (
+        "Flocking: separation + alignment + cohesion over the neighbours in range and in the "
+        "field of view (Reynolds 1987)"
+    )
     size = (800.0, 450.0)
     PARAMS = (
         Param("sep", "separation distance", 24, 0, 100, 2, "px"),
@@ -24,8 +27,7 @@ class FlockScene(Scene):
     )
 
     def setup(self) -> AgentGroup:
-        w, h = self.size
-        pos = self.rng.uniform((0, 0), (w, h), (150, 2))
+        pos = self.rng.uniform((0, 0), self.size, (150, 2))
         return AgentGroup.create(pos, self.rng.normal(0, 80, (150, 2)), radius=5)
 
     def steer(self, dt: float, debug: Debug) -> FloatArray:

@@ -22,7 +22,10 @@ HUNTER, PREY = 0, 1
 
 class PursueEvadeScene(Scene):
     title = "Pursue and evade"
-    caption = "Pursue / evade: seek or flee the other's position + velocity x prediction time; prey heads for the mouse"
+    caption = (
+        "Pursue / evade: seek or flee the other's position + velocity x prediction time; prey"
+        " heads for the mouse"
+    )
     PARAMS = (
         Param("prediction", "max prediction", 1.5, 0, 4, 0.1, "s"),
         Param("panic", "prey panic distance", 160, 20, 500, 10, "px"),

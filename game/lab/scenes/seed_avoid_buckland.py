@@ -42,7 +42,6 @@ class AvoidBuckland(Scene):
     trail = 20
 
     def setup(self) -> AgentGroup:
-        w, h = self.size
         self.obstacles = place_obstacles(
             self.rng,
             OBSTACLES,

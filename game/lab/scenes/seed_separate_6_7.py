@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from game.lab import FloatArray, Param, Scene, seed_force, seed_speed
@@ -25,7 +27,7 @@ class Separate67(Scene):
         "averaged, at max speed; click adds a vehicle"
     )
     size = (WIDTH, HEIGHT)
-    PARAMS = (
+    PARAMS: ClassVar[tuple[Param, ...]] = (
         Param("separation", "desired separation", SEPARATION, 0, 80, 2, "px"),
         Param("max_speed", "max speed", MAX_SPEED, 10, 400, 10, "px/s"),
         Param("max_force", "max force", MAX_FORCE, 10, 3000, 20, "px/s²"),

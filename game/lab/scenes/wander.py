@@ -8,7 +8,10 @@ from game.steering import AgentGroup, Debug, Wander
 
 class WanderScene(Scene):
     title = "Wander"
-    caption = "Wander: the target drifts on a circle ahead of each agent; jitter is the angle's random walk (Reynolds 1999)"
+    caption = (
+        "Wander: the target drifts on a circle ahead of each agent; jitter is the angle's "
+        "random walk (Reynolds 1999)"
+    )
     PARAMS = (
         Param("distance", "circle distance", 40, 0, 200, 5, "px"),
         Param("radius", "circle radius", 20, 1, 100, 1, "px"),
