@@ -28,8 +28,8 @@ MIN_BOX = 50.0
 class AvoidBuckland(Scene):
     title = "Obstacle avoidance (Buckland)"
     caption = (
-        "Seed 002, Buckland: detection box growing with speed, local space, closest "
-        "intersection, lateral + braking force; click adds/removes a rock"
+        "Seed 002, Buckland: a detection box growing with speed, closest intersection, "
+        "lateral + braking force; click: add/remove a rock"
     )
     PARAMS = (
         Param("box", "min box length", MIN_BOX, 10, 200, 5, "px"),

@@ -25,8 +25,8 @@ def designed(points: FloatArray, twist: float) -> FloatArray:
 class FlowEx56(FlowScene):
     title = "Flow Ex 5.6: designed field"
     caption = (
-        "Seed 003, NoC Exercise 5.6: field(i, j) = (0.5 - j/cols, 0.5 - i/rows) turned 90 "
-        "degrees: a whirlpool; twist spirals it in or out"
+        "Seed 003, NoC Exercise 5.6: field (0.5 - j/cols, 0.5 - i/rows) turned 90 degrees, a "
+        "whirlpool; twist spirals it"
     )
     PARAMS = (Param("twist", "twist", 0.0, -90.0, 90.0, 5.0, "deg"), *FLOW_PARAMS)
 

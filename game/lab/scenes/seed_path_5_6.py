@@ -17,8 +17,8 @@ TARGET_AHEAD = 25.0
 class Path56(Scene):
     title = "Path 5.6: one segment"
     caption = (
-        "Seed 000, NoC Example 5.6: predict 25 px ahead, normal point on the segment, "
-        "seek 25 px further on only when outside the 20 px radius"
+        "Seed 000, NoC Example 5.6: predict 25 px, normal point on the segment, seek 25 px "
+        "further on when outside radius 20"
     )
     PARAMS = (
         Param("predict", "predict ahead", PREDICT, 0, 150, 5, "px"),

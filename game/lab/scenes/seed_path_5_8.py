@@ -18,8 +18,8 @@ TARGET_AHEAD = 25.0
 class Path58(Scene):
     title = "Path 5.8: several segments"
     caption = (
-        "Seed 000, NoC Example 5.8: the nearest normal point over all segments (ends clamped), "
-        "predict 50 px, target 25 px on, radius 50"
+        "Seed 000, NoC Example 5.8: nearest normal point over all segments, predict 50 px, "
+        "target 25 px on, radius 50"
     )
     PARAMS = (
         Param("predict", "predict ahead", PREDICT, 0, 150, 5, "px"),

@@ -28,8 +28,8 @@ OFFSET = 100.0
 class PathEx511(Scene):
     title = "Path Ex 5.11: moving nodes"
     caption = (
-        "Seed 000, NoC Exercise 5.11: path nodes are vehicles (0.5 px/frame) that turn back "
-        "within 100 px of the top and bottom; followers keep their place"
+        "Seed 000, NoC Exercise 5.11: the path's nodes are vehicles (0.5 px/frame) turning "
+        "back 100 px from top and bottom"
     )
     PARAMS = (
         Param("node_speed", "node max speed", NODE_SPEED, 0, 200, 5, "px/s"),

@@ -27,8 +27,8 @@ TARGET_AHEAD = 25.0
 class PathLoop(Scene):
     title = "Path loop: 12 vehicles"
     caption = (
-        "Seed 001 (Processing): a closed path (index modulo), 12 vehicles at 4 px/frame, "
-        "predict 25 px, target 25 px on, history trails"
+        "Seed 001 (Processing): a closed path, 12 vehicles at 4 px/frame, predict 25 px, "
+        "target 25 px on, history trails"
     )
     size = (WIDTH, HEIGHT)
     PARAMS = (

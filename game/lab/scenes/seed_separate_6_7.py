@@ -23,8 +23,8 @@ MAX_FORCE = seed_force(0.2)
 class Separate67(Scene):
     title = "Separation 6.7"
     caption = (
-        "Seed 004, NoC Example 6.7: away from each neighbour closer than 20 px, weighted 1/d, "
-        "averaged, at max speed; click adds a vehicle"
+        "Seed 004, NoC Example 6.7: away from neighbours closer than 20 px, weighted 1/d, "
+        "averaged; click adds a vehicle"
     )
     size = (WIDTH, HEIGHT)
     PARAMS: ClassVar[tuple[Param, ...]] = (
