@@ -12,7 +12,7 @@ from ._flow import COLS, FLOW_PARAMS, HEIGHT, RESOLUTION, ROWS, WIDTH, FlowScene
 
 def designed(points: FloatArray, twist: float) -> FloatArray:
     """The exercise's field: ``(0.5 - j / cols, 0.5 - i / rows)`` (toward the centre) turned a
-    quarter turn (the seed's ``rotate(-90)`` on a y-down screen is counter-clockwise as seen);
+    quarter turn (the seed's ``rotate(-90)`` on its y-down screen: clockwise as seen);
     ``twist`` turns it further (0: the seed's, negative: spirals in, positive: out)."""
     corner = points - RESOLUTION / 2.0  # cell centre -> the seed's j * resolution
     to_centre = np.stack((0.5 - corner[:, 0] / WIDTH, 0.5 - corner[:, 1] / HEIGHT), axis=1)
