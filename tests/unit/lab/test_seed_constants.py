@@ -49,7 +49,7 @@ def test_exercise_5_11_nodes_are_slow_vehicles_turning_back_100_px_from_the_edge
     # node.velocity = (0, 5 * random()); node.max_speed = 0.5; node.max_force = 0.02;
     # node.boundaries(100)
     assert seed_path_ex5_11.NODE_SPEED == 30.0
-    assert seed_path_ex5_11.NODE_FORCE == pytest.approx(72.0)
+    assert pytest.approx(72.0) == seed_path_ex5_11.NODE_FORCE
     assert seed_path_ex5_11.NODE_START_SPEED == 300.0
     assert seed_path_ex5_11.OFFSET == 100.0
     scene = find_scene("seed_path_ex5_11")()
@@ -89,8 +89,8 @@ def test_flow_scenes_120_vehicles_resolution_20_random_limits(name: str) -> None
     assert (scene.field.rows, scene.field.cols) == (18, 32)
     assert scene.agents.n == _flow.VEHICLES == 120
     a = scene.agents
-    assert 120.0 <= a.max_speed.min() and a.max_speed.max() <= 300.0
-    assert 360.0 <= a.max_force.min() and a.max_force.max() <= 1800.0
+    assert a.max_speed.min() >= 120.0 and a.max_speed.max() <= 300.0
+    assert a.max_force.min() >= 360.0 and a.max_force.max() <= 1800.0
     assert a.max_speed.std() > 20.0  # random per vehicle
 
 
@@ -117,7 +117,7 @@ def test_exercise_5_6_field_points_round_the_centre() -> None:
     assert scene.field is not None
     corner = scene.field.cell_centres().reshape(-1, 2) - 10.0  # j * resolution, i * resolution
     v = scene.field.vectors.reshape(-1, 2)
-    # (0.5 - j/cols, 0.5 - i/rows) turned a quarter turn clockwise as seen (the seed's rotate(-90), y down)
+    # (0.5 - j/cols, 0.5 - i/rows) turned a quarter turn, clockwise as seen (rotate(-90), y down)
     u = np.stack((0.5 - corner[:, 0] / 640.0, 0.5 - corner[:, 1] / 360.0), axis=1)
     np.testing.assert_allclose(v, np.stack((-u[:, 1], u[:, 0]), axis=1), atol=1e-12)
 
