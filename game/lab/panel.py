@@ -135,6 +135,5 @@ class Panel:
             y = self.row_y(self.scene.p.selected)
             arcade.draw_lrbt_rectangle_filled(6, PANEL_WIDTH - 6, y - 6, y + ROW - 8, HIGHLIGHT)
             self.batch.draw()
-        else:
-            arcade.draw_lrbt_rectangle_filled(0, self.width, 0, 34, PANEL)
-        self.caption.draw()
+            self.caption.draw()
+        # a small window (a picture for the docs) shows the scene alone

@@ -95,8 +95,9 @@ class LabView(arcade.View):
         part of the window beside the panel."""
         assert self.scene is not None
         width, height = self.window.get_size()
-        left = PANEL_WIDTH if self.panel is not None and self.panel.shown else 0
-        bottom = 36
+        shown = self.panel is not None and self.panel.shown
+        left = PANEL_WIDTH if shown else 0
+        bottom = 36 if shown else 0
         aw, ah = width - left - 16, height - bottom - 16
         w, h = self.scene.size
         zoom = max(min(aw / w, ah / h), 1e-3)
