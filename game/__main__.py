@@ -21,9 +21,8 @@ MAX_DEMO_AGENTS = 100_000
 
 
 def _parser() -> argparse.ArgumentParser:
-    from . import cli_game, cli_replay, cli_simulate
+    from . import cli_game, cli_lab, cli_replay, cli_simulate
     from .bench import runner as bench
-    from .lab import cli as lab_cli
     from .cli_common import MAX_SEED, bounded_float, bounded_int, one_line_errors, seed
 
     parser = argparse.ArgumentParser(prog="python -m game", description=__doc__)
@@ -48,7 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--seed", type=seed, default=0, help=f"seed, 0..{MAX_SEED} (default 0)")
     bench.add_parser(sub)
-    lab_cli.add_parser(sub)
+    cli_lab.add_parser(sub)
     # Every bad or unknown option of every command: one line on stderr, exit status 2.
     one_line_errors(parser)
     return parser
@@ -107,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_bench(args)
     if command == "lab":
-        from .lab.cli import run as run_lab
+        from .cli_lab import run as run_lab
 
         return run_lab(args)
     if command == "demo":

@@ -7,8 +7,8 @@ import arcade
 import numpy as np
 import pytest
 
+from game.cli_lab import render_scene
 from game.lab import Scene, find_scene, scene_classes
-from game.lab.cli import render_scene
 from game.lab.panel import PANEL_WIDTH
 from game.lab.view import LabView
 from game.views.app import GameApp

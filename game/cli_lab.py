@@ -1,7 +1,8 @@
 """``python -m game lab [NAME] [--list] [--screenshot OUT.png --seconds S]``.
 
-arcade is imported only inside the commands that draw: ``--screenshot`` sets
-``ARCADE_HEADLESS`` before arcade loads, and ``--list`` needs no OpenGL at all.
+The Lab itself (:mod:`game.lab`, and so the steering core) is imported only when the command
+runs, so building the parser stays light; arcade only inside the commands that draw:
+``--screenshot`` sets ``ARCADE_HEADLESS`` before arcade loads, and ``--list`` needs no OpenGL.
 """
 
 from __future__ import annotations
@@ -18,12 +19,11 @@ from game.cli_common import bounded_float
 from game.clock import DT
 from game.safe_io import OutputError, atomic_write, check_output
 
-from .registry import SceneNotFoundError, find_scene, scene_classes
-from .scene import Scene
-
 if TYPE_CHECKING:
     import arcade
     from PIL import Image
+
+    from game.lab import Scene
 
 __all__ = ["add_parser", "render_scene", "run", "screenshot"]
 
@@ -65,6 +65,8 @@ def _error(message: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Run the ``lab`` command; returns the exit status."""
+    from game.lab import SceneNotFoundError, find_scene, scene_classes
+
     if args.list:
         classes = scene_classes()
         width = max(len(c.name) for c in classes)
@@ -150,7 +152,7 @@ def render_scene(
     """Run a fresh ``cls`` for ``seconds`` of fixed steps in ``window`` and grab the frame."""
     import arcade
 
-    from .view import LabView
+    from game.lab.view import LabView
 
     view = LabView(window, cls, annotations=notes)
     window.show_view(view)
