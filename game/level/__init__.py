@@ -20,6 +20,7 @@ from game.level.model import (
     PlayerSpawn,
     Point,
     Rect,
+    WallData,
 )
 from game.level.saver import save_level
 from game.level.schema import (
@@ -59,6 +60,7 @@ __all__ = [
     "Point",
     "PropSpec",
     "Rect",
+    "WallData",
     "load_level",
     "loads_level",
     "parse_level",

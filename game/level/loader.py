@@ -33,6 +33,7 @@ from game.level.model import (
     PlayerSpawn,
     Point,
     Rect,
+    WallData,
 )
 from game.level.schema import (
     CLASSES,
@@ -884,6 +885,14 @@ def parse_object(
                 "radii",
             )
         return cls, path
+    if cls == "wall":
+        if shape == "rect":
+            r = _rect(x, y, w, h, rotation, ox, oy, info, where)
+            corners = ((r.left, r.bottom), (r.right, r.bottom), (r.right, r.top), (r.left, r.top))
+            return cls, WallData(points=corners, shape="rect", **values, **ident)
+        least = 3 if shape == "polygon" else 2
+        points = _path_points(obj, shape, x, y, rotation, ox, oy, info, where, "a wall", least)
+        return cls, WallData(points=points, shape=shape, **values, **ident)
     if cls == "obstacle":
         cx, cy, radius = _circle(x, y, w, h, rotation, ox, oy, info, where)
         return cls, ObstacleData(x=cx, y=cy, radius=radius, **values, **ident)
@@ -986,8 +995,11 @@ def _path_points(
     oy: float,
     info: MapInfo,
     where: _Where,
+    noun: str = "a path",
+    least: int = 2,
 ) -> tuple[Point, ...]:
-    """A polyline's or polygon's points in world coordinates, repeated nodes dropped."""
+    """A polyline's or polygon's points in world coordinates, repeated nodes dropped; at
+    least ``least`` distinct ones (``noun`` names the object in the message)."""
     raw = obj[shape]
     if not isinstance(raw, list):
         raise where.error(f"expected a list of {{x, y}} points, got {_kind_of(raw)}", shape)
@@ -1008,9 +1020,10 @@ def _path_points(
             points.append(point)
     if shape == "polygon" and len(points) > 1 and points[-1] == points[0]:
         points.pop()
-    if len(set(points)) < 2:
+    if len(set(points)) < least:
+        words = {2: "two", 3: "three"}.get(least, str(least))
         raise where.error(
-            f"a path needs at least two distinct points, got {len(set(points))}", shape
+            f"{noun} needs at least {words} distinct points, got {len(set(points))}", shape
         )
     return tuple(points)
 
@@ -1102,6 +1115,7 @@ def _assemble(
     npcs = tuple(n for n in found["npc"] if isinstance(n, NpcSpawn))
     flows = tuple(f for f in found["flow"] if isinstance(f, FlowRegion))
     obstacles = tuple(o for o in found["obstacle"] if isinstance(o, ObstacleData))
+    walls = tuple(w for w in found["wall"] if isinstance(w, WallData))
     if not players:
         raise LevelError('no player start: add one point object of class "player"', file=info.file)
     if len(players) > 1:
@@ -1117,6 +1131,14 @@ def _assemble(
         if exit_.rect.contains(player.x, player.y):
             raise _where_of(player, info, "player").error(
                 f"the player starts inside exit object {exit_.id}", "x"
+            )
+    for wall in walls:
+        gap = _distance_to_wall(player.x, player.y, wall) - wall.thickness / 2
+        if gap < player.radius:
+            raise _where_of(player, info, "player").error(
+                f"the player starts inside wall object {wall.id} (its edge is {gap:g} px from "
+                f"the start, closer than the player's radius {player.radius:g})",
+                "x",
             )
     names: dict[str, int] = {}
     for path in paths:
@@ -1180,6 +1202,7 @@ def _assemble(
         exits=exits,
         paths=paths,
         obstacles=obstacles,
+        walls=walls,
         enemies=enemies,
         npcs=npcs,
         flows=flows,
@@ -1187,6 +1210,17 @@ def _assemble(
         tile_height=tile_h,
         source=info.file,
     )
+
+
+def _distance_to_wall(x: float, y: float, wall: WallData) -> float:
+    """Distance from (x, y) to the nearest segment's centre line of ``wall`` (px)."""
+    best = math.inf
+    for (ax, ay), (bx, by) in wall.segments:
+        dx, dy = bx - ax, by - ay
+        t = ((x - ax) * dx + (y - ay) * dy) / max(dx * dx + dy * dy, 1e-12)
+        t = min(max(t, 0.0), 1.0)
+        best = min(best, math.hypot(x - ax - t * dx, y - ay - t * dy))
+    return best
 
 
 def loads_level(text: str, source: str | os.PathLike[str] | None = None) -> Level:

@@ -22,6 +22,7 @@ __all__ = [
     "PlayerSpawn",
     "Point",
     "Rect",
+    "WallData",
 ]
 
 Point = tuple[float, float]
@@ -127,6 +128,38 @@ class ObstacleData:
     mass: float = 10.0
     id: int = 0
     name: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class WallData:
+    """A solid wall: a chain of straight segments with a thickness.
+
+    Attributes:
+        points: The corners in world coordinates, at least two distinct ones (three for a
+            closed wall); a closed wall does not repeat its first corner at the end.
+        shape: ``polyline`` (open), ``polygon`` (closed) or ``rect`` (closed, the four
+            corners of an axis-aligned rectangle counter-clockwise from its bottom-left).
+        thickness: How thick the wall is (px); agents keep their radius plus half of it from
+            each segment's centre line.
+    """
+
+    points: tuple[Point, ...]
+    shape: str = "polyline"
+    thickness: float = 12.0
+    id: int = 0
+    name: str = ""
+
+    @property
+    def closed(self) -> bool:
+        """True for a polygon or rectangle (the last corner joins the first)."""
+        return self.shape != "polyline"
+
+    @property
+    def segments(self) -> tuple[tuple[Point, Point], ...]:
+        """The wall's straight pieces, ``(start, end)`` each."""
+        pts = self.points
+        ends = pts[1:] + (pts[:1] if self.closed else ())
+        return tuple(zip(pts, ends, strict=False))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -260,7 +293,9 @@ class FlowRegion:
         return (max(cols, 1), max(rows, 1))
 
 
-LevelObject = PathData | ObstacleData | PlayerSpawn | ExitData | EnemySpawn | NpcSpawn | FlowRegion
+LevelObject = (
+    PathData | ObstacleData | WallData | PlayerSpawn | ExitData | EnemySpawn | NpcSpawn | FlowRegion
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -277,6 +312,7 @@ class Level:
         exits: At least one exit.
         paths: Named routes.
         obstacles: Rocks.
+        walls: Walls.
         enemies: Enemy spawns.
         npcs: NPC spawns.
         flows: Flow regions.
@@ -291,6 +327,7 @@ class Level:
     exits: tuple[ExitData, ...] = ()
     paths: tuple[PathData, ...] = ()
     obstacles: tuple[ObstacleData, ...] = ()
+    walls: tuple[WallData, ...] = ()
     enemies: tuple[EnemySpawn, ...] = ()
     npcs: tuple[NpcSpawn, ...] = ()
     flows: tuple[FlowRegion, ...] = ()
@@ -321,10 +358,11 @@ class Level:
         return 1 + sum(e.count for e in self.enemies) + sum(n.count for n in self.npcs)
 
     def objects(self) -> Iterator[LevelObject]:
-        """Yield every object, class by class (flows, paths, obstacles, player, exits, ...)."""
+        """Yield every object, class by class (flows, paths, obstacles, walls, player, ...)."""
         yield from self.flows
         yield from self.paths
         yield from self.obstacles
+        yield from self.walls
         yield self.player
         yield from self.exits
         yield from self.enemies

@@ -38,6 +38,7 @@ from game.level.model import (
     ObstacleData,
     PathData,
     PlayerSpawn,
+    WallData,
 )
 from game.level.schema import (
     CLASS_ORDER,
@@ -63,6 +64,7 @@ _CLASS_OF: dict[type, str] = {
     EnemySpawn: "enemy",
     NpcSpawn: "npc",
     FlowRegion: "flow",
+    WallData: "wall",
 }
 
 
@@ -202,6 +204,18 @@ def _write_object(
     height = info.height_px
     values: dict[str, object] = {}
     if isinstance(item, PathData):
+        x0, y0 = item.points[0]
+        obj["x"], obj["y"] = _coord(x0 - ox), _coord(height - y0 - oy)
+        obj["width"] = obj["height"] = 0
+        obj["polygon" if item.closed else "polyline"] = [
+            {"x": _coord(x - x0), "y": _coord(y0 - y)} for x, y in item.points
+        ]
+    elif isinstance(item, WallData) and item.shape == "rect":
+        xs = [p[0] for p in item.points]
+        ys = [p[1] for p in item.points]
+        obj["x"], obj["y"] = _coord(min(xs) - ox), _coord(height - max(ys) - oy)
+        obj["width"], obj["height"] = _coord(max(xs) - min(xs)), _coord(max(ys) - min(ys))
+    elif isinstance(item, WallData):
         x0, y0 = item.points[0]
         obj["x"], obj["y"] = _coord(x0 - ox), _coord(height - y0 - oy)
         obj["width"] = obj["height"] = 0

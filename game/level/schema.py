@@ -153,6 +153,12 @@ CLASSES: dict[str, ClassSpec] = {
         ),
         "a circular rock (ellipse with width == height)",
     ),
+    "wall": ClassSpec(
+        "wall",
+        ("polyline", "polygon", "rect"),
+        (_pos("thickness", 12.0, 1_000.0, "px", "how thick the wall is"),),
+        "a solid wall: polyline = open, polygon = closed, rectangle = a block",
+    ),
     "player": ClassSpec(
         "player",
         ("point",),
@@ -219,13 +225,14 @@ CLASSES: dict[str, ClassSpec] = {
 }
 
 #: Classes in the order the saver writes new objects and the docs list them.
-CLASS_ORDER = ("flow", "path", "obstacle", "player", "exit", "enemy", "npc")
+CLASS_ORDER = ("flow", "path", "obstacle", "wall", "player", "exit", "enemy", "npc")
 
 #: The object layer a new object goes to when no object of its class exists yet.
 DEFAULT_LAYER = {
     "flow": "flows",
     "path": "paths",
     "obstacle": "rocks",
+    "wall": "walls",
     "player": "spawns",
     "exit": "spawns",
     "enemy": "spawns",

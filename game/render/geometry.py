@@ -16,9 +16,11 @@ __all__ = [
     "box_segments",
     "chevrons_along",
     "circle_segments",
+    "convex_fan",
     "polyline_segments",
     "rect_outline",
     "rect_triangles",
+    "sector_triangles",
 ]
 
 FloatArray = NDArray[np.float64]
@@ -125,3 +127,39 @@ def rect_outline(left: float, bottom: float, width: float, height: float) -> Flo
     """The four sides of a rectangle: (4, 4) segments."""
     x0, y0, x1, y1 = left, bottom, left + width, bottom + height
     return box_segments(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=float))
+
+
+def convex_fan(points: ArrayLike) -> FloatArray:
+    """(3K, 2) triangle vertices filling the polygon through ``points`` when it is convex
+    (a fan from the first point), else none: a concave wall is drawn by its outline only."""
+    p = _points(points)
+    if p.shape[0] < 3:
+        return np.zeros((0, 2))
+    e = np.roll(p, -1, axis=0) - p
+    turn = e[:, 0] * np.roll(e, -1, axis=0)[:, 1] - e[:, 1] * np.roll(e, -1, axis=0)[:, 0]
+    if not ((turn >= -1e-9).all() or (turn <= 1e-9).all()):
+        return np.zeros((0, 2))
+    k = np.arange(1, p.shape[0] - 1)
+    tri = np.stack((np.broadcast_to(p[0], (k.size, 2)), p[k], p[k + 1]), axis=1)
+    return tri.reshape(-1, 2)
+
+
+def sector_triangles(
+    centres: ArrayLike,
+    heading: ArrayLike,
+    radius: ArrayLike,
+    half_angle: ArrayLike,
+    sides: int = 12,
+) -> FloatArray:
+    """(K * sides * 3, 2) triangle vertices of circular sectors (sight cones): each centred on
+    its heading (radians from +x, counter-clockwise), ``half_angle`` radians to each side."""
+    c = _points(centres)
+    n = c.shape[0]
+    h = np.broadcast_to(np.asarray(heading, dtype=np.float64), (n,))
+    r = np.broadcast_to(np.asarray(radius, dtype=np.float64), (n,))
+    a = np.broadcast_to(np.asarray(half_angle, dtype=np.float64), (n,))
+    t = np.linspace(-1.0, 1.0, sides + 1)
+    ang = h[:, None] + a[:, None] * t[None, :]  # (n, sides + 1)
+    rim = c[:, None, :] + r[:, None, None] * np.stack((np.cos(ang), np.sin(ang)), axis=2)
+    tri = np.stack((np.broadcast_to(c[:, None, :], (n, sides, 2)), rim[:, :-1], rim[:, 1:]), axis=2)
+    return tri.reshape(-1, 2)

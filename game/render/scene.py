@@ -20,7 +20,13 @@ from game.world import ENEMY, NPC, Mode
 from . import theme
 from .bank import TextureBank
 from .batch import LineBatch, TriangleBatch
-from .geometry import chevrons_along, polyline_segments, rect_outline, rect_triangles
+from .geometry import (
+    chevrons_along,
+    convex_fan,
+    polyline_segments,
+    rect_outline,
+    rect_triangles,
+)
 from .particles import FlowParticles
 
 if TYPE_CHECKING:
@@ -32,6 +38,8 @@ __all__ = ["GRID_STEP", "WorldRenderer", "facing_angles"]
 GRID_STEP = 128.0
 #: Border drawn round the tube (px) and how fast the direction chevrons march (px/s).
 TUBE_EDGE = 3.0
+#: The pale rim drawn round every wall (px each side).
+WALL_RIM = 2.5
 CHEVRON_SPACING = 90.0
 CHEVRON_SPEED = 28.0
 
@@ -144,6 +152,24 @@ class WorldRenderer:
         self._grid.add(np.stack((np.zeros_like(ys), ys, np.full_like(ys, w), ys), 1), theme.GRID)
         self._grid.add(rect_outline(0.0, 0.0, w, h), theme.WALL, 4.0)
         self._grid.commit()
+
+        # The level's walls: static capsules, rim first so joins merge, then the stone; the
+        # inside of closed convex walls is stone too, under the ridge line.
+        self._walls = LineBatch(ctx, max(len(world.walls) * 2, 16))
+        self._wall_ridges = LineBatch(ctx, max(len(world.walls), 16))
+        self._wall_inside = TriangleBatch(ctx, 64)
+        if len(world.walls):
+            segs = world.walls.segments.reshape(-1, 4)
+            thick = world.wall_thickness
+            self._walls.add(segs, theme.WALL_EDGE, thick + 2.0 * WALL_RIM)
+            self._walls.add(segs, theme.WALL_FILL, thick)
+            self._wall_ridges.add(segs, theme.WALL_RIDGE, np.maximum(thick * 0.3, 1.5))
+            for wall in level.walls:
+                if wall.closed:
+                    self._wall_inside.add(convex_fan(wall.points), theme.WALL_FILL)
+        self._walls.commit()
+        self._wall_ridges.commit()
+        self._wall_inside.commit()
 
         # Routes: rebuilt when a path changes (drifting nodes, the editor) and as chevrons march.
         self._tubes = LineBatch(ctx, 256)
@@ -293,6 +319,9 @@ class WorldRenderer:
         self._chevrons.draw(pixel)
         self._streaks.draw(pixel)
         self.exits.draw()
+        self._walls.draw(pixel)
+        self._wall_inside.draw()
+        self._wall_ridges.draw(pixel)
         self.rocks.draw()
         self.npcs.list.draw()
         self.enemies.list.draw()

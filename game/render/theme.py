@@ -30,6 +30,9 @@ __all__ = [
     "PLAYER_GLOW",
     "TRAIL",
     "WALL",
+    "WALL_EDGE",
+    "WALL_FILL",
+    "WALL_RIDGE",
     "Rgba",
 ]
 
@@ -42,6 +45,10 @@ OUTSIDE: Rgba = (4, 10, 18, 255)
 GRID: Rgba = (20, 46, 70, 255)
 #: The level's edge (a wall).
 WALL: Rgba = (70, 130, 160, 255)
+#: The level's walls (reef stone): a pale rim, a warm stone body, a lighter ridge line.
+WALL_EDGE: Rgba = (196, 214, 206, 255)
+WALL_FILL: Rgba = (98, 88, 80, 255)
+WALL_RIDGE: Rgba = (140, 128, 114, 255)
 
 #: Route tubes: opaque (joins overlap; see geometry.tube_triangles), edge drawn first.
 PATH_EDGE: Rgba = (30, 78, 98, 255)

@@ -30,6 +30,7 @@ from game.steering import (
     AgentGroup,
     Arrive,
     AvoidObstacles,
+    AvoidWalls,
     Behaviour,
     Contain,
     Debug,
@@ -187,7 +188,8 @@ class CrowdBrain:
     behaviour called once over every agent whatever the number of paths, modes or spawns.
 
     In priority order (Buckland's running sum, :class:`~game.steering.PrioritizedSum`,
-    capped at max force): containment in the world rectangle, rock avoidance, separation
+    capped at max force): containment in the world rectangle, wall avoidance (feelers, when
+    the level has walls), rock avoidance, separation
     (x1.5, given), and the goal of the agent's mode. The goal is one per agent, picked by
     mode from behaviours each called once over the group with per-agent arguments:
     ``patrol``/``follow`` path following (one :class:`FollowPath` over the world's
@@ -200,6 +202,7 @@ class CrowdBrain:
 
     Attributes:
         contain, avoid: the shared behaviours.
+        walls: wall avoidance, None for a level without walls.
         paths: the world's path registry.
         currents: the world's currents (a flow source).
         rng: generator for wander.
@@ -209,6 +212,7 @@ class CrowdBrain:
 
     contain: Contain
     avoid: AvoidObstacles
+    walls: AvoidWalls | None
     paths: PathSet
     currents: FlowSource
     rng: np.random.Generator
@@ -225,7 +229,10 @@ class CrowdBrain:
         self.follow = FollowPath(self.paths, arrive_at_end=True)
         self._pace = Limited(self.follow)
         self._flow = FollowFlow(self.currents)
-        self._urgent = PrioritizedSum([self.contain, self.avoid])
+        urgent: list[Behaviour] = [self.contain, self.avoid]
+        if self.walls is not None:
+            urgent.insert(1, self.walls)
+        self._urgent = PrioritizedSum(urgent)
 
     def __call__(
         self,

@@ -24,6 +24,7 @@ from game.steering.vec import FloatArray, clamp
 
 __all__ = [
     "CAT_AGENT",
+    "CAT_LEVEL_WALL",
     "CAT_PLAYER",
     "CAT_ROCK",
     "CAT_SIGHT",
@@ -49,11 +50,13 @@ log = logging.getLogger(__name__)
 #: Collision types (pymunk ``Shape.collision_type``).
 PLAYER_TYPE, ENEMY_TYPE, NPC_TYPE, ROCK_TYPE, WALL_TYPE = 1, 2, 3, 4, 5
 
-#: Shape filter categories.
-CAT_AGENT, CAT_PLAYER, CAT_ROCK, CAT_WALL, CAT_SIGHT = 1, 2, 4, 8, 16
+#: Shape filter categories (``CAT_WALL``: the map's edges; ``CAT_LEVEL_WALL``: the level's
+#: ``wall`` objects).
+CAT_AGENT, CAT_PLAYER, CAT_ROCK, CAT_WALL, CAT_SIGHT, CAT_LEVEL_WALL = 1, 2, 4, 8, 16, 32
 
-#: Line-of-sight queries: only rocks block sight (agents, the player and walls are ignored).
-SIGHT_FILTER = pymunk.ShapeFilter(categories=CAT_SIGHT, mask=CAT_ROCK)
+#: Line-of-sight queries: rocks and the level's walls block sight (agents, the player and the
+#: map's edges do not).
+SIGHT_FILTER = pymunk.ShapeFilter(categories=CAT_SIGHT, mask=CAT_ROCK | CAT_LEVEL_WALL)
 
 #: Half thickness of the edge walls (px); their inner face is exactly on the map's edge.
 WALL_RADIUS = 16.0
@@ -176,12 +179,15 @@ class Physics:
         rock_pos, rock_radius, rock_mass: (M, 2), (M,), (M,) rocks.
         rock_dynamic: (M,) which rocks are pushable bodies (the others are static shapes).
         settings: solver tuning.
+        walls: (W, 2, 2) the level's wall segments (start, end), static.
+        wall_radius: (W,) half the thickness of each wall segment.
 
     Attributes:
         space: the pymunk space.
         bodies: every dynamic body in row order: agents, then pushable rocks.
         agent_shapes: the agents' circles, by agent row.
         rock_shapes: the rocks' circles, by rock index.
+        wall_shapes: the level's wall segments, by segment index.
         dynamic_rocks: (D,) rock indices of the pushable rocks (body rows N..N+D-1).
         caught_by: agent rows of enemies that touched the player since the last reset.
     """
@@ -198,6 +204,8 @@ class Physics:
         rock_mass: FloatArray,
         rock_dynamic: NDArray[np.bool_],
         settings: PhysicsSettings | None = None,
+        walls: FloatArray | None = None,
+        wall_radius: FloatArray | None = None,
     ) -> None:
         self.settings = settings or PhysicsSettings()
         self.size = (float(size[0]), float(size[1]))
@@ -254,6 +262,19 @@ class Physics:
             wall.filter = pymunk.ShapeFilter(categories=CAT_WALL)
             wall.friction = 0.0
             shapes.append(wall)
+        self.wall_shapes: list[pymunk.Segment] = []
+        segs = np.zeros((0, 2, 2)) if walls is None else np.asarray(walls, dtype=np.float64)
+        half = np.zeros(segs.shape[0]) if wall_radius is None else np.asarray(wall_radius)
+        level_walls = pymunk.ShapeFilter(categories=CAT_LEVEL_WALL)
+        for k in range(segs.shape[0]):  # a handful of walls, once
+            (ax, ay), (bx, by) = segs[k].tolist()
+            seg = pymunk.Segment(space.static_body, (ax, ay), (bx, by), float(half[k]))
+            seg.collision_type = WALL_TYPE
+            seg.filter = level_walls
+            seg.friction = 0.0
+            seg.elasticity = 0.0
+            shapes.append(seg)
+            self.wall_shapes.append(seg)
 
         space.add(*bodies, *shapes)
         self.bodies = bodies
@@ -374,7 +395,8 @@ class Physics:
         self.space.step(dt)
 
     def line_of_sight(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
-        """True when no rock blocks the segment from ``a`` to ``b`` (agents never do)."""
+        """True when no rock and no wall blocks the segment from ``a`` to ``b`` (agents
+        never do)."""
         return self.space.segment_query_first(a, b, 0.0, SIGHT_FILTER) is None
 
 

@@ -10,6 +10,7 @@ import logging
 import math
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,6 +30,7 @@ __all__ = [
     "ExtraGroup",
     "Kind",
     "Roster",
+    "Solids",
     "agent_mass",
     "build_roster",
     "extra_npc_plan",
@@ -54,6 +56,40 @@ SPAWN_GAP = 2.0
 
 IntArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
+
+
+class Solids(NamedTuple):
+    """What agents must not spawn on: rocks and walls."""
+
+    centres: FloatArray
+    """(M, 2) rock centres."""
+    radii: FloatArray
+    """(M,) rock radii."""
+    walls: FloatArray = np.zeros((0, 2, 2))
+    """(W, 2, 2) wall segments (start, end)."""
+    wall_half: FloatArray = np.zeros(0)
+    """(W,) half thickness of each wall segment."""
+
+    @classmethod
+    def of(cls, level: Level) -> Solids:
+        """The rocks and walls of ``level``."""
+        segs = [(seg, w.thickness / 2) for w in level.walls for seg in w.segments]
+        return cls(
+            np.array([(o.x, o.y) for o in level.obstacles], dtype=np.float64).reshape(-1, 2),
+            np.array([o.radius for o in level.obstacles], dtype=np.float64),
+            np.array([s for s, _ in segs], dtype=np.float64).reshape(-1, 2, 2),
+            np.array([h for _, h in segs], dtype=np.float64),
+        )
+
+
+def wall_distance(points: FloatArray, segments: FloatArray) -> FloatArray:
+    """(K, W) distance from each point to each segment (px)."""
+    a = segments[None, :, 0, :]
+    d = segments[None, :, 1, :] - a
+    rel = points[:, None, :] - a
+    dd = np.maximum((d * d).sum(axis=2), 1e-12)
+    t = np.clip((rel * d).sum(axis=2) / dd, 0.0, 1.0)
+    return np.asarray(np.hypot(*(rel - t[..., None] * d).transpose(2, 0, 1)))
 
 
 def agent_mass(radius: FloatArray) -> FloatArray:
@@ -100,7 +136,7 @@ class Roster:
 def _blocked_mask(
     points: FloatArray,
     radius: float,
-    rocks: tuple[FloatArray, FloatArray],
+    rocks: Solids,
     world: tuple[float, float],
     taken: cKDTree | None,
     taken_reach: float,
@@ -114,7 +150,12 @@ def _blocked_mask(
         | (points[:, 1] < pad)
         | (points[:, 1] > h - pad)
     )
-    centres, radii = rocks
+    centres, radii = rocks.centres, rocks.radii
+    if rocks.walls.shape[0] and points.shape[0]:
+        wall_reach = rocks.wall_half[None, :] + pad
+        for k in range(0, points.shape[0], 2048):  # bounded memory: (chunk, W) at a time
+            near = wall_distance(points[k : k + 2048], rocks.walls) < wall_reach
+            bad[k : k + 2048] |= near.any(axis=1)
     if centres.shape[0] and points.shape[0]:
         reach = float(radii.max()) + pad
         pairs = cKDTree(centres).sparse_distance_matrix(
@@ -133,7 +174,7 @@ def scatter(
     rect: Rect,
     count: int,
     radius: float,
-    rocks: tuple[FloatArray, FloatArray],
+    rocks: Solids,
     world: tuple[float, float],
     taken: FloatArray | None = None,
     taken_radius: float = 0.0,
@@ -151,7 +192,7 @@ def scatter(
         rect: the spawn area.
         count: how many points.
         radius: the agents' radius.
-        rocks: (centres (M, 2), radii (M,)).
+        rocks: the rocks and walls to keep off.
         world: (width, height) of the world.
         taken: (K, 2) agents already placed, to keep clear of.
         taken_radius: the largest radius among ``taken``.
@@ -186,7 +227,7 @@ def _grid_points(
     rect: Rect,
     count: int,
     radius: float,
-    rocks: tuple[FloatArray, FloatArray],
+    rocks: Solids,
     world: tuple[float, float],
     tree: cKDTree | None,
     reach: float,
@@ -217,7 +258,7 @@ def spiral(
     count: int,
     spacing: float,
     radius: float,
-    rocks: tuple[FloatArray, FloatArray],
+    rocks: Solids,
     world: tuple[float, float],
     taken: FloatArray | None = None,
     taken_radius: float = 0.0,
@@ -429,10 +470,7 @@ def build_roster(level: Level, rng: np.random.Generator, extra_npcs: int = 0) ->
         extra_npcs: NPCs added for a stress run (see :func:`extra_npc_plan`).
     """
     world = (level.width_px, level.height_px)
-    rocks = (
-        np.array([(o.x, o.y) for o in level.obstacles], dtype=np.float64).reshape(-1, 2),
-        np.array([o.radius for o in level.obstacles], dtype=np.float64),
-    )
+    rocks = Solids.of(level)
     b = _RosterBuilder({p.name: i for i, p in enumerate(level.paths)})
     p = level.player
     b.add(

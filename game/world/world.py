@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 from game.steering import (
     AgentGroup,
     AvoidObstacles,
+    AvoidWalls,
     Contain,
     Debug,
     DriftingPath,
@@ -27,6 +28,7 @@ from game.steering import (
     Path,
     PathSet,
     Separate,
+    Walls,
 )
 from game.steering.vec import (
     FloatArray,
@@ -114,6 +116,9 @@ class World:
         obstacles: every rock (centres of pushable rocks follow their bodies each step).
         obstacle_id: (M,) Tiled ids of the rocks.
         obstacle_dynamic: (M,) which rocks are pushable.
+        walls: the level's walls as straight segments (static; the steering core's
+            :class:`Walls`).
+        wall_thickness: (W,) thickness of each segment of :attr:`walls` (px).
         currents: the flow regions (``currents.fields`` for drawing).
         physics: the pymunk side.
         outcome: ``running``, ``won`` or ``caught``; latched once decided (the world keeps
@@ -202,6 +207,10 @@ class World:
         self.rocks_version = 0
         rock_mass = np.array([o.mass for o in obs], dtype=np.float64)
 
+        segs = [(seg, wd.thickness) for wd in level.walls for seg in wd.segments]
+        self.walls = Walls.create(np.array([sg for sg, _ in segs]).reshape(-1, 2, 2))
+        self.wall_thickness = np.array([t for _, t in segs], dtype=np.float64)
+
         self.currents = Currents.from_level(level)
 
         types = np.where(
@@ -218,6 +227,8 @@ class World:
             rock_mass,
             self.obstacle_dynamic,
             settings,
+            self.walls.segments,
+            self.wall_thickness / 2,
         )
         dyn = self.physics.dynamic_rocks
         self._body_radius = np.concatenate((a.radius, radii[dyn]))
@@ -238,6 +249,7 @@ class World:
         self.brain = CrowdBrain(
             contain=Contain(0.0, 0.0, w, h),
             avoid=AvoidObstacles(self.obstacles),
+            walls=_wall_avoidance(self.walls, self.wall_thickness),
             paths=self.paths,
             currents=self.currents,
             rng=np.random.default_rng(wander_seq),
@@ -587,6 +599,14 @@ class World:
             debug["rows"] = rows
             self.debug = debug
         return self._steer
+
+
+def _wall_avoidance(walls: Walls, thickness: FloatArray) -> AvoidWalls | None:
+    """Feelers against the level's walls (None without walls): the skin starts where the
+    thickest wall's surface is, so agents keep clear of every wall's face."""
+    if len(walls) == 0:
+        return None
+    return AvoidWalls(walls, margin=4.0 + float(thickness.max()) / 2)
 
 
 def _limit_speed(v: FloatArray, max_speed: FloatArray) -> None:

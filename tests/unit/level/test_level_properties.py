@@ -34,6 +34,7 @@ EXPLICIT: dict[tuple[str, str], tuple[str, Any, Any]] = {
     ("path", "drift_speed"): ("float", 1.25, 1.25),
     ("obstacle", "dynamic"): ("bool", True, True),
     ("obstacle", "mass"): ("float", 42.5, 42.5),
+    ("wall", "thickness"): ("float", 20.5, 20.5),
     ("player", "max_speed"): ("float", 300, 300.0),
     ("player", "radius"): ("float", 10.5, 10.5),
     ("enemy", "path"): ("string", "loop", "loop"),

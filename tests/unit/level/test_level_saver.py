@@ -356,7 +356,7 @@ def test_new_level_without_source_gets_a_fresh_tiled_map(tmp_path: Path) -> None
     for key in ("type", "version", "tiledversion", "orientation", "renderorder", "infinite"):
         assert key in raw
     assert raw["nextobjectid"] == 8  # seven objects, ids 1 to 7
-    assert [lay["name"] for lay in raw["layers"]] == ["flows", "paths", "rocks", "spawns"]
+    assert [lay["name"] for lay in raw["layers"]] == ["flows", "paths", "rocks", "walls", "spawns"]
     assert all("draworder" in lay for lay in raw["layers"])
     assert load_level(path) == saved
     assert saved.flows[0].image == GRADIENT.resolve()
