@@ -1160,6 +1160,17 @@ def _assemble(
                 f"(paths: {listed})",
                 "path",
             )
+        if isinstance(spawn, EnemySpawn) and spawn.formation != "none" and spawn.role != "patrol":
+            raise _where_of(spawn, info, cls).error(
+                f"a {spawn.role} cannot hold a formation; formations are for patrols",
+                "formation",
+            )
+        if isinstance(spawn, EnemySpawn) and spawn.formation != "none" and spawn.count < 2:
+            raise _where_of(spawn, info, cls).error(
+                f"a {spawn.formation} formation needs count > 1 (a leader and followers), "
+                f"got {spawn.count}",
+                "formation",
+            )
         agents += spawn.count
         if agents > MAX_AGENTS:
             raise _where_of(spawn, info, cls).error(

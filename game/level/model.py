@@ -208,6 +208,11 @@ class EnemySpawn:
         radius: Collision radius (px).
         sight: How far they see the player (px); 0 never chases.
         separation: Distance kept from other enemies (px).
+        role: ``patrol`` (its path or post) or ``sentinel`` (between the player and the
+            nearest exit).
+        formation: ``none``, or the shape (``line``, ``column``, ``wedge``, ``circle``) the
+            ``count`` enemies hold around the first, which leads.
+        spacing: Distance between neighbouring formation slots (px).
     """
 
     x: float
@@ -219,6 +224,9 @@ class EnemySpawn:
     radius: float = 14.0
     sight: float = 250.0
     separation: float = 40.0
+    role: str = "patrol"
+    formation: str = "none"
+    spacing: float = 50.0
     id: int = 0
     name: str = ""
 
@@ -239,6 +247,10 @@ class NpcSpawn:
         separation: Distance kept from neighbours (px).
         path: Name of a path they follow; "" for none.
         wander: Whether they add a random wander to their steering.
+        role: ``fish`` (school, follow, flee) or ``hider`` (hide behind rocks from the
+            player and the enemies).
+        queue: Whether they wait behind slower agents ahead (Reynolds' queueing).
+        avoid: Whether they sidestep agents on a collision course (unaligned avoidance).
     """
 
     x: float
@@ -251,6 +263,9 @@ class NpcSpawn:
     separation: float = 24.0
     path: str = ""
     wander: bool = True
+    role: str = "fish"
+    queue: bool = False
+    avoid: bool = False
     id: int = 0
     name: str = ""
 

@@ -12,7 +12,9 @@ __all__ = [
     "CLASSES",
     "CLASS_ORDER",
     "DEFAULT_LAYER",
+    "ENEMY_ROLES",
     "FLOW_KINDS",
+    "FORMATIONS",
     "MAP_PROPERTIES",
     "MAX_AGENTS",
     "MAX_FILE_BYTES",
@@ -22,6 +24,7 @@ __all__ = [
     "MAX_PATH_POINTS",
     "MAX_SEED",
     "MAX_WORLD_PX",
+    "NPC_ROLES",
     "ClassSpec",
     "PropSpec",
 ]
@@ -45,6 +48,13 @@ MAX_SEED = 2**32 - 1
 
 #: The kinds of flow region.
 FLOW_KINDS = ("uniform", "noise", "vortex", "image")
+#: What an enemy does (``patrol``: its path or its post; ``sentinel``: between the player and
+#: the nearest exit).
+ENEMY_ROLES = ("patrol", "sentinel")
+#: How an enemy spawn of several holds together (``none``: each on its own).
+FORMATIONS = ("none", "line", "column", "wedge", "circle")
+#: What an NPC does (``fish``: school, follow, flee; ``hider``: hide behind rocks).
+NPC_ROLES = ("fish", "hider")
 
 
 @dataclass(frozen=True)
@@ -180,6 +190,21 @@ CLASSES: dict[str, ClassSpec] = {
             _pos("radius", 14.0, 1_000.0, "px", "collision radius"),
             _nonneg("sight", 250.0, 100_000.0, "px", "how far it sees the player; 0: never chases"),
             _nonneg("separation", 40.0, 10_000.0, "px", "distance kept from other enemies"),
+            PropSpec(
+                "role",
+                "enum",
+                "patrol",
+                choices=ENEMY_ROLES,
+                doc="patrol: its path or post; sentinel: between the player and the nearest exit",
+            ),
+            PropSpec(
+                "formation",
+                "enum",
+                "none",
+                choices=FORMATIONS,
+                doc="the first enemy leads, the others hold slots around it; needs count > 1",
+            ),
+            _pos("spacing", 50.0, 10_000.0, "px", "distance between neighbouring formation slots"),
         ),
         "an enemy spawn point",
     ),
@@ -194,6 +219,18 @@ CLASSES: dict[str, ClassSpec] = {
             _nonneg("separation", 24.0, 10_000.0, "px", "distance kept from neighbours"),
             PropSpec("path", "string", "", doc="name of a path to follow; empty: none"),
             PropSpec("wander", "bool", True, doc="add a random wander to the steering"),
+            PropSpec(
+                "role",
+                "enum",
+                "fish",
+                choices=NPC_ROLES,
+                doc="fish: school, follow, flee; hider: hide behind rocks from the player and "
+                "enemies",
+            ),
+            PropSpec(
+                "queue", "bool", False, doc="wait behind slower fish ahead (gates, corridors)"
+            ),
+            PropSpec("avoid", "bool", False, doc="sidestep agents on a collision course (crowds)"),
         ),
         "a harmless agent spawn: a point, or a rectangle that its agents fill",
     ),

@@ -26,6 +26,7 @@ from .geometry import (
     polyline_segments,
     rect_outline,
     rect_triangles,
+    sector_triangles,
 )
 from .particles import FlowParticles
 
@@ -40,6 +41,8 @@ GRID_STEP = 128.0
 TUBE_EDGE = 3.0
 #: The pale rim drawn round every wall (px each side).
 WALL_RIM = 2.5
+#: Triangles per sight cone.
+CONE_SIDES = 20
 CHEVRON_SPACING = 90.0
 CHEVRON_SPEED = 28.0
 
@@ -210,6 +213,8 @@ class WorldRenderer:
             [en.scale_for(radius[i]) for i in enemy_rows],
         )
         self._chasing = np.zeros(enemy_rows.size, dtype=bool)
+        # Sight cones: one translucent triangle batch, rebuilt every frame.
+        self._cones = TriangleBatch(ctx, max(enemy_rows.size * CONE_SIDES * 3, 16))
         pl = bank.player
         self.player = _AgentLayer(
             np.array([0], dtype=np.intp), [pl.texture], [pl.scale_for(radius[0])]
@@ -299,11 +304,38 @@ class WorldRenderer:
         self.enemies.sync(pos, angle)
         self.player.sync(pos, angle)
         chasing = w.mode[self.enemies.rows] == Mode.PURSUE
+        self._update_cones(chasing)
         changed = np.flatnonzero(chasing != self._chasing)
         for k in changed:
             tex = self.bank.enemy_chase if chasing[k] else self.bank.enemy
             self.enemies.sprites[k].texture = tex.texture
         self._chasing = chasing
+
+    def _update_cones(self, chasing: NDArray[np.bool_]) -> None:
+        """Each enemy's sight as a sector along its heading (a disc when it sees all round),
+        bright at the eye and fading to its range."""
+        minds = self.world.minds
+        rows = minds.rows
+        if rows.size and minds.half_angle is not None:
+            a = self.world.agents
+            h = a.heading[rows]
+            on = minds.sight > 0
+            for mask, (eye, rim) in (
+                (on & ~chasing, theme.SIGHT_CALM),
+                (on & chasing, theme.SIGHT_HUNT),
+            ):
+                if not mask.any():
+                    continue
+                tri = sector_triangles(
+                    a.pos[rows[mask]],
+                    np.arctan2(h[mask, 1], h[mask, 0]),
+                    minds.sight[mask],
+                    np.minimum(minds.half_angle[mask], math.pi),
+                    CONE_SIDES,
+                )
+                colors = np.tile(np.array([eye, rim, rim], np.uint8), (tri.shape[0] // 3, 1))
+                self._cones.add(tri, colors)
+        self._cones.commit()
 
     # -- draw --------------------------------------------------------------------------------
 
@@ -319,6 +351,7 @@ class WorldRenderer:
         self._chevrons.draw(pixel)
         self._streaks.draw(pixel)
         self.exits.draw()
+        self._cones.draw()
         self._walls.draw(pixel)
         self._wall_inside.draw()
         self._wall_ridges.draw(pixel)

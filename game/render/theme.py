@@ -28,6 +28,8 @@ __all__ = [
     "PATH_EDGE",
     "PATH_FILL",
     "PLAYER_GLOW",
+    "SIGHT_CALM",
+    "SIGHT_HUNT",
     "TRAIL",
     "WALL",
     "WALL_EDGE",
@@ -63,6 +65,11 @@ FLOW_PARTICLE: Rgba = (170, 225, 255, 200)
 #: Exits.
 EXIT_FILL: Rgba = (60, 220, 140, 70)
 EXIT_EDGE: Rgba = (120, 255, 180, 230)
+
+#: Enemies' sight cones: (centre, rim) colours, a torch beam fading outward; warmer while
+#: they hunt.
+SIGHT_CALM: tuple[Rgba, Rgba] = ((255, 230, 150, 58), (255, 230, 150, 14))
+SIGHT_HUNT: tuple[Rgba, Rgba] = ((255, 110, 70, 80), (255, 110, 70, 22))
 
 PLAYER_GLOW: Rgba = (255, 220, 90, 60)
 TRAIL: Rgba = (200, 220, 255, 90)

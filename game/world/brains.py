@@ -19,6 +19,7 @@ picks its goal.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from enum import IntEnum
@@ -29,6 +30,7 @@ from numpy.typing import NDArray
 from game.steering import (
     AgentGroup,
     Arrive,
+    AvoidAgents,
     AvoidObstacles,
     AvoidWalls,
     Behaviour,
@@ -38,16 +40,22 @@ from game.steering import (
     FlowSource,
     FollowFlow,
     FollowPath,
+    Hide,
+    Interpose,
     Limited,
+    OffsetPursuit,
     PathSet,
     PrioritizedSum,
     Pursue,
+    Queue,
     Seek,
     Wander,
     truncate,
 )
 from game.steering.combine import scatter_debug
 from game.steering.vec import FloatArray, length, scale_rows, take_rows
+
+from .tuning import Tuning
 
 __all__ = [
     "EXTRA_WANDER_WEIGHT",
@@ -83,6 +91,9 @@ class Mode(IntEnum):
     FLOW = 6
     FOLLOW = 7
     IDLE = 8
+    GUARD = 9
+    FORM = 10
+    HIDE = 11
 
 
 #: Every mode's value, in order (one comparison gives a mask per mode).
@@ -165,6 +176,15 @@ class Tasks:
         target_vel: (n, 2) the pursued player's velocity.
         post: (n, 2) an enemy's post.
         leash: (n,) wanders on a leash around its post (enemies without a path).
+        pace: (n,) fraction of max speed on patrol.
+        leader: (n, 2) a formation follower's leader's position.
+        leader_vel: (n, 2) its velocity.
+        leader_heading: (n, 2) its heading.
+        slot: (n, 2) the follower's slot in the leader's frame.
+        threat: (n, 2) a hider's nearest threat (the player or an enemy).
+        threat_vel: (n, 2) its velocity.
+        queue: (n,) queues behind slower agents ahead.
+        avoid: (n,) sidesteps agents on a collision course.
     """
 
     mode: NDArray[np.int8]
@@ -176,6 +196,15 @@ class Tasks:
     target_vel: FloatArray
     post: FloatArray
     leash: BoolArray
+    pace: FloatArray
+    leader: FloatArray
+    leader_vel: FloatArray
+    leader_heading: FloatArray
+    slot: FloatArray
+    threat: FloatArray
+    threat_vel: FloatArray
+    queue: BoolArray
+    avoid: BoolArray
 
     def take(self, rows: IntArray) -> Tasks:
         """The tasks of ``rows`` only."""
@@ -189,16 +218,20 @@ class CrowdBrain:
 
     In priority order (Buckland's running sum, :class:`~game.steering.PrioritizedSum`,
     capped at max force): containment in the world rectangle, wall avoidance (feelers, when
-    the level has walls), rock avoidance, separation
-    (x1.5, given), and the goal of the agent's mode. The goal is one per agent, picked by
-    mode from behaviours each called once over the group with per-agent arguments:
-    ``patrol``/``follow`` path following (one :class:`FollowPath` over the world's
-    :class:`PathSet`, per-agent path slot and direction in its state columns, patrols at
-    :data:`PATROL_SPEED` through :class:`Limited`); ``pursue`` pursuit of the player while
-    seen, else arrival where it was last seen; ``return`` seek of the return point;
-    ``wander`` wander, or a seek back to the post beyond :data:`LEASH`; ``flow`` the core's
+    the level has walls), rock avoidance, queueing and agent avoidance (NPCs with ``queue`` /
+    ``avoid`` set), separation (weighted), and the goal of the agent's mode (weighted). The
+    goal is one per agent, picked by mode from behaviours each called once over the group with
+    per-agent arguments: ``patrol``/``follow`` path following (one :class:`FollowPath` over
+    the world's :class:`PathSet`, per-agent path slot and direction in its state columns,
+    patrols at their archetype's pace through :class:`Limited`); ``pursue`` pursuit of the
+    player while seen, else arrival where it was last seen; ``return`` seek of the return
+    point; ``wander`` wander, or a seek back to the post beyond the leash; ``flow`` the core's
     :class:`FollowFlow` over the world's currents; ``flee`` fleeing the player; ``idle``
-    coming to rest. NPCs with ``wander`` set add wander at x0.35 to a path or the current.
+    coming to rest; ``guard`` (sentinels) :class:`Interpose` between the player and the exit
+    nearest it; ``form`` (formation followers) :class:`OffsetPursuit` of their slot beside the
+    leader; ``hide`` (hiders) :class:`Hide` behind a rock from the nearest threat. NPCs with
+    ``wander`` set add a little wander to a path or the current. Every weight and distance
+    comes from :attr:`tuning`.
 
     Attributes:
         contain, avoid: the shared behaviours.
@@ -206,8 +239,10 @@ class CrowdBrain:
         paths: the world's path registry.
         currents: the world's currents (a flow source).
         rng: generator for wander.
-        flee_distance: NPCs flee the player within this distance.
+        tuning: the archetypes' tuning.
         player_pos: the player's position (set by the world each step).
+        player_vel: the player's velocity (set by the world each step).
+        exit_pos: the centre of the exit nearest the player (set by the world each step).
     """
 
     contain: Contain
@@ -216,13 +251,17 @@ class CrowdBrain:
     paths: PathSet
     currents: FlowSource
     rng: np.random.Generator
-    flee_distance: float = FLEE_DISTANCE
+    tuning: Tuning = field(default_factory=Tuning)
     player_pos: FloatArray = field(default_factory=lambda: np.zeros(2))
+    player_vel: FloatArray = field(default_factory=lambda: np.zeros(2))
+    exit_pos: FloatArray = field(default_factory=lambda: np.zeros(2))
     follow: FollowPath = field(init=False)
     _pace: Limited = field(init=False)
     _wander: Wander = field(init=False)
     _flow: FollowFlow = field(init=False)
     _urgent: PrioritizedSum = field(init=False)
+    _queue: Queue = field(init=False)
+    _avoid_agents: AvoidAgents = field(init=False)
 
     def __post_init__(self) -> None:
         self._wander = Wander(self.rng)
@@ -233,6 +272,14 @@ class CrowdBrain:
         if self.walls is not None:
             urgent.insert(1, self.walls)
         self._urgent = PrioritizedSum(urgent)
+        fish = self.tuning.fish
+        self._queue = Queue(distance=fish.queue_distance, brake=fish.queue_brake)
+        self._avoid_agents = AvoidAgents(time_horizon=fish.avoid_horizon)
+
+    @property
+    def flee_distance(self) -> float:
+        """NPCs flee the player within this distance (px)."""
+        return self.tuning.fish.flee_distance
 
     def __call__(
         self,
@@ -252,14 +299,15 @@ class CrowdBrain:
             debug: a dict to collect the behaviours' debug arrays into.
         """
         urgent, goals = self.parts(group, tasks, dt, debug)
-        return combine(group, urgent, separation, goals)
+        return combine(group, urgent, separation, goals, self.tuning)
 
     def parts(
         self, group: AgentGroup, tasks: Tasks, dt: float, debug: Debug | None = None
     ) -> tuple[FloatArray, FloatArray]:
         """The two parts of the brain's force that a staggered world holds between updates:
-        the urgent part (containment then avoidance, Buckland's running sum) and the goal of
-        each agent's mode. :func:`combine` adds separation between them.
+        the urgent part (containment, walls, rocks, then queueing and agent avoidance,
+        Buckland's running sum) and the goal of each agent's mode. :func:`combine` adds
+        separation between them.
 
         Args:
             group: the agents (all non-player agents, or a staggered subset of them).
@@ -270,81 +318,152 @@ class CrowdBrain:
         mode = tasks.mode
         goals = np.zeros((group.n, 2))
 
-        def add(mask: BoolArray, behaviour: Behaviour, weight: FloatArray | None = None) -> None:
-            # Each behaviour runs once over the whole group; the mask picks whose goal it is.
-            if mask.any():
-                sub: Debug | None = None if debug is None else {}
-                force = behaviour(group, dt, sub)
-                w = mask if weight is None else np.where(mask, weight, 0.0)
-                goals[...] += scale_rows(force, w)
-                if debug is not None and sub is not None:
-                    # Debug rows only for the agents whose goal this is (as Masked gives).
-                    idx = np.flatnonzero(mask)
-                    for key, arr in sub.items():
-                        per_agent = arr.ndim > 0 and arr.shape[0] == group.n
-                        debug[key] = (
-                            scatter_debug(debug.get(key), arr[idx], idx, group.n)
-                            if per_agent
-                            else arr
-                        )
+        def run(
+            mask: BoolArray, behaviour: Behaviour, weight: FloatArray | float | None = None
+        ) -> FloatArray | None:
+            # Each behaviour runs once over the whole group; the mask picks whose force it is.
+            if not mask.any():
+                return None
+            sub: Debug | None = None if debug is None else {}
+            force = behaviour(group, dt, sub)
+            w = mask if weight is None else np.where(mask, weight, 0.0)
+            if debug is not None and sub is not None:
+                # Debug rows only for the agents whose force this is (as Masked gives).
+                idx = np.flatnonzero(mask)
+                for key, arr in sub.items():
+                    per_agent = arr.ndim > 0 and arr.shape[0] == group.n
+                    debug[key] = (
+                        scatter_debug(debug.get(key), arr[idx], idx, group.n) if per_agent else arr
+                    )
+            return scale_rows(force, w)
 
+        def add(mask: BoolArray, behaviour: Behaviour, weight: FloatArray | None = None) -> None:
+            force = run(mask, behaviour, weight)
+            if force is not None:
+                goals[...] += force
+
+        t = self.tuning
         # One mask per mode from one comparison, in Mode's order.
-        _, patrol, hunting, back, wandering, fleeing, flowing, follow, idle = mode == _MODE_VALUES
+        (
+            _,
+            patrol,
+            hunting,
+            back,
+            wandering,
+            fleeing,
+            flowing,
+            follow,
+            idle,
+            guard,
+            form,
+            hide,
+        ) = mode == _MODE_VALUES
         on_path = patrol | follow
         group.column("path.index", fill=-1.0)[:] = np.where(on_path, tasks.path, -1)
         group.column("path.reverse")[:] = tasks.reverse
         if on_path.any():
-            self._pace.max_speed = group.max_speed * np.where(patrol, PATROL_SPEED, 1.0)
+            self._pace.max_speed = group.max_speed * np.where(patrol, tasks.pace, 1.0)
             add(on_path, self._pace)
         add(hunting & tasks.seen, Pursue(tasks.target, tasks.target_vel))
         add(hunting & ~tasks.seen, Arrive(tasks.target, slowing_radius=60.0))
         add(back, Seek(tasks.target))
-        far = wandering & tasks.leash & (length(group.pos - tasks.post) > LEASH)
+        far = wandering & tasks.leash & (length(group.pos - tasks.post) > t.patrol.leash)
         add(far, Seek(tasks.post))
         add(flowing, self._flow)
         add(fleeing, Flee(self.player_pos, self.flee_distance))
         add(idle, Arrive(group.pos.copy()))  # come to rest where it is
+        add(
+            guard,
+            Interpose(self.player_pos, self.exit_pos, self.player_vel, ratio=t.sentinel.ratio),
+        )
+        add(
+            form,
+            OffsetPursuit(tasks.leader, tasks.leader_vel, tasks.leader_heading, tasks.slot),
+        )
+        hider = t.hider
+        add(
+            hide,
+            Hide(
+                tasks.threat,
+                self.avoid.obstacles,
+                tasks.threat_vel,
+                distance_from_boundary=hider.hide_distance,
+            ),
+        )
         # One wander call for every agent that wanders at all (its angle advances once per
         # update): full weight as the goal, a little on top of a path or the current.
         roam = wandering & ~far
         extra = tasks.wander & (on_path | flowing)
-        add(roam | extra, self._wander, np.where(roam, 1.0, EXTRA_WANDER_WEIGHT))
+        add(roam | extra, self._wander, np.where(roam, 1.0, t.fish.extra_wander_weight))
         urgent = self._urgent(group, dt, debug)
+        # Queueing and sidestepping rank after the urgent part and before separation and goal:
+        # a blocked fish brakes before its goal pushes it on (see Queue).
+        travelling = on_path | flowing
+        for mask, behaviour, weight in (
+            (tasks.queue & travelling, self._queue, t.fish.queue_weight),
+            (tasks.avoid, self._avoid_agents, t.fish.avoid_weight),
+        ):
+            force = run(mask, behaviour)
+            if force is not None:
+                PrioritizedSum.accumulate(urgent, force, weight, group.max_force)
         return urgent, truncate(goals, group.max_force)
 
 
 def combine(
-    group: AgentGroup, urgent: FloatArray, separation: FloatArray, goals: FloatArray
+    group: AgentGroup,
+    urgent: FloatArray,
+    separation: FloatArray,
+    goals: FloatArray,
+    tuning: Tuning | None = None,
 ) -> FloatArray:
     """The crowd's force: Buckland's running sum (:meth:`PrioritizedSum.accumulate`) of the
-    urgent part, separation (x :data:`SEPARATION_WEIGHT`) and the goal (x
-    :data:`GOAL_WEIGHT`), capped at max force. The world holds the parts' forces (a
-    staggered crowd reuses them between updates), so it runs the core's running sum on them.
+    urgent part, separation and the goal (weighted as the crowd's tuning says), capped at max
+    force. The world holds the parts' forces (a staggered crowd reuses them between updates),
+    so it runs the core's running sum on them.
     """
+    crowd = (tuning or Tuning()).crowd
     total = urgent.copy()
-    PrioritizedSum.accumulate(total, separation, SEPARATION_WEIGHT, group.max_force)
-    PrioritizedSum.accumulate(total, goals, GOAL_WEIGHT, group.max_force)
+    PrioritizedSum.accumulate(total, separation, crowd.separation_weight, group.max_force)
+    PrioritizedSum.accumulate(total, goals, crowd.goal_weight, group.max_force)
     return total
 
 
 @dataclass(eq=False)
 class EnemyMinds:
     """The enemies' state machine, vectorised over the enemies (a handful of Python calls for
-    the line-of-sight queries of those within sight range).
+    the line-of-sight queries of those that could see the player).
+
+    An enemy sees the player within its sight range and its sight cone (``half_angle`` each
+    side of its heading; pi sees all round) when no rock or wall is on the line between. A
+    formation shares what any member sees: the whole formation pursues. After losing sight
+    for ``lose_after`` seconds (heading meanwhile for where the player was last seen) a
+    sentinel interposes again (``guard``), a formation follower takes its slot again
+    (``form``) and every other enemy returns to its route (``return``, then ``patrol``, or
+    ``wander`` without a path).
 
     Attributes:
         rows: (E,) agent rows of the enemies.
         sight: (E,) sight ranges (0: never pursues).
         has_path: (E,) whether each patrols a path.
+        half_angle: (E,) half-angle of each sight cone (radians; pi: all round).
+        lose_after: (E,) seconds of lost sight before giving up.
+        sentinel: (E,) sentinels.
+        follower: (E,) formation followers.
+        squad: (E,) formation number, -1 for none.
         lost_for: (E,) seconds since each last saw the player while pursuing.
         last_seen: (E, 2) where each last saw the player.
         last_vel: (E, 2) the player's velocity then.
-        seen: (E,) whether each sees the player this step.
+        seen: (E,) whether each sees the player this step (itself or through its formation).
     """
 
     rows: IntArray
     sight: FloatArray
     has_path: BoolArray
+    half_angle: FloatArray | None = None
+    lose_after: FloatArray | None = None
+    sentinel: BoolArray | None = None
+    follower: BoolArray | None = None
+    squad: IntArray | None = None
     lost_for: FloatArray = field(init=False)
     last_seen: FloatArray = field(init=False)
     last_vel: FloatArray = field(init=False)
@@ -352,6 +471,18 @@ class EnemyMinds:
 
     def __post_init__(self) -> None:
         e = self.rows.size
+        tuning = Tuning()
+        if self.half_angle is None:
+            self.half_angle = np.full(e, math.radians(tuning.patrol.sight_angle))
+        if self.lose_after is None:
+            self.lose_after = np.full(e, tuning.patrol.lose_sight_after)
+        if self.sentinel is None:
+            self.sentinel = np.zeros(e, dtype=bool)
+        if self.follower is None:
+            self.follower = np.zeros(e, dtype=bool)
+        if self.squad is None:
+            self.squad = np.full(e, -1, dtype=np.intp)
+        self._cos = np.cos(np.minimum(self.half_angle, math.pi))
         self.lost_for = np.zeros(e)
         self.last_seen = np.zeros((e, 2))
         self.last_vel = np.zeros((e, 2))
@@ -362,17 +493,37 @@ class EnemyMinds:
         pos: FloatArray,
         player: FloatArray,
         line_of_sight: Callable[[tuple[float, float], tuple[float, float]], bool],
+        heading: FloatArray | None = None,
     ) -> BoolArray:
-        """Which enemies see the player: within sight and no rock on the line between."""
+        """Which enemies see the player: within sight range and cone, no rock or wall on the
+        line between (``heading``: (E, 2) unit headings; None counts every cone as all
+        round)."""
         seen = np.zeros(self.rows.size, dtype=bool)
         if self.rows.size == 0:
             return seen
-        d = length(pos - player)
-        near = np.flatnonzero((self.sight > 0) & (d <= self.sight))
+        rel = player - pos
+        d = length(rel)
+        near = (self.sight > 0) & (d <= self.sight)
+        if heading is not None:
+            # In the cone: cos(angle to the player) >= cos(half angle); all round when pi.
+            ahead = (rel * heading).sum(axis=1)
+            near &= (self._cos <= -1.0) | (ahead >= self._cos * d)
         target = (float(player[0]), float(player[1]))
-        for k in near:  # only the few enemies within sight range
+        for k in np.flatnonzero(near):  # only the few enemies that could see the player
             seen[k] = line_of_sight((float(pos[k, 0]), float(pos[k, 1])), target)
         return seen
+
+    def share(self, seen: BoolArray) -> BoolArray:
+        """``seen`` spread to every member of a formation one of whose members sees."""
+        squad = self.squad
+        assert squad is not None
+        member = squad >= 0
+        if not member.any():
+            return seen
+        spotted = np.bincount(squad[member], weights=seen[member], minlength=1) > 0
+        out = seen.copy()
+        out[member] |= spotted[squad[member]]
+        return out
 
     def update(
         self,
@@ -398,6 +549,9 @@ class EnemyMinds:
             (E,) enemies that just went back to patrolling (their path progress must be
             searched afresh).
         """
+        assert self.lose_after is not None and self.sentinel is not None
+        assert self.follower is not None
+        seen = self.share(seen)
         m = mode[self.rows]
         self.seen = seen
         self.last_seen[seen] = player
@@ -406,8 +560,12 @@ class EnemyMinds:
         m[seen] = Mode.PURSUE
         hunting = (m == Mode.PURSUE) & ~seen
         self.lost_for[hunting] += dt
-        give_up = hunting & (self.lost_for >= LOSE_SIGHT_AFTER)
-        m[give_up] = Mode.RETURN
+        give_up = hunting & (self.lost_for >= self.lose_after)
+        m[give_up] = np.where(
+            self.sentinel[give_up],
+            Mode.GUARD,
+            np.where(self.follower[give_up], Mode.FORM, Mode.RETURN),
+        )
         back = (m == Mode.RETURN) & on_route
         resumed = back & self.has_path
         m[resumed] = Mode.PATROL

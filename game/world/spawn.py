@@ -16,17 +16,20 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.spatial import cKDTree
 
-from game.level import Level, NpcSpawn, Rect
+from game.level import EnemySpawn, Level, NpcSpawn, Rect
+from game.steering import formation_offsets
 from game.steering.vec import FloatArray
 
 log = logging.getLogger(__name__)
 
 __all__ = [
+    "ARCHETYPE_NAMES",
     "ENEMY",
     "KIND_NAMES",
     "NPC",
     "PLAYER",
     "PLAYER_ACCEL",
+    "Archetype",
     "ExtraGroup",
     "Kind",
     "Roster",
@@ -50,6 +53,21 @@ class Kind(IntEnum):
 PLAYER, ENEMY, NPC = Kind.PLAYER, Kind.ENEMY, Kind.NPC
 #: The kinds' names, by value.
 KIND_NAMES = tuple(k.name.lower() for k in Kind)
+
+
+class Archetype(IntEnum):
+    """What tuning an agent takes (``Roster.archetype``; names as in the tuning file)."""
+
+    PLAYER = 0
+    PATROL = 1
+    SENTINEL = 2
+    FORMATION = 3
+    FISH = 4
+    HIDER = 5
+
+
+#: The archetypes' names, by value.
+ARCHETYPE_NAMES = tuple(a.name.lower() for a in Archetype)
 
 #: Gap (px) kept between spawned agents and between agents and rocks or walls.
 SPAWN_GAP = 2.0
@@ -113,6 +131,12 @@ class Roster:
         wander: (N,) whether an NPC adds wander to its steering (enemies: True).
         spawn_id: (N,) Tiled id of the object that spawned the agent (0: a generated area).
         post: (N, 2) the spawn point (enemies without a path wander around it).
+        archetype: (N,) :class:`Archetype` codes (which tuning applies).
+        squad: (N,) formation number of formation members (leader and followers), -1 else.
+        leader: (N,) agent row of a follower's leader, -1 for everyone else.
+        slot: (N, 2) a follower's slot in its leader's frame (x ahead, y left), px.
+        queue: (N,) NPCs that queue behind slower agents ahead.
+        avoid: (N,) NPCs that sidestep agents on a collision course.
     """
 
     kind: NDArray[np.int8]
@@ -126,6 +150,12 @@ class Roster:
     wander: BoolArray
     spawn_id: NDArray[np.int64]
     post: FloatArray
+    archetype: NDArray[np.int8]
+    squad: IntArray
+    leader: IntArray
+    slot: FloatArray
+    queue: BoolArray
+    avoid: BoolArray
 
     @property
     def n(self) -> int:
@@ -382,6 +412,12 @@ _COLUMNS = (
     "wander",
     "spawn_id",
     "post",
+    "archetype",
+    "squad",
+    "leader",
+    "slot",
+    "queue",
+    "avoid",
 )
 
 
@@ -390,6 +426,7 @@ class _RosterBuilder:
 
     def __init__(self, path_index: dict[str, int]) -> None:
         self.path_index = path_index
+        self.squads = 0
         self.cols: dict[str, list[NDArray[np.generic]]] = {k: [] for k in _COLUMNS}
 
     def add(
@@ -406,9 +443,29 @@ class _RosterBuilder:
         wander: bool,
         spawn_id: int,
         post: tuple[float, float],
+        archetype: Archetype,
+        formation: str = "none",
+        spacing: float = 0.0,
+        queue: bool = False,
+        avoid: bool = False,
     ) -> None:
         n = pos.shape[0]
         c = self.cols
+        first = sum(a.shape[0] for a in c["kind"])  # the agent row of this block's first
+        squad = np.full(n, -1, dtype=np.intp)
+        leader = np.full(n, -1, dtype=np.intp)
+        slot = np.zeros((n, 2))
+        if formation != "none" and n > 1:
+            squad[:] = self.squads
+            self.squads += 1
+            leader[1:] = first
+            slot[1:] = formation_offsets(formation, n - 1, spacing)
+        c["archetype"].append(np.full(n, archetype, dtype=np.int8))
+        c["squad"].append(squad)
+        c["leader"].append(leader)
+        c["slot"].append(slot)
+        c["queue"].append(np.full(n, queue, dtype=bool))
+        c["avoid"].append(np.full(n, avoid, dtype=bool))
         c["kind"].append(np.full(n, kind, dtype=np.int8))
         c["pos"].append(pos.reshape(-1, 2))
         c["max_speed"].append(np.full(n, max_speed))
@@ -434,6 +491,9 @@ class _RosterBuilder:
             wander=s.wander,
             spawn_id=s.id,
             post=(s.x, s.y),
+            archetype=Archetype.HIDER if s.role == "hider" else Archetype.FISH,
+            queue=s.queue,
+            avoid=s.avoid,
         )
 
     def placed(self) -> tuple[FloatArray, float]:
@@ -454,7 +514,22 @@ class _RosterBuilder:
             wander=c["wander"].astype(bool),
             spawn_id=c["spawn_id"].astype(np.int64),
             post=c["post"].astype(np.float64),
+            archetype=c["archetype"].astype(np.int8),
+            squad=c["squad"].astype(np.intp),
+            leader=c["leader"].astype(np.intp),
+            slot=c["slot"].astype(np.float64),
+            queue=c["queue"].astype(bool),
+            avoid=c["avoid"].astype(bool),
         )
+
+
+def _enemy_archetype(e: EnemySpawn) -> Archetype:
+    """Which tuning the enemies of a spawn take: a sentinel's, a formation's, a patrol's."""
+    if e.role == "sentinel":
+        return Archetype.SENTINEL
+    if e.formation != "none" and e.count > 1:
+        return Archetype.FORMATION
+    return Archetype.PATROL
 
 
 def build_roster(level: Level, rng: np.random.Generator, extra_npcs: int = 0) -> Roster:
@@ -485,6 +560,7 @@ def build_roster(level: Level, rng: np.random.Generator, extra_npcs: int = 0) ->
         wander=False,
         spawn_id=p.id,
         post=(p.x, p.y),
+        archetype=Archetype.PLAYER,
     )
     for e in level.enemies:
         spacing = max(e.separation, 2 * e.radius + 2)
@@ -501,6 +577,9 @@ def build_roster(level: Level, rng: np.random.Generator, extra_npcs: int = 0) ->
             wander=True,
             spawn_id=e.id,
             post=(e.x, e.y),
+            archetype=_enemy_archetype(e),
+            formation=e.formation,
+            spacing=e.spacing,
         )
     for s in level.npcs:
         if s.area is not None:

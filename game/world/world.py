@@ -35,12 +35,11 @@ from game.steering.vec import (
     as_complex,
     length,
     put_rows,
+    safe_normalize,
     scale_rows,
 )
 
 from .brains import (
-    FLEE_DISTANCE,
-    LEASH,
     MODE_NAMES,
     CrowdBrain,
     EnemyMinds,
@@ -60,7 +59,17 @@ from .physics import (
     project_out,
     pushable_pairs,
 )
-from .spawn import ENEMY, KIND_NAMES, NPC, PLAYER, Roster, agent_mass, build_roster
+from .spawn import (
+    ENEMY,
+    KIND_NAMES,
+    NPC,
+    PLAYER,
+    Archetype,
+    Roster,
+    agent_mass,
+    build_roster,
+)
+from .tuning import FormationTuning, PatrolTuning, SentinelTuning, Tuning, turn_rate_rad
 
 __all__ = ["DT", "OUTCOMES", "ROCK_FRICTION", "World"]
 
@@ -97,6 +106,7 @@ class World:
             physics run every step. 1 (every agent every step) is for play.
         settings: pymunk tuning (:class:`PhysicsSettings`).
         debug: collect the steering debug arrays each step (see :attr:`debug`).
+        tuning: the brains' tuning per archetype (default: ``resources/tuning.json``).
 
     Attributes:
         level: the level.
@@ -143,12 +153,14 @@ class World:
         stagger: int = 1,
         settings: PhysicsSettings | None = None,
         debug: bool = False,
+        tuning: Tuning | None = None,
     ) -> None:
         if stagger < 1:
             raise ValueError(f"stagger must be >= 1, got {stagger}")
         if extra_npcs < 0:
             raise ValueError(f"extra_npcs must be >= 0, got {extra_npcs}")
         self.level = level
+        self.tuning = tuning = tuning or Tuning()
         self.seed = int(level.seed if seed is None else seed)
         self.stagger = int(stagger)
         self.debug_enabled = debug
@@ -170,6 +182,7 @@ class World:
             max_force=roster.max_force,
             radius=roster.radius,
             mass=agent_mass(roster.radius),
+            max_turn_rate=_turn_rates(roster.archetype, tuning),
         )
         a = self.agents
         self.crowd = AgentGroup(
@@ -237,8 +250,39 @@ class World:
         # Brains.
         self.mode = np.full(n, Mode.NONE, dtype=np.int8)
         enemies = np.flatnonzero(roster.kind == ENEMY)
+        arch = roster.archetype[enemies]
+        sentinel = arch == Archetype.SENTINEL
+        follower = roster.leader[enemies] >= 0
         self.mode[enemies] = np.where(roster.path[enemies] >= 0, Mode.PATROL, Mode.WANDER)
-        self.minds = EnemyMinds(enemies, roster.sight[enemies], roster.path[enemies] >= 0)
+        self.mode[enemies[sentinel]] = Mode.GUARD
+        self.mode[enemies[follower]] = Mode.FORM
+        per_arch: dict[Archetype, PatrolTuning | SentinelTuning | FormationTuning] = {
+            Archetype.PATROL: tuning.patrol,
+            Archetype.SENTINEL: tuning.sentinel,
+            Archetype.FORMATION: tuning.formation,
+        }
+        angle = np.array([per_arch[Archetype(a)].sight_angle for a in arch.tolist()])
+        self.minds = EnemyMinds(
+            enemies,
+            roster.sight[enemies],
+            roster.path[enemies] >= 0,
+            half_angle=np.radians(angle).reshape(-1),
+            lose_after=np.array(
+                [per_arch[Archetype(a)].lose_sight_after for a in arch.tolist()]
+            ).reshape(-1),
+            sentinel=sentinel,
+            follower=follower,
+            squad=roster.squad[enemies],
+        )
+        self._pace = np.where(
+            roster.archetype == Archetype.FORMATION,
+            tuning.formation.patrol_speed,
+            tuning.patrol.patrol_speed,
+        )
+        self._hider = roster.archetype == Archetype.HIDER
+        self._hiding = np.zeros(n, dtype=bool)
+        self._threat = np.zeros((n, 2))
+        self._threat_vel = np.zeros((n, 2))
         self._npc = np.flatnonzero(roster.kind == NPC)
         npc_path = roster.path[self._npc] >= 0
         self._npc_free = ~npc_path
@@ -249,10 +293,11 @@ class World:
         self.brain = CrowdBrain(
             contain=Contain(0.0, 0.0, w, h),
             avoid=AvoidObstacles(self.obstacles),
-            walls=_wall_avoidance(self.walls, self.wall_thickness),
+            walls=_wall_avoidance(self.walls, self.wall_thickness, tuning),
             paths=self.paths,
             currents=self.currents,
             rng=np.random.default_rng(wander_seq),
+            tuning=tuning,
         )
         self._steer = np.zeros((n - 1, 2))
         self._pushable: tuple[IntArray, IntArray] | None = None
@@ -266,6 +311,7 @@ class World:
         self._exits = np.array(
             [(e.rect.left, e.rect.bottom, e.rect.right, e.rect.top) for e in exits]
         ).reshape(-1, 4)
+        self._exit_centres = np.array([e.rect.center for e in exits]).reshape(-1, 2)
         self._read_state()
         self._current, self._in_current = self.currents.velocity_at(self._pos_all)
         self._update_npc_modes()
@@ -455,12 +501,26 @@ class World:
         v = vel[:n]
         _limit_speed(v, a.max_speed)
         np.copyto(a.vel, v)
-        a.update_heading(DT)  # in place: the crowd's group shares these rows
+        self._turn_heads()
         dyn = self.physics.dynamic_rocks
         if dyn.size:
             centres = self.obstacles.centers.copy()
             centres[dyn] = pos[n:]
             self.obstacles.set_centers(centres)
+
+    def _turn_heads(self) -> None:
+        """Turn every heading toward where the agent looks, at most its turn rate: its
+        velocity (kept while it stands still), or the player for a guarding sentinel. In
+        place: the crowd's group shares these rows."""
+        a = self.agents
+        guard = np.flatnonzero(self.mode == Mode.GUARD)
+        if guard.size == 0:
+            a.update_heading(DT)
+            return
+        moving = length(a.vel) > 1e-6
+        desired = np.where(moving[:, None], safe_normalize(a.vel), 0.0)
+        desired[guard] = safe_normalize(a.pos[0] - a.pos[guard])
+        a.turn_toward(desired, DT)
 
     def _decide(self) -> None:
         if self.outcome != "running":
@@ -476,15 +536,36 @@ class World:
 
     def _update_npc_modes(self) -> None:
         """NPC modes: ``follow`` with a path, else ``flow`` in a current, else ``wander`` (or
-        ``idle``); ``flee`` near the player overrides them all."""
+        ``idle``); ``flee`` near the player overrides them all for fish, ``hide`` near the
+        player or an enemy for hiders."""
         npc = self._npc
         inside = self._in_current[: self.n][npc]
         self.mode[npc] = np.where(inside & self._npc_free, Mode.FLOW, self._npc_base)
         z = as_complex(self.agents.pos)
-        reach = FLEE_DISTANCE + float(self.agents.radius[0])
-        near = np.abs(z[npc] - z[0]) < reach
+        reach = self.tuning.fish.flee_distance + float(self.agents.radius[0])
+        hider = self._hider[npc]
+        near = (np.abs(z[npc] - z[0]) < reach) & ~hider
         if near.any():
             self.mode[npc[near]] = Mode.FLEE
+        if hider.any():
+            self._hide_from_threats(npc[hider])
+
+    def _hide_from_threats(self, hiders: IntArray) -> None:
+        """Hiders whose nearest threat (the player or an enemy) is within panic distance
+        hide from it; the threat and its velocity are kept for the brain."""
+        a = self.agents
+        threats = np.concatenate(([0], self.minds.rows))
+        _, k = cKDTree(a.pos[threats]).query(a.pos[hiders])
+        who = threats[np.asarray(k, dtype=np.intp)]
+        self._threat[hiders] = a.pos[who]
+        self._threat_vel[hiders] = a.vel[who]
+        d = length(a.pos[hiders] - a.pos[who])
+        hider = self.tuning.hider
+        # Hysteresis: a hider starts within panic distance and keeps hiding until calm.
+        limit = np.where(self._hiding[hiders], hider.calm_distance, hider.panic_distance)
+        hide = d < limit
+        self._hiding[hiders] = hide
+        self.mode[hiders[hide]] = Mode.HIDE
 
     def _think(self) -> None:
         """Perception and modes: sight, the enemies' state machine, NPC modes, path turns."""
@@ -493,7 +574,7 @@ class World:
         minds = self.minds
         rows = minds.rows
         epos = a.pos[rows]
-        seen = minds.look(epos, player, self.physics.line_of_sight)
+        seen = minds.look(epos, player, self.physics.line_of_sight, a.heading[rows])
         # Returning enemies head for the nearest point of their path (or their post).
         ret = rows[self.mode[rows] == Mode.RETURN]
         on_route = np.zeros(rows.size, dtype=bool)
@@ -511,14 +592,17 @@ class World:
         self._update_npc_modes()
         self._turn_open_paths()
         self.brain.player_pos = player
+        self.brain.player_vel = player_vel
+        gaps = length(self._exit_centres - player)
+        self.brain.exit_pos = self._exit_centres[int(np.argmin(gaps))]
 
     def _return_targets(self, ret: IntArray) -> FloatArray:
         """Set each returning enemy's target to the nearest point of its path (its post when
         it has none); returns how close counts as back (the radius of the path where it is
-        nearest, else LEASH / 2)."""
+        nearest, else half the leash)."""
         pidx = self.path_index[ret]
         self._target[ret] = self.roster.post[ret]
-        limit = np.full(ret.size, LEASH / 2)
+        limit = np.full(ret.size, self.tuning.patrol.leash / 2)
         on = np.flatnonzero(pidx >= 0)
         if on.size:
             s, near = self.paths.project(pidx[on], self.agents.pos[ret[on]])
@@ -551,6 +635,8 @@ class World:
         seen[minds.rows] = minds.seen
         tvel = np.zeros((self.n, 2))
         tvel[minds.rows] = np.where(minds.seen[:, None], self.agents.vel[0], 0.0)
+        a = self.agents
+        lead = np.maximum(self.roster.leader, 0)  # row 0 stands in for "no leader"
         return Tasks(
             mode=self.mode[c],
             path=self.path_index[c],
@@ -561,6 +647,15 @@ class World:
             target_vel=tvel[c],
             post=self.roster.post[c],
             leash=(self.kind[c] == ENEMY) & (self.path_index[c] < 0),
+            pace=self._pace[c],
+            leader=a.pos[lead][c],
+            leader_vel=a.vel[lead][c],
+            leader_heading=a.heading[lead][c],
+            slot=self.roster.slot[c],
+            threat=self._threat[c],
+            threat_vel=self._threat_vel[c],
+            queue=self.roster.queue[c],
+            avoid=self.roster.avoid[c],
         )
 
     def _crowd_tree(self) -> cKDTree | None:
@@ -593,7 +688,7 @@ class World:
                 put_rows(self._goals, crow, goals)
                 self.crowd.put_state(crow, sub)
             sep = self._separate(self.crowd, DT, debug)
-            self._steer[:] = combine(self.crowd, self._urgent, sep, self._goals)
+            self._steer[:] = combine(self.crowd, self._urgent, sep, self._goals, self.tuning)
         rows = crow + 1
         if debug is not None:
             debug["rows"] = rows
@@ -601,12 +696,32 @@ class World:
         return self._steer
 
 
-def _wall_avoidance(walls: Walls, thickness: FloatArray) -> AvoidWalls | None:
+def _wall_avoidance(walls: Walls, thickness: FloatArray, tuning: Tuning) -> AvoidWalls | None:
     """Feelers against the level's walls (None without walls): the skin starts where the
     thickest wall's surface is, so agents keep clear of every wall's face."""
     if len(walls) == 0:
         return None
-    return AvoidWalls(walls, margin=4.0 + float(thickness.max()) / 2)
+    crowd = tuning.crowd
+    return AvoidWalls(
+        walls,
+        feeler_length=crowd.wall_feeler_length,
+        feeler_angle=crowd.wall_feeler_angle,
+        margin=4.0 + float(thickness.max()) / 2,
+    )
+
+
+def _turn_rates(archetype: NDArray[np.int8], tuning: Tuning) -> FloatArray:
+    """(N,) each agent's max turn rate (rad/s; inf: none) from its archetype's tuning."""
+    rates = {
+        Archetype.PLAYER: None,
+        Archetype.PATROL: tuning.patrol.turn_rate,
+        Archetype.SENTINEL: tuning.sentinel.turn_rate,
+        Archetype.FORMATION: tuning.formation.turn_rate,
+        Archetype.FISH: tuning.fish.turn_rate,
+        Archetype.HIDER: tuning.hider.turn_rate,
+    }
+    table = np.array([turn_rate_rad(rates[a]) for a in Archetype])
+    return np.asarray(table[archetype], dtype=np.float64)
 
 
 def _limit_speed(v: FloatArray, max_speed: FloatArray) -> None:

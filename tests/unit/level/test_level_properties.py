@@ -44,6 +44,9 @@ EXPLICIT: dict[tuple[str, str], tuple[str, Any, Any]] = {
     ("enemy", "radius"): ("float", 16, 16.0),
     ("enemy", "sight"): ("float", 0, 0.0),
     ("enemy", "separation"): ("float", 55.5, 55.5),
+    ("enemy", "role"): ("string", "sentinel", "sentinel"),
+    ("enemy", "formation"): ("string", "wedge", "wedge"),
+    ("enemy", "spacing"): ("float", 64.5, 64.5),
     ("npc", "count"): ("int", 25, 25),
     ("npc", "max_speed"): ("float", 90, 90.0),
     ("npc", "max_force"): ("float", 120.5, 120.5),
@@ -51,6 +54,9 @@ EXPLICIT: dict[tuple[str, str], tuple[str, Any, Any]] = {
     ("npc", "separation"): ("float", 30, 30.0),
     ("npc", "path"): ("string", "loop", "loop"),
     ("npc", "wander"): ("bool", False, False),
+    ("npc", "role"): ("string", "hider", "hider"),
+    ("npc", "queue"): ("bool", True, True),
+    ("npc", "avoid"): ("bool", True, True),
     ("flow", "kind"): ("string", "vortex", "vortex"),
     ("flow", "angle"): ("float", -45, -45.0),
     ("flow", "strength"): ("float", 120.5, 120.5),
@@ -115,6 +121,8 @@ def test_property_explicit(tmp_path: Path, cls: str, spec: PropSpec, key: str) -
     props = [prop(spec.name, tiled_type, value)]
     if cls == "flow" and spec.name == "image":
         props.append(prop("kind", "string", "image"))
+    if cls == "enemy" and spec.name == "formation":
+        props.append(prop("count", "int", 3))  # a formation needs followers
     # When the level loads
     item = _load_one(tmp_path, cls, props, key)
     # Then the level data holds that value with the right Python type
