@@ -8,29 +8,27 @@ line with no window. See the README's "World" section.
 from __future__ import annotations
 
 from .autopilot import Autopilot
-from .brains import FLEE_DISTANCE, LEASH, LOSE_SIGHT_AFTER, MODE_NAMES, PLAYER_GAIN, Mode
+from .brains import MODE_NAMES, Mode
 from .currents import CURRENT_DRAG, Current, Currents
 from .physics import Physics, PhysicsSettings
 from .spawn import ENEMY, KIND_NAMES, NPC, PLAYER, PLAYER_ACCEL, Kind
 from .trace import TRACE_KEYS, TraceRecorder, load_trace
+from .tuning import TUNING_FILE, Tuning, TuningError, default_tuning, load_tuning
 from .world import DT, OUTCOMES, ROCK_FRICTION, World, replay
 
 __all__ = [
     "CURRENT_DRAG",
     "DT",
     "ENEMY",
-    "FLEE_DISTANCE",
     "KIND_NAMES",
-    "LEASH",
-    "LOSE_SIGHT_AFTER",
     "MODE_NAMES",
     "NPC",
     "OUTCOMES",
     "PLAYER",
     "PLAYER_ACCEL",
-    "PLAYER_GAIN",
     "ROCK_FRICTION",
     "TRACE_KEYS",
+    "TUNING_FILE",
     "Autopilot",
     "Current",
     "Currents",
@@ -39,7 +37,11 @@ __all__ = [
     "Physics",
     "PhysicsSettings",
     "TraceRecorder",
+    "Tuning",
+    "TuningError",
     "World",
+    "default_tuning",
     "load_trace",
+    "load_tuning",
     "replay",
 ]

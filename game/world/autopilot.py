@@ -23,7 +23,6 @@ from scipy.sparse.csgraph import dijkstra
 from game.steering import AgentGroup, Arrive, AvoidObstacles, PrioritizedSum, truncate
 from game.steering.vec import FloatArray
 
-from .brains import PLAYER_GAIN
 from .physics import SIGHT_FILTER
 
 if TYPE_CHECKING:
@@ -296,7 +295,7 @@ class Autopilot:
         self._arrive.target = self.target
         force = self._steer(self._group, w.dt)[0]
         v = w.agents.vel[0]
-        desired = v + force / PLAYER_GAIN - w.current_at_agents[0]
+        desired = v + force / w.tuning.crowd.player_gain - w.current_at_agents[0]
         u = desired / float(w.agents.max_speed[0])
         return np.asarray(truncate(u[None, :], np.array([1.0]))[0], dtype=np.float64)
 

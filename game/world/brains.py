@@ -1,14 +1,17 @@
 """Brains: what every agent wants each step, assembled from the steering core's behaviours.
 
-* Enemies patrol their path at :data:`PATROL_SPEED` (path following + avoidance +
-  separation); when the player is
-  within sight and no rock blocks the line between them they pursue; after losing sight for
-  :data:`LOSE_SIGHT_AFTER` seconds (heading meanwhile for where the player was last seen) they
-  return to the nearest point of their path and patrol again. An enemy without a path wanders
-  around its post.
+* Enemies patrol their path at their archetype's pace (path following + avoidance +
+  separation); when the player is within sight (range and cone) and no rock or wall blocks
+  the line between them they pursue; after losing sight for a while (heading meanwhile for
+  where the player was last seen) they return to the nearest point of their path and patrol
+  again. An enemy without a path wanders around its post. Sentinels interpose between the
+  player and the exit; formation followers hold their slots beside their leader.
 * NPCs follow their path if they have one, else swim with the current where there is one,
-  else wander; they keep their separation, avoid rocks and flee the player when it comes
-  within :data:`FLEE_DISTANCE`. With ``wander`` set they add a little wander to any of that.
+  else wander; they keep their separation, avoid rocks and walls and flee the player when it
+  comes near (hiders hide behind rocks instead). With ``wander`` set they add a little wander
+  to any of that.
+* Every weight, distance, pace, sight cone and turn rate is in the tuning file
+  (:mod:`game.world.tuning`).
 * The player is driven by its input (:func:`player_accel`).
 
 The state machine (:class:`EnemyMinds`) runs over arrays of enemies; the forces of every
@@ -55,18 +58,10 @@ from game.steering import (
 from game.steering.combine import scatter_debug
 from game.steering.vec import FloatArray, length, scale_rows, take_rows
 
-from .tuning import Tuning
+from .tuning import Tuning, default_tuning
 
 __all__ = [
-    "EXTRA_WANDER_WEIGHT",
-    "FLEE_DISTANCE",
-    "GOAL_WEIGHT",
-    "LEASH",
-    "LOSE_SIGHT_AFTER",
     "MODE_NAMES",
-    "PATROL_SPEED",
-    "PLAYER_GAIN",
-    "SEPARATION_WEIGHT",
     "CrowdBrain",
     "EnemyMinds",
     "Mode",
@@ -101,23 +96,6 @@ _MODE_VALUES = np.array([int(m) for m in Mode], dtype=np.int8)[:, None]
 #: The modes' names, by value (``World.mode_names``, traces, the overlay).
 MODE_NAMES = tuple(m.name.lower() for m in Mode)
 
-#: Seconds an enemy keeps hunting (toward where it last saw the player) before it returns.
-LOSE_SIGHT_AFTER = 2.0
-#: NPCs flee the player when its centre is closer than this (px).
-FLEE_DISTANCE = 110.0
-#: An enemy without a path wanders within this distance (px) of its post.
-LEASH = 200.0
-#: Weights in the prioritised sum (Buckland): separation, the goal, the extra NPC wander.
-SEPARATION_WEIGHT = 1.5
-GOAL_WEIGHT = 1.0
-EXTRA_WANDER_WEIGHT = 0.35
-#: How fast the player's velocity reaches its input velocity (1/s).
-PLAYER_GAIN = 8.0
-#: Enemies patrol at this fraction of their max speed (they chase at full speed). Slower
-#: guards read better and turn tighter: at 180 px/s and 400 px/s^2 an enemy needs an 80 px
-#: turning circle and cuts every sharp corner of a 20 px-wide route; at 60 % it needs 30 px.
-PATROL_SPEED = 0.6
-
 
 def player_accel(
     thrust: FloatArray,
@@ -125,11 +103,12 @@ def player_accel(
     current: FloatArray,
     max_speed: float,
     max_accel: float,
+    gain: float,
 ) -> FloatArray:
     """The player's acceleration from its input: swim at ``thrust * max_speed`` in the water.
 
     The desired velocity is relative to the water, ``current + thrust * max_speed``, and the
-    player closes the gap at :data:`PLAYER_GAIN` per second, at most ``max_accel``; so with no
+    player closes the gap at ``gain`` per second, at most ``max_accel``; so with no
     input it stops in still water and drifts with a current, and a river carries it sideways
     while it swims across.
 
@@ -139,9 +118,11 @@ def player_accel(
         current: (2,) the current's velocity at the player (zero in still water).
         max_speed: the player's top speed (px/s).
         max_accel: its top acceleration (px/s^2).
+        gain: how fast it reaches its input velocity (1/s; the crowd tuning's
+            ``player_gain``).
     """
     desired = current + thrust * max_speed
-    return truncate(((desired - vel) * PLAYER_GAIN)[None, :], np.array([max_accel]))[0]
+    return truncate(((desired - vel) * gain)[None, :], np.array([max_accel]))[0]
 
 
 @dataclass
@@ -251,7 +232,7 @@ class CrowdBrain:
     paths: PathSet
     currents: FlowSource
     rng: np.random.Generator
-    tuning: Tuning = field(default_factory=Tuning)
+    tuning: Tuning = field(default_factory=default_tuning)
     player_pos: FloatArray = field(default_factory=lambda: np.zeros(2))
     player_vel: FloatArray = field(default_factory=lambda: np.zeros(2))
     exit_pos: FloatArray = field(default_factory=lambda: np.zeros(2))
@@ -421,7 +402,7 @@ def combine(
     force. The world holds the parts' forces (a staggered crowd reuses them between updates),
     so it runs the core's running sum on them.
     """
-    crowd = (tuning or Tuning()).crowd
+    crowd = (tuning or default_tuning()).crowd
     total = urgent.copy()
     PrioritizedSum.accumulate(total, separation, crowd.separation_weight, group.max_force)
     PrioritizedSum.accumulate(total, goals, crowd.goal_weight, group.max_force)
@@ -471,7 +452,7 @@ class EnemyMinds:
 
     def __post_init__(self) -> None:
         e = self.rows.size
-        tuning = Tuning()
+        tuning = default_tuning()
         if self.half_angle is None:
             self.half_angle = np.full(e, math.radians(tuning.patrol.sight_angle))
         if self.lose_after is None:

@@ -1,16 +1,28 @@
 """The brains' tuning: weights, distances, speeds, sight and turn rates per archetype.
 
 One frozen dataclass per archetype (patrol, sentinel, formation, fish, hider) and one for
-what the whole crowd shares, gathered in :class:`Tuning`. The world reads every number from
-here; the values live in ``resources/tuning.json`` (see :mod:`game.world.tuning_file`).
+what the whole crowd shares, gathered in :class:`Tuning`. The numbers live in one data file,
+``resources/tuning.json`` (docs/tuning.md), that :func:`load_tuning` reads and validates with
+one-line errors naming the file, the archetype and the field; nothing here holds a value.
 """
 
 from __future__ import annotations
 
+import difflib
+import json
 import math
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from game.level.errors import LevelError
+from game.level.shipped import RESOURCES_DIR
+from game.safe_io import one_line
 
 __all__ = [
+    "TUNING_FILE",
     "CrowdTuning",
     "FishTuning",
     "FormationTuning",
@@ -18,8 +30,25 @@ __all__ = [
     "PatrolTuning",
     "SentinelTuning",
     "Tuning",
+    "TuningError",
+    "default_tuning",
+    "load_tuning",
+    "parse_tuning",
     "turn_rate_rad",
 ]
+
+#: The shipped tuning.
+TUNING_FILE = RESOURCES_DIR / "tuning.json"
+#: Files larger than this are refused before they are parsed.
+MAX_TUNING_BYTES = 1024 * 1024
+
+
+def _num(
+    low: float, high: float, unit: str = "", *, open_low: bool = False, none: bool = False
+) -> Any:
+    """A tuning field: its range (``open_low``: ``> low``), unit, and whether ``null``
+    (no limit) is allowed."""
+    return field(metadata={"low": low, "high": high, "unit": unit, "open": open_low, "none": none})
 
 
 def turn_rate_rad(deg_per_s: float | None) -> float:
@@ -39,11 +68,11 @@ class CrowdTuning:
         wall_feeler_angle: angle of the side feelers from the heading (degrees).
     """
 
-    separation_weight: float = 1.5
-    goal_weight: float = 1.0
-    player_gain: float = 8.0
-    wall_feeler_length: float = 60.0
-    wall_feeler_angle: float = 35.0
+    separation_weight: float = _num(0.0, 100.0)
+    goal_weight: float = _num(0.0, 100.0)
+    player_gain: float = _num(0.0, 1000.0, "1/s", open_low=True)
+    wall_feeler_length: float = _num(0.0, 10_000.0, "px")
+    wall_feeler_angle: float = _num(0.0, 180.0, "deg")
 
 
 @dataclass(frozen=True)
@@ -58,11 +87,11 @@ class PatrolTuning:
         turn_rate: how fast its heading turns (deg/s); None: it snaps to the velocity.
     """
 
-    patrol_speed: float = 0.6
-    lose_sight_after: float = 2.0
-    leash: float = 200.0
-    sight_angle: float = 180.0
-    turn_rate: float | None = None
+    patrol_speed: float = _num(0.0, 1.0, open_low=True)
+    lose_sight_after: float = _num(0.0, 3600.0, "s")
+    leash: float = _num(0.0, 100_000.0, "px")
+    sight_angle: float = _num(0.0, 180.0, "deg", open_low=True)
+    turn_rate: float | None = _num(0.0, 1e6, "deg/s", open_low=True, none=True)
 
 
 @dataclass(frozen=True)
@@ -76,10 +105,10 @@ class SentinelTuning:
         turn_rate: how fast it turns to face the player (deg/s); None: at once.
     """
 
-    ratio: float = 0.7
-    lose_sight_after: float = 1.5
-    sight_angle: float = 40.0
-    turn_rate: float | None = 120.0
+    ratio: float = _num(0.0, 1.0)
+    lose_sight_after: float = _num(0.0, 3600.0, "s")
+    sight_angle: float = _num(0.0, 180.0, "deg", open_low=True)
+    turn_rate: float | None = _num(0.0, 1e6, "deg/s", open_low=True, none=True)
 
 
 @dataclass(frozen=True)
@@ -94,10 +123,10 @@ class FormationTuning:
         turn_rate: how fast each member's heading turns (deg/s); None: at once.
     """
 
-    patrol_speed: float = 0.5
-    lose_sight_after: float = 2.5
-    sight_angle: float = 60.0
-    turn_rate: float | None = 240.0
+    patrol_speed: float = _num(0.0, 1.0, open_low=True)
+    lose_sight_after: float = _num(0.0, 3600.0, "s")
+    sight_angle: float = _num(0.0, 180.0, "deg", open_low=True)
+    turn_rate: float | None = _num(0.0, 1e6, "deg/s", open_low=True, none=True)
 
 
 @dataclass(frozen=True)
@@ -115,14 +144,14 @@ class FishTuning:
         turn_rate: how fast the heading turns (deg/s); None: it snaps to the velocity.
     """
 
-    flee_distance: float = 110.0
-    extra_wander_weight: float = 0.35
-    queue_distance: float = 30.0
-    queue_brake: float = 0.8
-    queue_weight: float = 1.0
-    avoid_horizon: float = 1.5
-    avoid_weight: float = 1.0
-    turn_rate: float | None = None
+    flee_distance: float = _num(0.0, 100_000.0, "px")
+    extra_wander_weight: float = _num(0.0, 100.0)
+    queue_distance: float = _num(0.0, 10_000.0, "px")
+    queue_brake: float = _num(0.0, 1.0)
+    queue_weight: float = _num(0.0, 100.0)
+    avoid_horizon: float = _num(0.0, 60.0, "s", open_low=True)
+    avoid_weight: float = _num(0.0, 100.0)
+    turn_rate: float | None = _num(0.0, 1e6, "deg/s", open_low=True, none=True)
 
 
 @dataclass(frozen=True)
@@ -138,19 +167,201 @@ class HiderTuning:
         turn_rate: how fast the heading turns (deg/s); None: it snaps to the velocity.
     """
 
-    panic_distance: float = 260.0
-    calm_distance: float = 420.0
-    hide_distance: float = 24.0
-    turn_rate: float | None = 540.0
+    panic_distance: float = _num(0.0, 100_000.0, "px")
+    calm_distance: float = _num(0.0, 100_000.0, "px")
+    hide_distance: float = _num(0.0, 10_000.0, "px")
+    turn_rate: float | None = _num(0.0, 1e6, "deg/s", open_low=True, none=True)
 
 
 @dataclass(frozen=True)
 class Tuning:
-    """Every archetype's tuning."""
+    """Every archetype's tuning (the sections of the file, in this order)."""
 
-    crowd: CrowdTuning = CrowdTuning()
-    patrol: PatrolTuning = PatrolTuning()
-    sentinel: SentinelTuning = SentinelTuning()
-    formation: FormationTuning = FormationTuning()
-    fish: FishTuning = FishTuning()
-    hider: HiderTuning = HiderTuning()
+    crowd: CrowdTuning
+    patrol: PatrolTuning
+    sentinel: SentinelTuning
+    formation: FormationTuning
+    fish: FishTuning
+    hider: HiderTuning
+
+
+class TuningError(LevelError):
+    """A tuning file cannot be read or is invalid; one line naming the file, the archetype
+    and the field: ``resources/tuning.json: archetype "patrol", field "leash": ...``."""
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        file: str | os.PathLike[str] | None = None,
+        archetype: str | None = None,
+        field: str | None = None,
+    ) -> None:
+        super().__init__(reason, file=file, field=field)
+        self.archetype = archetype
+        where = [os.fspath(file)] if file is not None else []
+        parts = []
+        if archetype is not None:
+            parts.append(f"archetype {json.dumps(archetype)}")
+        if field is not None:
+            parts.append(f"field {json.dumps(field)}")
+        if parts:
+            where.append(", ".join(parts))
+        head = ": ".join(where)
+        ValueError.__init__(self, one_line(f"{head}: {reason}" if head else reason))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickle support."""
+        return (_rebuild, (self.reason, self.file, self.archetype, self.field))
+
+
+def _rebuild(reason: str, file: str | None, archetype: str | None, fld: str | None) -> TuningError:
+    return TuningError(reason, file=file, archetype=archetype, field=fld)
+
+
+_CLASSES: dict[str, Any] = {
+    "crowd": CrowdTuning,
+    "patrol": PatrolTuning,
+    "sentinel": SentinelTuning,
+    "formation": FormationTuning,
+    "fish": FishTuning,
+    "hider": HiderTuning,
+}
+
+
+def _suggest(word: str, choices: list[str]) -> str:
+    match = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
+    return f'; did you mean "{match[0]}"?' if match else ""
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"boolean {json.dumps(value)}"
+    if isinstance(value, int | float):
+        return f"number {value:g}"
+    if isinstance(value, str):
+        return f"string {json.dumps(value[:40])}"
+    return "a list" if isinstance(value, list) else "an object"
+
+
+def _value(raw: object, spec: Any, file: Path | None, arch: str) -> float | None:
+    """One checked number (or None where ``null`` is allowed)."""
+    meta = spec.metadata
+
+    def fail(reason: str) -> TuningError:
+        return TuningError(reason, file=file, archetype=arch, field=spec.name)
+
+    if raw is None:
+        if meta["none"]:
+            return None
+        raise fail("expected a number, got null")
+    if isinstance(raw, bool) or not isinstance(raw, int | float):
+        extra = " or null (no limit)" if meta["none"] else ""
+        raise fail(f"expected a number{extra}, got {_kind(raw)}")
+    value = float(raw)
+    if not math.isfinite(value):
+        raise fail("must be a finite number")
+    low, high, unit = meta["low"], meta["high"], meta["unit"]
+    unit = f" {unit}" if unit else ""
+    if (value <= low) if meta["open"] else (value < low):
+        raise fail(f"must be {'>' if meta['open'] else '>='} {low:g}{unit}, got {value:g}")
+    if value > high:
+        raise fail(f"must be at most {high:g}{unit}, got {value:g}")
+    return value
+
+
+def parse_tuning(data: object, file: str | os.PathLike[str] | None = None) -> Tuning:
+    """Validate decoded tuning JSON: every archetype and every field present, each in range.
+
+    Raises:
+        TuningError: naming the file, the archetype and the field.
+    """
+    path = Path(file) if file is not None else None
+    if not isinstance(data, dict):
+        raise TuningError(f"expected a JSON object of archetypes, got {_kind(data)}", file=path)
+    known = list(_CLASSES)
+    for name in data:
+        if name not in _CLASSES and name != "comment":
+            raise TuningError(
+                f"unknown archetype (known: {', '.join(known)}){_suggest(name, known)}",
+                file=path,
+                archetype=name,
+            )
+    sections: dict[str, object] = {}
+    for name, cls in _CLASSES.items():
+        if name not in data:
+            raise TuningError("missing", file=path, archetype=name)
+        raw = data[name]
+        if not isinstance(raw, dict):
+            raise TuningError(
+                f"expected an object of fields, got {_kind(raw)}", file=path, archetype=name
+            )
+        specs = {f.name: f for f in fields(cls)}
+        for key in raw:
+            if key not in specs and key != "comment":
+                raise TuningError(
+                    f"unknown field{_suggest(key, list(specs))}",
+                    file=path,
+                    archetype=name,
+                    field=key,
+                )
+        values = {}
+        for key, spec in specs.items():
+            if key not in raw:
+                raise TuningError(
+                    "missing (a number is required)", file=path, archetype=name, field=key
+                )
+            values[key] = _value(raw[key], spec, path, name)
+        sections[name] = cls(**values)
+    tuning = Tuning(**sections)  # type: ignore[arg-type]
+    hider = tuning.hider
+    if hider.calm_distance < hider.panic_distance:
+        raise TuningError(
+            f"must be at least panic_distance ({hider.panic_distance:g} px), got "
+            f"{hider.calm_distance:g}",
+            file=path,
+            archetype="hider",
+            field="calm_distance",
+        )
+    return tuning
+
+
+def load_tuning(path: str | os.PathLike[str] = TUNING_FILE) -> Tuning:
+    """Read and validate a tuning file (the shipped ``resources/tuning.json`` by default).
+
+    Raises:
+        TuningError: if it cannot be read or is invalid (one line, naming file, archetype
+            and field).
+    """
+    file = Path(path)
+    try:
+        if file.stat().st_size > MAX_TUNING_BYTES:
+            raise TuningError(f"file is larger than {MAX_TUNING_BYTES:,} bytes", file=file)
+        text = file.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise TuningError(f"cannot read: {exc.strerror or exc}", file=file) from exc
+    except UnicodeDecodeError as exc:
+        raise TuningError(f"not UTF-8 text (byte {exc.start})", file=file) from exc
+
+    def refuse(word: str) -> float:
+        raise TuningError(f"{word} is not allowed; every number must be finite", file=file)
+
+    try:
+        data = json.loads(text, parse_constant=refuse)
+    except json.JSONDecodeError as exc:
+        raise TuningError(
+            f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}", file=file
+        ) from exc
+    except (RecursionError, ValueError) as exc:
+        if isinstance(exc, TuningError):
+            raise
+        raise TuningError(f"invalid JSON: {exc}", file=file) from exc
+    return parse_tuning(data, file)
+
+
+@lru_cache(maxsize=1)
+def default_tuning() -> Tuning:
+    """The shipped tuning, read once."""
+    return load_tuning(TUNING_FILE)

@@ -69,7 +69,14 @@ from .spawn import (
     agent_mass,
     build_roster,
 )
-from .tuning import FormationTuning, PatrolTuning, SentinelTuning, Tuning, turn_rate_rad
+from .tuning import (
+    FormationTuning,
+    PatrolTuning,
+    SentinelTuning,
+    Tuning,
+    default_tuning,
+    turn_rate_rad,
+)
 
 __all__ = ["DT", "OUTCOMES", "ROCK_FRICTION", "World"]
 
@@ -160,7 +167,7 @@ class World:
         if extra_npcs < 0:
             raise ValueError(f"extra_npcs must be >= 0, got {extra_npcs}")
         self.level = level
-        self.tuning = tuning = tuning or Tuning()
+        self.tuning = tuning = tuning or default_tuning()
         self.seed = int(level.seed if seed is None else seed)
         self.stagger = int(stagger)
         self.debug_enabled = debug
@@ -454,6 +461,7 @@ class World:
             self._current[0],
             float(self.agents.max_speed[0]),
             float(self.agents.max_force[0]),
+            self.tuning.crowd.player_gain,
         )
         acc[self.n :] = -ROCK_FRICTION * vel[self.n :]
         wet = np.flatnonzero(self._in_current)

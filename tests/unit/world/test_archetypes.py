@@ -22,7 +22,7 @@ from game.level import (
     WallData,
 )
 from game.world import Mode, World
-from game.world.tuning import PatrolTuning, Tuning
+from game.world.tuning import default_tuning
 
 
 def _level(**kw: object) -> Level:
@@ -291,7 +291,8 @@ def test_a_patrol_with_a_sight_cone_does_not_see_behind_it() -> None:
         paths=(PathData(points=((600.0, 400.0), (1400.0, 400.0)), name="beat", id=3),),
         enemies=(EnemySpawn(x=600.0, y=400.0, path="beat", sight=300.0, id=6),),
     )
-    coned = Tuning(patrol=PatrolTuning(sight_angle=45.0, turn_rate=90.0))
+    base = default_tuning()
+    coned = replace(base, patrol=replace(base.patrol, sight_angle=45.0, turn_rate=90.0))
     world, all_round = World(level, tuning=coned), World(level)
     for _ in range(30):
         world.step()

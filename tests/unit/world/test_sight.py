@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from game.world import LOSE_SIGHT_AFTER, World
+from game.world import World, default_tuning
 
 from .helpers import CELL, ascii_level
 
@@ -60,7 +60,7 @@ def test_it_returns_to_its_path_after_losing_sight() -> None:
     # Then the enemy pursues, gives up after losing sight for 2 s, returns, and patrols again
     changes = [m for k, m in enumerate(modes) if k == 0 or modes[k - 1] != m]
     assert changes == ["pursue", "return", "patrol"]
-    assert modes.count("pursue") * world.dt >= LOSE_SIGHT_AFTER
+    assert modes.count("pursue") * world.dt >= default_tuning().patrol.lose_sight_after
     # and it is back on its route, inside the path's radius
     path = world.paths["beat"]
     assert path.project(world.agents.pos[1:2]).distance[0] <= path.radius

@@ -11,7 +11,10 @@ import pytest
 from game.level import load_level, resolve_level
 from game.steering import AgentGroup, PrioritizedSum, Weighted, truncate
 from game.world import World
-from game.world.brains import GOAL_WEIGHT, SEPARATION_WEIGHT, combine
+from game.world.brains import combine
+from game.world.tuning import default_tuning
+
+CROWD = default_tuning().crowd
 
 
 @pytest.mark.parametrize("k", [2, 4, 8])
@@ -61,7 +64,11 @@ def test_combine_equals_the_cores_prioritised_sum() -> None:
     got = combine(group, urgent, sep, goal)
     # Then it is Buckland's running sum, as the core computes it
     expected = PrioritizedSum(
-        [Given(urgent), Weighted(Given(sep), SEPARATION_WEIGHT), Weighted(Given(goal), GOAL_WEIGHT)]
+        [
+            Given(urgent),
+            Weighted(Given(sep), CROWD.separation_weight),
+            Weighted(Given(goal), CROWD.goal_weight),
+        ]
     )(group, 1 / 60)
     np.testing.assert_allclose(got, expected, atol=1e-9)
     assert (np.hypot(*got.T) <= group.max_force * (1 + 1e-12)).all()
