@@ -2,11 +2,12 @@
 
 Arrive alone gets stuck behind a rock between the player and the exit (the obstacle-avoidance
 "corner trap"), so the target of the arrival is a waypoint: a grid planner (Dijkstra from every
-exit cell over the free cells, static rocks inflated by the player's radius) gives the way to
-the nearest exit by path length, and each step the target is the farthest point of that way,
-within :attr:`Autopilot.lookahead`, that the player can reach in a straight line. Pushable
-rocks are left to avoidance (the player can also push them). Enemies are ignored: the
-autopilot wins or gets caught.
+exit cell over the free cells, static rocks and walls inflated by the player's radius) gives
+the way to the nearest exit by path length, and each step the target is the farthest point of
+that way, within :attr:`Autopilot.lookahead`, that the player can reach in a straight line.
+Pushable rocks are left to avoidance (the player can also push them). Enemies make the cells
+around them, now and where they are heading, costly, so the way goes round them (see
+:class:`Autopilot`); it still gets caught where no way round is left.
 """
 
 from __future__ import annotations
@@ -73,6 +74,8 @@ class NavGrid:
             world.obstacle_pos[static], world.obstacle_radius[static], strict=True
         ):
             free &= np.hypot(gx - ox, gy - oy) > r + clearance
+        for (a, b), t in zip(world.walls.segments, world.wall_thickness, strict=True):
+            free &= _segment_distance(gx, gy, a, b) > clearance + 0.5 * float(t)
         goal = np.zeros_like(free)
         for e in world.level.exits:
             rect = e.rect
@@ -320,3 +323,12 @@ def _edges(free: NDArray[np.bool_], cw: float, ch: float) -> tuple[IntArray, Int
         dst.append(b[ok])
         cost.append(np.full(int(ok.sum()), length))
     return np.concatenate(src), np.concatenate(dst), np.concatenate(cost)
+
+
+def _segment_distance(gx: FloatArray, gy: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray:
+    """Distance from each point ``(gx, gy)`` to the segment from ``a`` to ``b``."""
+    d = b - a
+    den = float(d @ d)
+    t = np.zeros_like(gx) if den == 0.0 else ((gx - a[0]) * d[0] + (gy - a[1]) * d[1]) / den
+    t = np.clip(t, 0.0, 1.0)
+    return np.asarray(np.hypot(gx - (a[0] + t * d[0]), gy - (a[1] + t * d[1])))
