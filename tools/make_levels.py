@@ -148,7 +148,8 @@ def currents() -> Level:
     return Level(
         title="Currents",
         hint="Water pushes you and everyone else. "
-        "Cross the river upstream of where you want to land.",
+        "The river runs up the screen and carries you: "
+        "enter it below the spot where you want to come out.",
         seed=2,
         width_px=2400,
         height_px=1344,

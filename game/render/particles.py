@@ -1,5 +1,6 @@
 """Drifting plankton that make currents visible: particles carried by the flow, respawned
-inside their region when they age out or leave it (pure NumPy; drawn as short streaks)."""
+inside their region when they age out or leave it (pure NumPy; drawn as small arrows: a tail
+that brightens toward an arrowhead, so the current's direction reads in a still frame)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,12 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["FlowParticles", "VelocityAt"]
+__all__ = ["ARROW_PARTS", "FlowParticles", "VelocityAt"]
+
+#: Segments per particle drawn by :meth:`FlowParticles.arrows`: three tail pieces, two barbs.
+ARROW_PARTS = 5
+#: Opacity of each of those segments, tail to head (the head's barbs fully opaque).
+_ARROW_ALPHA = np.array([0.2, 0.5, 1.0, 1.0, 1.0])
 
 FloatArray = NDArray[np.float64]
 #: (K, 2) points -> ((K, 2) current velocity in px/s, (K,) inside any region).
@@ -96,3 +102,49 @@ class FlowParticles:
     def streaks(self, seconds: float = 0.12) -> FloatArray:
         """(P, 4) segments from where each particle was ``seconds`` ago to where it is."""
         return np.concatenate((self.pos - self.vel * seconds, self.pos), axis=1)
+
+    def arrows(
+        self,
+        seconds: float = 0.2,
+        length: tuple[float, float] = (9.0, 26.0),
+        barb: float = 5.0,
+        full_speed: float = 120.0,
+    ) -> tuple[FloatArray, FloatArray]:
+        """Each particle as a small arrow pointing downstream (issue 15: the play-test could
+        not read a river's direction from still frames of plain streaks).
+
+        Args:
+            seconds: the tail is how far the particle moves in this time...
+            length: ...kept within (shortest, longest) px, so slow noise reads too.
+            barb: length (px) of the arrowhead's two barbs, at +-35 degrees.
+            full_speed: currents this fast (px/s) or faster are drawn fully opaque, slower
+                ones fainter (down to 30 %), so a river stands out of a gentle drift.
+
+        Returns:
+            ``(P * ARROW_PARTS, 4)`` segments, particle by particle: three tail pieces from
+            the tail's end to the head, then the two barbs; and ``(P * ARROW_PARTS,)`` opacity
+            factors in [0, 1] (the tail fades toward its end, times :meth:`fade`, times the
+            strength factor).
+        """
+        speed = np.hypot(self.vel[:, 0], self.vel[:, 1])
+        safe = np.where(speed > 1e-9, speed, 1.0)
+        u = self.vel / safe[:, None]
+        u[speed <= 1e-9] = (1.0, 0.0)
+        span = np.clip(speed * seconds, *length)[:, None]
+        head = self.pos
+        marks = [head - u * span * f for f in (1.0, 2.0 / 3.0, 1.0 / 3.0, 0.0)]
+        c, s = np.cos(np.radians(35.0)), np.sin(np.radians(35.0))
+        back = -u * barb
+        left = np.stack((back[:, 0] * c - back[:, 1] * s, back[:, 0] * s + back[:, 1] * c), 1)
+        right = np.stack((back[:, 0] * c + back[:, 1] * s, -back[:, 0] * s + back[:, 1] * c), 1)
+        parts = (
+            np.concatenate((marks[0], marks[1]), 1),
+            np.concatenate((marks[1], marks[2]), 1),
+            np.concatenate((marks[2], marks[3]), 1),
+            np.concatenate((head, head + left), 1),
+            np.concatenate((head, head + right), 1),
+        )
+        segments = np.stack(parts, axis=1).reshape(-1, 4)
+        strength = np.clip(speed / full_speed, 0.3, 1.0)
+        alpha = ((self.fade() * strength)[:, None] * _ARROW_ALPHA[None, :]).reshape(-1)
+        return segments, alpha

@@ -28,7 +28,7 @@ from .geometry import (
     rect_triangles,
     sector_triangles,
 )
-from .particles import FlowParticles
+from .particles import ARROW_PARTS, FlowParticles
 
 if TYPE_CHECKING:
     from game.world import World
@@ -182,7 +182,7 @@ class WorldRenderer:
         # Currents.
         rects = [(f.rect.left, f.rect.bottom, f.rect.width, f.rect.height) for f in level.flows]
         self.particles = FlowParticles(rects, self._current_at, seed=level.seed)
-        self._streaks = LineBatch(ctx, max(self.particles.count, 16))
+        self._streaks = LineBatch(ctx, max(self.particles.count * ARROW_PARTS, 16))
 
         # Sprites.
         self.exits: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
@@ -282,10 +282,11 @@ class WorldRenderer:
 
         self.particles.update(dt)
         if self.particles.count:
-            colors = np.empty((self.particles.count, 4), np.uint8)
+            segments, alpha = self.particles.arrows()
+            colors = np.empty((segments.shape[0], 4), np.uint8)
             colors[:, :3] = theme.FLOW_PARTICLE[:3]
-            colors[:, 3] = (self.particles.fade() * theme.FLOW_PARTICLE[3]).astype(np.uint8)
-            self._streaks.set(self.particles.streaks(), colors, 2.0)
+            colors[:, 3] = (alpha * theme.FLOW_PARTICLE[3]).astype(np.uint8)
+            self._streaks.set(segments, colors, 1.6)
 
         pulse = 0.75 + 0.25 * math.sin(self.clock * 3.0)
         for s in self.exits:

@@ -58,6 +58,7 @@ from game.steering import (
 from game.steering.combine import scatter_debug
 from game.steering.vec import FloatArray, length, scale_rows, take_rows
 
+from .currents import ShoreFlow
 from .tuning import Tuning, default_tuning
 
 __all__ = [
@@ -214,6 +215,9 @@ class CrowdBrain:
     ``wander`` set add a little wander to a path or the current. Every weight and distance
     comes from :attr:`tuning`.
 
+    Patrols steer for their velocity over the ground: their goal also cancels the current's
+    drag (``drag``), so a current does not carry a guard off its route.
+
     Attributes:
         contain, avoid: the shared behaviours.
         walls: wall avoidance, None for a level without walls.
@@ -224,6 +228,10 @@ class CrowdBrain:
         player_pos: the player's position (set by the world each step).
         player_vel: the player's velocity (set by the world each step).
         exit_pos: the centre of the exit nearest the player (set by the world each step).
+        drag: the currents' drag rate (1/s) that patrols cancel; 0: they do not.
+        bounds: the map's rectangle ``(left, bottom, right, top)``: fish swimming with the
+            current turn back from its edges (:class:`~game.world.currents.ShoreFlow`);
+            None: they follow the current as it is.
     """
 
     contain: Contain
@@ -236,6 +244,8 @@ class CrowdBrain:
     player_pos: FloatArray = field(default_factory=lambda: np.zeros(2))
     player_vel: FloatArray = field(default_factory=lambda: np.zeros(2))
     exit_pos: FloatArray = field(default_factory=lambda: np.zeros(2))
+    drag: float = 0.0
+    bounds: tuple[float, float, float, float] | None = None
     follow: FollowPath = field(init=False)
     _pace: Limited = field(init=False)
     _wander: Wander = field(init=False)
@@ -248,7 +258,9 @@ class CrowdBrain:
         self._wander = Wander(self.rng)
         self.follow = FollowPath(self.paths, arrive_at_end=True)
         self._pace = Limited(self.follow)
-        self._flow = FollowFlow(self.currents)
+        # Issue 15: fish carried to an edge swim back instead of piling up against it.
+        shore = self.currents if self.bounds is None else ShoreFlow(self.currents, self.bounds)
+        self._flow = FollowFlow(shore)
         urgent: list[Behaviour] = [self.contain, self.avoid]
         if self.walls is not None:
             urgent.insert(1, self.walls)
@@ -280,7 +292,7 @@ class CrowdBrain:
             debug: a dict to collect the behaviours' debug arrays into.
         """
         urgent, goals = self.parts(group, tasks, dt, debug)
-        return combine(group, urgent, separation, goals, self.tuning)
+        return combine(group, urgent, separation, goals, self.tuning, tasks.mode == Mode.PATROL)
 
     def parts(
         self, group: AgentGroup, tasks: Tasks, dt: float, debug: Debug | None = None
@@ -371,6 +383,8 @@ class CrowdBrain:
                 distance_from_boundary=hider.hide_distance,
             ),
         )
+        if self.drag > 0.0 and patrol.any():
+            self._stem(group, patrol, goals)
         # One wander call for every agent that wanders at all (its angle advances once per
         # update): full weight as the goal, a little on top of a path or the current.
         roam = wandering & ~far
@@ -389,6 +403,16 @@ class CrowdBrain:
                 PrioritizedSum.accumulate(urgent, force, weight, group.max_force)
         return urgent, truncate(goals, group.max_force)
 
+    def _stem(self, group: AgentGroup, rows: BoolArray, goals: FloatArray) -> None:
+        """Add to the goals of ``rows`` the force that cancels the current's drag on them
+        (issue 15: the Sandbox's ring patroller was carried up to 630 px off its route)."""
+        idx = np.flatnonzero(rows)
+        pos = group.pos[idx]
+        wet = self.currents.contains(pos)
+        if wet.any():
+            against = (group.vel[idx] - self.currents.lookup(pos)) * self.drag
+            goals[idx] += np.where(wet[:, None], against, 0.0)
+
 
 def combine(
     group: AgentGroup,
@@ -396,16 +420,31 @@ def combine(
     separation: FloatArray,
     goals: FloatArray,
     tuning: Tuning | None = None,
+    goal_first: BoolArray | None = None,
 ) -> FloatArray:
     """The crowd's force: Buckland's running sum (:meth:`PrioritizedSum.accumulate`) of the
     urgent part, separation and the goal (weighted as the crowd's tuning says), capped at max
     force. The world holds the parts' forces (a staggered crowd reuses them between updates),
     so it runs the core's running sum on them.
+
+    Rows in ``goal_first`` (patrolling enemies) put their goal before separation: a school of
+    fish streaming past a guard no longer spends its whole force budget and pushes it off its
+    route (issue 15); what is left of the budget still keeps it apart from the school.
     """
     crowd = (tuning or default_tuning()).crowd
     total = urgent.copy()
-    PrioritizedSum.accumulate(total, separation, crowd.separation_weight, group.max_force)
-    PrioritizedSum.accumulate(total, goals, crowd.goal_weight, group.max_force)
+    sep_w, goal_w = crowd.separation_weight, crowd.goal_weight
+    if goal_first is None or not goal_first.any():
+        PrioritizedSum.accumulate(total, separation, sep_w, group.max_force)
+        PrioritizedSum.accumulate(total, goals, goal_w, group.max_force)
+        return total
+    first = goal_first[:, None]
+    PrioritizedSum.accumulate(
+        total, np.where(first, goals * goal_w, separation * sep_w), 1.0, group.max_force
+    )
+    PrioritizedSum.accumulate(
+        total, np.where(first, separation * sep_w, goals * goal_w), 1.0, group.max_force
+    )
     return total
 
 

@@ -3,7 +3,11 @@
 Each region becomes a :class:`~game.steering.FlowField` of unit directions over its rectangle
 (a :class:`~game.steering.NoiseFlow` when its noise changes with time) and a strength in px/s.
 The current velocity at a point is the sum over the regions that contain it (overlapping
-regions add up, as docs/levels.md says); outside every region the water is still.
+regions add up, as docs/levels.md says); outside every region the water is still. The map's
+edges are walls the water turns along: within :data:`BANK` px of an edge the part of the
+current heading into it fades out, so nothing is driven against an edge (see
+:meth:`Currents.velocity_at`), and fish swimming with the current follow a :class:`ShoreFlow`
+that turns them back from the edges.
 """
 
 from __future__ import annotations
@@ -16,10 +20,10 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from game.level import FlowRegion, Level
-from game.steering import FlowField, NoiseFlow
+from game.steering import FlowField, FlowSource, NoiseFlow
 from game.steering.vec import FloatArray, as_points
 
-__all__ = ["CURRENT_DRAG", "Current", "Currents", "image_field"]
+__all__ = ["BANK", "CURRENT_DRAG", "SHORE", "Current", "Currents", "ShoreFlow", "image_field"]
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +33,13 @@ log = logging.getLogger(__name__)
 #: their own gain (8/s), so a current shifts their velocity by about 20 % of its own; the
 #: player swims relative to the water (see :mod:`game.world.brains`) and is carried fully.
 CURRENT_DRAG = 2.0
+#: Width (px) of the band along each map edge where the current's part heading into the edge
+#: fades out linearly (to zero at the edge): the edge is a wall the water turns along. The
+#: play-test found 53-59 of 90 fish pinned against the top wall of Currents without it.
+BANK = 96.0
+#: Width (px) of the band along each map edge where fish swimming with the current turn back
+#: toward open water (:class:`ShoreFlow`).
+SHORE = 80.0
 
 
 def image_field(region: FlowRegion, cols: int, rows: int) -> FlowField:
@@ -130,6 +141,10 @@ class Currents:
 
     items: list[Current] = field(default_factory=list)
     drag: float = CURRENT_DRAG
+    #: The map's rectangle ``(left, bottom, right, top)``, whose edges bank the water (see
+    #: :data:`BANK`); None: no banks (a free-standing set of regions, as in unit tests).
+    bounds: tuple[float, float, float, float] | None = None
+    bank: float = BANK
     #: Time-varying noise regions refresh one row in this many each step, every row once per
     #: this many steps (:meth:`NoiseFlow.update_rows`): the same cost every step, no bursts
     #: (a 1,400-cell region costs about 1 ms whole; at the levels' noise speeds a field turns
@@ -139,8 +154,9 @@ class Currents:
 
     @classmethod
     def from_level(cls, level: Level, drag: float = CURRENT_DRAG) -> Currents:
-        """One :class:`Current` per flow region of ``level``."""
-        return cls([Current.build(r) for r in level.flows], drag)
+        """One :class:`Current` per flow region of ``level``, banked by the map's edges."""
+        bounds = (0.0, 0.0, float(level.width_px), float(level.height_px))
+        return cls([Current.build(r) for r in level.flows], drag, bounds)
 
     @property
     def fields(self) -> list[FlowField]:
@@ -176,7 +192,9 @@ class Currents:
     def velocity_at(self, points: FloatArray) -> tuple[FloatArray, NDArray[np.bool_]]:
         """Current velocity (px/s) at (K, 2) points, and which points are in any region.
 
-        Bilinear lookup in each region that contains the point, times its strength, summed.
+        Bilinear lookup in each region that contains the point, times its strength, summed;
+        then, with :attr:`bounds`, the part heading into an edge is scaled by the distance to
+        it over :attr:`bank` (the water turns along the walls instead of running into them).
         """
         k = points.shape[0]
         vel = np.zeros((k, 2))
@@ -190,4 +208,82 @@ class Currents:
                 continue
             vel[idx] += c.field.lookup(points[idx]) * c.region.strength
             inside[idx] = True
+        if self.bounds is not None and k and self.items:
+            _bank(points, vel, self.bounds, self.bank)
         return vel, inside
+
+
+def _bank(
+    points: FloatArray, vel: FloatArray, bounds: tuple[float, float, float, float], band: float
+) -> None:
+    """Scale, in place, each velocity's part heading into a near edge by ``distance / band``."""
+    if band <= 0.0:
+        return
+    for axis in (0, 1):
+        lo, hi = bounds[axis], bounds[axis + 2]
+        c = points[:, axis]
+        v = vel[:, axis]
+        # Heading for the low edge (v < 0) near it, or for the high edge (v > 0) near that.
+        d = np.where(v < 0.0, c - lo, hi - c)
+        np.multiply(v, np.clip(d / band, 0.0, 1.0), out=v, where=d < band)
+
+
+@dataclass(eq=False)
+class ShoreFlow:
+    """What fish swimming with the current follow: the current, turned back from the map's
+    edges (a :class:`~game.steering.FlowSource` for :class:`~game.steering.FollowFlow`).
+
+    Within :attr:`band` px of an edge, the part of the flow heading into the edge is taken
+    away and a part heading back out is added (at least 1 px/s: only the direction matters to
+    :class:`~game.steering.FollowFlow`), both in proportion to ``1 - distance / band``,
+    together with a part along the edge (the way the flow already runs along it, else toward
+    the middle of that edge) so a fish caught in a current running into a wall swims along
+    the wall and out of the stream instead of holding still against it; where the banked
+    water stands still at the edge itself, it swims straight back out. Away from the edges
+    it is the current unchanged.
+
+    Trade-offs: only the map's edges are shores; rocks and walls are left to avoidance.
+
+    Attributes:
+        source: the current (the world's :class:`Currents`).
+        bounds: the map's rectangle ``(left, bottom, right, top)``.
+        band: width of the shore band (px).
+    """
+
+    source: FlowSource
+    bounds: tuple[float, float, float, float]
+    band: float = SHORE
+
+    def lookup(self, points: ArrayLike, bilinear: bool = True) -> FloatArray:
+        """(K, 2) the flow the fish follow at the points (see the class docstring)."""
+        p = as_points(points)
+        v = np.array(self.source.lookup(p, bilinear), dtype=np.float64)
+        if p.shape[0] == 0 or self.band <= 0.0:
+            return v
+        speed = np.hypot(v[:, 0], v[:, 1])
+        out = v.copy()
+        for axis in (0, 1):
+            lo, hi = self.bounds[axis], self.bounds[axis + 2]
+            c = p[:, axis]
+            for d, inward in ((c - lo, 1.0), (hi - c, -1.0)):
+                w = np.clip(1.0 - d / self.band, 0.0, 1.0)
+                near = np.flatnonzero(w > 0.0)
+                if near.size == 0:
+                    continue
+                wn = w[near]
+                normal = v[near, axis] * inward  # > 0: away from this edge
+                into = np.minimum(normal, 0.0)
+                # Out at least at 1 px/s: FollowFlow sets the length, so even where the
+                # banked water stands still at the edge the fish head back out.
+                out[near, axis] += inward * wn * (np.maximum(speed[near], 1.0) - into)
+                # Along the edge: the way the flow runs, else toward the edge's middle.
+                other = 1 - axis
+                mid = 0.5 * (self.bounds[other] + self.bounds[other + 2])
+                along = v[near, other]
+                sign = np.where(along != 0.0, np.sign(along), np.sign(mid - p[near, other]))
+                out[near, other] += sign * wn * -into
+        return out
+
+    def contains(self, points: ArrayLike) -> NDArray[np.bool_]:
+        """(K,) which points the current covers."""
+        return self.source.contains(points)

@@ -78,7 +78,7 @@ from .tuning import (
     turn_rate_rad,
 )
 
-__all__ = ["DT", "OUTCOMES", "ROCK_FRICTION", "World"]
+__all__ = ["DT", "OUTCOMES", "ROCK_FRICTION", "ROCK_GRIP", "World"]
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +88,10 @@ OUTCOMES = ("running", "won", "caught")
 ROCK_FRICTION = 3.0
 #: A thrust this little over length 1 is taken as it is (see ``_thrust``).
 THRUST_SLACK = 1e-12
+#: Pushable rocks lie on the bottom: the current's drag on one is reduced by this much
+#: (px/s^2, static friction), so water slower than ``ROCK_GRIP / CURRENT_DRAG`` (150 px/s)
+#: leaves a rock where it is and the Finale's river (130 px/s) no longer rolls one 2,742 px.
+ROCK_GRIP = 300.0
 
 IntArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
@@ -305,6 +309,8 @@ class World:
             currents=self.currents,
             rng=np.random.default_rng(wander_seq),
             tuning=tuning,
+            drag=self.currents.drag,  # issue 15: patrols hold their route in a current
+            bounds=(0.0, 0.0, w, h),  # issue 15: fish turn back from the map's edges
         )
         self._steer = np.zeros((n - 1, 2))
         self._pushable: tuple[IntArray, IntArray] | None = None
@@ -466,7 +472,9 @@ class World:
         acc[self.n :] = -ROCK_FRICTION * vel[self.n :]
         wet = np.flatnonzero(self._in_current)
         if wet.size:
-            acc[wet] += (self._current[wet] - vel[wet]) * self.currents.drag
+            drag = (self._current[wet] - vel[wet]) * self.currents.drag
+            _grip(drag, wet >= self.n, ROCK_GRIP)  # rocks rest on the bottom
+            acc[wet] += drag
 
         # Speculative contacts with static rocks and walls, then the speed limit: the velocity
         # pymunk integrates with this step is clamped; forces bring it to v_next, which never
@@ -696,7 +704,10 @@ class World:
                 put_rows(self._goals, crow, goals)
                 self.crowd.put_state(crow, sub)
             sep = self._separate(self.crowd, DT, debug)
-            self._steer[:] = combine(self.crowd, self._urgent, sep, self._goals, self.tuning)
+            patrol = self.mode[1 : self.n] == Mode.PATROL
+            self._steer[:] = combine(
+                self.crowd, self._urgent, sep, self._goals, self.tuning, patrol
+            )
         rows = crow + 1
         if debug is not None:
             debug["rows"] = rows
@@ -730,6 +741,17 @@ def _turn_rates(archetype: NDArray[np.int8], tuning: Tuning) -> FloatArray:
     }
     table = np.array([turn_rate_rad(rates[a]) for a in Archetype])
     return np.asarray(table[archetype], dtype=np.float64)
+
+
+def _grip(drag: FloatArray, rock: BoolArray, grip: float) -> None:
+    """Shorten, in place, the current's drag on the ``rock`` rows by ``grip`` (to zero at
+    most): static friction of a rock resting on the bottom."""
+    idx = np.flatnonzero(rock)
+    if idx.size == 0:
+        return
+    mag = length(drag[idx])
+    keep = np.maximum(mag - grip, 0.0) / np.where(mag > 0.0, mag, 1.0)
+    drag[idx] = scale_rows(drag[idx], keep)
 
 
 def _limit_speed(v: FloatArray, max_speed: FloatArray) -> None:

@@ -12,7 +12,7 @@ from game.render.geometry import (
     polyline_segments,
 )
 from game.render.overlay import circle_segments
-from game.render.particles import FlowParticles
+from game.render.particles import ARROW_PARTS, FlowParticles
 from game.render.scene import facing_angles
 from game.render.trails import Trails
 
@@ -86,3 +86,28 @@ def test_particles_drift_with_the_current_and_stay_in_their_region() -> None:
         r = np.array(rects)[p.region]
         assert ((p.pos >= r[:, :2] - 1e-9) & (p.pos <= r[:, :2] + r[:, 2:] + 1.0)).all()
     assert ((p.fade() >= 0) & (p.fade() <= 1)).all()
+
+
+def test_particle_arrows_point_downstream_with_a_brighter_head() -> None:
+    # Given plankton in a current running north at 150 px/s (issue 15: direction must read in
+    # a still frame)
+    def north(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.tile([0.0, 150.0], (points.shape[0], 1)), np.ones(points.shape[0], dtype=bool)
+
+    p = FlowParticles([(0.0, 0.0, 200.0, 200.0)], north, density=1 / 400, seed=2)
+    p.update(1 / 60)
+    # When they are drawn as arrows
+    seg, alpha = p.arrows(seconds=0.1, length=(9.0, 26.0), barb=5.0)
+    parts = seg.reshape(p.count, ARROW_PARTS, 4)
+    a = alpha.reshape(p.count, ARROW_PARTS)
+    # Then each tail runs 15 px up to the particle, in three pieces...
+    assert parts[:, 0, 1] == pytest.approx(p.pos[:, 1] - 15.0)
+    assert parts[:, 2, 3] == pytest.approx(p.pos[:, 1])
+    assert (parts[:, :3, 3] > parts[:, :3, 1]).all()  # every piece points north
+    # ...the barbs spread back and sideways from the head...
+    barbs = parts[:, 3:, 2:] - parts[:, 3:, :2]
+    assert (barbs[..., 1] < 0).all()
+    assert (np.sign(barbs[:, 0, 0]) == -np.sign(barbs[:, 1, 0])).all()
+    # ...and the tail brightens toward the head
+    live = p.fade() > 0.05
+    assert (np.diff(a[live, :3], axis=1) > 0).all()
