@@ -1,5 +1,10 @@
 """The in-level HUD: level title, hint, time, state and a controls line, as ``arcade.Text``
-objects created once; :meth:`Hud.update` changes their strings only when they change."""
+objects created once; :meth:`Hud.update` changes their strings only when they change.
+
+The HUD sits in two bars outside the world: the top bar (title, hint, time, state) and the
+bottom bar (controls, flashed messages). The world is drawn only in :func:`play_area`, the
+screen between them, so the HUD never hides the player or an exit (issue 15).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,15 @@ import pyglet
 
 from . import theme
 
-__all__ = ["CONTROLS", "Hud", "format_time"]
+__all__ = [
+    "BOTTOM_BAR",
+    "CONTROLS",
+    "CONTROLS_SECONDS",
+    "TOP_BAR",
+    "Hud",
+    "format_time",
+    "play_area",
+]
 
 CONTROLS = (
     "WASD / arrows swim   Esc pause   R restart   F1 debug   Tab editor   + / - zoom   M mute"
@@ -16,7 +29,20 @@ CONTROLS = (
 #: Seconds the level hint and flashed messages stay on screen.
 HINT_SECONDS = 8.0
 FLASH_SECONDS = 2.5
+#: Seconds the controls line stays before it fades out.
+CONTROLS_SECONDS = 6.0
 MARGIN = 14
+#: Heights (screen px) of the top and bottom bars.
+TOP_BAR = 64
+BOTTOM_BAR = 26
+
+Box = tuple[float, float, float, float]
+
+
+def play_area(width: float, height: float) -> Box:
+    """(left, bottom, width, height) of the screen between the HUD's bars, where the world is
+    drawn (at least one pixel high)."""
+    return (0.0, float(BOTTOM_BAR), float(width), float(max(height - TOP_BAR - BOTTOM_BAR, 1)))
 
 
 def format_time(seconds: float) -> str:
@@ -52,9 +78,10 @@ class Hud:
         )
         self.controls = arcade.Text(CONTROLS, 0, 0, theme.HUD_DIM, 11, font_name=font, batch=b)
         self.flash = arcade.Text(
-            "", 0, 0, theme.HUD_WARN, 14, font_name=font, anchor_x="center", bold=True, batch=b
+            "", 0, 0, theme.HUD_WARN, 13, font_name=font, anchor_x="right", bold=True, batch=b
         )
         self._hint_left = HINT_SECONDS if hint else 0.0
+        self._controls_left = CONTROLS_SECONDS
         self._flash_left = 0.0
         self._width = width
         self._height = height
@@ -68,11 +95,16 @@ class Hud:
         self.hint.position = (MARGIN, top - 40)
         self.time.position = (width - MARGIN, top - 18)
         self.state.position = (width - MARGIN, top - 40)
-        self.controls.position = (MARGIN, MARGIN)
-        self.flash.position = (width / 2, height - 90)
+        self.controls.position = (MARGIN, 8)
+        self.flash.position = (width - MARGIN, 7)
+
+    def bars(self) -> tuple[Box, Box]:
+        """(left, bottom, width, height) of the top and the bottom bar, screen px."""
+        w, h = self._width, self._height
+        return (0.0, float(h - TOP_BAR), float(w), float(TOP_BAR)), (0.0, 0.0, float(w), BOTTOM_BAR)
 
     def show_message(self, message: str, color: theme.Rgba = theme.HUD_WARN) -> None:
-        """Flash ``message`` in the middle of the top for a few seconds."""
+        """Flash ``message`` at the right of the bottom bar for a few seconds."""
         self.flash.text = message
         self.flash.color = color
         self.flash.visible = True
@@ -94,6 +126,7 @@ class Hud:
         """
         self._hint_left = max(self._hint_left - dt, 0.0)
         self._flash_left = max(self._flash_left - dt, 0.0)
+        self._controls_left = max(self._controls_left - dt, 0.0)
         self.time.text = format_time(seconds)
         self.state.text = state
         if tuple(self.state.color) != tuple(state_color):
@@ -102,13 +135,17 @@ class Hud:
         self.hint.visible = fade > 0
         if fade > 0:
             self.hint.color = (*theme.HUD_DIM[:3], int(255 * fade))
+        cfade = min(self._controls_left, 1.0)
+        self.controls.visible = cfade > 0
+        if cfade > 0:
+            self.controls.color = (*theme.HUD_DIM[:3], int(255 * cfade))
         ffade = min(self._flash_left, 1.0)
         self.flash.visible = ffade > 0
         if ffade > 0:
             self.flash.color = (*self.flash.color[:3], int(255 * ffade))
 
     def draw(self) -> None:
-        """Draw the panels and texts. Changes nothing."""
-        w, h = self._width, self._height
-        arcade.draw_lrbt_rectangle_filled(0, w, h - 64, h, theme.HUD_PANEL)
+        """Draw the bars and texts. Changes nothing."""
+        for left, bottom, width, height in self.bars():
+            arcade.draw_lbwh_rectangle_filled(left, bottom, width, height, theme.HUD_BAR)
         self._batch.draw()

@@ -17,7 +17,7 @@ from game.world import ENEMY, Mode
 from . import theme
 from .bank import TextureBank
 from .camera import CameraRig
-from .hud import Hud
+from .hud import Hud, play_area
 from .overlay import DebugOverlay
 from .scene import WorldRenderer
 
@@ -62,6 +62,7 @@ class LevelStage:
         self.camera = arcade.Camera2D(window=window)
         self.screen = arcade.Camera2D(window=window)
         self.rig = CameraRig((level.width_px, level.height_px), (float(w), float(h)))
+        self._fit_camera(w, h)
         self.rig.snap(self._player())
         self.set_debug(debug)
         self._apply_camera()
@@ -90,11 +91,23 @@ class LevelStage:
         self.rig.zoom_by(steps)
         self._apply_camera()
 
+    def _fit_camera(self, width: int, height: int) -> None:
+        """Map the world into the screen between the HUD's bars (issue 15: the HUD hid the
+        player at the top edge and the exits under the title)."""
+        area = play_area(width, height)
+        self.camera.update_values(arcade.LBWH(*area), viewport=True, projection=True)
+        self.rig.resize(area[2], area[3])
+
+    @property
+    def viewport(self) -> tuple[float, float, float, float]:
+        """(left, bottom, width, height) of the screen the world is drawn in."""
+        return tuple(float(v) for v in self.camera.viewport.lbwh)  # type: ignore[return-value]
+
     def resize(self, width: int, height: int) -> None:
         """The window changed size."""
         self.camera.match_window()
         self.screen.match_window(position=True)
-        self.rig.resize(width, height)
+        self._fit_camera(width, height)
         self.hud.layout(width, height)
         self._apply_camera()
 

@@ -16,6 +16,7 @@ __all__ = [
     "FLOW_TINT",
     "FONT",
     "GRID",
+    "HUD_BAR",
     "HUD_DIM",
     "HUD_GOOD",
     "HUD_PANEL",
@@ -90,6 +91,8 @@ HUD_DIM: Rgba = (150, 180, 200, 255)
 HUD_WARN: Rgba = (255, 120, 90, 255)
 HUD_GOOD: Rgba = (120, 255, 170, 255)
 HUD_PANEL: Rgba = (4, 12, 22, 170)
+#: The HUD's bars above and below the world (opaque: the world is not drawn under them).
+HUD_BAR: Rgba = (6, 16, 28, 255)
 
 #: Debug overlay colours (seed conventions: red while steering).
 DEBUG: dict[str, Rgba] = {

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from game.level import load_level, shipped_levels
+from game.render.hud import BOTTOM_BAR, TOP_BAR
 from game.views import level as level_module
 from game.views.app import FIXED_FRAME_CAP, GameApp
 from game.views.level import END_DELAY, LevelView
@@ -254,9 +255,10 @@ def test_resizing_keeps_the_camera_inside_and_the_hud_in_the_corners(app: GameAp
     try:
         app.window.dispatch_event("on_resize", 800, 600)
         frames(app.window, 2)
-        assert view.stage.rig.view_size == (800.0, 600.0)
+        field = 600.0 - TOP_BAR - BOTTOM_BAR  # the world is drawn between the HUD's bars
+        assert view.stage.rig.view_size == (800.0, field)
         left, bottom, right, top = view.stage.rig.visible_rect()
-        assert right - left == pytest.approx(800.0) and top - bottom == pytest.approx(600.0)
+        assert right - left == pytest.approx(800.0) and top - bottom == pytest.approx(field)
         assert view.stage.hud.time.x == 800 - 14
     finally:
         w, h = app.window.get_size()
