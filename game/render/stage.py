@@ -16,7 +16,8 @@ from game.world import ENEMY, Mode
 
 from . import theme
 from .bank import TextureBank
-from .camera import CameraRig
+from .camera import ZOOM_MAX, ZOOM_MIN, CameraRig
+from .endmark import EndMark
 from .hud import Hud, play_area
 from .overlay import DebugOverlay
 from .scene import WorldRenderer
@@ -58,6 +59,7 @@ class LevelStage:
         level = world.level
         self.renderer = WorldRenderer(world, bank, ctx)
         self.overlay = DebugOverlay(ctx)
+        self.end_mark = EndMark(ctx)
         self.hud = Hud(level.title or (level.source.stem if level.source else ""), level.hint, w, h)
         self.camera = arcade.Camera2D(window=window)
         self.screen = arcade.Camera2D(window=window)
@@ -91,6 +93,12 @@ class LevelStage:
         self.rig.zoom_by(steps)
         self._apply_camera()
 
+    def set_zoom(self, zoom: float) -> None:
+        """Use ``zoom`` (within the rig's limits), the view centred on the player at once (a
+        restarted level keeps the zoom the player chose)."""
+        self.rig.zoom = min(max(float(zoom), ZOOM_MIN), ZOOM_MAX)
+        self.snap_camera()
+
     def _fit_camera(self, width: int, height: int) -> None:
         """Map the world into the screen between the HUD's bars (issue 15: the HUD hid the
         player at the top edge and the exits under the title)."""
@@ -123,6 +131,7 @@ class LevelStage:
         visible = self.rig.visible_rect(64.0)
         self.renderer.update(dt)
         self.overlay.update(self.world, visible, self.rig.zoom)
+        self.end_mark.update(self.world, dt)
         state, color = run_state(self.world)
         self.hud.update(dt, self.world.time, state, color)
 
@@ -136,5 +145,6 @@ class LevelStage:
         self.camera.use()
         self.renderer.draw(1.0 / self.rig.zoom)
         self.overlay.draw()
+        self.end_mark.draw()
         self.screen.use()
         self.hud.draw()

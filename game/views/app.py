@@ -112,6 +112,8 @@ class GameApp:
         bank: Generated textures (made once, reused by every level view).
         levels: The shipped levels in play order.
         recorder: Keeps the player's latest run in a replay file (``play --record``), or None.
+        run_times: This session's winning time (s) of each level won, by level key (the
+            ending view shows them).
     """
 
     window: arcade.Window
@@ -120,6 +122,7 @@ class GameApp:
     bank: TextureBank = field(default_factory=TextureBank)
     levels: list[LevelEntry] = field(default_factory=lambda: shipped_entries())
     recorder: RunRecorder | None = None
+    run_times: dict[str, float] = field(default_factory=dict)
 
     def next_level(self, path: Path) -> Path | None:
         """The shipped level after ``path`` in play order (None after the last)."""
@@ -129,6 +132,16 @@ class GameApp:
         except ValueError:
             return None
         return self.levels[k + 1].path if k + 1 < len(self.levels) else None
+
+    def is_last_level(self, path: Path) -> bool:
+        """Whether ``path`` is the last shipped level."""
+        return bool(self.levels) and self.levels[-1].path.resolve() == path.resolve()
+
+    def show_ending(self) -> None:
+        """Show the ending: this run's times, the total and the best times."""
+        from .ending import EndingView
+
+        self.window.show_view(EndingView(self))
 
     def show_title(self, select: Path | None = None) -> None:
         """Show the title view with the level list."""

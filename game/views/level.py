@@ -118,6 +118,7 @@ class LevelView(arcade.View):
             self.app.recorder.save()
         if outcome == "won":
             self.result = self.app.progress.record_win(self.path.stem, self.world.time)
+            self.app.run_times[self.path.stem] = self.world.time
 
     # -- frame -------------------------------------------------------------------------------
 
@@ -186,7 +187,8 @@ class LevelView(arcade.View):
         self.keys.discard(symbol)
 
     def restart(self) -> None:
-        """Start this level again in a fresh view (the overlay stays as it was)."""
+        """Start this level again in a fresh view (the overlay and the zoom stay as they
+        were)."""
         view = LevelView(
             self.app,
             self.path,
@@ -195,4 +197,5 @@ class LevelView(arcade.View):
             show_result=self.show_result,
             level=self.level,
         )
+        view.stage.set_zoom(self.stage.rig.zoom)
         self.window.show_view(view)

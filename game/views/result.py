@@ -1,14 +1,16 @@
-"""The result view after a run: escaped (time, best time, N for the next level) or caught
-(R to retry), over the level's last frame."""
+"""The result view after a run: escaped (time, best time, N for the next level, or the ending
+after the last one) or caught (R to retry), over the level's frozen last frame, with the
+panel beside the spot where the run ended (ringed by the stage), never over it."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import arcade
 
 from game.render import theme
-from game.render.hud import format_time
+from game.render.hud import format_time, play_area
 
 from . import controls
 
@@ -16,21 +18,84 @@ if TYPE_CHECKING:
     from .app import GameApp
     from .level import LevelView
 
-__all__ = ["ResultView", "result_lines"]
+__all__ = ["ResultView", "panel_beside", "result_lines"]
 
 PANEL = (4, 12, 22, 215)
+#: The panel's size (screen px) when the window has room for it.
+PANEL_SIZE = (600.0, 175.0)
+#: Gap (screen px) between the ringed spot and the panel, and from the panel to the edges.
+GAP = 16.0
+
+Box = tuple[float, float, float, float]
+
+
+def panel_beside(
+    spot: tuple[float, float] | None, clear: float, size: tuple[float, float], area: Box
+) -> Box:
+    """Where the result panel goes: beside the spot where the run ended, on the side with
+    more room, never over the spot's ring.
+
+    Tries, in order, beside the spot on its roomier side, then on the other side, then above
+    or below it (roomier first); each box is kept inside ``area``. The first that stays
+    clear of the ring wins; if none does (a tiny window) the one farthest from the spot.
+
+    Args:
+        spot: the spot's screen position, or None (the panel is centred).
+        clear: the ring's radius on screen (px), kept clear by :data:`GAP` more.
+        size: the panel's (width, height), shrunk to fit ``area``.
+        area: (left, bottom, width, height) of the screen the panel may use.
+
+    Returns:
+        (left, bottom, width, height) of the panel.
+    """
+    al, ab, aw, ah = area
+    w = min(size[0], max(aw - 2 * GAP, 1.0))
+    h = min(size[1], max(ah - 2 * GAP, 1.0))
+
+    def fit(left: float, bottom: float) -> Box:
+        left = min(max(left, al + GAP), al + aw - GAP - w)
+        bottom = min(max(bottom, ab + GAP), ab + ah - GAP - h)
+        return (left, bottom, w, h)
+
+    if spot is None:
+        return fit(al + (aw - w) / 2, ab + (ah - h) / 2)
+    sx, sy = spot
+    reach = clear + GAP
+    right = fit(sx + reach, sy - h / 2)
+    left = fit(sx - reach - w, sy - h / 2)
+    above = fit(sx - w / 2, sy + reach)
+    below = fit(sx - w / 2, sy - reach - h)
+    sides = [right, left] if al + aw - sx >= sx - al else [left, right]
+    ups = [above, below] if ab + ah - sy >= sy - ab else [below, above]
+
+    def distance(box: Box) -> float:
+        dx = max(box[0] - sx, 0.0, sx - (box[0] + box[2]))
+        dy = max(box[1] - sy, 0.0, sy - (box[1] + box[3]))
+        return math.hypot(dx, dy)
+
+    candidates = sides + ups
+    for box in candidates:
+        if distance(box) >= clear:
+            return box
+    return max(candidates, key=distance)
 
 
 def result_lines(
-    outcome: str, seconds: float, best: float | None, new_best: bool, has_next: bool
+    outcome: str,
+    seconds: float,
+    best: float | None,
+    new_best: bool,
+    has_next: bool,
+    has_ending: bool = False,
 ) -> tuple[str, str, str]:
-    """Heading, details and keys line for a finished run."""
+    """Heading, details and keys line for a finished run (``has_ending``: the last level was
+    won, Enter shows the ending)."""
     if outcome == "won":
         detail = f"time {format_time(seconds)}"
         if best is not None:
             detail += "   new best!" if new_best else f"   best {format_time(best)}"
-        keys = ("N next level   " if has_next else "") + "R retry   Esc menu"
-        return "Escaped!", detail, keys
+        first = "N next level   " if has_next else ("Enter ending   " if has_ending else "")
+        return "Escaped!", detail, first + "R retry   Esc menu"
     detail = f"caught after {format_time(seconds)}"
     if best is not None:
         detail += f"   best {format_time(best)}"
@@ -56,8 +121,15 @@ class ResultView(arcade.View):
             level_view.result[0] if level_view.result else app.progress.record(level_view.path.stem)
         )
         new_best = bool(level_view.result and level_view.result[1])
+        #: The last shipped level was won: Enter shows the ending.
+        self.ending = self.outcome == "won" and app.is_last_level(level_view.path)
         heading, detail, keys = result_lines(
-            self.outcome, world.time, record.best_time, new_best, self.next_path is not None
+            self.outcome,
+            world.time,
+            record.best_time,
+            new_best,
+            self.next_path is not None,
+            self.ending,
         )
         color = theme.HUD_GOOD if self.outcome == "won" else theme.HUD_WARN
         font = theme.FONT
@@ -68,34 +140,51 @@ class ResultView(arcade.View):
             detail, 0, 0, theme.HUD_TEXT, 18, anchor_x="center", font_name=font
         )
         self.keys = arcade.Text(keys, 0, 0, theme.HUD_DIM, 14, anchor_x="center", font_name=font)
+        self.panel: Box = (0.0, 0.0, 1.0, 1.0)
         self.on_resize(*self.window.get_size())
 
     def on_resize(self, width: int, height: int) -> None:
-        """Centre the panel."""
+        """Put the panel beside the ringed spot where the run ended."""
         self.level_view.on_resize(width, height)
-        self.heading.position = (width / 2, height / 2 + 30)
-        self.detail.position = (width / 2, height / 2 - 15)
-        self.keys.position = (width / 2, height / 2 - 55)
+        stage = self.level_view.stage
+        spot = stage.end_mark.spot
+        where: tuple[float, float] | None = None
+        clear = 0.0
+        if spot is not None:
+            where = stage.project((spot.x, spot.y))
+            clear = spot.radius * stage.rig.zoom * 1.6  # the swelling ring's widest
+        self.panel = panel_beside(where, clear, PANEL_SIZE, play_area(width, height))
+        left, bottom, w, h = self.panel
+        cx, cy = left + w / 2, bottom + h / 2
+        self.heading.position = (cx, cy + 30)
+        self.detail.position = (cx, cy - 15)
+        self.keys.position = (cx, cy - 55)
+
+    def on_update(self, delta_time: float) -> None:
+        """Keep the frozen frame's animations (plankton, the ring's pulse) going."""
+        self.level_view.stage.update(delta_time)
 
     def on_draw(self) -> None:
         """The last frame of the run and the panel. Changes nothing."""
         self.clear()
         self.level_view.stage.draw()
-        w, h = self.window.get_size()
-        arcade.draw_lrbt_rectangle_filled(w / 2 - 330, w / 2 + 330, h / 2 - 85, h / 2 + 90, PANEL)
+        arcade.draw_lbwh_rectangle_filled(*self.panel, PANEL)
         self.heading.draw()
         self.detail.draw()
         self.keys.draw()
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
-        """N next level, R retry, Enter the obvious one, Esc the menu."""
+        """N next level, R retry, Enter the obvious one (the ending after the last level),
+        Esc the menu."""
         k = arcade.key
         if symbol == k.R:
             self.level_view.restart()
         elif symbol == k.N and self.next_path is not None:
             self.app.play(self.next_path, debug=self.level_view.stage.debug)
-        elif symbol in controls.CONFIRM:
-            if self.next_path is not None:
+        elif symbol in controls.CONFIRM or (symbol == k.N and self.ending):
+            if self.ending:
+                self.app.show_ending()
+            elif self.next_path is not None:
                 self.app.play(self.next_path, debug=self.level_view.stage.debug)
             else:
                 self.level_view.restart()
