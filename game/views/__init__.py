@@ -1,4 +1,5 @@
-"""The game's arcade views: title (level list), one view per level, pause and result.
+"""The game's arcade views: title (level list), one view per level, pause, result and the
+ending.
 
 Views are thin: they turn keys into input for the world and draw through ``game.render``.
 ``import arcade.gui`` fails headless in arcade 3.3.3, so menus are drawn with ``arcade.Text``.
