@@ -89,7 +89,7 @@ def test_a_patrol_puts_its_goal_before_separation() -> None:
     separation = np.array([[0.0, 100.0], [0.0, 100.0]])
     urgent = np.zeros((2, 2))
     # When the second one patrols
-    force = combine(group, urgent, separation, goals, np.array([False, True]))
+    force = combine(group, urgent, separation, goals, goal_first=np.array([False, True]))
     # Then the first spends its budget on separation, the patrol on its route
     assert force[0] == pytest.approx([0.0, 100.0])
     assert force[1] == pytest.approx([100.0, 0.0])
