@@ -167,6 +167,8 @@ class Tasks:
         threat_vel: (n, 2) its velocity.
         queue: (n,) queues behind slower agents ahead.
         avoid: (n,) sidesteps agents on a collision course.
+        goal_first: (n,) puts its goal before separation (patrols that lead no formation:
+            see :func:`combine`).
     """
 
     mode: NDArray[np.int8]
@@ -187,6 +189,7 @@ class Tasks:
     threat_vel: FloatArray
     queue: BoolArray
     avoid: BoolArray
+    goal_first: BoolArray
 
     def take(self, rows: IntArray) -> Tasks:
         """The tasks of ``rows`` only."""
@@ -292,7 +295,7 @@ class CrowdBrain:
             debug: a dict to collect the behaviours' debug arrays into.
         """
         urgent, goals = self.parts(group, tasks, dt, debug)
-        return combine(group, urgent, separation, goals, self.tuning, tasks.mode == Mode.PATROL)
+        return combine(group, urgent, separation, goals, self.tuning, tasks.goal_first)
 
     def parts(
         self, group: AgentGroup, tasks: Tasks, dt: float, debug: Debug | None = None
@@ -429,7 +432,9 @@ def combine(
 
     Rows in ``goal_first`` (patrolling enemies) put their goal before separation: a school of
     fish streaming past a guard no longer spends its whole force budget and pushes it off its
-    route (issue 15); what is left of the budget still keeps it apart from the school.
+    route (issue 15); what is left of the budget still keeps it apart from the school. A
+    formation's leader is left out: its followers' separation slowing it down is what keeps
+    the formation together round corners.
     """
     crowd = (tuning or default_tuning()).crowd
     total = urgent.copy()

@@ -187,6 +187,9 @@ class World:
         self.n = n
         self.kind = roster.kind
         self.spawn_id = roster.spawn_id
+        #: (N,) rows that lead a formation (their patrol keeps separation before the route).
+        self._leads = np.zeros(n, dtype=bool)
+        self._leads[roster.leader[roster.leader >= 0]] = True
         self.agents = AgentGroup.create(
             roster.pos,
             max_speed=roster.max_speed,
@@ -672,6 +675,7 @@ class World:
             threat_vel=self._threat_vel[c],
             queue=self.roster.queue[c],
             avoid=self.roster.avoid[c],
+            goal_first=(self.mode[c] == Mode.PATROL) & ~self._leads[c],
         )
 
     def _crowd_tree(self) -> cKDTree | None:
@@ -704,9 +708,8 @@ class World:
                 put_rows(self._goals, crow, goals)
                 self.crowd.put_state(crow, sub)
             sep = self._separate(self.crowd, DT, debug)
-            patrol = self.mode[1 : self.n] == Mode.PATROL
             self._steer[:] = combine(
-                self.crowd, self._urgent, sep, self._goals, self.tuning, patrol
+                self.crowd, self._urgent, sep, self._goals, self.tuning, tasks.goal_first
             )
         rows = crow + 1
         if debug is not None:
