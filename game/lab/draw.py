@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from game.render.batch import DiscBatch, HairlineBatch, LineBatch, TriangleBatch
 
 from .sketch import Sketch
@@ -33,9 +31,9 @@ class Painter:
         self.dots = DiscBatch(ctx, 1024)
         self.pixel = 1.0
 
-    def update(self, sketch: Sketch, pixel: float) -> None:
-        """Upload ``sketch`` (``pixel``: world px per screen pixel, for line fringes)."""
-        self.pixel = pixel
+    def update(self, sketch: Sketch) -> None:
+        """Upload ``sketch`` (its sizes are world px; its ``px`` sets the lines' fringes)."""
+        self.pixel = sketch.px
         for seg, color, width in sketch.bands:
             self.bands.add(seg, color, width)
         self.bands.commit()
@@ -48,10 +46,10 @@ class Painter:
         self.agents.add(sketch.triangles, sketch.triangle_colors)
         self.agents.commit()
         for seg, color, width in sketch.strokes:
-            self.strokes.add(seg, color, width * pixel)
+            self.strokes.add(seg, color, width)
         self.strokes.commit()
         for centres, radii, color, ring in sketch.dots:
-            self.dots.add(centres, np.asarray(radii) * pixel, color, ring * pixel)
+            self.dots.add(centres, radii, color, ring)
         self.dots.commit()
 
     def draw(self) -> None:

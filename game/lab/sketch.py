@@ -1,26 +1,27 @@
 """A scene as shapes to draw (pure NumPy): the world's paths, rocks, walls and field, the
 agents as triangles, trails, the scene's marks and, with annotations on, what each behaviour
-reported in its ``debug`` dict (:mod:`game.lab.annotate`). :mod:`game.lab.draw` uploads a
-:class:`Sketch` to the GPU in a few batches."""
+reported in its ``debug`` dict (:mod:`game.lab.annotate`). A :class:`Sketch` is a
+:class:`~game.render.debug_draw.Canvas`, so the game's debug drawing functions draw into it;
+:mod:`game.lab.draw` uploads it to the GPU in a few batches."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from game.render.geometry import arrow_segments, polyline_segments, rect_outline
+from game.render.geometry import arrow_segments, circle_segments, polyline_segments, rect_outline
 
 from .scene import Rgba, Scene
 
-__all__ = ["COLORS", "Sketch", "circle_segments", "sketch_scene"]
+__all__ = ["COLORS", "Sketch", "sketch_scene"]
 
 FloatArray = NDArray[np.float64]
 Color = Rgba | NDArray[np.uint8]
 
-#: The Lab's colours (RGBA); annotation colours follow the seeds (red while steering).
+#: The Lab's own colours (RGBA): the world, the agents, the selected agent. What behaviours
+#: report is drawn in the overlay's colours (:data:`game.render.theme.DEBUG`).
 COLORS: dict[str, Rgba] = {
     "border": (70, 130, 160, 255),
     "path_band": (28, 66, 88, 255),
@@ -33,41 +34,37 @@ COLORS: dict[str, Rgba] = {
     "agent_alt": (255, 120, 90, 255),
     "selected": (255, 230, 120, 255),
     "trail": (220, 235, 255, 90),
-    "target": (255, 220, 90, 230),
-    "future": (255, 255, 255, 210),
-    "normal": (120, 200, 255, 230),
-    "idle": (120, 255, 140, 230),
-    "steer": (255, 60, 60, 255),
-    "box": (255, 230, 120, 120),
-    "box_hit": (255, 130, 60, 235),
-    "link": (220, 140, 255, 170),
-    "ring": (200, 160, 255, 90),
-    "velocity": (255, 255, 255, 120),
-    "force": (255, 120, 200, 200),
-    "spot": (120, 255, 140, 200),
+    "velocity": (255, 255, 255, 160),
+    "force": (255, 120, 200, 220),
 }
 
-
-def circle_segments(centres: ArrayLike, radius: ArrayLike, sides: int = 24) -> FloatArray:
-    """Outlines of circles as (K * sides, 4) segments."""
-    c = np.asarray(centres, dtype=np.float64).reshape(-1, 2)
-    r = np.broadcast_to(np.asarray(radius, dtype=np.float64), (c.shape[0],))
-    t = np.linspace(0.0, 2.0 * math.pi, sides + 1)
-    ring = np.stack((np.cos(t), np.sin(t)), axis=1)
-    pts = c[:, None, :] + ring[None] * r[:, None, None]
-    return np.concatenate((pts[:, :-1], pts[:, 1:]), axis=2).reshape(-1, 4)
+#: The selected agent's velocity and force arrows are this many radii long at its limits.
+ARROW_RADII = 4.0
 
 
 def _rows(a: ArrayLike, width: int) -> FloatArray:
     return np.asarray(a, dtype=np.float64).reshape(-1, width)
 
 
+def _colors(color: ArrayLike, ok: ArrayLike) -> Color:
+    """One colour, or the rows of a per-item colour array that are kept."""
+    if isinstance(color, tuple):
+        return color
+    c = np.asarray(color, dtype=np.uint8)
+    if c.ndim == 1:
+        r, g, b, a = (int(v) for v in c)
+        return (r, g, b, a)
+    return c[np.asarray(ok, dtype=bool)]
+
+
 @dataclass
 class Sketch:
     """Shapes in world px, in drawing order: bands and rocks under the agents; hairlines,
-    strokes and dots over them.
+    strokes and dots over them. Rows with a non-finite coordinate are left out.
 
     Attributes:
+        px: World px per screen pixel (1 / camera zoom): what :meth:`thick` and :meth:`dot`
+            are given in screen pixels is kept in world px at this scale.
         bands: (segments (K, 4), colour, width): wide lines (path corridors, walls).
         rocks: (centres (K, 2), radii, colour): filled discs under the agents.
         lines: (segments (K, 4), colour): one-pixel lines (field, trails, annotations).
@@ -76,6 +73,7 @@ class Sketch:
         triangles: (3N, 2) agent triangle vertices; ``triangle_colors`` (3N, 4).
     """
 
+    px: float = 1.0
     bands: list[tuple[FloatArray, Color, float]] = field(default_factory=list)
     rocks: list[tuple[FloatArray, FloatArray, Color]] = field(default_factory=list)
     lines: list[tuple[FloatArray, Color]] = field(default_factory=list)
@@ -84,24 +82,50 @@ class Sketch:
     triangles: FloatArray = field(default_factory=lambda: np.zeros((0, 2)))
     triangle_colors: NDArray[np.uint8] = field(default_factory=lambda: np.zeros((0, 4), np.uint8))
 
-    def line(self, segments: ArrayLike, color: Color) -> None:
-        """One-pixel segments; rows with a non-finite coordinate are left out."""
+    # -- the Canvas the game's debug drawing uses -------------------------------------------
+
+    def thin(self, segments: ArrayLike, color: ArrayLike) -> None:
+        """One-pixel segments."""
         s = _rows(segments, 4)
         ok = np.isfinite(s).all(axis=1)
         if ok.any():
-            c = color if isinstance(color, tuple) else np.asarray(color)[ok]
-            self.lines.append((s[ok], c))
+            self.lines.append((s[ok], _colors(color, ok)))
 
-    def link(self, a: ArrayLike, b: ArrayLike, color: Color) -> None:
+    def thick(self, segments: ArrayLike, color: ArrayLike, width_px: float = 2.4) -> None:
+        """Segments ``width_px`` screen pixels wide, over the agents."""
+        s = _rows(segments, 4)
+        ok = np.isfinite(s).all(axis=1)
+        if ok.any():
+            self.strokes.append((s[ok], _colors(color, ok), width_px * self.px))
+
+    def dot(
+        self, centres: ArrayLike, radius_px: float, color: ArrayLike, ring_px: float = 0.0
+    ) -> None:
+        """Discs (or rings ``ring_px`` thick) of ``radius_px`` screen pixels, over the agents."""
+        self.disc(centres, radius_px * self.px, color, ring_px)
+
+    def disc(
+        self, centres: ArrayLike, radius: ArrayLike, color: ArrayLike, ring_px: float = 0.0
+    ) -> None:
+        """Discs (or rings ``ring_px`` screen pixels thick) of ``radius`` world px."""
+        c = _rows(centres, 2)
+        r = np.broadcast_to(np.asarray(radius, dtype=np.float64), (c.shape[0],))
+        ok = np.isfinite(c).all(axis=1) & np.isfinite(r)
+        if ok.any():
+            self.dots.append((c[ok], r[ok].copy(), _colors(color, ok), ring_px * self.px))
+
+    # -- the Lab's own shapes -------------------------------------------------------------------
+
+    def link(self, a: ArrayLike, b: ArrayLike, color: ArrayLike) -> None:
         """Lines from points ``a`` to points ``b`` (row by row)."""
-        self.line(np.concatenate((_rows(a, 2), _rows(b, 2)), axis=1), color)
+        self.thin(np.concatenate((_rows(a, 2), _rows(b, 2)), axis=1), color)
 
     def arrow(self, tails: ArrayLike, heads: ArrayLike, color: Color, head: float = 5.0) -> None:
-        """Arrows from tails to heads."""
+        """Arrows from tails to heads (``head``: the arrowhead's size in world px)."""
         t, h = _rows(tails, 2), _rows(heads, 2)
         ok = np.isfinite(t).all(axis=1) & np.isfinite(h).all(axis=1)
         if ok.any():
-            self.line(arrow_segments(t[ok], h[ok], head), color)
+            self.thin(arrow_segments(t[ok], h[ok], head), color)
 
     def ring(self, centres: ArrayLike, radius: ArrayLike, color: Color, sides: int = 24) -> None:
         """Circle outlines as hairlines."""
@@ -109,22 +133,7 @@ class Sketch:
         r = np.broadcast_to(np.asarray(radius, dtype=np.float64), (c.shape[0],))
         ok = np.isfinite(c).all(axis=1) & np.isfinite(r) & (r > 0)
         if ok.any():
-            self.line(circle_segments(c[ok], r[ok], sides), color)
-
-    def dot(self, centres: ArrayLike, radius: float, color: Color, ring: float = 0.0) -> None:
-        """Discs (or rings ``ring`` thick) over the agents; non-finite centres left out."""
-        c = _rows(centres, 2)
-        ok = np.isfinite(c).all(axis=1)
-        if ok.any():
-            col = color if isinstance(color, tuple) else np.asarray(color)[ok]
-            self.dots.append((c[ok], np.full(int(ok.sum()), radius), col, ring))
-
-    def stroke(self, segments: ArrayLike, color: Color, width: float) -> None:
-        """Thick segments over the agents."""
-        s = _rows(segments, 4)
-        s = s[np.isfinite(s).all(axis=1)]
-        if s.size:
-            self.strokes.append((s, color, width))
+            self.thin(circle_segments(c[ok], r[ok], sides), color)
 
 
 def agent_triangles(pos: FloatArray, heading: FloatArray, radius: FloatArray) -> FloatArray:
@@ -140,12 +149,12 @@ def agent_triangles(pos: FloatArray, heading: FloatArray, radius: FloatArray) ->
 
 def _world(sk: Sketch, scene: Scene, visible: tuple[float, float, float, float]) -> None:
     w, h = scene.size
-    sk.line(rect_outline(0.0, 0.0, w, h), COLORS["border"])
+    sk.thin(rect_outline(0.0, 0.0, w, h), COLORS["border"])
     for path in scene.paths:
         seg = polyline_segments(path.nodes, path.closed)
         if seg.shape[0]:
             sk.bands.append((seg, COLORS["path_band"], float(2.0 * np.max(path.radii))))
-            sk.line(seg, COLORS["path_line"])
+            sk.thin(seg, COLORS["path_line"])
     fld = scene.field
     if fld is not None:
         c = fld.cell_centres().reshape(-1, 2)
@@ -169,7 +178,7 @@ def _trails(sk: Sketch, scene: Scene) -> None:
         return
     # a wrap round the edges is not a stroke across the screen
     short = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1]) < 0.25 * min(scene.size)
-    sk.line(seg[short], COLORS["trail"])
+    sk.thin(seg[short], COLORS["trail"])
 
 
 def sketch_scene(
@@ -178,6 +187,7 @@ def sketch_scene(
     annotations: bool = True,
     selected: int | None = None,
     visible: tuple[float, float, float, float] | None = None,
+    px: float = 1.0,
 ) -> Sketch:
     """Everything to draw for ``scene`` now.
 
@@ -187,17 +197,18 @@ def sketch_scene(
         selected: An agent to highlight (the one the camera follows): its velocity and force.
         visible: (left, bottom, right, top) of the visible world (field arrows outside it are
             left out); None: the whole world.
+        px: World px per screen pixel (1 / camera zoom).
     """
     from .annotate import annotate
 
-    sk = Sketch()
+    sk = Sketch(px=px)
     w, h = scene.size
     _world(sk, scene, visible if visible is not None else (-w, -h, 2 * w, 2 * h))
     if scene.trail:
         _trails(sk, scene)
     a = scene.agents
     if annotations and scene.debug_pos.shape == a.pos.shape:
-        annotate(sk, scene.debug, scene.debug_pos)
+        annotate(sk, scene)
     for m in scene.marks:
         if m.ring:
             sk.ring(m.points, m.radius, m.color, 40)
@@ -211,7 +222,11 @@ def sketch_scene(
         colors[selected] = COLORS["selected"]
         p = a.pos[selected]
         sk.ring(p, a.radius[selected] * 2.2, COLORS["selected"])
-        sk.arrow(p, p + a.vel[selected] * 0.5, COLORS["velocity"])
-        sk.arrow(p, p + scene.force[selected] * 0.1, COLORS["force"])
+        # at the agent's limits, a few radii long: readable whatever the world's scale
+        reach = ARROW_RADII * a.radius[selected]
+        v = a.vel[selected] / max(float(a.max_speed[selected]), 1e-9)
+        f = scene.force[selected] / max(float(a.max_force[selected]), 1e-9)
+        sk.arrow(p, p + v * reach, COLORS["velocity"], 4.0 * px)
+        sk.arrow(p, p + f * reach, COLORS["force"], 4.0 * px)
     sk.triangle_colors = np.repeat(colors, 3, axis=0)
     return sk

@@ -149,9 +149,13 @@ class LabView(arcade.View):
         hw, hh = width / 2 / self.zoom, height / 2 / self.zoom
         visible = (self.cam[0] - hw, self.cam[1] - hh, self.cam[0] + hw, self.cam[1] + hh)
         sketch = sketch_scene(
-            self.scene, annotations=self.annotations, selected=self.follow, visible=visible
+            self.scene,
+            annotations=self.annotations,
+            selected=self.follow,
+            visible=visible,
+            px=1.0 / self.zoom,
         )
-        self.painter.update(sketch, 1.0 / self.zoom)
+        self.painter.update(sketch)
         self.panel.update(self.paused, self.annotations, self.follow)
 
     def snap(self) -> None:

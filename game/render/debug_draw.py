@@ -1,10 +1,11 @@
 """Debug drawing for the steering vocabulary: one small function per behaviour, from its debug
-dict, into a :class:`Pen` (the overlay's batches). No world needed.
+dict, onto a :class:`Canvas`. No world needed.
 
 Each ``draw_*`` function reads the keys its behaviour writes (see the behaviour's docstring)
-and the (N, 2) positions of the agents the rows belong to; it appends to the pen's batches
-and changes nothing else, so the F1 overlay (:class:`~game.render.overlay.DebugOverlay`) and a
-scene without a :class:`~game.world.World` (a lab) share them. Missing keys, arrays of the wrong
+and the (N, 2) positions of the agents the rows belong to; it appends to a :class:`Canvas` and
+changes nothing else, so the F1 overlay (:class:`~game.render.overlay.DebugOverlay`, through a
+:class:`Pen` over its GPU batches) and the Lab (:class:`~game.lab.sketch.Sketch`, plain NumPy)
+draw each behaviour with the same function. Missing keys, arrays of the wrong
 shape and NaN rows (agents a behaviour did not run on) are skipped, never an error. ``show``,
 when given, is an (N,) mask of the agents to draw (the ones on screen).
 """
@@ -12,6 +13,7 @@ when given, is an (N,) mask of the agents to draw (the ones on screen).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -22,6 +24,7 @@ from . import theme
 from .batch import DiscBatch, HairlineBatch, LineBatch
 
 __all__ = [
+    "Canvas",
     "Pen",
     "draw_avoid_agents",
     "draw_avoid_walls",
@@ -41,9 +44,36 @@ BoolArray = NDArray[np.bool_]
 VELOCITY_SECONDS = 0.25
 
 
+class Canvas(Protocol):
+    """Where the ``draw_*`` functions draw: world coordinates, with sizes given in screen
+    pixels so that marks keep their size at any zoom.
+
+    Attributes:
+        px: World units per screen pixel (1 / camera zoom).
+    """
+
+    px: float
+
+    def thin(self, segments: ArrayLike, color: ArrayLike) -> None:
+        """(K, 4) one-pixel segments."""
+
+    def thick(self, segments: ArrayLike, color: ArrayLike, width_px: float = 2.4) -> None:
+        """(K, 4) segments ``width_px`` screen pixels wide."""
+
+    def dot(
+        self, centres: ArrayLike, radius_px: float, color: ArrayLike, ring_px: float = 0.0
+    ) -> None:
+        """Discs (rings ``ring_px`` thick when > 0) of ``radius_px`` screen pixels."""
+
+    def disc(
+        self, centres: ArrayLike, radius: ArrayLike, color: ArrayLike, ring_px: float = 0.0
+    ) -> None:
+        """Discs (or rings) of ``radius`` world units, one or (K,)."""
+
+
 @dataclass
 class Pen:
-    """Where debug drawings go: the overlay's three batches and the screen scale.
+    """A :class:`Canvas` over the overlay's three GPU batches.
 
     Attributes:
         hairlines: one-pixel lines (the bulk of the drawing).
@@ -71,6 +101,12 @@ class Pen:
     ) -> None:
         """Queue discs (rings when ``ring_px`` > 0) of ``radius_px`` screen pixels."""
         self.dots.add(centres, radius_px * self.px, color, ring=ring_px * self.px)
+
+    def disc(
+        self, centres: ArrayLike, radius: ArrayLike, color: ArrayLike, ring_px: float = 0.0
+    ) -> None:
+        """Queue discs (or rings) of ``radius`` world units."""
+        self.dots.add(centres, radius, color, ring=ring_px * self.px)
 
 
 def _rows(debug: Debug, key: str, n: int) -> FloatArray | None:
@@ -108,7 +144,7 @@ def _points(pos: ArrayLike) -> FloatArray:
     return np.asarray(pos, dtype=np.float64).reshape(-1, 2)
 
 
-def draw_hide(pen: Pen, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None) -> None:
+def draw_hide(pen: Canvas, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None) -> None:
     """:class:`~game.steering.Hide`: a ring at every rock's hiding spot (``hide.spots``), and
     for each hiding agent a dot at its chosen spot (``hide.spot``) linked to it."""
     p = _points(pos)
@@ -124,7 +160,9 @@ def draw_hide(pen: Pen, debug: Debug, pos: ArrayLike, show: ArrayLike | None = N
     pen.dot(chosen[on], 3.5, theme.DEBUG["hide_chosen"])
 
 
-def draw_interpose(pen: Pen, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None) -> None:
+def draw_interpose(
+    pen: Canvas, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None
+) -> None:
     """:class:`~game.steering.Interpose`: the predicted point between the two movers
     (``interpose.point``), a dot linked to each agent."""
     p = _points(pos)
@@ -136,7 +174,9 @@ def draw_interpose(pen: Pen, debug: Debug, pos: ArrayLike, show: ArrayLike | Non
     pen.dot(point[on], 3.5, theme.DEBUG["interpose"])
 
 
-def draw_formation(pen: Pen, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None) -> None:
+def draw_formation(
+    pen: Canvas, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None
+) -> None:
     """:class:`~game.steering.OffsetPursuit`: each agent's slot in the world
     (``offset.slot``), a ring linked to the agent that holds it."""
     p = _points(pos)
@@ -149,7 +189,7 @@ def draw_formation(pen: Pen, debug: Debug, pos: ArrayLike, show: ArrayLike | Non
 
 
 def draw_avoid_agents(
-    pen: Pen, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None
+    pen: Canvas, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None
 ) -> None:
     """:class:`~game.steering.AvoidAgents`: for each agent with a threat, where it will be at
     closest approach (``avoidagents.point``, linked to it) and where the threat will be then
@@ -175,7 +215,7 @@ def _wall_segments(walls: Walls | ArrayLike | None) -> FloatArray | None:
 
 
 def draw_avoid_walls(
-    pen: Pen,
+    pen: Canvas,
     debug: Debug,
     pos: ArrayLike,
     walls: Walls | ArrayLike | None = None,
@@ -209,7 +249,7 @@ def draw_avoid_walls(
 
 
 def draw_queue(
-    pen: Pen,
+    pen: Canvas,
     debug: Debug,
     pos: ArrayLike,
     radius: ArrayLike = 8.0,
@@ -226,7 +266,7 @@ def draw_queue(
     r = np.broadcast_to(np.asarray(radius, dtype=np.float64), (n,))
     on = _shown(show, n) & braking.astype(bool)
     rows = np.flatnonzero(on)
-    pen.dots.add(p[rows], r[rows] + 3.0 * pen.px, theme.DEBUG["queue_brake"], ring=1.5 * pen.px)
+    pen.disc(p[rows], r[rows] + 3.0 * pen.px, theme.DEBUG["queue_brake"], ring_px=1.5)
     ahead = _flags(debug, "queue.ahead", n)
     if ahead is None:
         return
@@ -236,7 +276,7 @@ def draw_queue(
 
 
 def draw_match_velocity(
-    pen: Pen, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None
+    pen: Canvas, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None
 ) -> None:
     """:class:`~game.steering.MatchVelocity`: the target velocity (``match.velocity``) as a
     tick the length of a quarter second's travel."""
@@ -249,7 +289,7 @@ def draw_match_velocity(
 
 
 def draw_heading(
-    pen: Pen,
+    pen: Canvas,
     pos: ArrayLike,
     heading: ArrayLike,
     vel: ArrayLike,
@@ -289,7 +329,7 @@ def draw_heading(
 
 
 def draw_behaviours(
-    pen: Pen,
+    pen: Canvas,
     debug: Debug,
     pos: ArrayLike,
     walls: Walls | ArrayLike | None = None,
