@@ -11,19 +11,31 @@ from game.render import theme
 
 from .scene import Scene
 
-__all__ = ["KEYS", "PANEL_WIDTH", "ROW", "Panel"]
+__all__ = ["KEYS", "PANEL_WIDTH", "ROW", "Panel", "keys_help"]
 
 PANEL_WIDTH = 300
+#: Room for a line of text on the panel (px).
+TEXT_WIDTH = PANEL_WIDTH - 28
 ROW = 22
 #: Below this window width the panel is hidden (small screenshots show the scene and caption).
 MIN_PANEL_WINDOW = 800
 KEYS = (
     "Up/Down select   Left/Right or +/- change",
     "drag a value with the mouse",
-    "mouse: target   click: obstacle / agent",
-    "Space pause   .  step   R reset   F1 notes",
+    "mouse: target   click: follow an agent",
+    "Space pause  .  step  R reset  F1 notes:",  # + on / off
     "N / P next / previous scene   Esc list",
 )
+
+
+def keys_help(scene: type[Scene]) -> tuple[str, ...]:
+    """The keys' help for ``scene``: :data:`KEYS`, and what a click on empty ground does."""
+    hint = scene.click_help()
+    if not hint:
+        return KEYS
+    return (*KEYS[:2], f"mouse: target   click: {hint}", "click an agent: follow it", *KEYS[3:])
+
+
 HIGHLIGHT = (60, 140, 180, 120)
 PANEL = (4, 12, 22, 200)
 
@@ -59,13 +71,18 @@ class Panel:
         self.labels = [_text(b, 12, theme.HUD_TEXT) for _ in scene.p]
         self.values = [_text(b, 12, theme.HUD_GOOD, anchor_x="right") for _ in scene.p]
         self.info = [_text(b, 11, theme.HUD_TEXT) for _ in range(5)]
-        self.keys = [_text(b, 10, theme.HUD_DIM) for _ in KEYS]
+        keys = keys_help(type(scene))
+        self.keys = [_text(b, 10, theme.HUD_DIM) for _ in keys]
         self.caption = arcade.Text(
             scene.caption, 0, 0, theme.HUD_TEXT, 12, font_name=theme.FONT, italic=True
         )
         self.title.text = scene.title
-        for t, line in zip(self.keys, KEYS, strict=True):
+        while self.title.content_width > TEXT_WIDTH and self.title.font_size > 10:
+            self.title.font_size -= 1  # a long title, smaller (once per scene)
+        for t, line in zip(self.keys, keys, strict=True):
             t.text = line
+        self.f1 = next(t for t in self.keys if "F1" in t.text)
+        self.f1_text = self.f1.text
         self.layout(width, height)
 
     @property
@@ -112,8 +129,8 @@ class Panel:
             t.text = p.label
             v.text = p.text()
         run = "paused" if paused else "running"
-        notes = "notes on" if annotations else "notes off"
-        self.state.text = f"{run}   t {s.time:6.2f} s   frame {s.frame}   {notes}"
+        self.state.text = f"{run}   t {s.time:.1f} s   frame {s.frame}"
+        self.f1.text = f"{self.f1_text} {'on' if annotations else 'off'}"
         lines = ["click an agent to follow it", "", "", "", ""]
         if follow is not None and follow < s.agents.n:
             a = s.agents

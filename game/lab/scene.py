@@ -111,6 +111,8 @@ class Scene:
         size: The world's width and height (px); the view fits it to the window.
         PARAMS: The live parameters (copied per scene instance; read them as ``self.p[key]``).
         obstacle_clicks: A click adds an obstacle, or removes the one under the mouse.
+        click_hint: What a click on empty ground does, for the keys' help ("" when nothing;
+            scenes with ``obstacle_clicks`` need not set it).
         trail: History samples kept per agent (0: no trails).
         face_velocity: Headings follow velocities after each step (False: the scene's
             orientation behaviours turn them).
@@ -122,6 +124,7 @@ class Scene:
     size: ClassVar[tuple[float, float]] = (640.0, 360.0)
     PARAMS: ClassVar[tuple[Param, ...]] = ()
     obstacle_clicks: ClassVar[bool] = False
+    click_hint: ClassVar[str] = ""
     click_radius: ClassVar[float] = 24.0
     trail: ClassVar[int] = 0
     face_velocity: ClassVar[bool] = True
@@ -210,6 +213,11 @@ class Scene:
         d = np.hypot(*(self.agents.pos - np.asarray(xy, dtype=np.float64)).T)
         k = int(np.argmin(d))
         return k if d[k] <= self.agents.radius[k] + slack else None
+
+    @classmethod
+    def click_help(cls) -> str:
+        """What a click on empty ground does ("" when nothing)."""
+        return cls.click_hint or ("add / remove a rock" if cls.obstacle_clicks else "")
 
     def click(self, xy: ArrayLike) -> bool:
         """A click on empty ground: add an obstacle, or remove the one under ``xy``.

@@ -14,6 +14,7 @@ from game.render import theme
 from game.views.menu import Menu
 
 from .draw import Painter
+from .layout import CAPTION_BAND, Layout
 from .panel import PANEL_WIDTH, Panel
 from .registry import scene_classes
 from .scene import Scene
@@ -21,11 +22,11 @@ from .sketch import sketch_scene
 
 __all__ = ["LabView"]
 
-#: How much closer the camera looks when it follows an agent.
-FOLLOW_ZOOM = 2.0
 #: Camera easing (1/s).
 STIFFNESS = 6.0
 LIST_ROW = 23.0
+#: Where the list's second column (the scene's name for ``python -m game lab NAME``) starts.
+NAME_COLUMN = 300
 
 
 class LabView(arcade.View):
@@ -50,7 +51,11 @@ class LabView(arcade.View):
         self.classes = scene_classes()
         self.on_exit = on_exit
         self.annotations = annotations
-        self.menu = Menu([f"{c.title:<22}  {c.name}" for c in self.classes], 0, 0, LIST_ROW, 12)
+        self.menu = Menu([c.title for c in self.classes], 0, 0, LIST_ROW, 12)
+        # the names in a column of their own (spaces do not align a proportional font)
+        self.names = [
+            arcade.Text(c.name, 0, 0, theme.HUD_DIM, 12, font_name=theme.FONT) for c in self.classes
+        ]
         self.heading = arcade.Text(
             "THE LAB: every behaviour, every seed example",
             0,
@@ -90,23 +95,19 @@ class LabView(arcade.View):
         """Back to the list."""
         self.scene, self.panel = None, None
 
-    def _goal(self) -> tuple[np.ndarray, float]:
-        """Camera centre and zoom that fit the world (or frame the followed agent) into the
-        part of the window beside the panel."""
-        assert self.scene is not None
+    def layout(self) -> Layout:
+        """The part of the window beside the panel and above the caption."""
         width, height = self.window.get_size()
         shown = self.panel is not None and self.panel.shown
-        left = PANEL_WIDTH if shown else 0
-        bottom = 36 if shown else 0
-        aw, ah = width - left - 16, height - bottom - 16
-        w, h = self.scene.size
-        zoom = max(min(aw / w, ah / h), 1e-3)
-        centre = np.array([w / 2, h / 2])
+        return Layout(width, height, PANEL_WIDTH if shown else 0, CAPTION_BAND if shown else 0)
+
+    def _goal(self) -> tuple[np.ndarray, float]:
+        """Camera centre and zoom that fit the world (or frame the followed agent)."""
+        assert self.scene is not None
+        follow = None
         if self.follow is not None and self.follow < self.scene.agents.n:
-            zoom *= FOLLOW_ZOOM
-            centre = self.scene.agents.pos[self.follow].copy()
-        offset = np.array([left + 8 + aw / 2 - width / 2, bottom + 8 + ah / 2 - height / 2])
-        return centre - offset / zoom, zoom
+            follow = self.scene.agents.pos[self.follow]
+        return self.layout().fit(self.scene.size, follow)
 
     def world_point(self, x: float, y: float) -> np.ndarray:
         """Screen (x, y) as world px."""
@@ -118,10 +119,12 @@ class LabView(arcade.View):
     def on_resize(self, width: int, height: int) -> None:
         """Lay out the list, the panel and the cameras."""
         self.gui_cam.match_window(position=True)
-        self.world_cam.match_window()
+        self.world_cam.match_window(scissor=False)  # on_update sets the clip
         self.heading.position = (40, height - 50)
         self.blurb.position = (40, 24)
         self.menu.place(60, height - 90)
+        for k, t in enumerate(self.names):
+            t.position = (60 + NAME_COLUMN, height - 90 - k * LIST_ROW)
         if self.panel is not None:
             self.panel.layout(width, height)
 
@@ -145,6 +148,8 @@ class LabView(arcade.View):
         self.zoom += (zoom - self.zoom) * k
         self.world_cam.position = (float(self.cam[0]), float(self.cam[1]))
         self.world_cam.zoom = self.zoom
+        box = self.layout().clip(self.scene.size, self.cam, self.zoom)
+        self.world_cam.scissor = arcade.LBWH(*box)
         width, height = self.window.get_size()
         hw, hh = width / 2 / self.zoom, height / 2 / self.zoom
         visible = (self.cam[0] - hw, self.cam[1] - hh, self.cam[0] + hw, self.cam[1] + hh)
@@ -176,6 +181,8 @@ class LabView(arcade.View):
         self.gui_cam.use()
         self.heading.draw()
         self.menu.draw()
+        for t in self.names:
+            t.draw()
         self.blurb.draw()
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:

@@ -9,8 +9,8 @@ from game.steering import AgentGroup, Contain, Debug, Hide, PrioritizedSum, Sepa
 class HideScene(Scene):
     title = "Hide"
     caption = (
-        "Hide (Buckland): a spot behind each rock as seen from the hunter (the mouse), arrive"
-        " at the nearest; click: add/remove a rock"
+        "Hide (Buckland): a spot behind each rock as seen from the hunter (the mouse); "
+        "arrive at the nearest"
     )
     PARAMS = (
         Param("boundary", "distance behind rock", 30, 0, 100, 2, "px"),

@@ -24,8 +24,8 @@ WALL_X = 380.0
 class QueueScene(Scene):
     title = "Queueing at a gap"
     caption = (
-        "Queueing (Reynolds): brake while a slower neighbour is close ahead in the cone; with"
-        " separation, a line forms at the door"
+        "Queueing (Reynolds): brake while a slower one is close ahead in the cone; with "
+        "separation, a line forms at the door"
     )
     PARAMS = (
         Param("door", "door width", 40, 16, 160, 4, "px"),

@@ -29,7 +29,7 @@ class AvoidBuckland(Scene):
     title = "Obstacle avoidance (Buckland)"
     caption = (
         "Seed 002, Buckland: a detection box growing with speed, closest intersection, "
-        "lateral + braking force; click: add/remove a rock"
+        "lateral + braking force"
     )
     PARAMS = (
         Param("box", "min box length", MIN_BOX, 10, 200, 5, "px"),

@@ -27,8 +27,9 @@ class FlowEx58(FlowScene):
     title = "Flow Ex 5.8: image field"
     caption = (
         "Seed 003, NoC Exercise 5.8: vectors from dark to bright pixels of an image "
-        "(two bright spots; click moves one)"
+        "(two bright spots)"
     )
+    click_hint = "move a bright spot"
     PARAMS = (Param("spread", "spot size", 90.0, 20.0, 300.0, 10.0, "px"), *FLOW_PARAMS)
 
     def setup(self) -> AgentGroup:

@@ -23,9 +23,9 @@ MAX_FORCE = seed_force(0.2)
 class Separate67(Scene):
     title = "Separation 6.7"
     caption = (
-        "Seed 004, NoC Example 6.7: away from neighbours closer than 20 px, weighted 1/d, "
-        "averaged; click adds a vehicle"
+        "Seed 004, NoC Example 6.7: away from neighbours closer than 20 px, weighted 1/d, averaged"
     )
+    click_hint = "add a vehicle"
     size = (WIDTH, HEIGHT)
     PARAMS: ClassVar[tuple[Param, ...]] = (
         Param("separation", "desired separation", SEPARATION, 0, 80, 2, "px"),

@@ -9,7 +9,9 @@ import pytest
 
 from game.cli_lab import render_scene
 from game.lab import Scene, find_scene, scene_classes
-from game.lab.panel import PANEL_WIDTH
+from game.lab.layout import CAPTION_BAND
+from game.lab.panel import PANEL_WIDTH, Panel, keys_help
+from game.lab.sketch import ARROW_RADII, COLORS, sketch_scene
 from game.lab.view import LabView
 from game.views.app import GameApp
 from tests.unit.views.helpers import frames, press
@@ -106,3 +108,67 @@ def test_the_title_view_opens_the_lab_and_esc_comes_back(app: GameApp) -> None:
     press(app.window, arcade.key.ESCAPE)
     press(app.window, arcade.key.ESCAPE)
     assert isinstance(app.window.current_view, TitleView)
+
+
+@pytest.mark.parametrize("cls", scene_classes(), ids=lambda c: c.name)
+def test_every_caption_and_help_line_fits_beside_the_panel(
+    window: arcade.Window, cls: type[Scene]
+) -> None:
+    # Given the scene in a 1280 x 720 window, its caption is drawn right of the panel
+    panel = Panel(cls(), 1280, 720)
+    assert panel.shown
+    room = 1280 - panel.caption.x - 8
+    assert panel.caption.content_width <= room, f"{cls.name}: caption cut at the window edge"
+    # and the panel's own lines stay on the panel, the longest state line included
+    panel.update(True, True, None)
+    panel.state.text = panel.state.text.replace(" 0.0 s", " 600.0 s").replace(" 0", " 36000")
+    for line in (panel.title, panel.state, *panel.keys, *panel.labels):
+        assert line.x + line.content_width <= PANEL_WIDTH - 8, f"{cls.name}: {line.text!r}"
+    assert "36000" in panel.state.text and panel.f1.text.endswith("notes: on")
+
+
+def test_only_scenes_with_a_click_say_what_it_does(window: arcade.Window) -> None:
+    assert any("add / remove a rock" in line for line in keys_help(find_scene("hide")))
+    assert any("add a vehicle" in line for line in keys_help(find_scene("seed_separate_6_11")))
+    assert not any("rock" in line for line in keys_help(find_scene("seek")))
+
+
+def test_the_world_is_drawn_inside_its_rectangle_beside_the_panel(window: arcade.Window) -> None:
+    # Given a path whose corridor (radius 50) reaches past the world's left edge
+    view = _lab(window, "seed_path_5_8")
+    scene = view.scene
+    assert scene is not None and scene.paths[0].nodes[0, 0] - scene.p["radius"] < 0
+    view.snap()
+    frames(window, 1)
+    box = view.world_cam.scissor
+    assert box is not None
+    left = view.world_cam.project((0.0, 0.0))[0]
+    assert box.left == pytest.approx(left - 1, abs=1.0) and box.left > PANEL_WIDTH
+    # nothing is painted between the panel and the world's border, beside the corridor
+    rgb = np.asarray(arcade.get_image(0, 0, *window.get_size()).convert("RGB"))[::-1]
+    strip = rgb[int(box.bottom) : int(box.top), PANEL_WIDTH + 1 : int(box.left) - 1]
+    assert len(np.unique(strip.reshape(-1, 3), axis=0)) == 1
+    # When the camera follows an agent, the clip stays off the panel and the caption band
+    sx, sy = view.world_cam.project(tuple(scene.agents.pos[0]))[:2]
+    view.on_mouse_press(int(sx), int(sy), arcade.MOUSE_BUTTON_LEFT, 0)
+    assert view.follow == 0
+    view.snap()
+    box = view.world_cam.scissor
+    assert box is not None and box.left >= PANEL_WIDTH and box.bottom >= CAPTION_BAND
+
+
+def test_the_selected_agents_arrows_stay_a_few_radii_long(window: arcade.Window) -> None:
+    # Given seed 6.11's small world (320 x 240) seen from close, an agent followed
+    view = _lab(window, "seed_separate_6_11")
+    scene = view.scene
+    assert scene is not None
+    frames(window, 20)
+    sketch = sketch_scene(scene, selected=3)
+    a = scene.agents
+    reach = ARROW_RADII * a.radius[3] * (1 + 1e-9)
+    # the velocity and force arrows' shafts start at the agent and end within reach
+    shafts = [seg for seg, color in sketch.lines if color in (COLORS["velocity"], COLORS["force"])]
+    assert len(shafts) == 2
+    for seg in shafts:
+        assert np.allclose(seg[0, :2], a.pos[3])
+        assert np.hypot(*(seg[0, 2:] - seg[0, :2])) <= reach
