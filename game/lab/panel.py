@@ -33,7 +33,7 @@ def keys_help(scene: type[Scene]) -> tuple[str, ...]:
     hint = scene.click_help()
     if not hint:
         return KEYS
-    return (*KEYS[:2], f"mouse: target   click: {hint}", "click an agent: follow it", *KEYS[3:])
+    return (*KEYS[:2], f"mouse: target   click: {hint}", *KEYS[3:])
 
 
 HIGHLIGHT = (60, 140, 180, 120)

@@ -26,7 +26,7 @@ __all__ = ["LabView"]
 STIFFNESS = 6.0
 LIST_ROW = 23.0
 #: Where the list's second column (the scene's name for ``python -m game lab NAME``) starts.
-NAME_COLUMN = 300
+NAME_COLUMN = 320
 
 
 class LabView(arcade.View):
