@@ -11,11 +11,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from game.level import Level, Point
+from game.level import FlowRegion, Level, Point, Rect
 
 from .geometry import nearest_on_polyline
+from .objects import Ref, rect_of, refs
+from .objects import get as get_object
 
-__all__ = ["PATH_KINDS", "ROCK_KINDS", "Hit", "HitKind", "hit_test"]
+__all__ = [
+    "ARROW_SCALE",
+    "OBJECT_KINDS",
+    "PATH_KINDS",
+    "ROCK_KINDS",
+    "Hit",
+    "HitKind",
+    "corners",
+    "flow_arrow",
+    "hit_test",
+]
+
+#: A flow region's arrow is this many px long per px/s of strength.
+ARROW_SCALE = 1.0
 
 
 class HitKind(enum.Enum):
@@ -33,12 +48,42 @@ class HitKind(enum.Enum):
     """The inside of a rock: drag it to move the rock."""
     TUBE = "tube"
     """Inside a path's tube, away from its centre line and edge (the wheel changes the radius)."""
+    SPAWN = "spawn"
+    """A point object (the player start, an enemy or NPC spawn point): drag it to move it."""
+    ARROW = "arrow"
+    """The tip of a flow region's arrow: drag it to set the current's angle and strength."""
+    CORNER = "corner"
+    """A corner of a rectangle (exit, flow region, NPC area): drag it to resize."""
+    AREA = "area"
+    """Inside a rectangle (exit, flow region, NPC area): drag it to move it."""
 
 
 #: Kinds that belong to a path (``Hit.path`` names it).
 PATH_KINDS = frozenset({HitKind.NODE, HitKind.SEGMENT, HitKind.EDGE, HitKind.TUBE})
 #: Kinds that belong to a rock (``Hit.index`` is its index in ``Level.obstacles``).
 ROCK_KINDS = frozenset({HitKind.RIM, HitKind.ROCK})
+#: Kinds that belong to another object (``Hit.ref`` names it).
+OBJECT_KINDS = frozenset({HitKind.SPAWN, HitKind.ARROW, HitKind.CORNER, HitKind.AREA})
+
+
+def corners(rect: Rect) -> tuple[Point, Point, Point, Point]:
+    """A rectangle's corners, counter-clockwise from the bottom left (corner k is opposite
+    corner ``(k + 2) % 4``)."""
+    return (
+        (rect.left, rect.bottom),
+        (rect.right, rect.bottom),
+        (rect.right, rect.top),
+        (rect.left, rect.top),
+    )
+
+
+def flow_arrow(flow: FlowRegion) -> tuple[Point, Point]:
+    """A flow region's arrow: from its centre along its angle, :data:`ARROW_SCALE` px per px/s
+    of strength."""
+    cx, cy = flow.rect.center
+    a = math.radians(flow.angle)
+    length = flow.strength * ARROW_SCALE
+    return (cx, cy), (cx + length * math.cos(a), cy + length * math.sin(a))
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +103,8 @@ class Hit:
     line, the tube's edge, the rim; for ROCK and TUBE, to the centre / centre line."""
     path: str = ""
     """The path's name for path kinds, "" for rocks."""
+    ref: Ref | None = None
+    """The object hit, for every kind but the path kinds (rocks too: ``Ref("obstacles", i)``)."""
 
 
 def _node_hit(level: Level, x: float, y: float, pick: float, prefer: str) -> Hit | None:
@@ -81,9 +128,12 @@ def hit_test(level: Level, x: float, y: float, pick: float, prefer: str = "") ->
     """Return what lies under the cursor at (x, y).
 
     Order of precedence: a node within ``pick`` (the nearest; the preferred path's nodes
-    first); then the nearest of the line-like features within ``pick``: a segment's centre
-    line, a rock's rim, a tube's edge (ties in that order); then the inside of a rock; then
-    the inside of a path's tube. Among paths, ``prefer`` (the selected path) wins a tie.
+    first), or a nearer handle of another object (a spawn point, a flow arrow's tip, a
+    rectangle's corner); then the nearest of the line-like features within ``pick``: a
+    segment's centre line, a rock's rim, a tube's edge (ties in that order); then the inside
+    of a rock; then
+    the inside of a path's tube; then the smallest rectangle (exit, flow region, NPC area)
+    holding the cursor. Among paths, ``prefer`` (the selected path) wins a tie.
 
     Args:
         level: The level.
@@ -96,8 +146,11 @@ def hit_test(level: Level, x: float, y: float, pick: float, prefer: str = "") ->
         The hit, or None over empty space.
     """
     node = _node_hit(level, x, y, pick, prefer)
-    if node is not None:
+    handle = _object_hit(level, x, y, pick)
+    if node is not None and (handle is None or node.distance <= handle.distance):
         return node
+    if handle is not None:
+        return handle
     # (distance, tie rank, hit) for the line-like features within pick.
     lines: list[tuple[float, int, Hit]] = []
     tubes: list[tuple[float, int, Hit]] = []
@@ -133,10 +186,48 @@ def hit_test(level: Level, x: float, y: float, pick: float, prefer: str = "") ->
         d = math.hypot(x - rock.x, y - rock.y)
         rim = abs(d - rock.radius)
         if rim <= pick:
-            lines.append((rim, 2, Hit(HitKind.RIM, i, (rock.x, rock.y), rim)))
+            ref = Ref("obstacles", i)
+            lines.append((rim, 2, Hit(HitKind.RIM, i, (rock.x, rock.y), rim, ref=ref)))
         elif d < rock.radius:
-            inside.append((d - rock.radius, 0, Hit(HitKind.ROCK, i, (rock.x, rock.y), d)))
+            ref = Ref("obstacles", i)
+            hit = Hit(HitKind.ROCK, i, (rock.x, rock.y), d, ref=ref)
+            inside.append((d - rock.radius, 0, hit))
     for group in (lines, inside, tubes):
         if group:
             return min(group, key=lambda item: item[:2])[2]
-    return None
+    return _area_hit(level, x, y)
+
+
+def _object_hit(level: Level, x: float, y: float, pick: float) -> Hit | None:
+    """The nearest spawn point, flow arrow tip or rectangle corner within ``pick``."""
+    best: Hit | None = None
+    for ref in refs(level):
+        if ref.field in ("paths", "obstacles"):
+            continue
+        item = get_object(level, ref)
+        rect = rect_of(item)
+        found: list[tuple[HitKind, int, Point]] = []
+        if isinstance(item, FlowRegion):
+            found.append((HitKind.ARROW, 0, flow_arrow(item)[1]))
+        if rect is not None:
+            found += [(HitKind.CORNER, k, c) for k, c in enumerate(corners(rect))]
+        else:
+            found.append((HitKind.SPAWN, 0, (getattr(item, "x", 0.0), getattr(item, "y", 0.0))))
+        for kind, k, (px, py) in found:
+            d = math.hypot(x - px, y - py)
+            if d <= pick and (best is None or d < best.distance):
+                best = Hit(kind, k, (px, py), d, ref=ref)
+    return best
+
+
+def _area_hit(level: Level, x: float, y: float) -> Hit | None:
+    """The smallest rectangle (exit, flow region, NPC area) holding (x, y)."""
+    best: tuple[float, Hit] | None = None
+    for ref in refs(level):
+        rect = rect_of(get_object(level, ref))
+        if rect is None or not rect.contains(x, y):
+            continue
+        area = rect.width * rect.height
+        if best is None or area < best[0]:
+            best = (area, Hit(HitKind.AREA, 0, rect.center, 0.0, ref=ref))
+    return None if best is None else best[1]

@@ -32,8 +32,23 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from game.level import Level, LevelError, ObstacleData, PathData, Point, load_level, save_level
+from game.level import (
+    EnemySpawn,
+    ExitData,
+    FlowRegion,
+    Level,
+    LevelError,
+    LevelObject,
+    NpcSpawn,
+    ObstacleData,
+    PathData,
+    Point,
+    PropSpec,
+    load_level,
+    save_level,
+)
 from game.level.loader import read_raw
+from game.level.schema import MAX_WORLD_PX
 from game.steering.path import radii_after_close, radii_after_delete, radii_after_insert
 
 from .changes import Listener, diff_levels
@@ -47,7 +62,24 @@ from .geometry import (
     round_radius,
     snap_point,
 )
-from .hits import Hit, HitKind, hit_test
+from .hits import ARROW_SCALE, Hit, HitKind, corners, hit_test
+from .objects import (
+    NEW_RECT,
+    Ref,
+    RefusedError,
+    add,
+    anchor,
+    moved,
+    parse_text,
+    put,
+    rect_of,
+    remove,
+    span,
+    validate,
+    with_property,
+    with_rect,
+)
+from .objects import get as get_object
 
 __all__ = [
     "HISTORY_LIMIT",
@@ -74,10 +106,21 @@ WHEEL_FACTOR = 1.1
 NEW_PATH_LENGTH = 96.0
 #: How many undo steps are kept.
 HISTORY_LIMIT = 500
+#: The radius of a rock made by a click without a drag (px).
+NEW_ROCK_RADIUS = 24.0
+#: A creating drag shorter than this keeps the new object's default size (px).
+FRESH_PX = 6.0
+#: The fields a creating tool adds to, and the label of its undo step.
+CREATABLE = {
+    "obstacles": "new rock",
+    "enemies": "new enemy",
+    "npcs": "new NPC",
+    "exits": "new exit",
+    "flows": "new flow region",
+}
 
 
-class _RefusedError(Exception):
-    """An edit that would break a rule of the level; the message says which."""
+_RefusedError = RefusedError
 
 
 @dataclass(frozen=True)
@@ -113,6 +156,9 @@ class _Drag:
     before: Level
     base: Level
     label: str
+    ref: Ref | None = None
+    anchor: Point = (0.0, 0.0)
+    fresh: bool = False
 
 
 def _replace_path(level: Level, name: str, new: PathData) -> Level:
@@ -185,6 +231,8 @@ class EditModel:
         self.snap = False
         #: The selected path's name, or "".
         self.selected = ""
+        #: The selected object (a path, rock, spawn, exit, flow region), or None.
+        self.selection: Ref | None = None
         #: The last message for the HUD: why an edit was refused, what was saved, ...
         self.notice = ""
         self.history_limit = max(int(history_limit), 1)
@@ -323,6 +371,30 @@ class EditModel:
     def select(self, name: str) -> None:
         """Select the path ``name`` ("" or an unknown name selects nothing)."""
         self.selected = name if self._level.path_named(name) is not None else ""
+        names = [p.name for p in self._level.paths]
+        self.selection = Ref("paths", names.index(name)) if self.selected else None
+
+    def select_object(self, ref: Ref | None) -> None:
+        """Select the object ``ref`` names (None, or a reference to nothing, selects nothing);
+        a path is selected by name as with :meth:`select`."""
+        try:
+            item = None if ref is None else get_object(self._level, ref)
+        except IndexError:
+            item = None
+        if isinstance(item, PathData):
+            self.select(item.name)
+            return
+        self.selected = ""
+        self.selection = ref if item is not None else None
+
+    @property
+    def selected_object(self) -> LevelObject | None:
+        """The selected object, or None."""
+        ref = self.selection
+        try:
+            return None if ref is None else get_object(self._level, ref)
+        except IndexError:
+            return None
 
     def toggle_snap(self) -> bool:
         """Turn grid snapping on or off; return the new setting."""
@@ -506,6 +578,240 @@ class EditModel:
             merge_key=("rock radius", i),
         )
 
+    # -- every object ---------------------------------------------------------------------
+
+    def _checked(self, level: Level) -> Level:
+        """``level`` when the loader would load it once saved; else the loader's refusal."""
+        try:
+            return validate(level)
+        except LevelError as err:
+            raise _RefusedError(str(err)) from err
+
+    def _new_object(self, field: str, x: float, y: float) -> LevelObject:
+        """A new object of ``field`` at (x, y) with the schema's defaults, default size and
+        the next free id (an enemy or NPC takes the selected path)."""
+        px, py = self.place(x, y)
+        w, h = self._level.width_px, self._level.height_px
+        oid, path = self._next_id, self.selected
+        if field == "obstacles":
+            return ObstacleData(x=px, y=py, radius=NEW_ROCK_RADIUS, id=oid)
+        if field == "enemies":
+            return EnemySpawn(x=px, y=py, path=path, id=oid)
+        if field == "npcs":
+            return NpcSpawn(x=px, y=py, path=path, id=oid)
+        half = NEW_RECT / 2
+        rect = span((px - half, py - half), (px + half, py + half), w, h)
+        if field == "exits":
+            return ExitData(rect=rect, id=oid)
+        if field == "flows":
+            return FlowRegion(rect=rect, id=oid)
+        raise _RefusedError(f"cannot create objects of {field}")
+
+    def _with_new(self, field: str, x: float, y: float) -> tuple[Level, Ref]:
+        """The level with a new object of ``field`` at (x, y), refused when it breaks a rule."""
+        item = self._new_object(field, x, y)
+        level = self._level
+        if isinstance(item, ObstacleData):
+            index = len(level.obstacles)
+            probe, ref = add(level, field, item)
+            free = place_rock(
+                probe.obstacles,
+                index,
+                item.x,
+                item.y,
+                item.radius,
+                level.width_px,
+                level.height_px,
+            )
+            if free is None:
+                raise _RefusedError("no room for a rock there")
+            return put(probe, ref, replace(item, x=free[0], y=free[1])), ref
+        new, ref = add(level, field, item)
+        return self._checked(new), ref
+
+    def create(self, field: str, x: float, y: float) -> Ref | None:
+        """Add a new object to ``field`` (see :data:`CREATABLE`) at (x, y) with its default
+        size and properties, and select it.
+
+        Returns:
+            Its reference, or None when refused (the notice says why).
+        """
+        self._finish_drag()
+        made: list[Ref] = []
+
+        def build() -> Level:
+            level, ref = self._with_new(field, x, y)
+            made.append(ref)
+            return level
+
+        if not self._edit(CREATABLE.get(field, "new object"), build):
+            return None
+        self._next_id += 1
+        self.select_object(made[0])
+        return made[0]
+
+    def begin_create(self, field: str, x: float, y: float) -> bool:
+        """Start a new object at (x, y) that the drag then shapes: a rock's radius, a
+        rectangle's opposite corner, a spawn point's place. A click without a drag leaves the
+        default size. The creation and its drag are one undo step.
+
+        Returns:
+            True when the object was made (a drag is in progress).
+        """
+        self._finish_drag()
+        before = self._level
+        try:
+            base, ref = self._with_new(field, x, y)
+        except _RefusedError as refusal:
+            self.notice = str(refusal)
+            return False
+        self._next_id += 1
+        self._set(base)
+        self.select_object(ref)
+        item = get_object(base, ref)
+        label = CREATABLE.get(field, "new object")
+        rect = rect_of(item)
+        if isinstance(item, ObstacleData):
+            kind, start = HitKind.RIM, (item.x, item.y)
+        elif rect is not None:
+            kind, start = HitKind.CORNER, self.place(x, y)
+        else:
+            kind, start = HitKind.SPAWN, anchor(item)
+        self._drag = _Drag(
+            kind, "", ref.index, start, start, 0.0, before, base, label, ref, start, True
+        )
+        return True
+
+    def delete(self, ref: Ref) -> bool:
+        """Delete the object ``ref`` names (a path also leaves the spawns that followed it).
+
+        Returns:
+            True when the level changed; False for the player start and the last exit.
+        """
+        self._finish_drag()
+        item = get_object(self._level, ref)
+        cls = ref.cls
+        changed = self._edit(f"delete {cls}", lambda: remove(self._level, ref))
+        if changed:
+            self.selection, self.selected = None, ""
+            if isinstance(item, PathData):
+                self.notice = f"deleted path {item.name}"
+        return changed
+
+    def move_object(self, ref: Ref, x: float, y: float) -> bool:
+        """Put the object ``ref`` names at (x, y) (its point, a rectangle's centre, a rock's
+        centre, a path's first node: the rest of the path follows).
+
+        Returns:
+            True when the level changed.
+        """
+        self._finish_drag()
+        if ref.field == "obstacles":
+            return self.move_rock(ref.index, x, y)
+        return self._edit(f"move {ref.cls}", lambda: self._with_moved(self._level, ref, x, y))
+
+    def set_rect(self, ref: Ref, a: Point, b: Point) -> bool:
+        """Give an exit, flow region or NPC spawn the rectangle with corners ``a`` and ``b``.
+
+        Returns:
+            True when the level changed.
+        """
+        self._finish_drag()
+        return self._edit(f"resize {ref.cls}", lambda: self._with_span(self._level, ref, a, b))
+
+    def toggle_area(self, ref: Ref) -> bool:
+        """Turn an NPC spawn point into a rectangle around it, or a rectangle into its centre.
+
+        Returns:
+            True when the level changed.
+        """
+        self._finish_drag()
+        item = get_object(self._level, ref)
+        if not isinstance(item, NpcSpawn):
+            self.notice = "only NPC spawns are a point or a rectangle"
+            return False
+        level = self._level
+        if item.area is None:
+            half = NEW_RECT / 2
+            rect = span(
+                (item.x - half, item.y - half),
+                (item.x + half, item.y + half),
+                level.width_px,
+                level.height_px,
+            )
+            new: LevelObject = with_rect(item, rect)
+        else:
+            new = replace(item, area=None)
+        return self._edit("NPC area", lambda: self._checked(put(level, ref, new)))
+
+    def set_property(
+        self, ref: Ref | None, spec: PropSpec, value: object, *, merge: bool = False
+    ) -> bool:
+        """Set one property of an object (of the map when ``ref`` is None), checked by the
+        loader: an out-of-range or mistyped value is refused with the loader's own message.
+
+        Args:
+            ref: The object, or None for the map.
+            spec: The property (from ``game.level.schema``).
+            value: Typed text (parsed as the property's kind) or a value as a file holds it.
+            merge: Merge into the last step when it set the same property (a drag on the
+                value is one undo step).
+
+        Returns:
+            True when the level changed.
+        """
+        self._finish_drag(keep_merge=merge)
+
+        def build() -> Level:
+            raw = parse_text(spec, value) if isinstance(value, str) else value
+            try:
+                return self._checked(with_property(self._level, ref, spec, raw))
+            except LevelError as err:
+                raise _RefusedError(str(err)) from err
+
+        key = ("property", ref, spec.name) if merge else None
+        return self._edit(f"set {spec.name}", build, merge_key=key)
+
+    def set_map_size(self, width_tiles: int, height_tiles: int) -> bool:
+        """Make the world ``width_tiles`` x ``height_tiles`` tiles; refused (with the loader's
+        message) when an object would be left outside.
+
+        Returns:
+            True when the level changed.
+        """
+        self._finish_drag()
+        level = self._level
+        if min(width_tiles, height_tiles) < 1:
+            self.notice = "the map is at least one tile on each side"
+            return False
+        w, h = float(width_tiles * level.tile_width), float(height_tiles * level.tile_height)
+        if max(w, h) > MAX_WORLD_PX:
+            self.notice = f"the world is at most {MAX_WORLD_PX:,} px on a side"
+            return False
+        return self._edit(
+            "map size", lambda: self._checked(replace(level, width_px=w, height_px=h))
+        )
+
+    def _with_moved(self, level: Level, ref: Ref, x: float, y: float) -> Level:
+        item = get_object(level, ref)
+        if self.snap:
+            x, y = snap_point(x, y, self.grid)
+        new = moved(item, x, y, level.width_px, level.height_px)
+        return self._checked(put(level, ref, new))
+
+    def _with_span(self, level: Level, ref: Ref, a: Point, b: Point) -> Level:
+        item = get_object(level, ref)
+        rect = span(self.place(*a), self.place(*b), level.width_px, level.height_px)
+        return self._checked(put(level, ref, with_rect(item, rect)))
+
+    def _with_arrow(self, level: Level, ref: Ref, x: float, y: float) -> Level:
+        item = get_object(level, ref)
+        assert isinstance(item, FlowRegion)
+        cx, cy = item.rect.center
+        angle = round(math.degrees(math.atan2(y - cy, x - cx)), 1) + 0.0
+        strength = round(math.hypot(x - cx, y - cy) / ARROW_SCALE, 1)
+        return self._checked(put(level, ref, replace(item, angle=angle, strength=strength)))
+
     # -- drags ----------------------------------------------------------------------------
 
     def begin_drag(self, hit: Hit, x: float, y: float) -> bool:
@@ -552,6 +858,26 @@ class EditModel:
             origin = (rock.x, rock.y)
             grab = rock.radius - math.hypot(x - rock.x, y - rock.y)
             label = "move rock" if kind is HitKind.ROCK else "resize rock"
+            self.select_object(Ref("obstacles", index))
+        elif kind in (HitKind.SPAWN, HitKind.AREA, HitKind.CORNER, HitKind.ARROW):
+            ref = hit.ref
+            assert ref is not None
+            self.select_object(ref)
+            item = get_object(level, ref)
+            rect = rect_of(item)
+            origin, far = anchor(item), origin
+            if kind is HitKind.CORNER and rect is not None:
+                origin, far = corners(rect)[index], corners(rect)[(index + 2) % 4]
+            if kind is HitKind.ARROW:
+                origin = hit.point
+            label = {
+                HitKind.SPAWN: f"move {ref.cls}",
+                HitKind.AREA: f"move {ref.cls}",
+                HitKind.CORNER: f"resize {ref.cls}",
+                HitKind.ARROW: "flow direction",
+            }[kind]
+            self._drag = _Drag(kind, "", index, (x, y), origin, 0.0, before, base, label, ref, far)
+            return True
         else:
             return False
         self._drag = _Drag(kind, hit.path, index, (x, y), origin, grab, before, base, label)
@@ -584,15 +910,32 @@ class EditModel:
                 new = self._with_path_radius(base, path, radius)
             elif drag.kind is HitKind.ROCK:
                 new = self._with_rock_at(base, drag.index, tx, ty)
-            else:
+            elif drag.kind is HitKind.RIM:
                 rock = base.obstacles[drag.index]
-                radius = math.hypot(x - rock.x, y - rock.y) + drag.grab
-                new = self._with_rock_radius(base, drag.index, radius)
+                reach = math.hypot(x - rock.x, y - rock.y)
+                if drag.fresh and reach < FRESH_PX:
+                    new = base
+                else:
+                    new = self._with_rock_radius(base, drag.index, reach + drag.grab)
+            else:
+                ref = drag.ref
+                assert ref is not None
+                moved_far = math.hypot(x - drag.start[0], y - drag.start[1]) >= FRESH_PX
+                if drag.fresh and not moved_far:
+                    new = base
+                elif drag.kind is HitKind.CORNER:
+                    new = self._with_span(base, ref, drag.anchor, (tx, ty))
+                elif drag.kind is HitKind.ARROW:
+                    new = self._with_arrow(base, ref, tx, ty)
+                else:
+                    new = self._with_moved(base, ref, tx, ty)
         except _RefusedError as refusal:
             self.notice = str(refusal)
             return False
         changed = new != self._level
         self._set(new)
+        if changed:
+            self.notice = ""
         return changed
 
     def end_drag(self) -> bool:
@@ -606,10 +949,7 @@ class EditModel:
             return False
         self._drag = None
         self._merge_open = False
-        changed = self._commit(drag.label, drag.before, self._level)
-        if changed:
-            self.notice = ""
-        return changed
+        return self._commit(drag.label, drag.before, self._level)
 
     def cancel_drag(self) -> bool:
         """Abandon the drag in progress, putting everything back as it was before it.
@@ -774,6 +1114,10 @@ class EditModel:
         self._level = new
         if self.selected and new.path_named(self.selected) is None:
             self.selected = ""
+        if self.selection is not None and self.selected_object is None:
+            self.selection = None
+        elif self.selected:
+            self.select(self.selected)
         changes = diff_levels(old, new)
         if changes:
             for listener in list(self._listeners):
