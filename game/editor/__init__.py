@@ -11,6 +11,7 @@ from __future__ import annotations
 from game.editor.changes import (
     Change,
     Listener,
+    ObjectsChanged,
     PathChanged,
     PathRemoved,
     RockChanged,
@@ -63,6 +64,7 @@ __all__ = [
     "Hit",
     "HitKind",
     "Listener",
+    "ObjectsChanged",
     "PathChanged",
     "PathRemoved",
     "RockChanged",

@@ -16,6 +16,7 @@ from game.level import Level, Point
 __all__ = [
     "Change",
     "Listener",
+    "ObjectsChanged",
     "PathChanged",
     "PathRemoved",
     "RockChanged",
@@ -66,6 +67,8 @@ class RockChanged:
         x: Centre x (px).
         y: Centre y (px).
         radius: Radius (px).
+        dynamic: Whether it is pushable.
+        mass: Its mass (pushable rocks).
     """
 
     index: int
@@ -73,6 +76,8 @@ class RockChanged:
     x: float
     y: float
     radius: float
+    dynamic: bool = False
+    mass: float = 10.0
 
 
 @dataclass(frozen=True)
@@ -88,7 +93,23 @@ class RockRemoved:
     id: int
 
 
-Change = PathChanged | PathRemoved | RockChanged | RockRemoved
+@dataclass(frozen=True)
+class ObjectsChanged:
+    """Objects of one other field of the level changed (added, removed, moved or edited); a
+    mirror reads them from the new level.
+
+    Attributes:
+        field: ``player``, ``exits``, ``enemies``, ``npcs``, ``flows``, or ``map`` for the
+            world's size.
+    """
+
+    field: str
+
+
+#: The level fields that :class:`ObjectsChanged` reports.
+OBJECT_FIELDS = ("player", "exits", "enemies", "npcs", "flows")
+
+Change = PathChanged | PathRemoved | RockChanged | RockRemoved | ObjectsChanged
 #: Called with the changes of one update of the level, in order.
 Listener = Callable[[Sequence[Change]], object]
 
@@ -96,15 +117,17 @@ Listener = Callable[[Sequence[Change]], object]
 def diff_levels(old: Level, new: Level) -> list[Change]:
     """List what changed in paths and rocks from ``old`` to ``new``.
 
-    Paths are matched by name, rocks by index. Only geometry counts (nodes, closed, radii;
-    centre, radius): a changed object id or drift setting alone is no change to mirror.
+    Paths are matched by name, rocks by index. For paths and rocks only what a mirror uses
+    counts (nodes, closed, radii; centre, radius, pushable, mass): a changed object id or
+    drift setting alone is no change to mirror. Other fields are reported whole.
 
     Args:
         old: The level before.
         new: The level after.
 
     Returns:
-        Path changes (in ``new``'s order), removed paths, then rock changes and removals.
+        Path changes (in ``new``'s order), removed paths, rock changes and removals, then
+        the other fields that changed.
     """
     changes: list[Change] = []
     if old.paths is not new.paths:
@@ -130,14 +153,28 @@ def diff_levels(old: Level, new: Level) -> list[Change]:
             was_rock = old.obstacles[i] if i < len(old.obstacles) else None
             if was_rock is rock:
                 continue
-            if was_rock is None or (was_rock.x, was_rock.y, was_rock.radius) != (
-                rock.x,
-                rock.y,
-                rock.radius,
+            shape = (rock.x, rock.y, rock.radius, rock.dynamic, rock.mass)
+            if (
+                was_rock is None
+                or (
+                    was_rock.x,
+                    was_rock.y,
+                    was_rock.radius,
+                    was_rock.dynamic,
+                    was_rock.mass,
+                )
+                != shape
             ):
-                changes.append(RockChanged(i, rock.id, rock.x, rock.y, rock.radius))
+                changes.append(RockChanged(i, rock.id, *shape))
         changes.extend(
             RockRemoved(i, old.obstacles[i].id)
             for i in range(len(new.obstacles), len(old.obstacles))
         )
+    changes.extend(
+        ObjectsChanged(name)
+        for name in OBJECT_FIELDS
+        if getattr(old, name) is not getattr(new, name) and getattr(old, name) != getattr(new, name)
+    )
+    if (old.width_px, old.height_px) != (new.width_px, new.height_px):
+        changes.append(ObjectsChanged("map"))
     return changes

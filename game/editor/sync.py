@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike
 from game.level import Level, Point
 from game.steering import Path, PathSet
 
-from .changes import Change, PathChanged, PathRemoved
+from .changes import Change, PathChanged, PathRemoved, RockChanged, RockRemoved
 
 __all__ = ["apply_changes", "apply_to_paths", "sync_path"]
 
@@ -171,7 +171,7 @@ def apply_changes(
                 sync_path(mirror, nodes, closed=change.closed, radius=change.radii or change.radius)
         elif isinstance(change, PathRemoved):
             paths.pop(change.name, None)
-        else:
+        elif isinstance(change, RockChanged | RockRemoved):
             rocks = True
     return rocks
 

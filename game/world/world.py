@@ -13,7 +13,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.spatial import cKDTree
 
 from game.clock import DT
-from game.level import Level
+from game.level import EnemySpawn, Level, NpcSpawn
 
 if TYPE_CHECKING:
     from game.editor.changes import Change
@@ -381,45 +381,120 @@ class World:
 
     # -- editing -----------------------------------------------------------------------------
 
-    def edit(self, changes: Sequence[Change], level: Level | None = None) -> None:
+    def edit(self, changes: Sequence[Change], level: Level | None = None) -> str:
         """Apply an editor's changes (:class:`~game.editor.changes.Change` events) live,
         with no rebuild: agents keep their positions, velocities and path progress.
 
         Paths change in place in :attr:`paths` with the fewest node edits (followers keep
         their progress; a drifting path gets a new drift base); a new path gets a new slot.
-        Rocks are moved, resized, added or removed in the pymunk space in place; the steering
-        core's obstacles and the world's per-body arrays follow.
+        Rocks are moved, resized, added or removed in the pymunk space in place (a pushable
+        rock whose place in the level did not change stays where it was pushed); the steering
+        core's obstacles and the world's per-body arrays follow. Exits and flow regions are
+        replaced; a spawn's speeds, force, sight and separation reach its agents at once.
 
         Args:
             changes: the events of one update of the edited level, in order.
-            level: the edited level (a new rock's pushable flag and mass come from it; without
-                it a new rock is fixed).
+            level: the edited level (new rocks, exits, flows and spawns are read from it).
+
+        Returns:
+            ``""`` when all was applied; ``"redraw"`` when exits or flow regions changed (a
+            drawing made from :attr:`level` must be rebuilt); ``"restart"`` when the edit
+            changes which agents exist (a spawn added or removed; its count, path, radius or
+            wander changed; the world's size): a new world is needed for that.
         """
-        from game.editor.changes import RockChanged, RockRemoved
+        from game.editor.changes import ObjectsChanged
         from game.editor.sync import apply_changes  # the editor's pure model, no arcade
 
-        if not apply_changes(self.paths, changes, self.time):
-            return
+        old = self.level
+        if level is not None:
+            self.level = level
+        if apply_changes(self.paths, changes, self.time):
+            self._edit_rocks(changes, old, level)
+        fields = {c.field for c in changes if isinstance(c, ObjectsChanged)}
+        if not fields or level is None:
+            return ""
+        if "map" in fields or not self._edit_spawns(old, level):
+            return "restart"
+        if "exits" in fields:
+            self._exits = np.array(
+                [(e.rect.left, e.rect.bottom, e.rect.right, e.rect.top) for e in level.exits]
+            ).reshape(-1, 4)
+        if "flows" in fields:
+            self.currents.items[:] = Currents.from_level(level).items
+            self.currents.remember(np.zeros((0, 2)), np.zeros((0, 2)))
+            self._current, self._in_current = self.currents.velocity_at(self._pos_all)
+        return "redraw" if fields & {"exits", "flows"} else ""
+
+    def _edit_rocks(self, changes: Sequence[Change], old: Level, level: Level | None) -> None:
+        """Mirror rock events in the physics (see :meth:`edit`)."""
+        from game.editor.changes import RockChanged, RockRemoved
+
         phys = self.physics
         ids = list(self.obstacle_id.tolist())
+        rebuild: int | None = None
+        if level is not None:
+            # A rock that became pushable or fixed, or a rock taken from the middle: the rocks
+            # from there on are made again from the level.
+            removed = any(isinstance(c, RockRemoved) for c in changes)
+            for c in changes:
+                if isinstance(c, RockChanged) and c.index < len(old.obstacles):
+                    was = old.obstacles[c.index]
+                    if removed or (was.dynamic, was.mass) != (c.dynamic, c.mass):
+                        rebuild = c.index if rebuild is None else min(rebuild, c.index)
+        live = phys.rock_centres()
         for change in changes:
             if isinstance(change, RockChanged):
+                if rebuild is not None and change.index >= rebuild:
+                    continue
                 centre = (float(change.x), float(change.y))
                 if change.index < len(ids):
+                    was_at = (
+                        old.obstacles[change.index] if change.index < len(old.obstacles) else None
+                    )
+                    if change.dynamic and was_at is not None and (was_at.x, was_at.y) == centre:
+                        centre = (float(live[change.index, 0]), float(live[change.index, 1]))
                     phys.edit_rock(change.index, centre, float(change.radius))
                     ids[change.index] = change.id
                 else:
-                    data = None
-                    if level is not None and change.index < len(level.obstacles):
-                        data = level.obstacles[change.index]
-                    dynamic = data.dynamic if data is not None else False
-                    mass = data.mass if data is not None else 10.0
-                    phys.add_rock(centre, float(change.radius), dynamic, mass)
+                    phys.add_rock(centre, float(change.radius), change.dynamic, change.mass)
                     ids.append(change.id)
-            elif isinstance(change, RockRemoved) and ids:
+            elif isinstance(change, RockRemoved) and ids and rebuild is None:
                 phys.remove_last_rock()
                 ids.pop()
+        if rebuild is not None and level is not None:
+            while len(ids) > rebuild:
+                phys.remove_last_rock()
+                ids.pop()
+            for rock in level.obstacles[rebuild:]:
+                phys.add_rock((rock.x, rock.y), rock.radius, rock.dynamic, rock.mass)
+                ids.append(rock.id)
         self._sync_rocks(np.array(ids, dtype=np.int64))
+
+    def _edit_spawns(self, old: Level, new: Level) -> bool:
+        """Bring agents' limits in line with their edited spawns; False when the edit
+        changes which agents exist (see :meth:`edit`)."""
+
+        def roster_of(level: Level) -> list[tuple[object, ...]]:
+            rows: list[tuple[object, ...]] = [(level.player.id, level.player.radius)]
+            rows += [(e.id, e.count, e.path, e.radius) for e in level.enemies]
+            rows += [(n.id, n.count, n.path, n.radius, n.wander) for n in level.npcs]
+            return rows
+
+        if roster_of(old) != roster_of(new):
+            return False
+        a = self.agents
+        a.max_speed[0] = new.player.max_speed
+        separation = self.crowd.column("separation")
+        spawns: list[EnemySpawn | NpcSpawn] = [*new.enemies, *new.npcs]
+        for spawn in spawns:
+            kind = ENEMY if isinstance(spawn, EnemySpawn) else NPC
+            rows = np.flatnonzero((self.kind == kind) & (self.spawn_id == spawn.id))
+            a.max_speed[rows] = spawn.max_speed
+            a.max_force[rows] = spawn.max_force
+            separation[rows - 1] = spawn.separation
+            if isinstance(spawn, EnemySpawn):
+                self.minds.sight[np.isin(self.minds.rows, rows)] = spawn.sight
+        return True
 
     def _sync_rocks(self, ids: NDArray[np.int64]) -> None:
         """Bring the world's rock arrays in line with the physics' rocks after an edit."""

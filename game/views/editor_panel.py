@@ -1,0 +1,88 @@
+"""The editor's property panel, drawn with arcade.Text and rectangles (``arcade.gui`` does
+not load headless): one line per row of :class:`game.editor.panel.Panel`, at the right edge
+of the window. Texts are made once and updated."""
+
+from __future__ import annotations
+
+import arcade
+
+from game.editor import EditModel
+from game.editor.panel import Panel, Row
+from game.render import theme
+
+__all__ = ["PANEL_W", "ROW_H", "PanelLayer"]
+
+#: Width of the panel (screen px) and height of one row.
+PANEL_W, ROW_H = 330, 18
+_TOP = 44
+_ROWS = 24
+_VALUE_X = 118
+EDITING = (255, 220, 90, 255)
+
+
+class PanelLayer:
+    """Draws the panel and finds the row under a screen point.
+
+    Args:
+        size: The window size (px).
+    """
+
+    def __init__(self) -> None:
+        font = theme.FONT
+        self.heading = arcade.Text("", 0, 0, theme.HUD_TEXT, 12, font_name=font, bold=True)
+        self.names = [arcade.Text("", 0, 0, theme.HUD_DIM, 10, font_name=font) for _ in range(_ROWS)]
+        self.values = [
+            arcade.Text("", 0, 0, theme.HUD_TEXT, 10, font_name=font) for _ in range(_ROWS)
+        ]
+        self.rows: list[Row] = []
+        self._size = (0, 0)
+
+    def left(self) -> float:
+        """The panel's left edge (screen px)."""
+        return float(self._size[0] - PANEL_W)
+
+    def update(self, model: EditModel, panel: Panel, size: tuple[int, int]) -> None:
+        """Set the texts for the model's selection and the edit in progress."""
+        self._size = size
+        self.rows = Panel.rows(model)[:_ROWS]
+        left, top = self.left(), size[1] - _TOP
+        self.heading.text = f"{Panel.title(model)}  (click a value: type / cycle; drag: change)"
+        self.heading.position = (left + 8, top - 14)
+        for k, (name, value) in enumerate(zip(self.names, self.values, strict=True)):
+            y = top - 16 - (k + 1) * ROW_H
+            name.position, value.position = (left + 8, y), (left + _VALUE_X, y)
+            if k >= len(self.rows):
+                name.text = value.text = ""
+                continue
+            row = self.rows[k]
+            name.text = row.name
+            typing = panel.editing == row.name
+            shown = f"{panel.text}_" if typing else row.value or '""'
+            unit = f" {row.unit}" if row.unit else ""
+            value.text = f"{shown}{unit}   [{row.range}]" if row.range else f"{shown}{unit}"
+            value.color = EDITING if typing else theme.HUD_TEXT
+
+    def row_at(self, x: float, y: float) -> Row | None:
+        """The row whose value is under the screen point (x, y), or None."""
+        if x < self.left() + _VALUE_X - 4 or x > self._size[0]:
+            return None
+        top = self._size[1] - _TOP - 16
+        k = int((top - y + ROW_H - 4) // ROW_H) - 1
+        return self.rows[k] if 0 <= k < len(self.rows) else None
+
+    def contains(self, x: float, y: float) -> bool:
+        """Whether the screen point is over the panel."""
+        height = 24 + (len(self.rows) + 1) * ROW_H
+        top = self._size[1] - _TOP
+        return x >= self.left() and top - height <= y <= top
+
+    def draw(self) -> None:
+        """Draw the panel (under a screen camera). Changes nothing."""
+        top = self._size[1] - _TOP
+        height = 24 + (len(self.rows) + 1) * ROW_H
+        arcade.draw_lrbt_rectangle_filled(self.left(), self._size[0], top - height, top, theme.HUD_PANEL)
+        self.heading.draw()
+        for name, value in zip(self.names, self.values, strict=True):
+            if name.text:
+                name.draw()
+                value.draw()

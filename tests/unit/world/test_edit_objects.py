@@ -1,0 +1,92 @@
+"""World.edit for every object the editor changes: pushable flags, rocks taken from the
+middle, exits, flow regions and spawn limits applied live; edits that change which agents
+exist ask for a new world."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from game.editor import Change, EditModel
+from game.editor.objects import Ref
+from game.level import CLASSES, resolve_level
+from game.world import World
+from game.world.spawn import ENEMY
+
+
+def _live(name: str) -> tuple[EditModel, World, list[str]]:
+    """An edit model and a world that mirrors it; the world's answers are collected."""
+    model = EditModel.open(resolve_level(name))
+    world = World(model.level)
+    answers: list[str] = []
+
+    def hear(changes: Sequence[Change]) -> None:
+        answers.append(world.edit(changes, model.level))
+
+    model.subscribe(hear)
+    return model, world, answers
+
+
+def test_a_pushed_rock_resized_in_place_stays_where_it_was_pushed() -> None:
+    model, world, _ = _live("sandbox")
+    k = next(i for i, r in enumerate(model.level.obstacles) if r.dynamic)
+    # Given a pushable rock pushed away from its level position
+    body_row = world.physics.rock_centres()
+    world.physics.edit_rock(k, (float(body_row[k, 0]) + 30.0, float(body_row[k, 1])), 20.0)
+    live = world.physics.rock_centres()[k].copy()
+    # When its radius is edited
+    model.resize_rock(k, 26.0)
+    # Then it keeps its pushed place and takes the new radius
+    assert np.allclose(world.physics.rock_centres()[k], live)
+    assert world.physics.rock_radius[k] == 26.0
+
+
+def test_pushable_flag_and_middle_deletion_rebuild_the_rocks_from_there() -> None:
+    model, world, _ = _live("rockfield")
+    dynamic = CLASSES["obstacle"].prop("dynamic")
+    fixed = next(i for i, r in enumerate(model.level.obstacles) if not r.dynamic)
+    # When a fixed rock becomes pushable
+    assert model.set_property(Ref("obstacles", fixed), dynamic, True)
+    assert world.physics.rock_dynamic[fixed]
+    # And a rock in the middle is deleted
+    assert model.delete(Ref("obstacles", 2))
+    ids = [r.id for r in model.level.obstacles]
+    assert world.obstacle_id.tolist() == ids
+    assert world.physics.rock_dynamic.tolist() == [r.dynamic for r in model.level.obstacles]
+    for _ in range(30):
+        world.step()
+    assert np.isfinite(world.agents.pos).all()
+    # Undo brings both back
+    model.undo()
+    model.undo()
+    assert world.obstacle_id.tolist() == [r.id for r in model.level.obstacles]
+    assert not world.physics.rock_dynamic[fixed]
+
+
+def test_exits_and_flows_apply_live_and_ask_for_a_redraw() -> None:
+    model, world, answers = _live("currents")
+    before = world.agents.pos.copy()
+    ref = model.create("exits", 200.0, 1200.0)
+    assert ref is not None and answers[-1] == "redraw"
+    assert world._exits.shape[0] == len(model.level.exits)
+    angle = CLASSES["flow"].prop("angle")
+    assert model.set_property(Ref("flows", 0), angle, "180")
+    assert answers[-1] == "redraw"
+    flow = model.level.flows[0]
+    inside = np.array([flow.rect.center])
+    vel, _ = world.currents.velocity_at(inside)
+    assert vel[0, 0] < 0.0  # the current now runs towards -x
+    assert np.array_equal(world.agents.pos, before)  # nobody moved
+
+
+def test_spawn_limits_reach_their_agents_and_new_spawns_need_a_restart() -> None:
+    model, world, answers = _live("patrol")
+    speed = CLASSES["enemy"].prop("max_speed")
+    guard = model.level.enemies[0]
+    assert model.set_property(Ref("enemies", 0), speed, "77")
+    assert answers[-1] == ""
+    rows = np.flatnonzero((world.kind == ENEMY) & (world.spawn_id == guard.id))
+    assert (world.agents.max_speed[rows] == 77.0).all()
+    model.create("enemies", 300.0, 300.0)
+    assert answers[-1] == "restart"
