@@ -35,7 +35,7 @@ from game.editor.geometry import (
     place_rock,
     snap_point,
 )
-from game.editor.hits import PATH_KINDS, ROCK_KINDS, Hit, HitKind, hit_test
+from game.editor.hits import OBJECT_KINDS, PATH_KINDS, ROCK_KINDS, Hit, HitKind, hit_test
 from game.editor.model import (
     HISTORY_LIMIT,
     MAX_PATH_RADIUS,
@@ -55,6 +55,7 @@ __all__ = [
     "MIN_PATH_RADIUS",
     "MIN_ROCK_RADIUS",
     "NEW_PATH_LENGTH",
+    "OBJECT_KINDS",
     "PATH_KINDS",
     "ROCK_GAP",
     "ROCK_KINDS",

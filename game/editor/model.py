@@ -235,6 +235,9 @@ class EditModel:
         self.selection: Ref | None = None
         #: The last message for the HUD: why an edit was refused, what was saved, ...
         self.notice = ""
+        # An autosave found at opening was recovered or discarded (or this model wrote the
+        # autosave itself): it is not offered again.
+        self._autosave_settled = False
         self.history_limit = max(int(history_limit), 1)
 
     @classmethod
@@ -854,11 +857,16 @@ class EditModel:
             grab = edge - (near.distance if near else 0.0)
             label = "path radius"
         elif kind in (HitKind.ROCK, HitKind.RIM):
+            # The rock's centre as the hit saw it: a pushable rock's live place while the
+            # world runs (its handle follows it), else its place in the level.
             rock = level.obstacles[index]
-            origin = (rock.x, rock.y)
-            grab = rock.radius - math.hypot(x - rock.x, y - rock.y)
+            origin = hit.point
+            grab = rock.radius - math.hypot(x - origin[0], y - origin[1])
             label = "move rock" if kind is HitKind.ROCK else "resize rock"
             self.select_object(Ref("obstacles", index))
+            self._drag = _Drag(kind, "", index, (x, y), origin, grab, before, base, label)
+            self._drag.anchor = origin
+            return True
         elif kind in (HitKind.SPAWN, HitKind.AREA, HitKind.CORNER, HitKind.ARROW):
             ref = hit.ref
             assert ref is not None
@@ -911,8 +919,8 @@ class EditModel:
             elif drag.kind is HitKind.ROCK:
                 new = self._with_rock_at(base, drag.index, tx, ty)
             elif drag.kind is HitKind.RIM:
-                rock = base.obstacles[drag.index]
-                reach = math.hypot(x - rock.x, y - rock.y)
+                cx, cy = drag.anchor
+                reach = math.hypot(x - cx, y - cy)
                 if drag.fresh and reach < FRESH_PX:
                     new = base
                 else:
@@ -1038,6 +1046,8 @@ class EditModel:
     def autosave(self) -> Path | None:
         """Write unsaved work to ``NAME.autosave.tmj`` (the level file is not touched).
 
+        With nothing unsaved, an autosave this model recovered or wrote before is deleted.
+
         Returns:
             The autosave file, or None when there is nothing unsaved or no level file.
 
@@ -1045,15 +1055,26 @@ class EditModel:
             LevelError: if it cannot be written.
         """
         target = self.autosave_path
+        if target is not None and not self.dirty and self._autosave_settled:
+            # Recovered (or discarded) and then undone back to the file: the old autosave
+            # holds nothing the file does not, and must not be offered at the next opening.
+            self.discard_autosave()
         if target is None or not self.dirty:
             return None
         save_level(replace(self._level, source=self._source), target, backup=False)
+        self._autosave_settled = True
         logger.info("autosaved %s", target)
         return target
 
     def newer_autosave(self) -> Path | None:
         """The level's autosave when it is newer than the level file, else None."""
         return None if self._source is None else newer_autosave(self._source)
+
+    @property
+    def autosave_offered(self) -> Path | None:
+        """The newer autosave to offer (recover or discard), or None once it was recovered,
+        discarded, or written by this model itself."""
+        return None if self._autosave_settled else self.newer_autosave()
 
     def recover_autosave(self, path: str | os.PathLike[str] | None = None) -> bool:
         """Take the level from an autosave, as one undoable step (the level is then dirty:
@@ -1076,6 +1097,7 @@ class EditModel:
         self._finish_drag()
         self._next_id = max([self._next_id, *(o.id + 1 for o in recovered.objects())])
         changed = self._edit("recover autosave", lambda: recovered)
+        self._autosave_settled = True
         if changed:
             self.notice = f"recovered {found.name}"
         return changed
@@ -1088,6 +1110,7 @@ class EditModel:
             the notice says why).
         """
         target = self.autosave_path
+        self._autosave_settled = True
         if target is None or not os.path.lexists(target):
             return True
         if target.is_dir() and not target.is_symlink():

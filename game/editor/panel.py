@@ -63,7 +63,7 @@ def _range(spec: PropSpec) -> str:
     if spec.choices:
         return "|".join(spec.choices)
     if spec.kind not in ("float", "int", "floats"):
-        return spec.kind
+        return "" if spec.kind == "string" else spec.kind
     low = "" if spec.minimum is None else f"{'>' if spec.exclusive else '>='} {spec.minimum:g}"
     high = "" if spec.maximum is None else f"<= {spec.maximum:g}"
     return " ".join(s for s in (low, high) if s)

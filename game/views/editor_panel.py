@@ -21,19 +21,25 @@ EDITING = (255, 220, 90, 255)
 
 
 class PanelLayer:
-    """Draws the panel and finds the row under a screen point.
-
-    Args:
-        size: The window size (px).
-    """
+    """Draws the panel and finds the row under a screen point."""
 
     def __init__(self) -> None:
         font = theme.FONT
         self.heading = arcade.Text("", 0, 0, theme.HUD_TEXT, 12, font_name=font, bold=True)
-        self.names = [arcade.Text("", 0, 0, theme.HUD_DIM, 10, font_name=font) for _ in range(_ROWS)]
+        self.names = [
+            arcade.Text("", 0, 0, theme.HUD_DIM, 10, font_name=font) for _ in range(_ROWS)
+        ]
         self.values = [
             arcade.Text("", 0, 0, theme.HUD_TEXT, 10, font_name=font) for _ in range(_ROWS)
         ]
+        self.hint = arcade.Text(
+            "click a value: type + Enter, or next choice; drag: change",
+            0,
+            0,
+            theme.HUD_DIM,
+            9,
+            font_name=font,
+        )
         self.rows: list[Row] = []
         self._size = (0, 0)
 
@@ -46,8 +52,9 @@ class PanelLayer:
         self._size = size
         self.rows = Panel.rows(model)[:_ROWS]
         left, top = self.left(), size[1] - _TOP
-        self.heading.text = f"{Panel.title(model)}  (click a value: type / cycle; drag: change)"
+        self.heading.text = Panel.title(model)
         self.heading.position = (left + 8, top - 14)
+        self.hint.position = (left + 8, top - 16 - (len(self.rows) + 1) * ROW_H - 4)
         for k, (name, value) in enumerate(zip(self.names, self.values, strict=True)):
             y = top - 16 - (k + 1) * ROW_H
             name.position, value.position = (left + 8, y), (left + _VALUE_X, y)
@@ -66,22 +73,26 @@ class PanelLayer:
         """The row whose value is under the screen point (x, y), or None."""
         if x < self.left() + _VALUE_X - 4 or x > self._size[0]:
             return None
+        # Row k's text sits on y = top - (k + 1) * ROW_H; its band starts 4 px below that.
         top = self._size[1] - _TOP - 16
-        k = int((top - y + ROW_H - 4) // ROW_H) - 1
+        k = int((top - 4 - y) // ROW_H)
         return self.rows[k] if 0 <= k < len(self.rows) else None
 
     def contains(self, x: float, y: float) -> bool:
         """Whether the screen point is over the panel."""
-        height = 24 + (len(self.rows) + 1) * ROW_H
+        height = 32 + (len(self.rows) + 1) * ROW_H
         top = self._size[1] - _TOP
         return x >= self.left() and top - height <= y <= top
 
     def draw(self) -> None:
         """Draw the panel (under a screen camera). Changes nothing."""
         top = self._size[1] - _TOP
-        height = 24 + (len(self.rows) + 1) * ROW_H
-        arcade.draw_lrbt_rectangle_filled(self.left(), self._size[0], top - height, top, theme.HUD_PANEL)
+        height = 32 + (len(self.rows) + 1) * ROW_H
+        arcade.draw_lrbt_rectangle_filled(
+            self.left(), self._size[0], top - height, top, theme.HUD_PANEL
+        )
         self.heading.draw()
+        self.hint.draw()
         for name, value in zip(self.names, self.values, strict=True):
             if name.text:
                 name.draw()

@@ -135,7 +135,9 @@ def test_dirty_title_undo_and_play_test_round_trip(app: GameApp, level_file: Pat
     send(app.window, "on_key_press", arcade.key.Z, arcade.key.MOD_CTRL)
     assert view.model.level.paths[0].points[0] == node and not view.model.dirty
     send(app.window, "on_key_press", arcade.key.Y, arcade.key.MOD_CTRL)
-    assert view.model.level.paths[0].points[0] == (node[0] + 20.0, node[1])
+    moved = view.model.level.paths[0].points[0]
+    assert moved[1] == node[1]
+    assert moved[0] == pytest.approx(node[0] + 20.0 / view.camera.zoom, abs=0.02)
 
 
 def test_the_world_follows_edits_live(app: GameApp, level_file: Path) -> None:
@@ -152,7 +154,8 @@ def test_the_world_follows_edits_live(app: GameApp, level_file: Path) -> None:
     frames(app.window, 3)
     # Then the world's steering path (the same object agents follow) has moved already
     assert view.world.paths[name] is live
-    assert tuple(live.nodes[2]) == pytest.approx((node[0] + 30.0, node[1]))
+    dx = 30.0 / view.camera.zoom  # the editor opens fitted to the level
+    assert tuple(live.nodes[2]) == pytest.approx((node[0] + dx, node[1]), abs=0.02)
     send(app.window, "on_mouse_release", x + 30, y, LEFT, 0)
 
 
@@ -168,12 +171,14 @@ def test_leaving_with_unsaved_changes_writes_the_autosave(app: GameApp, level_fi
     assert isinstance(app.window.current_view, TitleView)
     assert level_file.read_text(encoding="utf-8") == text
     auto = level_file.with_name("01_patrol.autosave.tmj")
-    assert load_level(auto).paths[0].points[0] == (node[0], node[1] + 25.0)
+    moved = view.model.level.paths[0].points[0]
+    assert moved == pytest.approx((node[0], node[1] + 25.0 / view.camera.zoom), abs=0.02)
+    assert load_level(auto).paths[0].points[0] == moved
     # And opening the editor again offers it; R recovers it
     again = open_view(app, level_file)
     assert "autosave" in again.model.notice
     send(app.window, "on_key_press", arcade.key.R, 0)
-    assert again.model.level.paths[0].points[0] == (node[0], node[1] + 25.0)
+    assert again.model.level.paths[0].points[0] == moved
     assert again.model.dirty
 
 
