@@ -28,8 +28,10 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m game", description=__doc__)
     sub = parser.add_subparsers(dest="command")
     cli_game.add_parsers(sub)
-    edit = sub.add_parser("edit", help="open a level in the path editor")
+    edit = sub.add_parser("edit", help="open a level in the level editor")
     edit.add_argument("level", help="a level file, or a shipped level's name or number")
+    edit.add_argument("--new", action="store_true", help="make LEVEL, a new .tmj file, first")
+    edit.add_argument("--size", type=_tiles, default=None, help="--new: WxH tiles (default 40x24)")
     cli_simulate.add_parser(sub)
     cli_replay.add_parser(sub)
     demo = sub.add_parser("demo", help="headless steering demo that prints what the crowd does")
@@ -53,16 +55,37 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _edit(level: str) -> int:
+def _tiles(text: str) -> tuple[int, int]:
+    """``--size WxH`` for argparse (its error is one line)."""
+    from .editor.blank import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def _edit(level: str, new: bool = False, size: tuple[int, int] | None = None) -> int:
     from .cli_game import no_display
     from .level import LevelError, resolve_level
 
     try:
-        path = resolve_level(level)
+        if size is not None and not new:
+            print("error: --size only goes with --new", file=sys.stderr)
+            return 2
+        if new:
+            from .editor.blank import check_new_path
+
+            check_new_path(level)
         reason = no_display()
         if reason is not None:
             print(f"error: {reason}", file=sys.stderr)
             return 2
+        if new:
+            from .editor.blank import DEFAULT_SIZE, create_level_file
+
+            create_level_file(level, size or DEFAULT_SIZE)
+        path = resolve_level(level)
         from .views.editor import run_editor
 
         return run_editor(path)
@@ -92,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return run(args) or 0
     if command == "edit":
-        return _edit(args.level)
+        return _edit(args.level, args.new, args.size)
     if command == "simulate":
         from .cli_simulate import run as run_simulate
 
