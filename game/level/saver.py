@@ -193,7 +193,9 @@ def _write_object(
     oy: float,
     info: MapInfo,
 ) -> None:
-    """Rewrite one raw object from level data, keeping its unknown keys and properties."""
+    """Rewrite one raw object from level data, keeping its unknown keys and properties, and
+    its keys in the order they were (so a diff of the file shows only what changed)."""
+    order = list(obj)
     obj[class_key(obj)] = cls
     if class_key(obj) == "class" and obj.get("type"):
         obj["type"] = cls
@@ -244,6 +246,27 @@ def _write_object(
     _set_properties(obj, CLASSES[cls].props, values, info.base_dir)
     for key, default in (("visible", True), ("rotation", 0)):
         obj.setdefault(key, default)
+    _keep_order(obj, order)
+
+
+def _keep_order(obj: dict[str, Any], order: list[str]) -> None:
+    """Put ``obj``'s keys back in ``order`` (a new shape key where the old shape key was);
+    keys it did not have go where Tiled, which sorts keys, would put them."""
+    new_shapes = [k for k in obj if k in SHAPE_KEYS and k not in order]
+    kept: dict[str, Any] = {}
+    for key in order:
+        if key in obj:
+            kept[key] = obj[key]
+        elif key in SHAPE_KEYS and new_shapes:
+            shape = new_shapes.pop(0)
+            kept[shape] = obj[shape]
+    rest = [k for k in obj if k not in kept]
+    if rest and list(kept) == sorted(kept):
+        kept = {k: obj[k] for k in sorted([*kept, *rest])}
+    else:
+        kept.update((k, obj[k]) for k in rest)
+    obj.clear()
+    obj.update(kept)
 
 
 def _level_items(level: Level, where: _Where) -> list[tuple[str, LevelObject]]:
