@@ -11,12 +11,14 @@ import pytest
 
 from game.editor import EditModel
 from game.editor.objects import Ref
-from game.level import CLASSES, LEVELS_DIR, shipped_levels
+from game.level import CLASSES, LEVELS_DIR, RESOURCES_DIR, shipped_levels
 
 
 def _block(lines: list[str], object_id: int) -> range:
     """The line numbers of the object with ``object_id`` in a Tiled-indented file."""
-    at = next(i for i, line in enumerate(lines) if line.strip() == f'"id": {object_id},')
+    # Objects sit deeper than the layers, whose ids are numbered apart from the objects'.
+    hits = [i for i, line in enumerate(lines) if line.strip() == f'"id": {object_id},']
+    at = max(hits, key=lambda i: len(lines[i]) - len(lines[i].lstrip()))
     indent = len(lines[at]) - len(lines[at].lstrip()) - 1
     start = next(i for i in range(at, -1, -1) if lines[i] == " " * indent + "{")
     end = next(i for i in range(at, len(lines)) if lines[i].startswith(" " * indent + "}"))
@@ -36,7 +38,10 @@ LEVELS = [p.name for p in shipped_levels()]
 
 @pytest.mark.parametrize("name", LEVELS)
 def test_one_rock_edited_changes_only_its_lines(name: str, tmp_path: Path) -> None:
-    target = tmp_path / name
+    # A copy beside a link to the resources, so relative image paths still resolve
+    (tmp_path / "levels").mkdir()
+    (tmp_path / "resources").symlink_to(RESOURCES_DIR, target_is_directory=True)
+    target = tmp_path / "levels" / name
     shutil.copyfile(LEVELS_DIR / name, target)
     model = EditModel.open(target)
     if not model.level.obstacles:
