@@ -37,6 +37,7 @@ from game.editor.geometry import (
 )
 from game.editor.hits import OBJECT_KINDS, PATH_KINDS, ROCK_KINDS, Hit, HitKind, hit_test
 from game.editor.model import (
+    CREATABLE,
     HISTORY_LIMIT,
     MAX_PATH_RADIUS,
     MIN_PATH_RADIUS,
@@ -50,6 +51,7 @@ from game.editor.sync import apply_changes, apply_to_paths, sync_path
 
 __all__ = [
     "AUTOSAVE_SUFFIX",
+    "CREATABLE",
     "HISTORY_LIMIT",
     "MAX_PATH_RADIUS",
     "MIN_PATH_RADIUS",

@@ -773,7 +773,10 @@ class EditModel:
                 raise _RefusedError(str(err)) from err
 
         key = ("property", ref, spec.name) if merge else None
-        return self._edit(f"set {spec.name}", build, merge_key=key)
+        changed = self._edit(f"set {spec.name}", build, merge_key=key)
+        if not changed:
+            self._merge_open = False  # a refused or idle value ends the merging
+        return changed
 
     def set_map_size(self, width_tiles: int, height_tiles: int) -> bool:
         """Make the world ``width_tiles`` x ``height_tiles`` tiles; refused (with the loader's
@@ -1237,7 +1240,8 @@ class EditModel:
         limit = max(level.width_px, level.height_px)
         r = min(max(round_radius(radius), MIN_ROCK_RADIUS), limit)
         if r > rock.radius:
-            room = math.floor(max_free_radius(level.obstacles, index) * 10.0 + 1e-6) / 10.0
+            free = max_free_radius(level.obstacles, index)  # infinite for a lone rock
+            room = math.floor(free * 10.0 + 1e-6) / 10.0 if math.isfinite(free) else limit
             r = max(min(r, room), rock.radius)
             # Rounding may leave it a hair inside its neighbour: then 0.1 px less.
             while r > rock.radius and overlapping_rocks(

@@ -32,7 +32,7 @@ from game.level import (
     Rect,
     loads_level,
 )
-from game.level.loader import _Where, property_value, resolve_image
+from game.level.loader import COORD_DECIMALS, _Where, property_value, resolve_image
 from game.level.saver import apply_level, dumps_map, new_map
 
 from .geometry import clamp_point, round_coord
@@ -226,14 +226,19 @@ def span(a: Point, b: Point, width: float, height: float) -> Rect:
     )
 
 
+def _centre(value: float) -> float:
+    """A rectangle's centre coordinate rounded as the loader rounds it."""
+    return round(value, COORD_DECIMALS) + 0.0
+
+
 def with_rect(item: LevelObject, rect: Rect) -> LevelObject:
     """An exit, flow region or NPC spawn with the rectangle ``rect`` (an NPC's point is its
     centre)."""
     if isinstance(item, ExitData | FlowRegion):
         return replace(item, rect=rect)
     if isinstance(item, NpcSpawn):
-        cx, cy = rect.center
-        return replace(item, area=rect, x=round_coord(cx), y=round_coord(cy))
+        cx, cy = rect.center  # as the loader computes it from the rectangle
+        return replace(item, area=rect, x=_centre(cx), y=_centre(cy))
     raise RefusedError("only exits, flow regions and NPC spawns have a rectangle")
 
 
