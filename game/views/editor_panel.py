@@ -78,6 +78,14 @@ class PanelLayer:
         k = int((top - 4 - y) // ROW_H)
         return self.rows[k] if 0 <= k < len(self.rows) else None
 
+    def value_point(self, name: str) -> tuple[float, float] | None:
+        """A screen point on the value of row ``name`` (for tests and scripted clicks)."""
+        for k, row in enumerate(self.rows):
+            if row.name == name:
+                top = self._size[1] - _TOP - 16
+                return (self.left() + _VALUE_X + 12, top - (k + 1) * ROW_H + 5)
+        return None
+
     def contains(self, x: float, y: float) -> bool:
         """Whether the screen point is over the panel."""
         height = 32 + (len(self.rows) + 1) * ROW_H

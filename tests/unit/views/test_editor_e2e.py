@@ -25,6 +25,7 @@ from .helpers import frames
 pytestmark = pytest.mark.window
 
 LEFT = arcade.MOUSE_BUTTON_LEFT
+RIGHT = arcade.MOUSE_BUTTON_RIGHT
 
 
 def send(window: arcade.Window, event: str, *args: Any) -> None:
