@@ -216,3 +216,27 @@ def test_discard_autosave(level_file: Path) -> None:
     # Then it is gone
     assert not auto.exists()
     model.discard_autosave()  # and discarding again is harmless
+
+
+def test_a_recovered_autosave_is_not_offered_again_after_undo_and_leave(
+    level_file: Path,
+) -> None:
+    # Given an autosave newer than the level, recovered
+    first = EditModel.open(level_file)
+    first.move_node("loop", 0, 222.0, 222.0)
+    auto = first.autosave()
+    assert auto is not None
+    stamp = os.stat(level_file).st_mtime_ns
+    os.utime(auto, ns=(stamp + 10**9, stamp + 10**9))
+    model = EditModel.open(level_file)
+    assert model.autosave_offered == auto
+    assert model.recover_autosave()
+    # Then it is not offered again in this session
+    assert model.autosave_offered is None
+    # When the recovery is undone and the editor left (autosave() on leaving)
+    model.undo()
+    assert not model.dirty
+    assert model.autosave() is None
+    # Then the stale autosave is gone and the next opening offers nothing
+    assert not auto.exists()
+    assert EditModel.open(level_file).autosave_offered is None
