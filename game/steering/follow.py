@@ -11,7 +11,17 @@ from .agents import UNSET, AgentGroup, is_unset
 from .base import DEFAULT_GAIN, Debug
 from .path import SEED_LOOKAHEAD, SEED_SPEED, SEED_TARGET_AHEAD, Path
 from .paths import PathSet, _Geometry
-from .vec import EPSILON, FloatArray, clamp, length, scale_rows, set_length, take_rows, truncate
+from .vec import (
+    EPSILON,
+    FloatArray,
+    clamp,
+    length,
+    safe_normalize,
+    scale_rows,
+    set_length,
+    take_rows,
+    truncate,
+)
 
 __all__ = ["FollowPath"]
 
@@ -97,6 +107,9 @@ class FollowPath:
     key: str = "path"
     #: Fraction of max force budgeted for braking at the end of an open path.
     brake_fraction: float = 0.8
+    #: The seeds' look-ahead, a distance: ``future = pos + unit(vel) * lookahead_distance``
+    #: (px) at any speed, instead of :attr:`lookahead_time`. None: the time is used.
+    lookahead_distance: float | None = None
     _single: tuple[Path, PathSet] | None = field(default=None, init=False, repr=False)
 
     @property
@@ -160,7 +173,12 @@ class FollowPath:
         max_speed = agents.max_speed[rows]
         max_force = agents.max_force[rows]
         speed = length(vel)
-        future = pos + vel * self.lookahead_time
+        if self.lookahead_distance is None:
+            reach = speed * self.lookahead_time
+            future = pos + vel * self.lookahead_time
+        else:
+            reach = np.full(k, float(self.lookahead_distance))
+            future = pos + safe_normalize(vel) * self.lookahead_distance
         nearest = nearest_all[rows]
         progress = progress_all[rows]
         big_l = geo.length[index]
@@ -171,7 +189,7 @@ class FollowPath:
             nearest[fresh] = ps.project(index[fresh], pos[fresh])[0]
             snap |= fresh
         if self.search_window is None:
-            window = np.maximum(3.0 * geo.radius[index], 2.0 * speed * self.lookahead_time)
+            window = np.maximum(3.0 * geo.radius[index], 2.0 * reach)
             window += speed * abs(dt) + 1.0
         else:
             window = np.full(k, float(self.search_window))

@@ -41,8 +41,7 @@ class Path56(Scene):
             path.set_radius(self.p["radius"])
         follow = FollowPath(
             path,
-            # the core predicts in time: this many px at vehicle 1's 120 px/s
-            lookahead_time=self.p["predict"] / 120.0,
+            lookahead_distance=self.p["predict"],  # the seed: unit(velocity) x px
             target_ahead=self.p["target"],
             target_ahead_time=0.0,
             arrive_at_end=False,

@@ -42,7 +42,7 @@ class Path58(Scene):
             path.set_radius(self.p["radius"])
         follow = FollowPath(
             path,
-            lookahead_time=self.p["predict"] / 120.0,  # px at vehicle 1's 120 px/s
+            lookahead_distance=self.p["predict"],  # the seed: unit(velocity) x px
             target_ahead=self.p["target"],
             target_ahead_time=0.0,
             arrive_at_end=False,

@@ -65,7 +65,7 @@ class PathEx511(Scene):
         self.mark(self.nodes.pos, 4.0, (255, 220, 90, 230))
         follow = FollowPath(
             path,
-            lookahead_time=self.p["predict"] / 120.0,
+            lookahead_distance=self.p["predict"],  # the seed: unit(velocity) x px
             target_ahead=TARGET_AHEAD,
             target_ahead_time=0.0,
             arrive_at_end=False,

@@ -52,7 +52,7 @@ class PathLoop(Scene):
             path.set_radius(self.p["radius"])
         follow = FollowPath(
             path,
-            lookahead_time=self.p["predict"] / self.p["max_speed"],  # px at full speed
+            lookahead_distance=self.p["predict"],  # the seed: unit(velocity) x px
             target_ahead=self.p["target"],
             target_ahead_time=0.0,
             cruise_fraction=0.0,

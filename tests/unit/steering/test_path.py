@@ -898,3 +898,15 @@ def test_followers_keep_steering_while_radii_are_edited() -> None:
     follow(agents, DT, debug)
     assert debug["path.steering"].tolist() == [False]
     assert np.isfinite(follow.progress(agents)).all()
+
+
+def test_a_lookahead_distance_predicts_that_far_at_any_speed() -> None:
+    # Given two agents at different speeds and the seeds' look-ahead as a distance (25 px)
+    agents = AgentGroup.create(np.array([[0.0, 10.0], [0.0, -30.0]]), max_speed=200.0)
+    agents.vel[:] = [[60.0, 80.0], [180.0, 0.0]]
+    follow = FollowPath(Path([(0.0, 0.0), (500.0, 0.0)], radius=20.0), lookahead_distance=25.0)
+    debug: dict[str, np.ndarray] = {}
+    follow(agents, 1 / 60, debug)
+    # Then each future point is 25 px along its own direction of motion
+    expected = agents.pos + np.array([[0.6, 0.8], [1.0, 0.0]]) * 25.0
+    np.testing.assert_allclose(debug["path.future"], expected, atol=1e-12)
