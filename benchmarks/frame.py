@@ -4,7 +4,7 @@ Runs headless (``ARCADE_HEADLESS=1``, Mesa llvmpipe here) on the sandbox level w
 to reach 300 and 1,000 agents, at 1280 x 720, debug overlay off and on. The measurement lives in
 :mod:`game.bench.frames` (``python -m game bench --frames`` runs it too).
 
-    .venv/bin/python benchmarks/frame.py [--agents 300 1000] [--frames 200] [--level 7]
+    .venv/bin/python benchmarks/frame.py [--agents 300 1000] [--frames 200] [--level sandbox]
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agents", type=int, nargs="+", default=[300, 1000])
     parser.add_argument("--frames", type=int, default=200)
     parser.add_argument("--warmup", type=int, default=30)
-    parser.add_argument("--level", default="7")
+    parser.add_argument("--level", default="sandbox")
     args = parser.parse_args(argv)
     tune_allocator()
     report = run_frames(args.agents, args.frames, args.warmup, args.level)

@@ -404,8 +404,8 @@ BUILDERS: dict[str, Callable[[], Level]] = {
     "03_rockfield.tmj": rockfield,
     "04_swarm.tmj": swarm,
     "05_moving_paths.tmj": moving_paths,
-    "06_finale.tmj": finale,
-    "07_sandbox.tmj": sandbox,
+    "09_finale.tmj": finale,
+    "10_sandbox.tmj": sandbox,
 }
 
 

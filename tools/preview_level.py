@@ -1,4 +1,5 @@
-"""Draw a level as a PNG overview (no window, no arcade): rocks, paths, spawns, sight, flows.
+"""Draw a level as a PNG overview (no window, no arcade): rocks, walls, paths, spawns, sight,
+flows.
 
 Usage: ``python tools/preview_level.py LEVEL [OUT.png] [--scale 0.4]``; LEVEL is a file or a
 shipped level's name or number. Handy for reviewing a level's layout without running the game.
@@ -84,6 +85,11 @@ def render(level: Level, scale: float = 0.4) -> Image.Image:
             ),
             fill=colour,
         )
+    for wall in level.walls:
+        points = [pt(x, y) for x, y in wall.points]
+        if wall.closed:
+            points.append(points[0])
+        draw.line(points, fill=(200, 200, 210), width=max(2, round(wall.thickness * scale)))
     for npc in level.npcs:
         if npc.area is not None:
             spawn = npc.area
@@ -102,7 +108,11 @@ def render(level: Level, scale: float = 0.4) -> Image.Image:
             box(enemy.x - s, enemy.y - s, enemy.x + s, enemy.y + s), fill=(220, 40, 40, 35)
         )
         r = enemy.radius * 1.5
-        draw.ellipse(box(enemy.x - r, enemy.y - r, enemy.x + r, enemy.y + r), fill=(230, 50, 50))
+        # sentinels purple, formations orange, patrols red
+        colour = {"sentinel": (170, 60, 230)}.get(enemy.role, (230, 50, 50))
+        if enemy.formation != "none":
+            colour = (240, 140, 30)
+        draw.ellipse(box(enemy.x - r, enemy.y - r, enemy.x + r, enemy.y + r), fill=colour)
     for exit_ in level.exits:
         door = exit_.rect
         draw.rectangle(box(door.left, door.bottom, door.right, door.top), fill=(60, 200, 90, 160))

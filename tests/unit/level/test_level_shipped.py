@@ -34,11 +34,10 @@ def _level(stem: str) -> Level:
     return load_level(LEVELS_DIR / f"{stem}.tmj")
 
 
-def test_at_least_seven_levels_sorted_by_number() -> None:
-    assert len(SHIPPED) >= 7
+def test_at_least_ten_levels_numbered_one_to_n() -> None:
+    assert len(SHIPPED) >= 10
     numbers = [int(p.name.split("_")[0]) for p in SHIPPED]
-    assert numbers == sorted(numbers)
-    assert numbers[:7] == [1, 2, 3, 4, 5, 6, 7]
+    assert numbers == list(range(1, len(SHIPPED) + 1))
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
@@ -148,16 +147,46 @@ def test_moving_paths_drift() -> None:
     assert {e.path for e in level.enemies} >= {p.name for p in drifting}
 
 
+def test_gate_has_a_wall_with_gates_and_a_queueing_school() -> None:
+    level = _level("06_gate")
+    assert len(level.walls) >= 2
+    school = [n for n in level.npcs if n.queue]
+    assert school and all(n.path for n in school)
+
+
+def test_sentries_guard_the_exit() -> None:
+    level = _level("07_sentries")
+    (exit_,) = level.exits
+    sentinels = [e for e in level.enemies if e.role == "sentinel"]
+    assert len(sentinels) >= 2
+    start = (level.player.x, level.player.y)
+    for s in sentinels:  # nearer the exit than the start
+        assert math.dist((s.x, s.y), exit_.rect.center) < math.dist((s.x, s.y), start)
+
+
+def test_squadron_has_formations_and_hiders() -> None:
+    level = _level("08_squadron")
+    assert {e.formation for e in level.enemies if e.count > 1} - {"none"}
+    assert any(n.role == "hider" for n in level.npcs)
+
+
+def test_from_level_three_on_walls_or_sentinels_stop_the_straight_run() -> None:
+    for path in SHIPPED[2:]:
+        level = load_level(path)
+        assert level.walls or any(e.role == "sentinel" for e in level.enemies), path.name
+
+
 def test_finale_combines_everything() -> None:
-    level = _level("06_finale")
-    assert level.obstacles and level.enemies and level.npcs
+    level = _level("09_finale")
+    assert level.obstacles and level.enemies and level.npcs and level.walls
+    assert any(e.role == "sentinel" for e in level.enemies)
     assert any(p.drift > 0 for p in level.paths)
     assert any(p.closed and p.drift == 0 for p in level.paths)
     assert {"noise", "uniform", "vortex"} <= {f.kind for f in level.flows}
 
 
 def test_sandbox_is_an_open_field_with_one_of_each() -> None:
-    level = _level("07_sandbox")
+    level = _level("10_sandbox")
     assert level.obstacles
     assert level.flows
     assert level.paths
@@ -213,7 +242,7 @@ def test_docs_minimal_example_loads() -> None:
     section = text.split("## A minimal level", 1)[1]
     example = re.search(r"```json\n(.*?)```", section, re.S)
     assert example is not None
-    level = loads_level(example.group(1), LEVELS_DIR / "08_first_steps.tmj")
+    level = loads_level(example.group(1), LEVELS_DIR / "11_first_steps.tmj")
     assert level.title == "First steps"
     assert (level.player.x, level.player.y) == (64, 320)
     assert level.paths[0].points == ((480, 480), (800, 480), (800, 160), (480, 160))

@@ -40,7 +40,7 @@ def test_a_run_prints_one_json_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert len(out.splitlines()) == 1
     summary = json.loads(out)
-    assert summary["level"] == "07_sandbox.tmj"
+    assert summary["level"] == "10_sandbox.tmj"
     assert summary["seed"] == 3
     assert summary["frames"] == 30
     assert summary["agents"] == load_level(resolve_level("sandbox")).agent_count
@@ -51,7 +51,7 @@ def test_a_run_prints_one_json_line(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_extra_agents_and_the_level_seed(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = simulate(["7", "--seconds", "0.1", "--agents", "100"], capsys)
+    code, out, _ = simulate(["sandbox", "--seconds", "0.1", "--agents", "100"], capsys)
     summary = json.loads(out)
     assert code == 0 and summary["agents"] == 302 and summary["seed"] == 7
 

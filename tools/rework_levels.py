@@ -1,0 +1,429 @@
+"""Issue 15's difficulty curve: rework levels 3-5, the finale and the sandbox, and build 6-8.
+
+From level 3 on no blind strategy (holding one key toward the exit, following the map's
+edges) may win (see ``tools/curve.py``). The reworks add what a straight runner cannot get
+past: reefs (walls) jutting from the map's edges, breakwaters in front of exits, sentinels
+and formations at the gaps. Each rework starts from the level as it is on disk and replaces
+only the walls and the named enemies it owns, so rerunning it changes nothing and edits made
+elsewhere (in Tiled or the game's editor) survive. The three new levels (6 gate, 7 sentries,
+8 squadron) are written from scratch, like ``tools/make_levels.py`` does for 1-7's first
+versions.
+
+Usage: ``python tools/rework_levels.py`` (writes the files, then checks each loads).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, TypeVar
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from make_levels import pts, ring, rock  # noqa: E402
+
+from game.level import (  # noqa: E402
+    EnemySpawn,
+    ExitData,
+    Level,
+    LevelError,
+    NpcSpawn,
+    PathData,
+    PlayerSpawn,
+    Rect,
+    WallData,
+    load_level,
+    save_level,
+)
+
+from game.level.saver import dumps_map  # noqa: E402
+from game.safe_io import atomic_write  # noqa: E402
+
+logger = logging.getLogger("rework_levels")
+
+LEVELS = REPO / "levels"
+REEF = 16.0
+"""Thickness of the reefs (px)."""
+
+
+def reef(name: str, *values: float, thickness: float = REEF) -> WallData:
+    """An open wall through the points ``values`` (a flat list of coordinates)."""
+    return WallData(name=name, points=pts(*values), thickness=thickness)
+
+
+T = TypeVar("T", EnemySpawn, NpcSpawn, PathData, WallData)
+
+
+def _merged(old: tuple[T, ...], new: Sequence[T], keep_others: bool = True) -> tuple[T, ...]:
+    """``old`` with the objects of ``new`` in place of those of the same name (which keep
+    their ids, so an unchanged object is saved unchanged); others kept if ``keep_others``."""
+    ids = {x.name: x.id for x in old}
+    names = {x.name for x in new}
+    kept = tuple(x for x in old if x.name not in names) if keep_others else ()
+    return kept + tuple(replace(x, id=ids.get(x.name, 0)) for x in new)
+
+
+def with_owned(
+    level: Level,
+    walls: Sequence[WallData] = (),
+    enemies: Sequence[EnemySpawn] = (),
+    npcs: Sequence[NpcSpawn] = (),
+    paths: Sequence[PathData] = (),
+    **changes: Any,
+) -> Level:
+    """``level`` with exactly these walls, and these enemies, NPCs and paths in place of
+    those of the same names (the others kept)."""
+    return replace(
+        level,
+        walls=_merged(level.walls, walls, keep_others=False),
+        enemies=_merged(level.enemies, enemies),
+        npcs=_merged(level.npcs, npcs),
+        paths=_merged(level.paths, paths),
+        **changes,
+    )
+
+
+# --- reworks of the shipped levels --------------------------------------------------------------
+
+
+def rockfield(level: Level) -> Level:
+    """3. Rock Field: a reef closes the east end but for one channel in the middle, and a
+    breakwater stands in front of the exit, so running straight east or along the edges ends
+    against a wall while the hunters close in."""
+    return with_owned(
+        level,
+        walls=(
+            reef("north-reef", 2200, 1440, 2230, 1260, 2180, 1120, 2200, 1010),
+            reef("south-reef", 2200, 0, 2170, 170, 2220, 320, 2200, 430),
+            reef("breakwater", 2330, 560, 2320, 720, 2330, 880),
+        ),
+        hint=(
+            "Hunters see far and chase hard. Break their line of sight behind the rocks; small"
+            " rocks can be pushed. A reef closes the east: find its channel, then go round the"
+            " breakwater."
+        ),
+    )
+
+
+def swarm(level: Level) -> Level:
+    """4. Swarm: reefs wall off the exit's corner; the way in is a mouth to the south-west,
+    where the sharks hunt among the shoals."""
+    return with_owned(
+        level,
+        walls=(
+            reef("west-reef", 1960, 1344, 1990, 1180, 1950, 1060, 1970, 960),
+            reef("south-reef", 2400, 1000, 2280, 1020, 2200, 990, 2110, 1010),
+        ),
+        hint=(
+            "Two hundred and fifty fish keep their distance from each other, and from you. Use"
+            " them as cover. Reefs close the exit's corner: the way in opens to the south-west."
+        ),
+    )
+
+
+def moving_paths(level: Level) -> Level:
+    """5. Moving Paths: two reefs cut off the exit's corner, leaving a gap where the
+    wobbling triangle patrol drifts."""
+    return with_owned(
+        level,
+        walls=(
+            reef("north-reef", 1540, 1152, 1600, 1060, 1700, 990),
+            reef("east-reef", 2048, 760, 1960, 800, 1880, 900),
+        ),
+        hint=(
+            "These patrol routes breathe: their corners wander. Wait for a gap to open. Reefs"
+            " close the exit's corner; the one gap is where the triangle patrol wobbles."
+        ),
+    )
+
+
+def finale(level: Level) -> Level:
+    """9. Finale: reefs close the exit's corner round the maelstrom; the northern sentinel
+    really is one now, keeping between you and the exit."""
+    sentinel = next(e for e in level.enemies if e.name == "sentinel")
+    return with_owned(
+        level,
+        walls=(
+            reef("north-reef", 2440, 1792, 2470, 1680, 2450, 1580),
+            reef("east-reef", 3200, 1400, 3080, 1430, 2960, 1420),
+        ),
+        enemies=(replace(sentinel, role="sentinel"),),
+        hint=(
+            "Everything at once: patrols, drifting routes, rocks, currents, shoals, a sentinel,"
+            " and reefs round the exit's corner."
+        ),
+    )
+
+
+def sandbox(level: Level) -> Level:
+    """10. Sandbox: two reefs jut from the top and bottom edges before the exit, so even the
+    open field is not won by hugging its edges."""
+    return with_owned(
+        level,
+        walls=(
+            reef("north-reef", 1600, 1088, 1620, 940, 1600, 800),
+            reef("south-reef", 1600, 0, 1580, 148, 1600, 288),
+        ),
+        hint=(
+            "An open field for experiments: rocks, a current, a ring path, a crowd, and two reefs"
+            " before the exit."
+        ),
+    )
+
+
+REWORKS: dict[str, Callable[[Level], Level]] = {
+    "03_rockfield.tmj": rockfield,
+    "04_swarm.tmj": swarm,
+    "05_moving_paths.tmj": moving_paths,
+    "09_finale.tmj": finale,
+    "10_sandbox.tmj": sandbox,
+}
+
+# --- new levels ---------------------------------------------------------------------------------
+
+
+def gate() -> Level:
+    """6. Gate: a reef crosses the sea with two gates; a school queues through them on its
+    loop and a guard walks the far side."""
+    ferry = PathData(
+        name="ferry", points=pts(420, 820, 1460, 820, 1460, 268, 420, 268), closed=True, radius=30
+    )
+    beat = PathData(name="beat", points=pts(1260, 900, 1260, 190), radius=24)
+    return Level(
+        title="Gate",
+        hint=(
+            "A reef crosses the sea with two narrow gates. The fish queue through them; the"
+            " guard beyond walks up and down. Slip through behind the school."
+        ),
+        seed=6,
+        width_px=1920,
+        height_px=1088,
+        player=PlayerSpawn(name="start", x=120, y=544),
+        exits=(ExitData(name="exit", rect=Rect(1776, 480, 112, 128)),),
+        paths=(ferry, beat),
+        walls=(
+            reef("north-reef", 960, 1088, 935, 980, 975, 900, 960, 868),
+            reef("mid-reef", 960, 772, 985, 660, 935, 544, 980, 420, 960, 316),
+            reef("south-reef", 960, 220, 940, 120, 965, 40, 960, 0),
+        ),
+        obstacles=(
+            rock(1560, 760, 40, "post-north"),
+            rock(1600, 330, 44, "post-south"),
+            rock(620, 560, 36),
+            rock(1140, 544, 30),
+        ),
+        enemies=(
+            EnemySpawn(name="gatekeeper", x=1260, y=900, path="beat", max_speed=150, sight=190),
+        ),
+        npcs=(
+            NpcSpawn(
+                name="school",
+                x=0,
+                y=0,
+                area=Rect(440, 780, 380, 80),
+                count=36,
+                path="ferry",
+                wander=False,
+                queue=True,
+            ),
+            NpcSpawn(
+                name="return-school",
+                x=0,
+                y=0,
+                area=Rect(1100, 230, 300, 80),
+                count=24,
+                path="ferry",
+                wander=False,
+                queue=True,
+            ),
+        ),
+    )
+
+
+def sentries() -> Level:
+    """7. Sentries: two sentinels keep between you and the exit; a long reef splits the way
+    to the exit, and a sentinel on one side of it cannot follow you to the other quickly."""
+    return Level(
+        title="Sentries",
+        hint=(
+            "Two sentinels keep themselves between you and the exit. A long reef splits the"
+            " approach: lead them to one side of it, then come in from the other."
+        ),
+        seed=7,
+        width_px=1920,
+        height_px=1088,
+        player=PlayerSpawn(name="start", x=120, y=200),
+        exits=(ExitData(name="exit", rect=Rect(1776, 480, 112, 128)),),
+        walls=(
+            reef("divider", 1776, 544, 1600, 560, 1420, 530, 1240, 550),
+            reef("north-reef", 1680, 1088, 1660, 940, 1690, 800),
+            reef("south-reef", 1680, 0, 1700, 140, 1670, 300),
+        ),
+        obstacles=(
+            rock(560, 300, 44, "pillar-1"),
+            rock(640, 800, 40, "pillar-2"),
+            rock(960, 540, 48, "pillar-3"),
+            rock(1200, 240, 40, "pillar-4"),
+            rock(1240, 860, 44, "pillar-5"),
+            rock(1520, 960, 30, "pillar-6"),
+        ),
+        enemies=(
+            EnemySpawn(
+                name="sentry-east", x=1560, y=400, role="sentinel", max_speed=150, sight=240
+            ),
+            EnemySpawn(
+                name="sentry-west", x=1380, y=420, role="sentinel", max_speed=150, sight=240
+            ),
+        ),
+    )
+
+
+def squadron() -> Level:
+    """8. Squadron: formations sweep the middle; hiders scatter behind the rocks."""
+    sweep = PathData(
+        name="sweep",
+        points=pts(560, 360, 1640, 360, 1640, 980, 560, 980),
+        closed=True,
+        radius=30,
+    )
+    picket = PathData(name="picket", points=pts(1560, 1160, 2000, 760), radius=24)
+    rocks = (
+        rock(420, 620, 40),
+        rock(820, 700, 44),
+        rock(1000, 560, 36),
+        rock(1220, 760, 48),
+        rock(1380, 560, 40),
+        rock(900, 180, 36),
+        rock(1860, 420, 40),
+        rock(300, 1000, 36),
+        rock(1180, 1120, 40),
+    )
+    return Level(
+        title="Squadron",
+        hint=(
+            "Enemies in formation sweep the middle, and when one sees you they all come. The"
+            " small fish hide behind rocks as anyone nears: a screen that scatters."
+        ),
+        seed=8,
+        width_px=2240,
+        height_px=1280,
+        player=PlayerSpawn(name="start", x=120, y=120),
+        exits=(ExitData(name="exit", rect=Rect(2080, 1120, 128, 128)),),
+        paths=(sweep, picket),
+        obstacles=rocks,
+        walls=(
+            reef("north-reef", 1880, 1280, 1900, 1150, 1870, 1040),
+            reef("south-reef", 1400, 0, 1420, 140, 1400, 280),
+        ),
+        enemies=(
+            EnemySpawn(
+                name="wedge",
+                x=560,
+                y=360,
+                path="sweep",
+                count=4,
+                formation="wedge",
+                spacing=50,
+                sight=220,
+                max_speed=170,
+            ),
+            EnemySpawn(
+                name="line",
+                x=1560,
+                y=1160,
+                path="picket",
+                count=3,
+                formation="line",
+                spacing=50,
+                sight=200,
+                max_speed=160,
+            ),
+        ),
+        npcs=(
+            NpcSpawn(
+                name="hiders-west", x=0, y=0, area=Rect(700, 500, 400, 300), count=24, role="hider"
+            ),
+            NpcSpawn(
+                name="hiders-east", x=0, y=0, area=Rect(1150, 600, 350, 300), count=24, role="hider"
+            ),
+        ),
+    )
+
+
+NEW: dict[str, Callable[[], Level]] = {
+    "06_gate.tmj": gate,
+    "07_sentries.tmj": sentries,
+    "08_squadron.tmj": squadron,
+}
+
+
+def ensure_walls_layer(path: Path) -> None:
+    """Give the map at ``path`` an empty ``walls`` object layer (after ``rocks``) if it has
+    none, so that the saver puts new walls there rather than into the first layer."""
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    names = [layer.get("name") for layer in raw["layers"]]
+    if "walls" in names:
+        return
+    layer_id = int(raw.get("nextlayerid", len(names) + 1))
+    layer = {
+        "draworder": "topdown",
+        "id": layer_id,
+        "name": "walls",
+        "objects": [],
+        "opacity": 1,
+        "type": "objectgroup",
+        "visible": True,
+        "x": 0,
+        "y": 0,
+    }
+    at = names.index("rocks") + 1 if "rocks" in names else len(names)
+    raw["layers"].insert(at, layer)
+    raw["nextlayerid"] = layer_id + 1
+    atomic_write(path, dumps_map(raw).encode("utf-8"))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Rework and build the levels; return the exit status (2 on a level error)."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("only", nargs="*", help="file names to write (default: all)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    try:
+        for name, rework in REWORKS.items():
+            if args.only and name not in args.only:
+                continue
+            ensure_walls_layer(LEVELS / name)
+            saved = save_level(rework(load_level(LEVELS / name)), LEVELS / name, backup=False)
+            logger.info(
+                "%s: %s, %d walls, %d agents",
+                name,
+                saved.title,
+                len(saved.walls),
+                saved.agent_count,
+            )
+        for name, build in NEW.items():
+            if args.only and name not in args.only:
+                continue
+            saved = save_level(build(), LEVELS / name, backup=False)
+            logger.info(
+                "%s: %s, %d walls, %d agents",
+                name,
+                saved.title,
+                len(saved.walls),
+                saved.agent_count,
+            )
+    except LevelError as exc:
+        print(f"rework_levels: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
