@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from make_levels import pts, ring, rock  # noqa: E402
+from make_levels import pts, rock  # noqa: E402
 
 from game.level import (  # noqa: E402
     EnemySpawn,
@@ -42,7 +42,6 @@ from game.level import (  # noqa: E402
     load_level,
     save_level,
 )
-
 from game.level.saver import dumps_map  # noqa: E402
 from game.safe_io import atomic_write  # noqa: E402
 
@@ -105,9 +104,8 @@ def rockfield(level: Level) -> Level:
             reef("breakwater", 2330, 560, 2320, 720, 2330, 880),
         ),
         hint=(
-            "Hunters see far and chase hard. Break their line of sight behind the rocks; small"
-            " rocks can be pushed. A reef closes the east: find its channel, then go round the"
-            " breakwater."
+            "Hunters see far and chase hard. Break their sight behind rocks. A reef "
+            "closes the east: find its channel, round the breakwater."
         ),
     )
 
@@ -122,8 +120,8 @@ def swarm(level: Level) -> Level:
             reef("south-reef", 2400, 1000, 2280, 1020, 2200, 990, 2110, 1010),
         ),
         hint=(
-            "Two hundred and fifty fish keep their distance from each other, and from you. Use"
-            " them as cover. Reefs close the exit's corner: the way in opens to the south-west."
+            "Fish keep their distance from each other and from you: use them as cover. Reefs "
+            "close the exit's corner; go in from the south-west."
         ),
     )
 
@@ -138,8 +136,8 @@ def moving_paths(level: Level) -> Level:
             reef("east-reef", 2048, 760, 1960, 800, 1880, 900),
         ),
         hint=(
-            "These patrol routes breathe: their corners wander. Wait for a gap to open. Reefs"
-            " close the exit's corner; the one gap is where the triangle patrol wobbles."
+            "Patrol routes breathe: their corners wander. Reefs close the exit's corner; wait "
+            "for the wobbling guard to leave the gap."
         ),
     )
 
@@ -308,8 +306,8 @@ def squadron() -> Level:
     return Level(
         title="Squadron",
         hint=(
-            "Enemies in formation sweep the middle, and when one sees you they all come. The"
-            " small fish hide behind rocks as anyone nears: a screen that scatters."
+            "A formation sweeps the middle; when one sees you, they all come. Small fish hide "
+            "behind rocks as anyone nears."
         ),
         seed=8,
         width_px=2240,

@@ -27,9 +27,12 @@ from game.steering.vec import FloatArray
 from .physics import SIGHT_FILTER
 
 if TYPE_CHECKING:
+    from game.level import Level
+
+    from .blind import Run
     from .world import World
 
-__all__ = ["Autopilot", "NavGrid"]
+__all__ = ["Autopilot", "NavGrid", "fly"]
 
 IntArray = NDArray[np.intp]
 
@@ -301,6 +304,21 @@ class Autopilot:
         desired = v + force / w.tuning.crowd.player_gain - w.current_at_agents[0]
         u = desired / float(w.agents.max_speed[0])
         return np.asarray(truncate(u[None, :], np.array([1.0]))[0], dtype=np.float64)
+
+
+def fly(level: Level, seconds: float = 120.0, seed: int | None = None) -> Run:
+    """Let the autopilot play a fresh world of ``level`` for at most ``seconds`` (the run
+    stops at the outcome); the yardstick's other side, beside :func:`game.world.blind.play`."""
+    from .blind import Run
+    from .world import World
+
+    world = World(level, level.seed if seed is None else seed)
+    pilot = Autopilot(world)
+    for _ in range(max(1, round(seconds / world.dt))):
+        world.step(pilot())
+        if world.outcome != "running":
+            break
+    return Run("Autopilot", world.outcome, world.time)
 
 
 def _edges(free: NDArray[np.bool_], cw: float, ch: float) -> tuple[IntArray, IntArray, FloatArray]:
