@@ -188,44 +188,51 @@ REWORKS: dict[str, Callable[[Level], Level]] = {
 
 
 def gate() -> Level:
-    """6. Gate: a reef crosses the sea with two gates; a school queues through them on its
-    loop and a guard walks the far side."""
+    """6. Gate: a reef crosses the sea with two gates near its ends that a school queues
+    through on its loop; a second reef before the exit has one gate, and a guard walks
+    between the two."""
     ferry = PathData(
-        name="ferry", points=pts(420, 820, 1460, 820, 1460, 268, 420, 268), closed=True, radius=30
+        name="ferry",
+        points=pts(500, 1090, 1600, 1090, 1600, 250, 500, 250),
+        closed=True,
+        radius=30,
     )
-    beat = PathData(name="beat", points=pts(1260, 900, 1260, 190), radius=24)
+    beat = PathData(name="beat", points=pts(1880, 1200, 1880, 140), radius=24)
     return Level(
         title="Gate",
         hint=(
-            "A reef crosses the sea with two narrow gates. The fish queue through them; the"
-            " guard beyond walks up and down. Slip through behind the school."
+            "Reefs cross the sea. The fish queue through the first reef's two gates; a guard walks"
+            " before the last gate. Slip through behind the school."
         ),
         seed=6,
-        width_px=1920,
-        height_px=1088,
-        player=PlayerSpawn(name="start", x=120, y=544),
-        exits=(ExitData(name="exit", rect=Rect(1776, 480, 112, 128)),),
+        width_px=2400,
+        height_px=1344,
+        player=PlayerSpawn(name="start", x=120, y=672),
+        exits=(ExitData(name="exit", rect=Rect(2256, 608, 112, 128)),),
         paths=(ferry, beat),
         walls=(
-            reef("north-reef", 960, 1088, 935, 980, 975, 900, 960, 868),
-            reef("mid-reef", 960, 772, 985, 660, 935, 544, 980, 420, 960, 316),
-            reef("south-reef", 960, 220, 940, 120, 965, 40, 960, 0),
+            reef("north-reef", 1100, 1344, 1075, 1250, 1110, 1180, 1100, 1140),
+            reef("mid-reef", 1100, 1040, 1125, 900, 1075, 672, 1120, 440, 1100, 300),
+            reef("south-reef", 1100, 200, 1080, 100, 1100, 0),
+            reef("inner-north", 2020, 1344, 2040, 1100, 2000, 900, 2020, 730),
+            reef("inner-south", 2020, 614, 2000, 450, 2040, 250, 2020, 0),
         ),
         obstacles=(
-            rock(1560, 760, 40, "post-north"),
-            rock(1600, 330, 44, "post-south"),
-            rock(620, 560, 36),
-            rock(1140, 544, 30),
+            rock(1730, 900, 36, "post-north"),
+            rock(1730, 440, 40, "post-south"),
+            rock(700, 700, 40),
+            rock(1400, 672, 34),
+            rock(1350, 1000, 30),
         ),
         enemies=(
-            EnemySpawn(name="gatekeeper", x=1260, y=900, path="beat", max_speed=150, sight=190),
+            EnemySpawn(name="gatekeeper", x=1880, y=1200, path="beat", max_speed=150, sight=190),
         ),
         npcs=(
             NpcSpawn(
                 name="school",
                 x=0,
                 y=0,
-                area=Rect(440, 780, 380, 80),
+                area=Rect(540, 1050, 400, 80),
                 count=36,
                 path="ferry",
                 wander=False,
@@ -235,7 +242,7 @@ def gate() -> Level:
                 name="return-school",
                 x=0,
                 y=0,
-                area=Rect(1100, 230, 300, 80),
+                area=Rect(1150, 210, 300, 80),
                 count=24,
                 path="ferry",
                 wander=False,
@@ -247,7 +254,11 @@ def gate() -> Level:
 
 def sentries() -> Level:
     """7. Sentries: two sentinels keep between you and the exit; a long reef splits the way
-    to the exit, and a sentinel on one side of it cannot follow you to the other quickly."""
+    to the exit, and a sentinel on one side of it cannot follow you to the other quickly. A
+    guard circles on the north side."""
+    watch = PathData(
+        name="watch", points=pts(1520, 840, 1880, 840, 1880, 1060, 1520, 1060), closed=True
+    )
     return Level(
         title="Sentries",
         hint=(
@@ -255,30 +266,32 @@ def sentries() -> Level:
             " approach: lead them to one side of it, then come in from the other."
         ),
         seed=7,
-        width_px=1920,
-        height_px=1088,
-        player=PlayerSpawn(name="start", x=120, y=200),
-        exits=(ExitData(name="exit", rect=Rect(1776, 480, 112, 128)),),
+        width_px=2240,
+        height_px=1280,
+        player=PlayerSpawn(name="start", x=120, y=240),
+        exits=(ExitData(name="exit", rect=Rect(2096, 576, 112, 128)),),
+        paths=(watch,),
         walls=(
-            reef("divider", 1776, 544, 1600, 560, 1420, 530, 1240, 550),
-            reef("north-reef", 1680, 1088, 1660, 940, 1690, 800),
-            reef("south-reef", 1680, 0, 1700, 140, 1670, 300),
+            reef("divider", 2096, 640, 1900, 660, 1700, 625, 1480, 650),
+            reef("north-reef", 1980, 1280, 1960, 1110, 1990, 940),
+            reef("south-reef", 1980, 0, 2000, 160, 1970, 340),
         ),
         obstacles=(
-            rock(560, 300, 44, "pillar-1"),
-            rock(640, 800, 40, "pillar-2"),
-            rock(960, 540, 48, "pillar-3"),
-            rock(1200, 240, 40, "pillar-4"),
-            rock(1240, 860, 44, "pillar-5"),
-            rock(1520, 960, 30, "pillar-6"),
+            rock(650, 350, 44, "pillar-1"),
+            rock(750, 940, 40, "pillar-2"),
+            rock(1120, 630, 48, "pillar-3"),
+            rock(1400, 280, 40, "pillar-4"),
+            rock(1380, 1020, 44, "pillar-5"),
+            rock(1780, 1180, 30, "pillar-6"),
         ),
         enemies=(
             EnemySpawn(
-                name="sentry-east", x=1560, y=400, role="sentinel", max_speed=150, sight=240
+                name="sentry-east", x=1820, y=470, role="sentinel", max_speed=150, sight=240
             ),
             EnemySpawn(
-                name="sentry-west", x=1380, y=420, role="sentinel", max_speed=150, sight=240
+                name="sentry-west", x=1620, y=490, role="sentinel", max_speed=150, sight=240
             ),
+            EnemySpawn(name="watchman", x=1520, y=840, path="watch", max_speed=150, sight=180),
         ),
     )
 
