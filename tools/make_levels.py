@@ -1,9 +1,10 @@
-"""Generate the shipped levels (levels/01..07) from the descriptions below.
+"""Generate the first versions of the shipped levels 1-5, 9 and 10 from the descriptions below.
 
 The levels are ordinary Tiled maps: after generation, designers edit them in Tiled or in the
 game's editor, and nobody needs to run this again. It exists so the first versions are
 reproducible and reviewable as code. Rocks come from tools/make_rockfield.py (seed 002's
-placement, fixed seeds). Rerunning it rewrites the files from scratch.
+placement, fixed seeds). Rerunning it rewrites the files from scratch: run
+tools/rework_levels.py after it for issue 15's walls and sentinels (and levels 6-8).
 
 Usage: ``python tools/make_levels.py [--check]`` (``--check`` only reports layout problems).
 """
@@ -292,7 +293,7 @@ def moving_paths() -> Level:
 
 
 def finale() -> Level:
-    """6. Finale: patrols, drifting routes, rocks, currents and shoals together."""
+    """9. Finale: patrols, drifting routes, rocks, currents and shoals together."""
     paths = (
         PathData(
             name="gate", points=pts(2600, 1550, 2980, 1550, 2980, 1740, 2600, 1740), closed=True
@@ -376,7 +377,7 @@ def finale() -> Level:
 
 
 def sandbox() -> Level:
-    """7. Sandbox: an open field for stress tests and benchmarks."""
+    """10. Sandbox: an open field for stress tests and benchmarks."""
     base = Level(
         title="Sandbox",
         hint="An open field for experiments: rocks, a current, a ring path and a crowd.",

@@ -2,14 +2,15 @@
 
 From level 3 on no blind strategy (holding one key toward the exit, following the map's
 edges) may win (see ``tools/curve.py``). The reworks add what a straight runner cannot get
-past: reefs (walls) jutting from the map's edges, breakwaters in front of exits, sentinels
-and formations at the gaps. Each rework starts from the level as it is on disk and replaces
+past: reefs (walls) jutting from the map's edges, breakwaters in front of exits, a sentinel,
+and patrols at the gaps. Each rework starts from the level as it is on disk and replaces
 only the walls and the named enemies it owns, so rerunning it changes nothing and edits made
-elsewhere (in Tiled or the game's editor) survive. The three new levels (6 gate, 7 sentries,
-8 squadron) are written from scratch, like ``tools/make_levels.py`` does for 1-7's first
+elsewhere (in Tiled or the game's editor) survive. The three new levels (6 gate, 7 squadron,
+8 sentries) are written from scratch, like ``tools/make_levels.py`` does for the others' first
 versions.
 
-Usage: ``python tools/rework_levels.py`` (writes the files, then checks each loads).
+Usage: ``python tools/rework_levels.py [FILE ...]`` (default: every file it knows; each is
+validated before it is written).
 """
 
 from __future__ import annotations
@@ -253,7 +254,7 @@ def gate() -> Level:
 
 
 def sentries() -> Level:
-    """7. Sentries: two sentinels keep between you and the exit; a long reef splits the way
+    """8. Sentries: two sentinels keep between you and the exit; a long reef splits the way
     to the exit, and a sentinel on one side of it cannot follow you to the other quickly. A
     guard circles on the north side."""
     watch = PathData(
@@ -297,7 +298,7 @@ def sentries() -> Level:
 
 
 def squadron() -> Level:
-    """8. Squadron: formations sweep the middle; hiders scatter behind the rocks."""
+    """7. Squadron: formations sweep the middle; hiders scatter behind the rocks."""
     sweep = PathData(
         name="sweep",
         points=pts(560, 360, 1640, 360, 1640, 980, 560, 980),
@@ -370,8 +371,8 @@ def squadron() -> Level:
 
 NEW: dict[str, Callable[[], Level]] = {
     "06_gate.tmj": gate,
-    "07_sentries.tmj": sentries,
-    "08_squadron.tmj": squadron,
+    "07_squadron.tmj": squadron,
+    "08_sentries.tmj": sentries,
 }
 
 

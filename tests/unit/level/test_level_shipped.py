@@ -155,7 +155,7 @@ def test_gate_has_a_wall_with_gates_and_a_queueing_school() -> None:
 
 
 def test_sentries_guard_the_exit() -> None:
-    level = _level("07_sentries")
+    level = _level("08_sentries")
     (exit_,) = level.exits
     sentinels = [e for e in level.enemies if e.role == "sentinel"]
     assert len(sentinels) >= 2
@@ -165,7 +165,7 @@ def test_sentries_guard_the_exit() -> None:
 
 
 def test_squadron_has_formations_and_hiders() -> None:
-    level = _level("08_squadron")
+    level = _level("07_squadron")
     assert {e.formation for e in level.enemies if e.count > 1} - {"none"}
     assert any(n.role == "hider" for n in level.npcs)
 
