@@ -106,7 +106,8 @@ def test_a_minute_of_a_shipped_level_pins_nothing_and_keeps_patrols_on_route(pat
     world = World(level)
     world.minds.sight[:] = 0.0
     enemies = np.flatnonzero(world.kind == ENEMY)
-    patrols = enemies[world.path_index[enemies] >= 0]
+    # (formation followers hold slots beside their leader, not the route itself)
+    patrols = enemies[(world.path_index[enemies] >= 0) & (world.roster.leader[enemies] < 0)]
     rocks = world.physics.dynamic_rocks
     start = world.obstacle_pos[rocks].copy()
     on_route = np.zeros(patrols.size)
