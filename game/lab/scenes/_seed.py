@@ -7,12 +7,23 @@ with max speed 2 px/frame and max force 0.02 px/frame^2, vehicle 2 at (0, 180) w
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import ClassVar
+
 import numpy as np
 
 from game.lab import FloatArray, Param, Scene, seed_force, seed_speed
-from game.steering import AgentGroup, Path
+from game.steering import AgentGroup, Debug, FollowPath, Path
 
-__all__ = ["HEIGHT", "VEHICLE_PARAMS", "WIDTH", "flip", "seed_vehicles", "wrap_along_path"]
+__all__ = [
+    "HEIGHT",
+    "VEHICLE_PARAMS",
+    "WIDTH",
+    "SeedPathScene",
+    "flip",
+    "seed_vehicles",
+    "wrap_along_path",
+]
 
 WIDTH, HEIGHT = 640.0, 360.0
 
@@ -25,7 +36,7 @@ VEHICLE_PARAMS = (
 )
 
 
-def flip(points: list[tuple[float, float]]) -> FloatArray:
+def flip(points: Sequence[tuple[float, float]]) -> FloatArray:
     """The seed's screen points (y down) in the world's coordinates (y up)."""
     p = np.asarray(points, dtype=np.float64)
     return np.stack((p[:, 0], HEIGHT - p[:, 1]), axis=1)
@@ -56,3 +67,52 @@ def wrap_along_path(agents: AgentGroup, path: Path) -> None:
     past = agents.pos[:, 0] > end[0]
     agents.pos[past, 0] = start[0]
     agents.pos[past, 1] = start[1] + (agents.pos[past, 1] - end[1])
+
+
+class SeedPathScene(Scene):
+    """Seed 000's examples 5.6 and 5.8: its two vehicles follow one path (``POINTS``, y down)
+    with the seed's rule, live: predict ``predict`` px ahead along the velocity, find the
+    normal point on the nearest segment, and seek ``target`` px further on only when the
+    future point is outside the path's radius; past the path's end a vehicle wraps back to
+    its start. A subclass gives the example's points, radius and look-ahead."""
+
+    POINTS: ClassVar[tuple[tuple[float, float], ...]]
+    RADIUS: ClassVar[float]
+    PREDICT: ClassVar[float]
+    TARGET_AHEAD: ClassVar[float] = 25.0
+    trail = 40
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """Every example's live parameters: look-ahead, target distance and radius from its
+        constants, then the vehicles' limits."""
+        super().__init_subclass__(**kwargs)
+        cls.PARAMS = (
+            Param("predict", "predict ahead", cls.PREDICT, 0, 150, 5, "px"),
+            Param("target", "target ahead", cls.TARGET_AHEAD, 0, 150, 5, "px"),
+            Param("radius", "path radius", cls.RADIUS, 2, 100, 2, "px"),
+            *VEHICLE_PARAMS,
+        )
+
+    def setup(self) -> AgentGroup:
+        self.paths = [Path(flip(self.POINTS), radius=self.p["radius"])]
+        return seed_vehicles(self)
+
+    def apply_limits(self) -> None:
+        apply_vehicle_limits(self)
+
+    def steer(self, dt: float, debug: Debug) -> FloatArray:
+        path = self.paths[0]
+        if path.radius != self.p["radius"]:
+            path.set_radius(self.p["radius"])
+        follow = FollowPath(
+            path,
+            lookahead_distance=self.p["predict"],  # the seed: unit(velocity) x px
+            target_ahead=self.p["target"],
+            target_ahead_time=0.0,
+            arrive_at_end=False,
+            cruise_fraction=0.0,  # the seed's rule: steer only when outside the radius
+        )
+        return follow(self.agents, dt, debug)
+
+    def after_step(self, dt: float) -> None:
+        wrap_along_path(self.agents, self.paths[0])
