@@ -171,6 +171,7 @@ class World:
         if extra_npcs < 0:
             raise ValueError(f"extra_npcs must be >= 0, got {extra_npcs}")
         self.level = level
+        self._extra_npcs, self._settings = extra_npcs, settings  # to build again (edit)
         self.tuning = tuning = tuning or default_tuning()
         self.seed = int(level.seed if seed is None else seed)
         self.stagger = int(stagger)
@@ -391,16 +392,19 @@ class World:
         rock whose place in the level did not change stays where it was pushed); the steering
         core's obstacles and the world's per-body arrays follow. Exits and flow regions are
         replaced; a spawn's speeds, force, sight and separation reach its agents at once.
+        An edit that changes which agents exist (a spawn added or removed; its count, path,
+        radius or wander changed; the world's size) carries the running world over to the
+        edited level (:func:`~game.world.respawn.carry_over`): agents that still exist keep
+        their place, motion and memory, new ones start at their spawns, the clock goes on.
 
         Args:
             changes: the events of one update of the edited level, in order.
             level: the edited level (new rocks, exits, flows and spawns are read from it).
 
         Returns:
-            ``""`` when all was applied; ``"redraw"`` when exits or flow regions changed (a
-            drawing made from :attr:`level` must be rebuilt); ``"restart"`` when the edit
-            changes which agents exist (a spawn added or removed; its count, path, radius or
-            wander changed; the world's size): a new world is needed for that.
+            ``""`` when all was applied; ``"redraw"`` when exits, flow regions or the agents
+            themselves changed (a drawing made from :attr:`level` or sized by the agents must
+            be rebuilt).
         """
         from game.editor.changes import ObjectsChanged
         from game.editor.sync import apply_changes  # the editor's pure model, no arcade
@@ -414,7 +418,8 @@ class World:
         if not fields or level is None:
             return ""
         if "map" in fields or not self._edit_spawns(old, level):
-            return "restart"
+            self._carry_over(level)
+            return "redraw"
         if "exits" in fields:
             self._exits = np.array(
                 [(e.rect.left, e.rect.bottom, e.rect.right, e.rect.top) for e in level.exits]
@@ -424,6 +429,26 @@ class World:
             self.currents.remember(np.zeros((0, 2)), np.zeros((0, 2)))
             self._current, self._in_current = self.currents.velocity_at(self._pos_all)
         return "redraw" if fields & {"exits", "flows"} else ""
+
+    def _carry_over(self, level: Level) -> None:
+        """Become a world of ``level`` with this one's running state (see :meth:`edit`)."""
+        from .respawn import carry_over
+
+        fresh = World(
+            level,
+            self.seed,
+            self._extra_npcs,
+            stagger=self.stagger,
+            settings=self._settings,
+            debug=self.debug_enabled,
+            tuning=self.tuning,
+        )
+        fresh.steering_enabled = self.steering_enabled
+        fresh.rocks_version = self.rocks_version + 1
+        carry_over(self, fresh)
+        state = vars(self)
+        state.clear()
+        state.update(vars(fresh))
 
     def _edit_rocks(self, changes: Sequence[Change], old: Level, level: Level | None) -> None:
         """Mirror rock events in the physics (see :meth:`edit`)."""

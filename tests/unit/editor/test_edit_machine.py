@@ -114,13 +114,16 @@ class EditMachine(RuleBasedStateMachine):
         self.agents = AgentGroup.create(pos, vel, max_speed=120.0, max_force=360.0)
         for _ in range(3):
             self._step()
-        # A world mirroring every edit (a new one when the edit changes who exists).
+        # A world mirroring every edit live (carried over when the edit changes who exists).
         self.world = World(self.start)
         self.model.subscribe(self._mirror)
 
     def _mirror(self, changes: Sequence[Change]) -> None:
-        if self.world.edit(changes, self.model.level) == "restart":
-            self.world = World(self.model.level)
+        self.world.edit(changes, self.model.level)
+        level = self.model.level
+        spawns = [*level.enemies, *level.npcs]
+        assert self.world.level is level
+        assert self.world.n == 1 + sum(s.count for s in spawns)
 
     # -- bookkeeping ----------------------------------------------------------------------
 

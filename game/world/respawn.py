@@ -1,0 +1,159 @@
+"""Carry a running world over to an edited level whose agents differ (issue 16).
+
+An edit that changes which agents exist (a spawn added or deleted, its count, path, radius or
+wander changed, the map resized) cannot be applied to a world's fixed-size arrays in place.
+:func:`carry_over` instead moves the state of a running world into a world freshly built from
+the edited level: every agent that still exists keeps its place, velocity and heading, and,
+when its role is unchanged, its mode, its behaviours' memory (path progress, wander angle) and
+what it last saw of the player; new agents appear at their spawns; removed ones are gone.
+Pushable rocks stay where they were pushed, and the clock goes on. So adding a fish to a spawn
+does not send the rest of the crowd back to their spawns.
+
+An agent is "the same" in both worlds when it has the same kind, the same spawn (Tiled id) and
+the same ordinal among that spawn's agents: raising a spawn's count from 3 to 5 keeps the first
+three and adds two.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+
+from game.level import Level
+
+if TYPE_CHECKING:
+    from .world import World
+
+__all__ = ["agent_keys", "carry_over", "match_agents"]
+
+IntArray = NDArray[np.intp]
+
+#: Per-agent arrays of a world (one row per agent) carried for agents whose role is unchanged.
+_AGENT_ROWS = ("mode", "reverse", "_hiding", "_threat", "_threat_vel", "_target")
+#: Per-crowd-row arrays (agent row - 1) carried the same way.
+_CROWD_ROWS = ("_steer", "_urgent", "_goals")
+#: Per-enemy arrays of :class:`~game.world.brains.EnemyMinds` carried the same way.
+_MIND_ROWS = ("lost_for", "last_seen", "last_vel", "seen")
+
+
+def agent_keys(world: World) -> list[tuple[int, int, int]]:
+    """(kind, spawn id, ordinal among that spawn's agents of that kind) for every row."""
+    seen: dict[tuple[int, int], int] = {}
+    keys = []
+    for kind, spawn in zip(world.kind.tolist(), world.spawn_id.tolist(), strict=True):
+        k = seen.get((kind, spawn), 0)
+        seen[(kind, spawn)] = k + 1
+        keys.append((kind, spawn, k))
+    return keys
+
+
+def match_agents(old: World, new: World) -> tuple[IntArray, IntArray]:
+    """Rows of the same agents in two worlds (see the module's docstring).
+
+    Returns:
+        ``(old_rows, new_rows)``, equal length, in ``new``'s row order; row 0 (the player)
+        always matches row 0.
+    """
+    where = {key: row for row, key in enumerate(agent_keys(old))}
+    pairs = [(where[key], row) for row, key in enumerate(agent_keys(new)) if key in where]
+    rows = np.array(pairs, dtype=np.intp).reshape(-1, 2)
+    return rows[:, 0], rows[:, 1]
+
+
+def _path_names(world: World) -> NDArray[np.object_]:
+    """(N,) the name of each agent's path, None for none."""
+    names = np.array([p.name for p in world.level.paths] + [None], dtype=object)
+    return names[world.path_index]  # -1 picks the trailing None
+
+
+def _same_role(old: World, new: World, o: IntArray, n: IntArray) -> NDArray[np.bool_]:
+    """Which matched agents keep their role: same path (by name), archetype and leadership."""
+    ro, rn = old.roster, new.roster
+    return (
+        (_path_names(old)[o] == _path_names(new)[n])
+        & (ro.archetype[o] == rn.archetype[n])
+        & ((ro.leader[o] >= 0) == (rn.leader[n] >= 0))
+        & (ro.wander[o] == rn.wander[n])
+    )
+
+
+def _inside(pos: NDArray[np.float64], radius: NDArray[np.float64], level: Level) -> None:
+    """Clamp agents into the map (after it shrank), in place."""
+    r = np.minimum(radius, min(level.width_px, level.height_px) / 2)
+    np.clip(pos[:, 0], r, level.width_px - r, out=pos[:, 0])
+    np.clip(pos[:, 1], r, level.height_px - r, out=pos[:, 1])
+
+
+def carry_over(old: World, new: World) -> int:
+    """Move the running state of ``old`` into ``new``, a world just built from an edited level.
+
+    Args:
+        old: the running world (left as it was).
+        new: a fresh world of the edited level, at frame 0.
+
+    Returns:
+        How many agents were carried (the rest of ``new``'s agents start at their spawns).
+    """
+    o, n = match_agents(old, new)
+    same = _same_role(old, new, o, n)
+    so, sn = o[same], n[same]
+
+    # The clock, the inputs so far, the outcome and the wander generator go on.
+    new.frame, new.outcome = old.frame, old.outcome
+    new.inputs = list(old.inputs)
+    new.brain.rng = old.brain.rng
+
+    # Every matched agent keeps where it is and how it moves.
+    a, b = old.agents, new.agents
+    b.pos[n], b.vel[n] = a.pos[o], a.vel[o]
+    _inside(b.pos, b.radius, new.level)
+    heading = a.heading[o]
+
+    # Agents with the same role keep their mode, their behaviours' memory and their minds.
+    for name in _AGENT_ROWS:
+        getattr(new, name)[sn] = getattr(old, name)[so]
+    crowd_o, crowd_n = so[so > 0] - 1, sn[sn > 0] - 1
+    for name in _CROWD_ROWS:
+        getattr(new, name)[crowd_n] = getattr(old, name)[crowd_o]
+    for name, col in old.crowd.state.items():
+        width = col.shape[1] if col.ndim == 2 else 0
+        new.crowd.column(name, old.crowd.fill_of(name), width)[crowd_n] = col[crowd_o]
+    back = _map(sn, so)  # new row -> old row, for agents that keep their role
+    old_mind = {row: e for e, row in enumerate(old.minds.rows.tolist())}
+    pairs = [
+        (old_mind[back[row]], e)
+        for e, row in enumerate(new.minds.rows.tolist())
+        if row in back and back[row] in old_mind
+    ]
+    if pairs:
+        eo, en = np.array(pairs, dtype=np.intp).T
+        for name in _MIND_ROWS:
+            getattr(new.minds, name)[en] = getattr(old.minds, name)[eo]
+
+    # Pushable rocks that are the same rock at the same place in both levels stay where they
+    # were pushed.
+    pos, vel = new.physics.read()
+    pos, vel = pos.copy(), vel.copy()
+    pos[: new.n], vel[: new.n] = b.pos, b.vel
+    old_pos, old_vel = old.physics.read()
+    old_rows = {
+        (rock.id, rock.x, rock.y): old.n + k
+        for k, j in enumerate(old.physics.dynamic_rocks.tolist())
+        for rock in (old.level.obstacles[j],)
+    }
+    for k, j in enumerate(new.physics.dynamic_rocks.tolist()):
+        rock = new.level.obstacles[j]
+        row = old_rows.get((rock.id, rock.x, rock.y))
+        if row is not None:
+            pos[new.n + k], vel[new.n + k] = old_pos[row], old_vel[row]
+    new.physics.write(vel, np.zeros_like(vel), pos)
+    new._read_state()
+    new._current, new._in_current = new.currents.velocity_at(new._pos_all)
+    b.heading[n] = heading
+    return int(o.size)
+
+
+def _map(keys: IntArray, values: IntArray) -> dict[int, int]:
+    return dict(zip(keys.tolist(), values.tolist(), strict=True))
