@@ -99,15 +99,15 @@ class ObjectsChanged:
     mirror reads them from the new level.
 
     Attributes:
-        field: ``player``, ``exits``, ``enemies``, ``npcs``, ``flows``, or ``map`` for the
-            world's size.
+        field: ``player``, ``exits``, ``enemies``, ``npcs``, ``flows``, ``walls``, or ``map``
+            for the world's size.
     """
 
     field: str
 
 
 #: The level fields that :class:`ObjectsChanged` reports.
-OBJECT_FIELDS = ("player", "exits", "enemies", "npcs", "flows")
+OBJECT_FIELDS = ("player", "exits", "enemies", "npcs", "flows", "walls")
 
 Change = PathChanged | PathRemoved | RockChanged | RockRemoved | ObjectsChanged
 #: Called with the changes of one update of the level, in order.

@@ -56,6 +56,9 @@ class HitKind(enum.Enum):
     """A corner of a rectangle (exit, flow region, NPC area): drag it to resize."""
     AREA = "area"
     """Inside a rectangle (exit, flow region, NPC area): drag it to move it."""
+    WALL = "wall"
+    """On a wall, away from its corners: drag it to move the whole wall, double-click to
+    insert a corner there."""
 
 
 #: Kinds that belong to a path (``Hit.path`` names it).
@@ -63,7 +66,7 @@ PATH_KINDS = frozenset({HitKind.NODE, HitKind.SEGMENT, HitKind.EDGE, HitKind.TUB
 #: Kinds that belong to a rock (``Hit.index`` is its index in ``Level.obstacles``).
 ROCK_KINDS = frozenset({HitKind.RIM, HitKind.ROCK})
 #: Kinds that belong to another object (``Hit.ref`` names it).
-OBJECT_KINDS = frozenset({HitKind.SPAWN, HitKind.ARROW, HitKind.CORNER, HitKind.AREA})
+OBJECT_KINDS = frozenset({HitKind.SPAWN, HitKind.ARROW, HitKind.CORNER, HitKind.AREA, HitKind.WALL})
 
 
 def corners(rect: Rect) -> tuple[Point, Point, Point, Point]:
@@ -93,8 +96,8 @@ class Hit:
     kind: HitKind
     """What was hit."""
     index: int
-    """Node index (NODE), segment index (SEGMENT, EDGE, TUBE: the nearest segment) or rock
-    index in ``Level.obstacles`` (RIM, ROCK)."""
+    """Node index (NODE: a path's node or a wall's corner), segment index (SEGMENT, EDGE,
+    TUBE, WALL: the nearest segment) or rock index in ``Level.obstacles`` (RIM, ROCK)."""
     point: Point
     """The node, the nearest point of the centre line (SEGMENT, EDGE, TUBE) or the rock's
     centre (RIM, ROCK)."""
@@ -102,24 +105,34 @@ class Hit:
     """Distance from the cursor to the feature that was hit (px): to the node, the centre
     line, the tube's edge, the rim; for ROCK and TUBE, to the centre / centre line."""
     path: str = ""
-    """The path's name for path kinds, "" for rocks."""
+    """The path's name for path kinds, "" for rocks and walls."""
     ref: Ref | None = None
-    """The object hit, for every kind but the path kinds (rocks too: ``Ref("obstacles", i)``)."""
+    """The object hit, for every kind but the path kinds (rocks too: ``Ref("obstacles", i)``;
+    a wall's corner is a NODE with ``Ref("walls", i)``)."""
+
+    @property
+    def wall(self) -> int | None:
+        """The index of the wall hit (its corner or its body), None for anything else."""
+        return self.ref.index if self.ref is not None and self.ref.field == "walls" else None
 
 
 def _node_hit(level: Level, x: float, y: float, pick: float, prefer: str) -> Hit | None:
-    """The nearest node within ``pick``; nodes of the path ``prefer`` win ties and overlaps."""
+    """The nearest path node or wall corner within ``pick``; nodes of the path ``prefer``
+    win ties and overlaps."""
     best: tuple[bool, float, Hit] | None = None
-    for path in level.paths:
-        nodes = np.asarray(path.points, dtype=np.float64)
+    owners: list[tuple[tuple[Point, ...], str, Ref | None]]
+    owners = [(p.points, p.name, None) for p in level.paths]
+    owners += [(w.points, "", Ref("walls", i)) for i, w in enumerate(level.walls)]
+    for points, name, ref in owners:
+        nodes = np.asarray(points, dtype=np.float64)
         dist = np.hypot(nodes[:, 0] - x, nodes[:, 1] - y)
         k = int(np.argmin(dist))
         d = float(dist[k])
         if d > pick:
             continue
-        key = (path.name != prefer, d)
+        key = (not name or name != prefer, d)
         if best is None or key < best[:2]:
-            hit = Hit(HitKind.NODE, k, path.points[k], d, path.name)
+            hit = Hit(HitKind.NODE, k, points[k], d, name, ref)
             best = (key[0], d, hit)
     return None if best is None else best[2]
 
@@ -130,7 +143,8 @@ def hit_test(level: Level, x: float, y: float, pick: float, prefer: str = "") ->
     Order of precedence: a node within ``pick`` (the nearest; the preferred path's nodes
     first), or a nearer handle of another object (a spawn point, a flow arrow's tip, a
     rectangle's corner); then the nearest of the line-like features within ``pick``: a
-    segment's centre line, a rock's rim, a tube's edge (ties in that order); then the inside
+    segment's centre line, a rock's rim, a wall (within its thickness), a tube's edge (ties
+    in that order); then the inside
     of a rock; then
     the inside of a path's tube; then the smallest rectangle (exit, flow region, NPC area)
     holding the cursor. Among paths, ``prefer`` (the selected path) wins a tie.
@@ -192,6 +206,11 @@ def hit_test(level: Level, x: float, y: float, pick: float, prefer: str = "") ->
             ref = Ref("obstacles", i)
             hit = Hit(HitKind.ROCK, i, (rock.x, rock.y), d, ref=ref)
             inside.append((d - rock.radius, 0, hit))
+    for i, wall in enumerate(level.walls):
+        near = nearest_on_polyline(wall.points, wall.closed, x, y)
+        if near is not None and near.distance <= max(pick, wall.thickness / 2):
+            hit = Hit(HitKind.WALL, near.segment, near.point, near.distance, ref=Ref("walls", i))
+            lines.append((near.distance, 3, hit))
     for group in (lines, inside, tubes):
         if group:
             return min(group, key=lambda item: item[:2])[2]
@@ -202,7 +221,7 @@ def _object_hit(level: Level, x: float, y: float, pick: float) -> Hit | None:
     """The nearest spawn point, flow arrow tip or rectangle corner within ``pick``."""
     best: Hit | None = None
     for ref in refs(level):
-        if ref.field in ("paths", "obstacles"):
+        if ref.field in ("paths", "obstacles", "walls"):
             continue
         item = get_object(level, ref)
         rect = rect_of(item)

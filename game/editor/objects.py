@@ -4,8 +4,8 @@ set its properties through the loader's own checks. Pure functions over frozen l
 An object is named by a :class:`Ref`: the :class:`~game.level.Level` field that holds it and
 its index there (the player is ``Ref("player", 0)``). The class of each field, and so the
 properties the editor shows, come from :data:`FIELD_CLASS` and ``game.level.schema.CLASSES``;
-a new class of the schema needs one line in :data:`FIELD_CLASS` (walls reuse path-node
-editing: ``Level.walls`` holds objects with ``points`` and ``closed`` like paths).
+a new class of the schema needs one line in :data:`FIELD_CLASS` (a wall's corners edit like
+a path's nodes: see :mod:`game.editor.walls`).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from game.level import (
     Point,
     PropSpec,
     Rect,
+    WallData,
     loads_level,
 )
 from game.level.loader import COORD_DECIMALS, _Where, property_value, resolve_image
@@ -69,6 +70,7 @@ FIELD_CLASS: dict[str, str] = {
     "exits": "exit",
     "enemies": "enemy",
     "npcs": "npc",
+    "walls": "wall",
 }
 #: The smallest side of a rectangle an edit makes (px).
 MIN_RECT = 8.0
@@ -202,7 +204,7 @@ def anchor(item: LevelObject) -> Point:
     rect = rect_of(item)
     if rect is not None:
         return rect.center
-    if isinstance(item, PathData):
+    if isinstance(item, PathData | WallData):
         return item.points[0]
     assert isinstance(item, PlayerSpawn | EnemySpawn | NpcSpawn | ObstacleData)
     return (item.x, item.y)
@@ -252,7 +254,7 @@ def moved(item: LevelObject, x: float, y: float, width: float, height: float) ->
         new = Rect(round_coord(left), round_coord(bottom), rect.width, rect.height)
         return with_rect(item, new)
     px, py = clamp_point(x, y, width, height)
-    if isinstance(item, PathData):
+    if isinstance(item, PathData | WallData):
         x0, y0 = item.points[0]
         pts = tuple(clamp_point(px + u - x0, py + v - y0, width, height) for u, v in item.points)
         return replace(item, points=pts)

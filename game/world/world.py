@@ -393,9 +393,10 @@ class World:
         core's obstacles and the world's per-body arrays follow. Exits and flow regions are
         replaced; a spawn's speeds, force, sight and separation reach its agents at once.
         An edit that changes which agents exist (a spawn added or removed; its count, path,
-        radius or wander changed; the world's size) carries the running world over to the
-        edited level (:func:`~game.world.respawn.carry_over`): agents that still exist keep
-        their place, motion and memory, new ones start at their spawns, the clock goes on.
+        radius or wander changed; the world's size) or edits a wall carries the running world
+        over to the edited level (:func:`~game.world.respawn.carry_over`): agents that still
+        exist keep their place, motion and memory, new ones start at their spawns, and the
+        clock goes on.
 
         Args:
             changes: the events of one update of the edited level, in order.
@@ -417,7 +418,7 @@ class World:
         fields = {c.field for c in changes if isinstance(c, ObjectsChanged)}
         if not fields or level is None:
             return ""
-        if "map" in fields or not self._edit_spawns(old, level):
+        if fields & {"map", "walls"} or not self._edit_spawns(old, level):
             self._carry_over(level)
             return "redraw"
         if "exits" in fields:
