@@ -28,11 +28,12 @@ def summary(level: Level) -> str:
         level: The level.
 
     Returns:
-        ``"Title" 1600x960 px: 9 rocks, 4 paths, 4 enemies, 0 npcs, 0 flows, 5 agents``.
+        ``"Title" 1600x960 px: 9 rocks, 2 walls, 4 paths, 4 enemy spawns, 0 npc spawns,
+        0 flows, 1 exits, 5 agents``.
     """
     return (
         f'"{level.title}" {level.width_px:g}x{level.height_px:g} px: '
-        f"{len(level.obstacles)} rocks, {len(level.paths)} paths, "
+        f"{len(level.obstacles)} rocks, {len(level.walls)} walls, {len(level.paths)} paths, "
         f"{len(level.enemies)} enemy spawns, {len(level.npcs)} npc spawns, "
         f"{len(level.flows)} flows, {len(level.exits)} exits, {level.agent_count} agents"
     )

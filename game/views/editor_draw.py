@@ -1,5 +1,5 @@
 """What the editor draws over the live world: node handles, hover and selection, rock rims,
-spawn points and NPC spawn rectangles, exits, flow regions with their arrows and corner
+wall lines and corners, spawn points and NPC spawn rectangles, exits, flow regions with their arrows and corner
 handles, and its two HUD lines. Built in ``update``, drawn in ``draw``.
 """
 
@@ -28,6 +28,7 @@ HELP = (
 NODE, SELECTED, HOVER = (200, 230, 240, 255), (255, 220, 90, 255), (255, 120, 90, 255)
 ROCK_EDGE, SPAWN, NPC_AREA = (210, 170, 120, 200), (120, 255, 170, 255), (170, 200, 255, 220)
 ENEMY, PLAYER = (255, 110, 110, 255), (255, 220, 90, 255)
+WALL = (235, 235, 220, 230)
 
 
 class EditorLayer:
@@ -70,6 +71,7 @@ class EditorLayer:
             ring = (4.0 if rim else 2.0) * px
             color = HOVER if hot else SELECTED if chosen else ROCK_EDGE
             self.discs.add([(rock.x, rock.y)], rock.radius, color, ring)
+        self._walls(model, level, hover, px)
         if hover is not None and hover.kind in (HitKind.NODE, HitKind.SPAWN, HitKind.CORNER):
             self.discs.add([hover.point], 8.0 * px, HOVER, ring=2.5 * px)
         self._objects(model, level, hover, px)
@@ -79,10 +81,22 @@ class EditorLayer:
         self.status.y = size[1] - 24
         self._size = size
 
+    def _walls(self, model: EditModel, level: Level, hover: Hit | None, px: float) -> None:
+        """Each wall's centre line and corner handles; a hovered wall shows its thickness."""
+        for k, wall in enumerate(level.walls):
+            pts = np.asarray(wall.points)
+            chosen = model.selection == Ref("walls", k)
+            hot = hover is not None and hover.wall == k
+            if hot and hover is not None and hover.kind is HitKind.WALL:
+                self.lines.add_strip(pts, (*HOVER[:3], 90), wall.thickness, wall.closed)
+            color = SELECTED if chosen else HOVER if hot else WALL
+            self.lines.add_strip(pts, color, (2.5 if chosen else 1.5) * px, wall.closed)
+            self.discs.add(pts, 4.0 * px, color)
+
     def _objects(self, model: EditModel, level: Level, hover: Hit | None, px: float) -> None:
         """Spawn points, rectangles (exits, flows, NPC areas) with corners, flow arrows."""
         for ref in refs(level):
-            if ref.field in ("paths", "obstacles"):
+            if ref.field in ("paths", "obstacles", "walls"):
                 continue
             item = get_object(level, ref)
             chosen = model.selection == ref
