@@ -353,3 +353,10 @@ def test_rockfield_tool_reports_a_bad_level_in_one_line(tmp_path: Path) -> None:
     result = _run(str(TOOLS / "make_rockfield.py"), str(bad))
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_check_command_counts_walls() -> None:
+    result = _run("-m", "game.level", "check", "gate")
+    assert result.returncode == 0, result.stderr
+    walls = len(load_level(resolve_level("gate")).walls)
+    assert walls > 0 and f" {walls} walls, " in result.stdout
