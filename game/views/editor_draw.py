@@ -1,6 +1,6 @@
 """What the editor draws over the live world: node handles, hover and selection, rock rims,
-wall lines and corners, spawn points and NPC spawn rectangles, exits, flow regions with their arrows and corner
-handles, and its two HUD lines. Built in ``update``, drawn in ``draw``.
+wall lines and corners, spawn points and NPC spawn rectangles, exits, flow regions with their
+arrows and corner handles, and its two HUD lines. Built in ``update``, drawn in ``draw``.
 """
 
 from __future__ import annotations
