@@ -226,7 +226,7 @@ class EditCore:
         self._finish_drag()
         if hit.path:
             self.select(hit.path)
-        if hit.kind in OBJECT_KINDS:
+        if hit.kind in OBJECT_KINDS or hit.wall is not None:
             assert hit.ref is not None
             self.select_object(hit.ref)
         try:

@@ -7,7 +7,7 @@ progress, makes each level current and records the whole drag as one undo step.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from game.level import Level, ObstacleData, Point
 
@@ -16,6 +16,7 @@ from .hits import OBJECT_KINDS, Hit, HitKind, corners
 from .objects import Ref, anchor, get, rect_of
 from .transforms import (
     Placing,
+    checked,
     find_path,
     with_arrow,
     with_insert,
@@ -26,6 +27,7 @@ from .transforms import (
     with_rock_radius,
     with_span,
 )
+from .walls import rect_corners, wall_node_moved, wall_translated, with_wall
 
 #: A creating drag shorter than this keeps the new object's default size (px).
 FRESH_PX = 6.0
@@ -35,6 +37,7 @@ _LABELS = {
     HitKind.AREA: "move {}",
     HitKind.CORNER: "resize {}",
     HitKind.ARROW: "flow direction",
+    HitKind.WALL: "move {}",
 }
 
 
@@ -66,6 +69,9 @@ def start_drag(level: Level, hit: Hit, x: float, y: float, placing: Placing) -> 
         RefusedError: when the node cannot be inserted.
     """
     kind, index, origin, grab, label, base = hit.kind, hit.index, hit.point, 0.0, "", level
+    if kind is HitKind.NODE and hit.wall is not None:
+        corner = level.walls[hit.wall].points[index]
+        return Drag(kind, "", index, (x, y), corner, 0.0, level, level, "move wall corner", hit.ref)
     if kind is HitKind.NODE:
         origin, label = find_path(level, hit.path).points[index], "move node"
     elif kind is HitKind.SEGMENT:
@@ -126,6 +132,8 @@ def dragged(drag: Drag, x: float, y: float, placing: Placing) -> Level:
     base = drag.base
     tx = drag.origin[0] + x - drag.start[0]
     ty = drag.origin[1] + y - drag.start[1]
+    if drag.kind is HitKind.NODE and drag.ref is not None:
+        return _wall_dragged(drag, x, y, placing.place(base, tx, ty), placing)
     if drag.kind is HitKind.NODE:
         path = find_path(base, drag.path)
         return with_node(base, path, drag.index, placing.place(base, tx, ty))
@@ -149,4 +157,26 @@ def dragged(drag: Drag, x: float, y: float, placing: Placing) -> Level:
         return with_span(base, ref, placing.place(base, *drag.anchor), placing.place(base, tx, ty))
     if drag.kind is HitKind.ARROW:
         return with_arrow(base, ref, tx, ty)
+    if drag.kind is HitKind.WALL:
+        px, py = placing.snapped(tx, ty)
+        dx, dy = px - drag.origin[0], py - drag.origin[1]
+        return checked(wall_translated(base, ref.index, dx, dy))
     return with_moved(base, ref, placing.snapped(tx, ty))
+
+
+def _wall_dragged(drag: Drag, x: float, y: float, target: Point, placing: Placing) -> Level:
+    """A wall's corner dragged to ``target`` (placed); a new wall's drag (``fresh``) keeps
+    the default size until the cursor has moved :data:`FRESH_PX`, and a new rectangle spans
+    the press and the cursor."""
+    base, ref = drag.base, drag.ref
+    assert ref is not None
+    i = ref.index
+    if drag.fresh:
+        if math.hypot(x - drag.start[0], y - drag.start[1]) < FRESH_PX:
+            return base
+        wall = base.walls[i]
+        if wall.shape == "rect":
+            corner = placing.place(base, x, y)
+            points = rect_corners(drag.anchor, corner, base.width_px, base.height_px)
+            return checked(with_wall(base, i, replace(wall, points=points)))
+    return checked(wall_node_moved(base, i, drag.index, target))

@@ -6,7 +6,8 @@ draws :attr:`EditModel.level`; a live world mirrors each change through
 
 :class:`EditModel` is put together from parts, one module each: the state, selection, drags
 and undo/redo (:mod:`~game.editor.core`, with :mod:`~game.editor.drags` and
-:mod:`~game.editor.history`), the path commands (:mod:`~game.editor.path_edits`), the object
+:mod:`~game.editor.history`), the path commands (:mod:`~game.editor.path_edits`), the wall
+commands (:mod:`~game.editor.wall_edits`, transforms in :mod:`~game.editor.walls`), the object
 commands (:mod:`~game.editor.object_edits`) and the files (:mod:`~game.editor.saving`); the
 pure level transforms behind the commands are in :mod:`~game.editor.transforms`.
 
@@ -15,6 +16,8 @@ Rules every edit keeps, so that the level always saves and loads back equal:
 * a path has at least two nodes, no node on the same spot as its neighbour (nor, on a closed
   path, the last on the first), and every node inside the world;
 * path names are unique; a new path is called ``path-N``;
+* a wall keeps two distinct corners (three when closed), every corner inside the world, and
+  a rectangle wall stays an axis-aligned rectangle while its corners are dragged;
 * rocks never overlap after an edit: a moved rock is pushed out of the rocks it would overlap
   (the others never move) and the move is refused when there is no room near the target; a
   growing rock stops where it touches another;
@@ -39,6 +42,7 @@ from .object_edits import CREATABLE, ObjectEdits
 from .path_edits import NEW_PATH_LENGTH, PathEdits
 from .saving import SavingEdits
 from .transforms import MAX_PATH_RADIUS, MIN_PATH_RADIUS, MIN_ROCK_RADIUS, WHEEL_FACTOR
+from .wall_edits import WallEdits
 
 __all__ = [
     "CREATABLE",
@@ -53,7 +57,7 @@ __all__ = [
 ]
 
 
-class EditModel(PathEdits, ObjectEdits, SavingEdits):
+class EditModel(PathEdits, WallEdits, ObjectEdits, SavingEdits):
     """A level being edited: hit testing, commands, drags, undo/redo, saving and autosave.
 
     Every command is one undo step; a drag (:meth:`begin_drag`, :meth:`update_drag`,
