@@ -25,6 +25,8 @@ class Tool(enum.Enum):
     """Drag draws an exit."""
     FLOW = "flow"
     """Drag draws a flow region (then drag its arrow for angle and strength)."""
+    WALL = "wall"
+    """Drag draws a straight wall (Shift: a rectangle wall); double-click adds a corner."""
 
 
 #: The level field each creating tool adds to.

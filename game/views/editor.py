@@ -55,7 +55,7 @@ class EditorView(EditorInput):
         self.mouse = (0.0, 0.0)
         self.keys = set()
         self._last_click = (-1.0, 0.0, 0.0)
-        self._redo_world = ""  # "redraw" or "restart" after an edit, done once per frame
+        self._redraw = False  # after an edit that needs a new drawing, done once per frame
         self._press = None  # a press on a panel value
         self.caption = ""  # the window title it set (headless windows ignore titles)
         self.layer = EditorLayer(app.window.ctx)
@@ -73,14 +73,13 @@ class EditorView(EditorInput):
         self.renderer = WorldRenderer(self.world, self.app.bank, self.window.ctx)
 
     def _on_changes(self, changes: Sequence[Change]) -> None:
-        """Mirror edits into the running world (:meth:`World.edit`), live and without a
-        rebuild; a new drawing (exits, flows) or a new world (spawns added or removed) is
-        made once per frame, in :meth:`on_update`."""
+        """Mirror edits into the running world (:meth:`World.edit`), live: nothing restarts,
+        agents that remain keep where they are. A new drawing (exits, flows, walls, agents
+        added or removed) is made once per frame, in :meth:`on_update`."""
         world = self.world
         assert world is not None
-        need = world.edit(changes, self.model.level)
-        if need == "restart" or not self._redo_world:
-            self._redo_world = need or self._redo_world
+        if world.edit(changes, self.model.level) == "redraw":
+            self._redraw = True
 
     def shown_level(self) -> Level:
         """The model's level with pushable rocks where the running world has pushed them, so
@@ -136,10 +135,8 @@ class EditorView(EditorInput):
             cx, cy = self.camera.position
             z = self.camera.zoom
             self.camera.position = (cx + px * delta_time / z, cy + py * delta_time / z)
-        if self._redo_world:
-            if self._redo_world == "restart":
-                self.world = None
-            self._redo_world = ""
+        if self._redraw:
+            self._redraw = False
             self._rebuild_world()
         if self.renderer is not None:
             self.renderer.update(delta_time)

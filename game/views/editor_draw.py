@@ -22,8 +22,8 @@ from game.render.geometry import rect_outline
 __all__ = ["HELP", "EditorLayer"]
 
 HELP = (
-    "1 select 2 path 3 rock 4 enemy 5 NPC 6 exit 7 flow  right/Del delete  T NPC area  "
-    "wheel radius/zoom  Home fit  C close  N path  G grid  Space pause  ^Z ^Y ^S  F5 play"
+    "1 select 2 path 3 rock 4 enemy 5 NPC 6 exit 7 flow 8 wall (Shift: box)  right/Del delete  "
+    "T NPC area  wheel radius/zoom  Home fit  C close  N path  G grid  Space pause  ^Z ^Y ^S  F5"
 )
 NODE, SELECTED, HOVER = (200, 230, 240, 255), (255, 220, 90, 255), (255, 120, 90, 255)
 ROCK_EDGE, SPAWN, NPC_AREA = (210, 170, 120, 200), (120, 255, 170, 255), (170, 200, 255, 220)

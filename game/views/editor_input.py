@@ -132,7 +132,15 @@ class EditorInput(arcade.View):
             self._last_click = (now, float(x), float(y))
             field = TOOL_FIELD.get(self.tool)
             empty = hit is None or hit.kind in (HitKind.AREA, HitKind.TUBE)
-            if field is not None and (hit is None or hit.kind not in _HANDLES):
+            wall = m.selection.index if m.selection and m.selection.field == "walls" else None
+            if self.tool is Tool.WALL and (hit is None or hit.kind not in _HANDLES):
+                m.begin_wall(wx, wy, rect=bool(modifiers & arcade.key.MOD_SHIFT))
+            elif double and hit is not None and hit.kind is HitKind.WALL:
+                assert hit.wall is not None
+                m.insert_wall_node(hit.wall, hit.index, wx, wy)
+            elif empty and double and wall is not None:
+                m.append_wall_node(wall, wx, wy)
+            elif field is not None and (hit is None or hit.kind not in _HANDLES):
                 if hit is not None and hit.kind in PATH_KINDS and field == "enemies":
                     m.select(hit.path)  # an enemy placed on a path patrols it
                 m.begin_create(field, wx, wy)
@@ -150,7 +158,9 @@ class EditorInput(arcade.View):
         select the path and press Del)."""
         if hit is None:
             return
-        if hit.kind is HitKind.NODE:
+        if hit.kind is HitKind.NODE and hit.wall is not None:
+            self.model.delete_wall_node(hit.wall, hit.index)
+        elif hit.kind is HitKind.NODE:
             self.model.delete_node(hit.path, hit.index)
         elif hit.ref is not None and hit.kind in OBJECT_KINDS | ROCK_KINDS:
             self.model.delete(hit.ref)
@@ -179,10 +189,12 @@ class EditorInput(arcade.View):
         self.hover = self._hit()
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
-        """Over a path or rock: its radius; over empty water: zoom."""
+        """Over a path or rock: its radius; over a wall: its thickness; else zoom."""
         self.mouse = self.to_world(x, y)
         hit = self._hit()
-        if hit is not None and hit.kind in PATH_KINDS:
+        if hit is not None and hit.wall is not None:
+            self.model.scale_wall_thickness(hit.wall, scroll_y)
+        elif hit is not None and hit.kind in PATH_KINDS:
             self.model.scale_path_radius(hit.path, scroll_y)
         elif hit is not None and hit.kind in ROCK_KINDS:
             self.model.scale_rock_radius(hit.index, scroll_y)
@@ -224,6 +236,8 @@ class EditorInput(arcade.View):
             self.running = not self.running
         elif symbol == k.G:
             m.toggle_snap()
+        elif symbol == k.C and (wall := self._wall_in_focus()) is not None:
+            m.toggle_wall_closed(wall)
         elif symbol == k.C and target:
             m.toggle_closed(target)
         elif symbol == k.N:
@@ -248,11 +262,20 @@ class EditorInput(arcade.View):
     def _delete_key(self) -> None:
         """Del: the node under the cursor, else the selected object."""
         hover, m = self.hover, self.model
-        if hover is not None and hover.kind is HitKind.NODE:
+        if hover is not None and hover.kind is HitKind.NODE and hover.wall is not None:
+            m.delete_wall_node(hover.wall, hover.index)
+        elif hover is not None and hover.kind is HitKind.NODE:
             m.delete_node(hover.path, hover.index)
         elif m.selection is not None:
             m.delete(m.selection)
         self.hover = self._hit()
+
+    def _wall_in_focus(self) -> int | None:
+        """The selected wall, else the wall under the cursor, else None."""
+        ref = self.model.selection
+        if ref is not None and ref.field == "walls":
+            return ref.index
+        return self.hover.wall if self.hover is not None and not self.model.selected else None
 
     def _escape(self) -> None:
         """Esc: cancel the drag, else back to the select tool, else leave."""

@@ -1,5 +1,5 @@
 """A level built from nothing in the editor alone, headless: ``--new``, then a path, an
-enemy on it, a rock, a flow region and a property typed in the panel, saved; the file passes
+enemy on it, a rock, a flow region, walls and a property typed in the panel, saved; the file passes
 ``python -m game.level check`` and ``python -m game simulate`` runs it."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import arcade
+import numpy as np
 import pytest
 
 from game.editor import EditModel
@@ -88,6 +89,33 @@ def test_build_a_level_from_nothing(app: GameApp, tmp_path: Path) -> None:
     assert "must be >= 0, got -5" in m.notice and m.level.flows[0].strength == 120.0
     key(win, arcade.key.ESCAPE)
     assert view.panel.editing is None
+    # And a wall is drawn with the wall tool (8): pressed at one end, released at the other
+    z = view.camera.zoom
+    key(win, arcade.key.KEY_8)
+    drag(win, on_screen(view, (300.0, 420.0)), 0.0, 140.0 * z)
+    assert len(m.level.walls) == 1 and m.level.walls[0].shape == "polyline"
+    assert np.allclose(m.level.walls[0].points, [(300.0, 420.0), (300.0, 560.0)], atol=0.6)
+    # And a rectangle wall with Shift held
+    x0, y0 = on_screen(view, (700.0, 450.0))
+    send(win, "on_mouse_motion", x0, y0, 0, 0)
+    send(win, "on_mouse_press", x0, y0, LEFT, arcade.key.MOD_SHIFT)
+    send(win, "on_mouse_drag", x0 + 100.0 * z, y0 + 70.0 * z, 0, 0, LEFT, arcade.key.MOD_SHIFT)
+    send(win, "on_mouse_release", x0 + 100.0 * z, y0 + 70.0 * z, LEFT, arcade.key.MOD_SHIFT)
+    box = m.level.walls[1]
+    assert box.shape == "rect"
+    assert np.allclose(box.points[0], (700.0, 450.0), atol=0.6)
+    assert np.allclose(box.points[2], (800.0, 520.0), atol=0.6)
+    # And the wheel over it makes it thicker
+    send(win, "on_mouse_scroll", *on_screen(view, (750.0, 450.0)), 0, 2)
+    assert m.level.walls[1].thickness == pytest.approx(12.0 * 1.1**2, abs=0.1)
+    # And a double-click on the first wall inserts a corner, which a right-click deletes
+    key(win, arcade.key.KEY_1)
+    middle = on_screen(view, (300.0, 490.0))
+    click(win, *middle)
+    click(win, *middle)
+    assert len(m.level.walls[0].points) == 3
+    click(win, *on_screen(view, m.level.walls[0].points[1]), RIGHT)
+    assert len(m.level.walls[0].points) == 2
     # And a right-click deletes the rock; the hover ring does not stay where it was
     rock = m.level.obstacles[0]
     click(win, *on_screen(view, (rock.x, rock.y)), RIGHT)
