@@ -73,11 +73,33 @@ MAX_IMAGE_SIDE = 4096
 MAX_IMAGE_BYTES = 32 * 1024 * 1024
 #: Image files an ``image`` flow region may name.
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".gif", ".webp"})
+#: Significant digits Tiled keeps of a number (JSON and TMX; a TMX position keeps only
+#: :data:`TMX_POSITION_DIGITS`). Float properties are read at this precision, so that a map
+#: and its Tiled export load the same.
+TILED_DIGITS = 15
+#: Significant digits Tiled's TMX writer keeps of an object's position, size and points.
+TMX_POSITION_DIGITS = 6
+#: Tiled's ``int`` properties are 32-bit: larger values wrap around (the saver writes them
+#: as ``float`` properties, which Tiled keeps to :data:`TILED_DIGITS` digits).
+TILED_INT_MAX = 2**31 - 1
 #: Keys that mark an object's shape, as Tiled writes them.
 SHAPE_KEYS = ("point", "ellipse", "polygon", "polyline")
 _EPS = 1e-6
 #: One number of a ``floats`` property (a JSON number; no ``nan``, ``inf`` or ``1_000``).
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def tiled_float(value: float, digits: int = TILED_DIGITS) -> float:
+    """``value`` at the precision Tiled writes it with (``digits`` significant digits).
+
+    Args:
+        value: A finite number.
+        digits: Significant digits kept.
+
+    Returns:
+        The number as Tiled would write and read it back; -0.0 becomes 0.0.
+    """
+    return float(f"{value:.{digits}g}") + 0.0
 
 
 def _q(value: float) -> float:
@@ -384,9 +406,11 @@ def _class_of(obj: dict[str, Any], where: _Where) -> str:
 # ---------------------------------------------------------------------------------------------
 # Properties
 
+#: Property types each kind of property accepts. ``qlonglong`` is what Tiled writes for a
+#: whole number that had no type in the file it read (a hand-written map).
 _TILED_TYPES = {
-    "float": ("float", "int"),
-    "int": ("int", "float"),
+    "float": ("float", "int", "qlonglong"),
+    "int": ("int", "float", "qlonglong"),
     "bool": ("bool",),
     "string": ("string",),
     "enum": ("string",),
@@ -516,13 +540,20 @@ def property_value(
             raise where.error(f"expected a number, got {_kind_of(value)}", field)
         if abs(value) > MAX_MAGNITUDE:
             raise where.error(f"{_show(value)} is absurdly large", field)
+        fraction = isinstance(value, float) and not value.is_integer()
+        if spec.kind == "float" and declared in ("int", "qlonglong") and fraction:
+            raise where.error(
+                f"{value!r} in an {declared} property (Tiled rounds it to a whole number); "
+                "make it a float property",
+                field,
+            )
         number: float | int
         if spec.kind == "int":
             if isinstance(value, float) and not value.is_integer():
                 raise where.error(f"expected an integer, got {value!r}", field)
             number = int(value)
         else:
-            number = float(value)
+            number = tiled_float(value)
         _check_range(number, spec, where)
         return number
     if spec.kind == "bool":

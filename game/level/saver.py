@@ -17,6 +17,8 @@ from game.level.errors import LevelError
 from game.level.loader import (
     COORD_DECIMALS,
     SHAPE_KEYS,
+    TILED_INT_MAX,
+    TMX_POSITION_DIGITS,
     MapInfo,
     _raw_class,
     _Where,
@@ -27,6 +29,7 @@ from game.level.loader import (
     number_list,
     parse_object,
     read_raw,
+    tiled_float,
 )
 from game.level.model import (
     EnemySpawn,
@@ -38,6 +41,7 @@ from game.level.model import (
     ObstacleData,
     PathData,
     PlayerSpawn,
+    Point,
     WallData,
 )
 from game.level.schema import (
@@ -69,14 +73,38 @@ _CLASS_OF: dict[type, str] = {
 
 
 def _coord(value: float) -> int | float:
-    """A coordinate for the file: rounded like the loader's, and an int when whole."""
-    value = round(float(value), COORD_DECIMALS) + 0.0
+    """A coordinate for the file: rounded like the loader's, then to the significant digits
+    Tiled's TMX writer keeps (so a map saved as TMX in Tiled and back loads the same), and an
+    int when whole."""
+    value = tiled_float(round(float(value), COORD_DECIMALS), TMX_POSITION_DIGITS)
     return int(value) if value.is_integer() and abs(value) < 2**53 else value
 
 
 def _plain(value: float) -> int | float:
-    """A float property for the file: an int when whole (as Tiled writes), else exact."""
-    return int(value) if float(value).is_integer() and abs(value) < 2**53 else float(value)
+    """A float property for the file: at the precision Tiled keeps (so Tiled rewrites it
+    unchanged), and an int when whole (as Tiled writes)."""
+    value = tiled_float(value)
+    return int(value) if value.is_integer() and abs(value) < 2**53 else value
+
+
+def _tiled_type(spec: PropSpec, written: object) -> str:
+    """The Tiled type to write ``written`` with: an ``int`` beyond Tiled's 32-bit ints (a
+    large seed) is a ``float`` property, which Tiled keeps whole to 15 digits."""
+    if spec.kind == "int" and isinstance(written, int) and abs(written) > TILED_INT_MAX:
+        return "float"
+    return spec.tiled_type
+
+
+def _types_for(spec: PropSpec, written: object) -> tuple[str, ...]:
+    """The Tiled types a file's entry may keep for ``written`` (Tiled rounds a fraction in a
+    whole-number type and wraps a large value in a 32-bit ``int``)."""
+    if spec.kind not in ("float", "int") or not isinstance(written, int | float):
+        return (spec.tiled_type,)
+    if not float(written).is_integer():
+        return ("float",)
+    if abs(written) > TILED_INT_MAX:
+        return ("float", "qlonglong")
+    return ("float", "int", "qlonglong")
 
 
 def _object_layer(layer_id: int, name: str) -> dict[str, Any]:
@@ -134,7 +162,8 @@ def _prop_json(spec: PropSpec, value: object, base_dir: Path) -> object:
     if spec.kind == "float" and isinstance(value, int | float) and not isinstance(value, bool):
         return _plain(value)
     if spec.kind == "floats" and isinstance(value, tuple):
-        return ",".join(str(_plain(v)) for v in value)
+        # Tiled keeps strings as they are: the numbers stay exact.
+        return ",".join(str(int(v) if float(v).is_integer() else float(v)) for v in value)
     return value
 
 
@@ -172,13 +201,10 @@ def _set_properties(
             old = entry.get("value")
             if not _same_value(spec, old, written):
                 entry["value"] = written
-            allowed = {"float": ("float", "int"), "int": ("int", "float")}.get(
-                spec.kind, (spec.tiled_type,)
-            )
-            if entry.get("type") not in allowed:
-                entry["type"] = spec.tiled_type
+            if entry.get("type") not in _types_for(spec, written):
+                entry["type"] = _tiled_type(spec, written)
         elif written != _prop_json(spec, spec.default, base_dir):
-            props.append({"name": spec.name, "type": spec.tiled_type, "value": written})
+            props.append({"name": spec.name, "type": _tiled_type(spec, written), "value": written})
     if was_sorted:
         props.sort(key=lambda p: str(p["name"]))
     if props:
@@ -205,25 +231,13 @@ def _write_object(
     obj["rotation"] = 0
     height = info.height_px
     values: dict[str, object] = {}
-    if isinstance(item, PathData):
-        x0, y0 = item.points[0]
-        obj["x"], obj["y"] = _coord(x0 - ox), _coord(height - y0 - oy)
-        obj["width"] = obj["height"] = 0
-        obj["polygon" if item.closed else "polyline"] = [
-            {"x": _coord(x - x0), "y": _coord(y0 - y)} for x, y in item.points
-        ]
+    if isinstance(item, PathData) or (isinstance(item, WallData) and item.shape != "rect"):
+        _write_points(obj, item.points, item.closed, ox, oy + height)
     elif isinstance(item, WallData) and item.shape == "rect":
         xs = [p[0] for p in item.points]
         ys = [p[1] for p in item.points]
         obj["x"], obj["y"] = _coord(min(xs) - ox), _coord(height - max(ys) - oy)
         obj["width"], obj["height"] = _coord(max(xs) - min(xs)), _coord(max(ys) - min(ys))
-    elif isinstance(item, WallData):
-        x0, y0 = item.points[0]
-        obj["x"], obj["y"] = _coord(x0 - ox), _coord(height - y0 - oy)
-        obj["width"] = obj["height"] = 0
-        obj["polygon" if item.closed else "polyline"] = [
-            {"x": _coord(x - x0), "y": _coord(y0 - y)} for x, y in item.points
-        ]
     elif isinstance(item, ObstacleData):
         r = item.radius
         obj["x"], obj["y"] = _coord(item.x - r - ox), _coord(height - item.y - r - oy)
@@ -247,6 +261,22 @@ def _write_object(
     for key, default in (("visible", True), ("rotation", 0)):
         obj.setdefault(key, default)
     _keep_order(obj, order)
+
+
+def _write_points(
+    obj: dict[str, Any], points: tuple[Point, ...], closed: bool, ox: float, top: float
+) -> None:
+    """Write a polyline or polygon: its first node as the object's position, every node
+    relative to it, both as written (so that each node loads where it was, even when the
+    position is rounded to what TMX keeps). ``top`` is the map height plus the layer's y
+    offset."""
+    nodes = [(_coord(x - ox), _coord(top - y)) for x, y in points]
+    x0, y0 = nodes[0]
+    obj["x"], obj["y"] = x0, y0
+    obj["width"] = obj["height"] = 0
+    obj["polygon" if closed else "polyline"] = [
+        {"x": _coord(x - x0), "y": _coord(y - y0)} for x, y in nodes
+    ]
 
 
 def _keep_order(obj: dict[str, Any], order: list[str]) -> None:
