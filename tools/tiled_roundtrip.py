@@ -21,7 +21,7 @@ if str(REPO) not in sys.path:
 
 from game.cli_common import bounded_float, one_line, one_line_errors  # noqa: E402
 from game.cli_simulate import MAX_SECONDS  # noqa: E402
-from game.level import LevelError, resolve_level  # noqa: E402
+from game.level import LevelError, load_level, resolve_level  # noqa: E402
 from game.tiled_roundtrip import (  # noqa: E402
     DEFAULT_SECONDS,
     ROUTES,
@@ -57,6 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     routes = tuple(ROUTES) if args.route == "both" else (args.route,)
     try:
         path = resolve_level(args.level)
+        load_level(path)  # a bad level is refused before any folder is made
         folder = work_folder(path) if args.keep else None
         if folder is not None:
             print(f"Tiled's files: {folder}")
