@@ -40,8 +40,8 @@ def _spec(cls: str, name: str) -> PropSpec:
 def build_from_nothing(target: Path) -> Path:
     """Make a level as ``python -m game edit --new`` does and build it up with the editor's
     model: a path, an enemy on it, an NPC spawn area, a pushable rock, a flow region, map
-    properties and size; then a wall written into the level data (the editor's wall tool is
-    not there yet). Returns the saved file."""
+    properties and size, a straight wall bent by a corner, and a rectangle wall. Returns the
+    saved file."""
     create_level_file(target, (30, 20))
     m = EditModel.open(target)
     name = m.new_path(200.0, 500.0)
@@ -67,10 +67,15 @@ def build_from_nothing(target: Path) -> Path:
     for prop_name, text in (("title", "From nothing ✓"), ("seed", "4000000000"), ("hint", "Go!")):
         assert m.set_property(None, _spec("map", prop_name), text), m.notice
     assert m.set_map_size(32, 22), m.notice
+    assert m.begin_wall(100.0, 100.0), m.notice
+    m.update_drag(220.25, 100.0)
+    assert m.end_drag()
+    assert m.insert_wall_node(0, 0, 160.0, 140.5), m.notice
+    assert m.set_property(Ref("walls", 0), _spec("wall", "thickness"), "10"), m.notice
+    assert m.begin_wall(700.0, 500.0, rect=True), m.notice
+    m.update_drag(760.0, 540.0)
+    assert m.end_drag()
     m.save()
-    level = load_level(target)
-    wall = WallData(points=((100.0, 100.0), (160.0, 140.5), (220.25, 100.0)), thickness=10.0)
-    save_level(replace(level, walls=(wall,)), target)
     return target
 
 
@@ -79,7 +84,9 @@ def test_a_level_made_from_nothing_round_trips_through_tiled(tmp_path: Path) -> 
     level_file = build_from_nothing(tmp_path / "fresh.tmj")
     level = load_level(level_file)
     assert (len(level.paths), len(level.enemies), len(level.npcs)) == (2, 1, 1)
-    assert (len(level.obstacles), len(level.flows), len(level.walls)) == (1, 1, 1)
+    assert (len(level.obstacles), len(level.flows), len(level.walls)) == (1, 1, 2)
+    assert level.walls[0].points == ((100.0, 100.0), (160.0, 140.5), (220.25, 100.0))
+    assert level.walls[1].shape == "rect"
     assert level.seed == 4_000_000_000 and level.obstacles[0].dynamic
     # When it goes through Tiled (JSON, and TMX and back) and is played for 10 s
     # Then nothing differs

@@ -80,7 +80,7 @@ def test_exits_and_flows_apply_live_and_ask_for_a_redraw() -> None:
     assert np.array_equal(world.agents.pos, before)  # nobody moved
 
 
-def test_spawn_limits_reach_their_agents_and_new_spawns_need_a_restart() -> None:
+def test_spawn_limits_reach_their_agents_and_new_spawns_join_the_running_world() -> None:
     model, world, answers = _live("patrol")
     speed = CLASSES["enemy"].prop("max_speed")
     guard = model.level.enemies[0]
@@ -88,5 +88,7 @@ def test_spawn_limits_reach_their_agents_and_new_spawns_need_a_restart() -> None
     assert answers[-1] == ""
     rows = np.flatnonzero((world.kind == ENEMY) & (world.spawn_id == guard.id))
     assert (world.agents.max_speed[rows] == 77.0).all()
+    frame, n = world.frame, world.n
     model.create("enemies", 300.0, 300.0)
-    assert answers[-1] == "restart"
+    assert answers[-1] == "redraw"  # a new agent to draw; the world goes on
+    assert world.n == n + 1 and world.frame == frame
