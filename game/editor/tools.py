@@ -26,7 +26,8 @@ class Tool(enum.Enum):
     FLOW = "flow"
     """Drag draws a flow region (then drag its arrow for angle and strength)."""
     WALL = "wall"
-    """Drag draws a straight wall (Shift: a rectangle wall); double-click adds a corner."""
+    """Drag draws a straight wall (Shift: a rectangle wall); a click adds a corner to the end
+    of the selected wall, or makes a wall of the default size."""
 
 
 #: The level field each creating tool adds to.

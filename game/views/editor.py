@@ -57,6 +57,7 @@ class EditorView(EditorInput):
         self._last_click = (-1.0, 0.0, 0.0)
         self._redraw = False  # after an edit that needs a new drawing, done once per frame
         self._press = None  # a press on a panel value
+        self._wall_press = None  # the wall tool's press: (selected wall, x, y)
         self.caption = ""  # the window title it set (headless windows ignore titles)
         self.layer = EditorLayer(app.window.ctx)
         self.panel = Panel()

@@ -65,6 +65,7 @@ class EditorInput(arcade.View):
     panning: bool
     _last_click: tuple[float, float, float]
     _press: tuple[str, float] | None  # a press on a panel value
+    _wall_press: tuple[int | None, float, float] | None  # the wall tool's press
 
     def shown_level(self) -> Level:
         """The level as drawn, where the cursor hits things."""
@@ -134,7 +135,9 @@ class EditorInput(arcade.View):
             empty = hit is None or hit.kind in (HitKind.AREA, HitKind.TUBE)
             wall = m.selection.index if m.selection and m.selection.field == "walls" else None
             if self.tool is Tool.WALL and (hit is None or hit.kind not in _HANDLES):
-                m.begin_wall(wx, wy, rect=bool(modifiers & arcade.key.MOD_SHIFT))
+                # A drag draws a new wall; a click extends the selected wall (on release).
+                if m.begin_wall(wx, wy, rect=bool(modifiers & arcade.key.MOD_SHIFT)):
+                    self._wall_press = (wall, float(x), float(y))
             elif double and hit is not None and hit.kind is HitKind.WALL:
                 assert hit.wall is not None
                 m.insert_wall_node(hit.wall, hit.index, wx, wy)
@@ -181,12 +184,23 @@ class EditorInput(arcade.View):
         elif self._press is not None:
             self.panel.click(self.model, self._press[0])
             self._press = None
-        elif self.panel.end_drag():
+        elif self.panel.end_drag() or self._extends_wall(x, y):
             pass
         elif self.model.dragging is not None:
             self.model.update_drag(*self.to_world(x, y))
             self.model.end_drag()
+        self._wall_press = None
         self.hover = self._hit()
+
+    def _extends_wall(self, x: float, y: float) -> bool:
+        """A click of the wall tool with a wall selected adds a corner to that wall's end
+        (instead of the new wall its press began)."""
+        press = self._wall_press
+        if press is None or press[0] is None or abs(x - press[1]) + abs(y - press[2]) >= 4:
+            return False
+        self.model.cancel_drag()
+        self.model.append_wall_node(press[0], *self.to_world(x, y))
+        return True
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
         """Over a path or rock: its radius; over a wall: its thickness; else zoom."""

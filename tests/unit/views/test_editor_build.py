@@ -95,6 +95,10 @@ def test_build_a_level_from_nothing(app: GameApp, tmp_path: Path) -> None:
     drag(win, on_screen(view, (300.0, 420.0)), 0.0, 140.0 * z)
     assert len(m.level.walls) == 1 and m.level.walls[0].shape == "polyline"
     assert np.allclose(m.level.walls[0].points, [(300.0, 420.0), (300.0, 560.0)], atol=0.6)
+    # And a click of the wall tool, the wall still selected, adds a corner at its end
+    click(win, *on_screen(view, (380.0, 600.0)))
+    assert len(m.level.walls) == 1 and len(m.level.walls[0].points) == 3
+    assert np.allclose(m.level.walls[0].points[2], (380.0, 600.0), atol=0.6)
     # And a rectangle wall with Shift held
     x0, y0 = on_screen(view, (700.0, 450.0))
     send(win, "on_mouse_motion", x0, y0, 0, 0)
@@ -113,9 +117,9 @@ def test_build_a_level_from_nothing(app: GameApp, tmp_path: Path) -> None:
     middle = on_screen(view, (300.0, 490.0))
     click(win, *middle)
     click(win, *middle)
-    assert len(m.level.walls[0].points) == 3
+    assert len(m.level.walls[0].points) == 4
     click(win, *on_screen(view, m.level.walls[0].points[1]), RIGHT)
-    assert len(m.level.walls[0].points) == 2
+    assert len(m.level.walls[0].points) == 3
     # And a right-click deletes the rock; the hover ring does not stay where it was
     rock = m.level.obstacles[0]
     click(win, *on_screen(view, (rock.x, rock.y)), RIGHT)
