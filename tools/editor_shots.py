@@ -56,8 +56,21 @@ def _npc_area(view: EditorView) -> None:
     view.model.select_object(Ref("npcs", 0))
 
 
+def _walls(view: EditorView) -> None:
+    """Gate's walls: one selected (its corners and thickness in the panel), the wall tool on,
+    and the cursor on another wall, which shows its thickness."""
+    m = view.model
+    m.select_object(Ref("walls", 0))
+    view.tool = Tool.WALL
+    other = m.level.walls[1]
+    (ax, ay), (bx, by) = other.points[:2]
+    view.mouse = ((ax + bx) / 2, (ay + by) / 2)
+    view.hover = view._hit()
+
+
 SHOTS: list[tuple[str, str | None, Callable[[EditorView], None]]] = [
     ("new_level.png", None, _new_level),
+    ("walls.png", "gate", _walls),
     ("flow_selected.png", "currents", _flow),
     ("npc_area.png", "swarm", _npc_area),
 ]

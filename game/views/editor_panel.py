@@ -33,7 +33,7 @@ class PanelLayer:
             arcade.Text("", 0, 0, theme.HUD_TEXT, 10, font_name=font) for _ in range(_ROWS)
         ]
         self.hint = arcade.Text(
-            "click a value: type + Enter, or next choice. drag: change",
+            "click: type, Enter (or the next choice); drag: change",
             0,
             0,
             theme.HUD_DIM,
