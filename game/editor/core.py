@@ -360,6 +360,31 @@ class EditCore:
         self.notice = ""
         return True
 
+    def _begin_creating(
+        self,
+        make: Callable[[], tuple[Level, Ref]],
+        drag_for: Callable[[Level, Level, Ref], Drag],
+    ) -> bool:
+        """Make a new object (``make`` gives the level with it, and its reference; it may
+        refuse), select it and start the drag that shapes it (``drag_for(before, base,
+        ref)``). The creation and its drag are one undo step.
+
+        Returns:
+            True when the object was made (a drag is in progress).
+        """
+        self._finish_drag()
+        before = self._level
+        try:
+            base, ref = make()
+        except RefusedError as refusal:
+            self.notice = str(refusal)
+            return False
+        self._next_id += 1
+        self._set(base)
+        self.select_object(ref)
+        self._drag = drag_for(before, base, ref)
+        return True
+
     def _finish_drag(self, keep_merge: bool = False) -> None:
         """End a drag in progress before another command, and close wheel merging."""
         if self._drag is not None:

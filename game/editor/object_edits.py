@@ -116,19 +116,11 @@ class ObjectEdits(EditCore):
         Returns:
             True when the object was made (a drag is in progress).
         """
-        self._finish_drag()
-        before = self._level
-        try:
-            base, ref = self._with_new(field, x, y)
-        except RefusedError as refusal:
-            self.notice = str(refusal)
-            return False
-        self._next_id += 1
-        self._set(base)
-        self.select_object(ref)
         label = CREATABLE.get(field, "new object")
-        self._drag = creating_drag(before, base, ref, self.place(x, y), label)
-        return True
+        return self._begin_creating(
+            lambda: self._with_new(field, x, y),
+            lambda before, base, ref: creating_drag(before, base, ref, self.place(x, y), label),
+        )
 
     def delete(self, ref: Ref) -> bool:
         """Delete the object ``ref`` names (a path also leaves the spawns that followed it).

@@ -15,7 +15,7 @@ from game.level import CLASSES, Level, Point, WallData
 from .core import EditCore
 from .drags import Drag
 from .hits import HitKind
-from .objects import NEW_RECT, Ref, RefusedError
+from .objects import NEW_RECT, Ref
 from .transforms import checked, checked_index, scaled
 from .walls import (
     rect_corners,
@@ -172,20 +172,13 @@ class WallEdits(EditCore):
         Returns:
             True when the wall was made (a drag is in progress).
         """
-        self._finish_drag()
-        before = self._level
-        try:
-            base, ref = self._new_wall(x, y, rect)
-        except RefusedError as refusal:
-            self.notice = str(refusal)
-            return False
-        self._next_id += 1
-        self._set(base)
-        self.select_object(ref)
         # A fresh drag on a wall's corner: the second corner of a straight wall follows the
         # cursor; a rectangle spans the press and the cursor (drags.dragged).
         start: Point = self.place(x, y)
-        self._drag = Drag(
-            HitKind.NODE, "", 1, start, start, 0.0, before, base, "new wall", ref, start, True
-        )
-        return True
+
+        def drag_for(before: Level, base: Level, ref: Ref) -> Drag:
+            return Drag(
+                HitKind.NODE, "", 1, start, start, 0.0, before, base, "new wall", ref, start, True
+            )
+
+        return self._begin_creating(lambda: self._new_wall(x, y, rect), drag_for)
