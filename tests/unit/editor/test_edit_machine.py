@@ -1,16 +1,18 @@
 """The edit model under any sequence of edits (a hypothesis state machine).
 
-Edits cover every object class: path nodes and radii, rocks (moved, resized, created by a
-drag, deleted, pushable), spawns, exits and flow regions (created, moved, resized, deleted,
-arrows dragged), every property of the schema (valid and refused values), NPC areas and the
-map size. Any sequence of edits followed by as many undos gives back exactly the level it
-started from; undo and redo always restore the level of their step; after every step the
-level saves and loads back equal, a world mirroring the edits through ``World.edit`` stays
-finite, and the level keeps its rules (no overlapping rocks, paths of two distinct
-neighbouring nodes or more inside the world, unique names); unsaved changes are tracked;
-and agents following a live steering path mirrored from the model keep a valid progress
-after every edit: finite, on the path, and found within their search window around where
-the edit carried their place (no jump to a far segment).
+Edits cover every object class: path nodes and radii, rocks (moved, resized, created by a drag,
+deleted, pushable), walls (drawn straight or as rectangles, corners dragged, inserted, appended
+and deleted, moved whole, closed and opened, thickness on the wheel), spawns, exits and flow
+regions (created, moved, resized, deleted, arrows dragged), every property of the schema (valid
+and refused values), NPC areas and the map size. Any sequence of edits followed by as many
+undos gives back exactly the level it started from; undo and redo always restore the level of
+their step; after every step the level saves and loads back equal, a world mirroring the edits
+through ``World.edit`` stays finite, and the level keeps its rules (no overlapping rocks, paths
+of two distinct neighbouring nodes or more inside the world, unique names, walls of two
+distinct corners or three when closed, rectangles that stay rectangles); unsaved changes are
+tracked; and agents following a live steering path mirrored from the model keep a valid
+progress after every edit: finite, on the path, and found within their search window around
+where the edit carried their place (no jump to a far segment).
 """
 
 from __future__ import annotations
@@ -343,7 +345,7 @@ class EditMachine(RuleBasedStateMachine):
 
     @rule(k=indices, corner=st.integers(0, 3), dx=deltas, dy=deltas, what=st.integers(0, 2))
     def drag_object(self, k: int, corner: int, dx: float, dy: float, what: int) -> None:
-        others = [r for r in self._others() if r.field != "obstacles"]
+        others = [r for r in self._others() if r.field not in ("obstacles", "walls")]
         ref = others[k % len(others)]
         item = self.model.level.player if ref.field == "player" else None
         item = item or getattr(self.model.level, ref.field)[ref.index]
@@ -360,6 +362,57 @@ class EditMachine(RuleBasedStateMachine):
         assert self.model.begin_drag(Hit(kind, index, point, 0.0, ref=ref), *point)
         self.model.update_drag(point[0] + dx, point[1] + dy)
         self._recorded(self.model.end_drag())
+
+    # -- walls ------------------------------------------------------------------------------
+
+    def _wall(self, w: int) -> int | None:
+        walls = self.model.level.walls
+        return w % len(walls) if walls else None
+
+    @rule(x=xs, y=ys, dx=deltas, dy=deltas, rect=st.booleans())
+    def draw_wall(self, x: float, y: float, dx: float, dy: float, rect: bool) -> None:
+        if self.model.begin_wall(x, y, rect=rect):
+            self.model.update_drag(x + dx, y + dy)
+            self._recorded(self.model.end_drag())
+        else:
+            self._recorded(False)
+
+    @rule(w=indices, n=indices, dx=deltas, dy=deltas, body=st.booleans())
+    def drag_wall(self, w: int, n: int, dx: float, dy: float, body: bool) -> None:
+        i = self._wall(w)
+        if i is None:
+            return
+        wall = self.model.level.walls[i]
+        k = n % len(wall.points)
+        point = wall.points[k]
+        kind = HitKind.WALL if body else HitKind.NODE
+        hit = Hit(kind, 0 if body else k, point, 0.0, ref=Ref("walls", i))
+        assert self.model.begin_drag(hit, *point)
+        self.model.update_drag(point[0] + dx, point[1] + dy)
+        self._recorded(self.model.end_drag())
+
+    @rule(w=indices, n=indices, x=xs, y=ys, what=st.integers(0, 3))
+    def wall_corner(self, w: int, n: int, x: float, y: float, what: int) -> None:
+        i = self._wall(w)
+        if i is None:
+            return
+        wall = self.model.level.walls[i]
+        m = self.model
+        if what == 0:
+            segments = len(wall.points) - (0 if wall.closed else 1)
+            self._recorded(m.insert_wall_node(i, n % segments, x, y))
+        elif what == 1:
+            self._recorded(m.append_wall_node(i, x, y))
+        elif what == 2:
+            self._recorded(m.delete_wall_node(i, n % len(wall.points)))
+        else:
+            self._recorded(m.toggle_wall_closed(i))
+
+    @rule(w=indices, steps=notches)
+    def wheel_wall(self, w: int, steps: int) -> None:
+        i = self._wall(w)
+        if i is not None:
+            self._recorded(self.model.scale_wall_thickness(i, steps), ("wall thickness", i))
 
     @rule(k=indices, p=indices, v=indices, merge=st.booleans())
     def set_property(self, k: int, p: int, v: int, merge: bool) -> None:
@@ -431,6 +484,7 @@ class EditMachine(RuleBasedStateMachine):
     @invariant()
     def level_rules_hold(self) -> None:
         level = self.model.level
+        w, h = level.width_px, level.height_px
         names = [p.name for p in level.paths]
         assert len(set(names)) == len(names)
         for path in level.paths:
@@ -438,12 +492,19 @@ class EditMachine(RuleBasedStateMachine):
             assert len(pts) >= 2
             ring = pts[1:] + (pts[:1] if path.closed else ())
             assert all(a != b for a, b in zip(pts, ring, strict=False)), pts
-            w, h = level.width_px, level.height_px
             assert all(0 <= x <= w and 0 <= y <= h for x, y in pts)
             # Drags keep MIN_PATH_RADIUS; the panel allows what the loader allows (> 0).
             assert 0.0 < path.radius <= MAX_PATH_RADIUS
         rocks = level.obstacles
         assert all(overlapping_rocks(rocks, i) == [] for i in range(len(rocks)))
+        for wall in level.walls:
+            pts = wall.points
+            assert len(set(pts)) >= (3 if wall.closed else 2), wall
+            assert all(0 <= x <= w and 0 <= y <= h for x, y in pts), wall
+            if wall.shape == "rect":
+                (x0, y0), (x1, y1), (x2, y2), (x3, y3) = pts
+                assert y0 == y1 and x1 == x2 and y2 == y3 and x3 == x0, pts
+                assert x0 < x1 and y1 < y2, pts
 
     @invariant()
     def saves_and_loads_back_equal(self) -> None:

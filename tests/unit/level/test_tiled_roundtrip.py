@@ -4,7 +4,6 @@ and the same 10 s trace (issue 16). Skipped when ``tiled`` is not installed."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,9 +16,7 @@ from game.level import (
     LEVELS_DIR,
     MAP_PROPERTIES,
     PropSpec,
-    WallData,
     load_level,
-    save_level,
 )
 from game.tiled_roundtrip import find_tiled, round_trip
 
