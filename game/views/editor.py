@@ -58,6 +58,7 @@ class EditorView(EditorInput):
         self._redraw = False  # after an edit that needs a new drawing, done once per frame
         self._press = None  # a press on a panel value
         self._wall_press = None  # the wall tool's press: (selected wall, x, y)
+        self._drag_to = None  # the drag's next cursor place, applied once per frame
         self.caption = ""  # the window title it set (headless windows ignore titles)
         self.layer = EditorLayer(app.window.ctx)
         self.panel = Panel()
@@ -136,6 +137,7 @@ class EditorView(EditorInput):
             cx, cy = self.camera.position
             z = self.camera.zoom
             self.camera.position = (cx + px * delta_time / z, cy + py * delta_time / z)
+        self.flush_drag()
         if self._redraw:
             self._redraw = False
             self._rebuild_world()

@@ -66,6 +66,7 @@ class EditorInput(arcade.View):
     _last_click: tuple[float, float, float]
     _press: tuple[str, float] | None  # a press on a panel value
     _wall_press: tuple[int | None, float, float] | None  # the wall tool's press
+    _drag_to: tuple[float, float] | None  # where the drag goes at the next frame
 
     def shown_level(self) -> Level:
         """The level as drawn, where the cursor hits things."""
@@ -107,9 +108,17 @@ class EditorInput(arcade.View):
                 self._press = None
             self.panel.drag(self.model, x)
         elif self.model.dragging is not None:
-            self.model.update_drag(*self.mouse)
+            # Once per frame (flush_drag): an edit can rebuild the world, and a burst of
+            # motion events each doing that left the handle a second behind the cursor.
+            self._drag_to = self.mouse
         else:
             self.hover = self._hit()
+
+    def flush_drag(self) -> None:
+        """Move the drag in progress to where the cursor last went (once per frame)."""
+        if self._drag_to is not None and self.model.dragging is not None:
+            self.model.update_drag(*self._drag_to)
+        self._drag_to = None
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
         """Left: the tool (drag, create, append on double-click); right: delete; middle: pan."""
@@ -189,7 +198,7 @@ class EditorInput(arcade.View):
         elif self.model.dragging is not None:
             self.model.update_drag(*self.to_world(x, y))
             self.model.end_drag()
-        self._wall_press = None
+        self._wall_press = self._drag_to = None
         self.hover = self._hit()
 
     def _extends_wall(self, x: float, y: float) -> bool:
