@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from game.level import FlowRegion, Level, Point, Rect
+from game.level import EnemySpawn, FlowRegion, Level, NpcSpawn, PlayerSpawn, Point, Rect
 
 from .geometry import nearest_on_polyline
 from .objects import Ref, rect_of, refs
@@ -26,6 +26,7 @@ __all__ = [
     "HitKind",
     "corners",
     "flow_arrow",
+    "followed",
     "hit_test",
 ]
 
@@ -114,6 +115,32 @@ class Hit:
     def wall(self) -> int | None:
         """The index of the wall hit (its corner or its body), None for anything else."""
         return self.ref.index if self.ref is not None and self.ref.field == "walls" else None
+
+
+def followed(level: Level, hit: Hit) -> Hit:
+    """``hit`` with its point where its handle is in ``level`` now (a dragged path node, wall
+    corner, spawn point or rectangle corner), so a hover ring follows the drag; any other hit,
+    or one whose object is gone, as it was."""
+    try:
+        if hit.kind is HitKind.NODE and hit.wall is not None:
+            point = level.walls[hit.wall].points[hit.index]
+        elif hit.kind is HitKind.NODE:
+            path = next(p for p in level.paths if p.name == hit.path)
+            point = path.points[hit.index]
+        elif hit.kind in (HitKind.SPAWN, HitKind.CORNER) and hit.ref is not None:
+            item = get_object(level, hit.ref)
+            rect = rect_of(item)
+            if hit.kind is HitKind.CORNER and rect is not None:
+                point = corners(rect)[hit.index]
+            elif isinstance(item, PlayerSpawn | EnemySpawn | NpcSpawn):
+                point = (item.x, item.y)
+            else:
+                return hit
+        else:
+            return hit
+    except (IndexError, StopIteration):
+        return hit
+    return replace(hit, point=(float(point[0]), float(point[1])))
 
 
 def _node_hit(level: Level, x: float, y: float, pick: float, prefer: str) -> Hit | None:

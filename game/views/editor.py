@@ -13,6 +13,7 @@ from pathlib import Path
 import arcade
 
 from game.editor import Change, EditModel
+from game.editor.hits import followed
 from game.editor.panel import Panel
 from game.editor.tools import Tool
 from game.level import Level
@@ -146,6 +147,8 @@ class EditorView(EditorInput):
         m = self.model
         if m.dragging is None and not self.panel.dragging:
             self.hover = self._hit()  # the hover ring follows what moved under the cursor
+        elif self.hover is not None:
+            self.hover = followed(self.shown_level(), self.hover)  # and the dragged handle
         name = m.source.name if m.source else "untitled"
         caption = f"{name}{' *' if m.dirty else ''} - editor"
         if caption != self.caption:

@@ -8,7 +8,10 @@ from dataclasses import replace
 import pytest
 
 from game.editor import Hit, HitKind, hit_test
-from tests.unit.editor.helpers import make_level
+from game.editor.hits import followed
+from game.editor.objects import Ref
+from game.level import WallData
+from tests.unit.editor.helpers import LINE, LOOP, make_level
 
 
 def test_node_within_pick_is_hit() -> None:
@@ -137,3 +140,27 @@ def test_tube_and_edge_follow_each_segments_radius() -> None:
     # Then the first is on the narrow tube's edge, the second inside the wide tube
     assert bottom is not None and (bottom.kind, bottom.index) == (HitKind.EDGE, 0)
     assert right is not None and (right.kind, right.index) == (HitKind.TUBE, 1)
+
+
+def test_a_hover_follows_the_dragged_wall_corner_node_and_spawn() -> None:
+    # Given a level with a wall, and hits on its corner, a path node and the guard's spawn
+    base = make_level()
+    wall = WallData(points=((100.0, 500.0), (200.0, 520.0)), id=900)
+    level = replace(base, walls=(wall,))
+    corner = hit_test(level, 200.0, 520.0, 4.0)
+    node = hit_test(level, 400.0, 400.0, 4.0)
+    spawn = Hit(HitKind.SPAWN, 0, (200.0, 200.0), 0.0, ref=Ref("enemies", 0))
+    assert corner is not None and corner.wall == 0 and node is not None
+    # When the corner, the node and the spawn have been dragged elsewhere
+    moved = replace(
+        level,
+        walls=(replace(wall, points=((100.0, 500.0), (260.0, 590.0))),),
+        paths=(replace(LOOP, points=(*LOOP.points[:2], (420.0, 380.0), LOOP.points[3])), LINE),
+        enemies=(replace(level.enemies[0], x=250.0, y=150.0),),
+    )
+    # Then each hover is where its handle is now (so the ring is drawn there)
+    assert followed(moved, corner).point == (260.0, 590.0)
+    assert followed(moved, node).point == (420.0, 380.0)
+    assert followed(moved, spawn).point == (250.0, 150.0)
+    # And a hover whose object is gone stays as it was
+    assert followed(base, corner) == corner

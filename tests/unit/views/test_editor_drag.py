@@ -1,5 +1,6 @@
 """Dragging a wall's corner in the editor while its world runs: one model update per frame
-however many motion events arrive (each can rebuild the world)."""
+however many motion events arrive (each can rebuild the world), and the hover ring on the
+corner it drags."""
 
 from __future__ import annotations
 
@@ -45,6 +46,8 @@ def test_a_burst_of_motion_is_one_update_per_frame(app: GameApp, tmp_path: Path)
     end = model.level.walls[0].points[1]
     assert len(updates) == 1
     assert end == pytest.approx((400.0 + 50 / z, 400.0 + 20 / z), abs=0.02)
+    # And the hover ring is on the dragged corner, not where the drag began
+    assert view.hover is not None and view.hover.point == end
     # And the release ends the drag as one undo step
     send(app.window, "on_mouse_release", x + 50, y + 20, LEFT, 0)
     assert model.dragging is None and model.undo_labels[-1] == "move wall corner"
