@@ -157,7 +157,7 @@ class EditorView(EditorInput):
         flags = ("unsaved changes" if m.dirty else "", "grid" if m.snap else "")
         paused = "" if self.running else "paused"
         tool = f"tool: {self.tool.value}"
-        status = "   ".join(s for s in (caption, tool, *flags, paused, m.notice) if s)
+        status = "   ".join(s for s in (caption, tool, *flags, paused) if s)
         size = self.window.get_size()
         self.layer.update(m, self.shown_level(), self.hover, self.camera.zoom, status, size)
         self.panel_layer.update(m, self.panel, size)

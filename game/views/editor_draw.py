@@ -19,6 +19,8 @@ from game.render import theme
 from game.render.batch import DiscBatch, LineBatch
 from game.render.geometry import rect_outline
 
+from .editor_panel import PANEL_W
+
 __all__ = ["HELP", "EditorLayer"]
 
 HELP = (
@@ -42,6 +44,19 @@ class EditorLayer:
         self.lines, self.discs = LineBatch(ctx, 1024), DiscBatch(ctx, 1024)
         self.status = arcade.Text("", 12, 0, theme.HUD_TEXT, 13, font_name=theme.FONT, bold=True)
         self.help = arcade.Text(HELP, 12, 12, theme.HUD_DIM, 10, font_name=theme.FONT)
+        # The model's notice, wrapped under the top bar: a refusal names file, object and
+        # field, and ran off the window's edge at the end of the status line.
+        self.notice = arcade.Text(
+            "",
+            12,
+            0,
+            SELECTED,
+            12,
+            font_name=theme.FONT,
+            multiline=True,
+            width=400,
+            anchor_y="top",
+        )
         self._size = (0, 0)
 
     def update(
@@ -79,6 +94,12 @@ class EditorLayer:
         self.discs.commit()
         self.status.text = status
         self.status.y = size[1] - 24
+        if self.notice.text != model.notice:
+            self.notice.text = model.notice
+        width = max(size[0] - PANEL_W - 24, 200)
+        if self.notice.width != width:
+            self.notice.width = width
+        self.notice.y = size[1] - 44
         self._size = size
 
     def _walls(self, model: EditModel, level: Level, hover: Hit | None, px: float) -> None:
@@ -142,3 +163,8 @@ class EditorLayer:
         arcade.draw_lrbt_rectangle_filled(0, w, 0, 32, theme.HUD_PANEL)
         self.status.draw()
         self.help.draw()
+        if self.notice.text:
+            bottom = self.notice.y - self.notice.content_height - 6
+            right = self.notice.x + self.notice.width + 12
+            arcade.draw_lrbt_rectangle_filled(0, right, bottom, h - 36, theme.HUD_PANEL)
+            self.notice.draw()
