@@ -110,11 +110,14 @@ class Panel:
     Attributes:
         editing: The row being typed into, or None.
         text: What has been typed so far.
+        fresh: Whether ``text`` is still the old value, which the first typed character
+            replaces (Backspace edits it instead).
     """
 
     def __init__(self) -> None:
         self.editing: str | None = None
         self.text = ""
+        self.fresh = False
         self._drag: tuple[Row, float, float] | None = None
 
     @staticmethod
@@ -149,26 +152,29 @@ class Panel:
     # -- typing ----------------------------------------------------------------------------
 
     def begin_typing(self, model: EditModel, name: str) -> bool:
-        """Start typing a new value for row ``name`` (the old value is the starting text)."""
+        """Start typing a new value for row ``name``: the old value is the starting text,
+        and the first typed character replaces it (typing 20 over 1 gives 20, not 120)."""
         row = self.row(model, name)
         if row is None:
             return False
-        self.editing, self.text = name, row.value
+        self.editing, self.text, self.fresh = name, row.value, True
         return True
 
     def type(self, text: str) -> None:
         """Add typed characters (control characters are ignored)."""
-        if self.editing is not None:
-            self.text += "".join(c for c in text if c.isprintable())
+        typed = "".join(c for c in text if c.isprintable())
+        if self.editing is not None and typed:
+            self.text = typed if self.fresh else self.text + typed
+            self.fresh = False
 
     def backspace(self) -> None:
-        """Remove the last typed character."""
-        self.text = self.text[:-1]
+        """Remove the last character (of the old value too: it can be edited)."""
+        self.text, self.fresh = self.text[:-1], False
 
     def cancel(self) -> bool:
         """Stop typing without a change; True when typing was in progress."""
         was = self.editing is not None
-        self.editing, self.text = None, ""
+        self.editing, self.text, self.fresh = None, "", False
         return was
 
     def commit(self, model: EditModel) -> bool:

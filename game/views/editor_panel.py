@@ -67,7 +67,8 @@ class PanelLayer:
             shown = f"{panel.text}_" if typing else row.value or '""'
             unit = f" {row.unit}" if row.unit else ""
             value.text = f"{shown}{unit}   [{row.range}]" if row.range else f"{shown}{unit}"
-            value.color = EDITING if typing else theme.HUD_TEXT
+            # The old value, dim, until the first key replaces it.
+            value.color = (theme.HUD_DIM if panel.fresh else EDITING) if typing else theme.HUD_TEXT
 
     def row_at(self, x: float, y: float) -> Row | None:
         """The row whose value is under the screen point (x, y), or None."""

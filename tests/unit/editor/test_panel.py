@@ -63,6 +63,23 @@ def test_type_a_number_and_enter(model: EditModel) -> None:
     assert model.undo_labels == ("set mass",)
 
 
+def test_typing_replaces_the_old_value_and_backspace_edits_it(model: EditModel) -> None:
+    # Given an enemy spawn of one agent, its count clicked for typing
+    panel = Panel()
+    model.select_object(Ref("enemies", 0))
+    assert panel.click(model, "count") is False and panel.text == "1"
+    # When 3 is typed and then 0
+    panel.type("3")
+    panel.type("0")
+    # Then the value is 30, not 130
+    assert panel.commit(model) and model.level.enemies[0].count == 30
+    # And after a Backspace the old value is edited instead: 30 -> 3 -> 35
+    panel.begin_typing(model, "count")
+    panel.backspace()
+    panel.type("5")
+    assert panel.commit(model) and model.level.enemies[0].count == 35
+
+
 def test_a_refused_value_keeps_typing_with_the_loaders_message(model: EditModel) -> None:
     panel = Panel()
     model.select_object(Ref("obstacles", 0))
