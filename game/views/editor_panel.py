@@ -17,6 +17,8 @@ PANEL_W, ROW_H = 330, 18
 _TOP = 44
 _ROWS = 24
 _VALUE_X = 118
+#: Screen px a value may take before it is cut with an ellipsis.
+_VALUE_W = PANEL_W - _VALUE_X - 10
 EDITING = (255, 220, 90, 255)
 
 
@@ -33,7 +35,7 @@ class PanelLayer:
             arcade.Text("", 0, 0, theme.HUD_TEXT, 10, font_name=font) for _ in range(_ROWS)
         ]
         self.hint = arcade.Text(
-            "click: type, Enter (or the next choice); drag: change",
+            "click: type a value or step a choice; drag: change",
             0,
             0,
             theme.HUD_DIM,
@@ -42,6 +44,8 @@ class PanelLayer:
         )
         self.rows: list[Row] = []
         self._size = (0, 0)
+        self._probe = arcade.Text("", 0, 0, font_size=10, font_name=font)  # measures values
+        self._fitted: dict[tuple[str, bool], str] = {}
 
     def left(self) -> float:
         """The panel's left edge (screen px)."""
@@ -66,9 +70,38 @@ class PanelLayer:
             typing = panel.editing == row.name
             shown = f"{panel.text}_" if typing else row.value or '""'
             unit = f" {row.unit}" if row.unit else ""
-            value.text = f"{shown}{unit}   [{row.range}]" if row.range else f"{shown}{unit}"
+            text = f"{shown}{unit}   [{row.range}]" if row.range else f"{shown}{unit}"
+            if typing and self._fit(text, True) != text:
+                text = f"{shown}{unit}"  # room for what is typed before the range
+            value.text = self._fit(text, typing)
             # The old value, dim, until the first key replaces it.
             value.color = (theme.HUD_DIM if panel.fresh else EDITING) if typing else theme.HUD_TEXT
+
+    def _fit(self, text: str, keep_end: bool) -> str:
+        """``text`` cut with an ellipsis to the value column (its end kept while typing,
+        where the cursor is); a long hint ran off the window's edge."""
+        key = (text, keep_end)
+        if key not in self._fitted:
+            if len(self._fitted) > 512:
+                self._fitted.clear()
+            self._fitted[key] = self._cut(text, keep_end)
+        return self._fitted[key]
+
+    def _cut(self, text: str, keep_end: bool) -> str:
+        probe = self._probe
+
+        def cut(n: int) -> str:
+            return "\u2026" + text[len(text) - n :] if keep_end else text[:n] + "\u2026"
+
+        probe.text = text
+        if probe.content_width <= _VALUE_W:
+            return text
+        low, high = 0, len(text) - 1  # the most characters that fit with the ellipsis
+        while low < high:
+            mid = (low + high + 1) // 2
+            probe.text = cut(mid)
+            low, high = (mid, high) if probe.content_width <= _VALUE_W else (low, mid - 1)
+        return cut(low)
 
     def row_at(self, x: float, y: float) -> Row | None:
         """The row whose value is under the screen point (x, y), or None."""

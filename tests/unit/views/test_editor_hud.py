@@ -47,3 +47,27 @@ def test_a_long_refusal_is_shown_whole_left_of_the_panel(view: EditorView) -> No
     assert model.notice not in view.layer.status.text
     assert "tool: select" in view.layer.status.text
 
+
+
+def test_long_values_are_cut_to_the_panel_and_the_typing_end_shows(view: EditorView) -> None:
+    # Given a long hint set in the map's panel
+    panel, model, layer = view.panel, view.model, view.panel_layer
+    hint = "Reefs cross the sea. The fish queue through the gaps; the guard sees far."
+    panel.begin_typing(model, "hint")
+    panel.text = hint
+    assert panel.commit(model) and model.level.hint == hint
+    frames(view.window, 1)
+    right = view.window.get_size()[0]
+    # Then its value ends in an ellipsis inside the window, and starts as the hint does
+    k = [r.name for r in layer.rows].index("hint")
+    value = layer.values[k]
+    assert value.text.endswith("\u2026") and hint.startswith(value.text[:-1])
+    assert value.x + value.content_width <= right
+    # And while it is typed, the end (where the cursor is) shows
+    panel.begin_typing(model, "hint")
+    panel.backspace()
+    frames(view.window, 1)
+    assert value.text.startswith("\u2026") and value.text.endswith("far_")
+    assert value.x + value.content_width <= right
+    # And the panel's own help line fits too
+    assert layer.hint.x + layer.hint.content_width <= right
