@@ -48,7 +48,6 @@ def test_a_long_refusal_is_shown_whole_left_of_the_panel(view: EditorView) -> No
     assert "tool: select" in view.layer.status.text
 
 
-
 def test_long_values_are_cut_to_the_panel_and_the_typing_end_shows(view: EditorView) -> None:
     # Given a long hint set in the map's panel
     panel, model, layer = view.panel, view.model, view.panel_layer
