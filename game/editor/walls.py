@@ -40,12 +40,20 @@ def _least(wall: WallData) -> int:
     return 2 if wall.shape == "polyline" else 3
 
 
+def _keeps(wall: WallData, what: str) -> str:
+    """The refusal in the designer's words (open, closed), not the format's shape names."""
+    words = (
+        "an open wall needs at least two"
+        if _least(wall) == 2
+        else "a closed wall needs at least three"
+    )
+    return f"{words} {what}"
+
+
 def _check(points: tuple[Point, ...], wall: WallData) -> None:
     """Refuse corners the loader would refuse for ``wall``'s shape, or that repeat."""
-    least = _least(wall)
-    if len(set(points)) < least:
-        words = "two" if least == 2 else "three"
-        raise RefusedError(f"a {wall.shape} wall keeps at least {words} distinct corners")
+    if len(set(points)) < _least(wall):
+        raise RefusedError(_keeps(wall, "distinct corners"))
     ring = points + (points[:1] if wall.closed else ())
     if any(p == q for p, q in pairwise(ring)):
         raise RefusedError("two neighbouring corners of a wall cannot be on one spot")
@@ -87,7 +95,7 @@ def wall_node_deleted(level: Level, index: int, node: int) -> Level:
     """Wall ``index`` without corner ``node`` (a rectangle becomes a triangle)."""
     wall = level.walls[index]
     if len(wall.points) <= _least(wall):
-        raise RefusedError(f"a {wall.shape} wall keeps at least {_least(wall)} corners")
+        raise RefusedError(_keeps(wall, "corners"))
     points = wall.points[:node] + wall.points[node + 1 :]
     new = replace(wall, points=points, shape="polygon" if wall.shape == "rect" else wall.shape)
     _check(points, new)
