@@ -53,7 +53,7 @@ class EditorView(EditorInput):
         self.running, self.panning = True, False
         self.tool = Tool.SELECT
         self.hover = None
-        self.mouse = (0.0, 0.0)
+        self.mouse = (-1e9, -1e9)  # no cursor yet: nothing hovered (not the world's origin)
         self.keys = set()
         self._last_click = (-1.0, 0.0, 0.0)
         self._redraw = False  # after an edit that needs a new drawing, done once per frame

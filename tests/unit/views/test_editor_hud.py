@@ -70,3 +70,20 @@ def test_long_values_are_cut_to_the_panel_and_the_typing_end_shows(view: EditorV
     assert value.x + value.content_width <= right
     # And the panel's own help line fits too
     assert layer.hint.x + layer.hint.content_width <= right
+
+
+def test_nothing_is_hovered_before_the_cursor_comes(app: GameApp, tmp_path: Path) -> None:
+    # Given a level with a flow region whose corner is the world's origin
+    target = tmp_path / "flow.tmj"
+    create_level_file(target, (40, 24))
+    model = EditModel.open(target)
+    assert model.begin_create("flows", 0.0, 0.0)
+    model.update_drag(300.0, 300.0)
+    model.end_drag()
+    assert model.level.flows[0].rect.left == 0.0 and model.level.flows[0].rect.bottom == 0.0
+    # When the editor opens and frames run with no mouse event yet
+    editor = EditorView(app, model)
+    app.window.show_view(editor)
+    frames(app.window, 2)
+    # Then nothing is hovered (no ring on the flow's corner at the origin)
+    assert editor.hover is None
