@@ -66,9 +66,9 @@ def test_inserting_or_deleting_a_corner_of_a_rectangle_makes_a_polygon(level: Le
 def test_walls_keep_their_least_corners(level: Level) -> None:
     two = wall_node_deleted(level, 0, 1)
     assert len(two.walls[0].points) == 2
-    with pytest.raises(RefusedError, match="^an open wall needs at least two corners$"):
+    with pytest.raises(RefusedError, match=r"^an open wall needs at least two corners$"):
         wall_node_deleted(two, 0, 0)
-    with pytest.raises(RefusedError, match="^a closed wall needs at least three distinct"):
+    with pytest.raises(RefusedError, match=r"^a closed wall needs at least three distinct"):
         wall_closed_toggled(two, 0)
     with pytest.raises(RefusedError, match="one spot"):
         wall_node_moved(level, 0, 1, (100.0, 500.0))
