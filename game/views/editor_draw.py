@@ -165,6 +165,6 @@ class EditorLayer:
         self.help.draw()
         if self.notice.text:
             bottom = self.notice.y - self.notice.content_height - 6
-            right = self.notice.x + self.notice.width + 12
+            right = self.notice.x + (self.notice.width or 0) + 12
             arcade.draw_lrbt_rectangle_filled(0, right, bottom, h - 36, theme.HUD_PANEL)
             self.notice.draw()
