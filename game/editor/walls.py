@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import pairwise
 
-from game.level import Level, Point, WallData
+from game.level import Level, Point, Rect, WallData
 
 from .geometry import round_coord
 from .objects import RefusedError, span
@@ -34,6 +34,15 @@ def rect_corners(a: Point, b: Point, width: float, height: float) -> tuple[Point
     loader reads a ``rect`` wall."""
     r = span(a, b, width, height)
     return ((r.left, r.bottom), (r.right, r.bottom), (r.right, r.top), (r.left, r.top))
+
+
+def _free_corners(wall: WallData) -> tuple[Point, ...]:
+    """A wall's corners as a polygon or polyline holds them: a rectangle's (whose right and
+    top are ``left + width`` and ``bottom + height``, as the loader computes them) rounded
+    as the loader rounds free corners."""
+    if wall.shape != "rect":
+        return wall.points
+    return tuple((round_coord(x), round_coord(y)) for x, y in wall.points)
 
 
 def _least(wall: WallData) -> int:
@@ -84,7 +93,8 @@ def wall_node_inserted(level: Level, index: int, at: int, point: Point) -> Level
     """A new corner at ``point`` that becomes corner ``at`` of wall ``index`` (a rectangle
     becomes a polygon)."""
     wall = level.walls[index]
-    points = (*wall.points[:at], point, *wall.points[at:])
+    corners = _free_corners(wall)
+    points = (*corners[:at], point, *corners[at:])
     shape = "polygon" if wall.shape == "rect" else wall.shape
     new = replace(wall, points=points, shape=shape)
     _check(points, new)
@@ -96,7 +106,8 @@ def wall_node_deleted(level: Level, index: int, node: int) -> Level:
     wall = level.walls[index]
     if len(wall.points) <= _least(wall):
         raise RefusedError(_keeps(wall, "corners"))
-    points = wall.points[:node] + wall.points[node + 1 :]
+    corners = _free_corners(wall)
+    points = corners[:node] + corners[node + 1 :]
     new = replace(wall, points=points, shape="polygon" if wall.shape == "rect" else wall.shape)
     _check(points, new)
     return with_wall(level, index, new)
@@ -105,7 +116,8 @@ def wall_node_deleted(level: Level, index: int, node: int) -> Level:
 def wall_closed_toggled(level: Level, index: int) -> Level:
     """Close an open wall (a polygon) or open a closed one (a polyline, also from a rect)."""
     wall = level.walls[index]
-    new = replace(wall, shape="polyline" if wall.closed else "polygon")
+    shape = "polyline" if wall.closed else "polygon"
+    new = replace(wall, points=_free_corners(wall), shape=shape)
     _check(new.points, new)
     return with_wall(level, index, new)
 
@@ -118,5 +130,16 @@ def wall_translated(level: Level, index: int, dx: float, dy: float) -> Level:
     ys = [y for _, y in wall.points]
     dx = min(max(dx, -min(xs)), level.width_px - max(xs))
     dy = min(max(dy, -min(ys)), level.height_px - max(ys))
-    points = tuple((round_coord(x + dx), round_coord(y + dy)) for x, y in wall.points)
+    points: tuple[Point, ...]
+    if wall.shape == "rect":
+        (left, bottom), (right, top) = wall.points[0], wall.points[2]
+        r = Rect(
+            round_coord(left + dx),
+            round_coord(bottom + dy),
+            round_coord(right - left),
+            round_coord(top - bottom),
+        )
+        points = ((r.left, r.bottom), (r.right, r.bottom), (r.right, r.top), (r.left, r.top))
+    else:
+        points = tuple((round_coord(x + dx), round_coord(y + dy)) for x, y in wall.points)
     return with_wall(level, index, replace(wall, points=points))

@@ -424,9 +424,9 @@ class EditMachine(RuleBasedStateMachine):
         spec = specs[p % len(specs)]
         values = _values(spec, self.model.level)
         key = ("property", ref, spec.name) if merge else None
-        self._recorded(
-            self.model.set_property(ref, spec, values[v % len(values)], merge=merge), key
-        )
+        changed = self.model.set_property(ref, spec, values[v % len(values)], merge=merge)
+        # A refused or unchanged value ends merging (the next wheel notch is a new step).
+        self._recorded(changed, key if changed else None)
 
     @rule(k=indices)
     def toggle_npc_area(self, k: int) -> None:
