@@ -6,10 +6,10 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: install play test check lint bench demo clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml steering/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	$(BIN)/python -m pip install --quiet -e ./steering -e '.[test,bench]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -18,8 +18,8 @@ play: $(STAMP)
 	$(BIN)/python -m game
 
 lint: $(STAMP)
-	$(BIN)/ruff check game tests benchmarks tools
-	$(BIN)/ruff format --check game tests benchmarks tools
+	$(BIN)/ruff check game steering tests benchmarks tools
+	$(BIN)/ruff format --check game steering tests benchmarks tools
 	$(BIN)/mypy
 
 test: lint

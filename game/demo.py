@@ -15,7 +15,7 @@ import numpy as np
 
 from game.clock import DT
 
-from .steering import (
+from steering import (
     AgentGroup,
     AvoidObstacles,
     Contain,

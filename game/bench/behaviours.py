@@ -2,7 +2,7 @@
 vocabulary (hide, interpose, offset pursuit, match velocity, agent and wall avoidance, queueing,
 orientation, fields of view) on its own, at 1,000 and 10,000 agents.
 
-Every case is one behaviour on one :class:`~game.steering.AgentGroup`: agents uniform in a
+Every case is one behaviour on one :class:`~steering.AgentGroup`: agents uniform in a
 square whose side grows with ``sqrt(N)`` (one agent per :data:`AREA_PER_AGENT` px², the
 density of a busy level), each moving at 60 % of a 120 px/s max speed in a random direction.
 Between timed calls the agents move by the behaviour's force (the core's Euler step, not timed),
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from game.clock import DT
-from game.steering import (
+from steering import (
     AgentGroup,
     Align,
     AvoidAgents,
@@ -43,7 +43,7 @@ from game.steering import (
     formation_offsets,
     integrate,
 )
-from game.steering.vec import FloatArray
+from steering.vec import FloatArray
 
 __all__ = [
     "AREA_PER_AGENT",

@@ -13,7 +13,7 @@ px/s and forces px/s^2 with a fixed step ``dt`` (1/60 s), so:
   ``position += velocity * dt``, ``acceleration *= 0``: the seeds' update with one frame per dt;
 * the seeds' steer ``desired - velocity`` is a velocity change made within one frame, i.e.
   ``(desired - velocity) / dt`` in px/s^2 (:data:`SEED_GAIN`), then limited to max force. The core
-  uses a gain of 8/s instead (``game.steering.DEFAULT_GAIN``): the direction is the same, and so
+  uses a gain of 8/s instead (``steering.DEFAULT_GAIN``): the direction is the same, and so
   is the force whenever the max-force limit applies;
 * distances the seeds give in px (predict 25 px ahead, target 25 px further on, the detection
   box) stay px;
@@ -116,7 +116,7 @@ class SeedFlowField:
     """Seed 003's ``FlowField``: rows x cols cells of ``resolution`` px, one Vec2d per cell.
 
     Row 0 is the bottom row at ``origin`` (the game's y axis points up; the seed's rows run down
-    the screen), as in the core's :class:`~game.steering.FlowField`.
+    the screen), as in the core's :class:`~steering.FlowField`.
     """
 
     field: list[list[Vec2d]]

@@ -66,7 +66,7 @@ from game.safe_io import OutputError, atomic_write, check_output
 if TYPE_CHECKING:
     from pymunk import Vec2d
 
-    from game.steering.vec import FloatArray
+    from steering.vec import FloatArray
     from game.world import World
 
     from .behaviours import BehaviourTiming
@@ -435,7 +435,7 @@ def time_core(
     Agents move between timed steps (the core's Euler integrator, not timed), so the neighbour
     index is rebuilt every step as in the game.
     """
-    from game.steering import integrate
+    from steering import integrate
 
     from .scenario import build_scenario
 

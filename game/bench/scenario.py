@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from pymunk import Vec2d
 
 from game.level import Level, PathData, load_level, resolve_level
-from game.steering import (
+from steering import (
     AgentGroup,
     AvoidObstacles,
     Behaviour,
@@ -31,7 +31,7 @@ from game.steering import (
     Weighted,
     WeightedSum,
 )
-from game.steering.vec import FloatArray
+from steering.vec import FloatArray
 from game.world import Current, World
 
 from .reference import (

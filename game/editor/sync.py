@@ -1,6 +1,6 @@
 """Bring live steering paths in line with edited level data using the fewest node edits.
 
-Agents keep their progress along a steering :class:`~game.steering.Path` across
+Agents keep their progress along a steering :class:`~steering.Path` across
 ``move_node``, ``insert_node``, ``delete_node``, ``set_closed`` and radius edits (the path
 records how arc lengths map), but not across a wholesale ``set_nodes`` with a different node
 count. So a mirror of the editor's level must turn "the nodes are now these" into those small
@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from game.level import Level, Point
-from game.steering import Path, PathSet
+from steering import Path, PathSet
 
 from .changes import Change, PathChanged, PathRemoved, RockChanged, RockRemoved
 
@@ -140,7 +140,7 @@ def apply_changes(
     """Apply the path events of an edit to a name -> steering path mapping, in place.
 
     A changed path is synced with :func:`sync_path`; a new name gets a new path; a removed
-    one is dropped from the mapping. When ``paths`` is a :class:`~game.steering.PathSet`
+    one is dropped from the mapping. When ``paths`` is a :class:`~steering.PathSet`
     (a world's registry), a path that drifts gets a new drift base at the edited nodes, and
     its nodes go to where that base puts them at ``time`` (the drift then moves them every
     step with the same count).

@@ -26,7 +26,7 @@ from game.level import (
     PathData,
     Point,
 )
-from game.steering.path import radii_after_close, radii_after_delete, radii_after_insert
+from steering.path import radii_after_close, radii_after_delete, radii_after_insert
 
 from .geometry import (
     clamp_point,
@@ -138,7 +138,7 @@ def _radii(
     index: int,
     closed: bool,
 ) -> tuple[float, ...]:
-    """A path's per-segment radii after a node edit (``rule`` from game.steering.path, the
+    """A path's per-segment radii after a node edit (``rule`` from steering.path, the
     rules the live path follows); empty stays empty (one radius for the whole path)."""
     return tuple(float(r) for r in rule(radii, index, closed)) if radii else ()
 

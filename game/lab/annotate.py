@@ -3,7 +3,7 @@ game's F1 overlay draws too (hide, interpose, formations, agent and wall avoidan
 matched velocity, orientation) are drawn by its functions (:mod:`game.render.debug_draw`);
 the rest, the seeds' drawings, are here, one function per behaviour family, each reading
 only the keys its behaviour documents. Rows with NaN (agents a behaviour skipped, e.g. under
-:class:`~game.steering.Masked`) are left out by :class:`~game.lab.sketch.Sketch`."""
+:class:`~steering.Masked`) are left out by :class:`~game.lab.sketch.Sketch`."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from game.render import debug_draw
 from game.render.theme import DEBUG
-from game.steering import Debug
+from steering import Debug
 
 from .scene import Scene
 from .sketch import Sketch

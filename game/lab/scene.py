@@ -15,7 +15,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from game.clock import DT
 from game.render.trails import Trails
-from game.steering import AgentGroup, Debug, FlowField, Obstacles, Path, Walls, integrate
+from steering import AgentGroup, Debug, FlowField, Obstacles, Path, Walls, integrate
 
 from .params import Param, Params
 

@@ -18,7 +18,7 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from game.steering import Debug, Walls
+from steering import Debug, Walls
 
 from . import theme
 from .batch import DiscBatch, HairlineBatch, LineBatch
@@ -145,7 +145,7 @@ def _points(pos: ArrayLike) -> FloatArray:
 
 
 def draw_hide(pen: Canvas, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None) -> None:
-    """:class:`~game.steering.Hide`: a ring at every rock's hiding spot (``hide.spots``), and
+    """:class:`~steering.Hide`: a ring at every rock's hiding spot (``hide.spots``), and
     for each hiding agent a dot at its chosen spot (``hide.spot``) linked to it."""
     p = _points(pos)
     spots = debug.get("hide.spots")
@@ -163,7 +163,7 @@ def draw_hide(pen: Canvas, debug: Debug, pos: ArrayLike, show: ArrayLike | None 
 def draw_interpose(
     pen: Canvas, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None
 ) -> None:
-    """:class:`~game.steering.Interpose`: the predicted point between the two movers
+    """:class:`~steering.Interpose`: the predicted point between the two movers
     (``interpose.point``), a dot linked to each agent."""
     p = _points(pos)
     point = _rows(debug, "interpose.point", p.shape[0])
@@ -177,7 +177,7 @@ def draw_interpose(
 def draw_formation(
     pen: Canvas, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None
 ) -> None:
-    """:class:`~game.steering.OffsetPursuit`: each agent's slot in the world
+    """:class:`~steering.OffsetPursuit`: each agent's slot in the world
     (``offset.slot``), a ring linked to the agent that holds it."""
     p = _points(pos)
     slot = _rows(debug, "offset.slot", p.shape[0])
@@ -191,7 +191,7 @@ def draw_formation(
 def draw_avoid_agents(
     pen: Canvas, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None
 ) -> None:
-    """:class:`~game.steering.AvoidAgents`: for each agent with a threat, where it will be at
+    """:class:`~steering.AvoidAgents`: for each agent with a threat, where it will be at
     closest approach (``avoidagents.point``, linked to it) and where the threat will be then
     (``avoidagents.threat_point``), joined by a thick line: the predicted miss."""
     p = _points(pos)
@@ -221,10 +221,10 @@ def draw_avoid_walls(
     walls: Walls | ArrayLike | None = None,
     show: ArrayLike | None = None,
 ) -> None:
-    """:class:`~game.steering.AvoidWalls`: the three feelers of every agent
+    """:class:`~steering.AvoidWalls`: the three feelers of every agent
     (``walls.feelers``), brighter for an agent whose feeler crosses a wall; a dot where the
     deepest one crosses (``walls.hit``) and, given the walls ((M, 2, 2) segments or a
-    :class:`~game.steering.Walls`), the wall it crosses (``walls.wall``) drawn thick."""
+    :class:`~steering.Walls`), the wall it crosses (``walls.wall``) drawn thick."""
     p = _points(pos)
     n = p.shape[0]
     tips = debug.get("walls.feelers")
@@ -255,7 +255,7 @@ def draw_queue(
     radius: ArrayLike = 8.0,
     show: ArrayLike | None = None,
 ) -> None:
-    """:class:`~game.steering.Queue`: a ring round every braking agent (``queue.braking``)
+    """:class:`~steering.Queue`: a ring round every braking agent (``queue.braking``)
     and a line to the neighbour ahead that blocks it (``queue.ahead``, an index into
     ``pos``). ``radius`` is the agents' radius, one or (N,)."""
     p = _points(pos)
@@ -278,7 +278,7 @@ def draw_queue(
 def draw_match_velocity(
     pen: Canvas, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None
 ) -> None:
-    """:class:`~game.steering.MatchVelocity`: the target velocity (``match.velocity``) as a
+    """:class:`~steering.MatchVelocity`: the target velocity (``match.velocity``) as a
     tick the length of a quarter second's travel."""
     p = _points(pos)
     v = _rows(debug, "match.velocity", p.shape[0])
@@ -299,8 +299,8 @@ def draw_heading(
 ) -> None:
     """Heading against velocity: a line ``length`` long (world units, one or (N,)) along each
     heading, a tick of a quarter second's travel along the velocity and, when given, a
-    fainter line along the desired heading (:class:`~game.steering.Face` and
-    :class:`~game.steering.LookWhereYouAreGoing` write it as ``orientation.desired``; zero
+    fainter line along the desired heading (:class:`~steering.Face` and
+    :class:`~steering.LookWhereYouAreGoing` write it as ``orientation.desired``; zero
     rows, "keep the heading", are skipped)."""
     p = _points(pos)
     n = p.shape[0]

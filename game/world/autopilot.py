@@ -21,8 +21,8 @@ from numpy.typing import NDArray
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from game.steering import AgentGroup, Arrive, AvoidObstacles, PrioritizedSum, truncate
-from game.steering.vec import FloatArray
+from steering import AgentGroup, Arrive, AvoidObstacles, PrioritizedSum, truncate
+from steering.vec import FloatArray
 
 from .physics import SIGHT_FILTER
 

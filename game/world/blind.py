@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from game.clock import DT
-from game.steering.vec import FloatArray
+from steering.vec import FloatArray
 
 if TYPE_CHECKING:
     from game.level import Level

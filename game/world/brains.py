@@ -30,7 +30,7 @@ from enum import IntEnum
 import numpy as np
 from numpy.typing import NDArray
 
-from game.steering import (
+from steering import (
     AgentGroup,
     Arrive,
     AvoidAgents,
@@ -55,8 +55,8 @@ from game.steering import (
     Wander,
     truncate,
 )
-from game.steering.combine import scatter_debug
-from game.steering.vec import FloatArray, length, scale_rows, take_rows
+from steering.combine import scatter_debug
+from steering.vec import FloatArray, length, scale_rows, take_rows
 
 from .currents import ShoreFlow
 from .tuning import Tuning, default_tuning
@@ -201,7 +201,7 @@ class CrowdBrain:
     """Steering of every non-player agent: one prioritised sum over the whole group, each
     behaviour called once over every agent whatever the number of paths, modes or spawns.
 
-    In priority order (Buckland's running sum, :class:`~game.steering.PrioritizedSum`,
+    In priority order (Buckland's running sum, :class:`~steering.PrioritizedSum`,
     capped at max force): containment in the world rectangle, wall avoidance (feelers, when
     the level has walls), rock avoidance, queueing and agent avoidance (NPCs with ``queue`` /
     ``avoid`` set), separation (weighted), and the goal of the agent's mode (weighted). The

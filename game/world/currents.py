@@ -1,7 +1,7 @@
 """Currents: a level's flow regions as steering flow fields, and the drag they put on bodies.
 
-Each region becomes a :class:`~game.steering.FlowField` of unit directions over its rectangle
-(a :class:`~game.steering.NoiseFlow` when its noise changes with time) and a strength in px/s.
+Each region becomes a :class:`~steering.FlowField` of unit directions over its rectangle
+(a :class:`~steering.NoiseFlow` when its noise changes with time) and a strength in px/s.
 The current velocity at a point is the sum over the regions that contain it (overlapping
 regions add up, as docs/levels.md says); outside every region the water is still. The map's
 edges are walls the water turns along: within :data:`BANK` px of an edge the part of the
@@ -20,8 +20,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from game.level import FlowRegion, Level
-from game.steering import FlowField, FlowSource, NoiseFlow
-from game.steering.vec import FloatArray, as_points
+from steering import FlowField, FlowSource, NoiseFlow
+from steering.vec import FloatArray, as_points
 
 __all__ = ["BANK", "CURRENT_DRAG", "SHORE", "Current", "Currents", "ShoreFlow", "image_field"]
 
@@ -178,7 +178,7 @@ class Currents:
 
     def lookup(self, points: ArrayLike, bilinear: bool = True) -> FloatArray:
         """The current's velocity (px/s) at (K, 2) points: a flow source for the core's
-        :class:`~game.steering.FollowFlow` (``bilinear`` is always on here)."""
+        :class:`~steering.FollowFlow` (``bilinear`` is always on here)."""
         p = as_points(points)
         known = self._known
         if known is not None and np.array_equal(known[0], p):
@@ -231,11 +231,11 @@ def _bank(
 @dataclass(eq=False)
 class ShoreFlow:
     """What fish swimming with the current follow: the current, turned back from the map's
-    edges (a :class:`~game.steering.FlowSource` for :class:`~game.steering.FollowFlow`).
+    edges (a :class:`~steering.FlowSource` for :class:`~steering.FollowFlow`).
 
     Within :attr:`band` px of an edge, the part of the flow heading into the edge is taken
     away and a part heading back out is added (at least 1 px/s: only the direction matters to
-    :class:`~game.steering.FollowFlow`), both in proportion to ``1 - distance / band``,
+    :class:`~steering.FollowFlow`), both in proportion to ``1 - distance / band``,
     together with a part along the edge (the way the flow already runs along it, else toward
     the middle of that edge) so a fish caught in a current running into a wall swims along
     the wall and out of the stream instead of holding still against it; where the banked

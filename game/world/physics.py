@@ -20,7 +20,7 @@ import pymunk.batch as batch
 from numpy.typing import NDArray
 from scipy.spatial import cKDTree
 
-from game.steering.vec import FloatArray, clamp
+from steering.vec import FloatArray, clamp
 
 __all__ = [
     "CAT_AGENT",

@@ -17,8 +17,8 @@ from numpy.typing import NDArray
 from scipy.spatial import cKDTree
 
 from game.level import EnemySpawn, Level, NpcSpawn, Rect
-from game.steering import formation_offsets
-from game.steering.vec import FloatArray
+from steering import formation_offsets
+from steering.vec import FloatArray
 
 log = logging.getLogger(__name__)
 

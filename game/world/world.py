@@ -17,7 +17,7 @@ from game.level import EnemySpawn, Level, NpcSpawn
 
 if TYPE_CHECKING:
     from game.editor.changes import Change
-from game.steering import (
+from steering import (
     AgentGroup,
     AvoidObstacles,
     AvoidWalls,
@@ -30,7 +30,7 @@ from game.steering import (
     Separate,
     Walls,
 )
-from game.steering.vec import (
+from steering.vec import (
     FloatArray,
     as_complex,
     length,

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-PURE = ["game.steering", "game.level", "game.recording"]
+PURE = ["steering", "game.level", "game.recording"]
 
 
 @pytest.mark.parametrize("module", PURE)

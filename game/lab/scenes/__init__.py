@@ -1,4 +1,4 @@
 """The Lab's scenes, one small file each; every module here defining ``SCENE`` is one.
 
-Seed examples are named ``seed_*``; the others show one behaviour of :mod:`game.steering`.
+Seed examples are named ``seed_*``; the others show one behaviour of :mod:`steering`.
 """

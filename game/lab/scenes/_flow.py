@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from game.lab import FloatArray, Param, Scene, seed_force, seed_speed
-from game.steering import AgentGroup, Debug, FollowFlow
+from steering import AgentGroup, Debug, FollowFlow
 
 __all__ = ["COLS", "FLOW_PARAMS", "HEIGHT", "RESOLUTION", "ROWS", "VEHICLES", "WIDTH", "FlowScene"]
 

@@ -13,7 +13,7 @@ from typing import ClassVar
 import numpy as np
 
 from game.lab import FloatArray, Param, Scene, seed_force, seed_speed
-from game.steering import AgentGroup, Debug, FollowPath, Path
+from steering import AgentGroup, Debug, FollowPath, Path
 
 __all__ = [
     "HEIGHT",

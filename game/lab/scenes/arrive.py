@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from game.lab import FloatArray, Param, Scene
-from game.steering import AgentGroup, Arrive, Debug, Separate, WeightedSum
+from steering import AgentGroup, Arrive, Debug, Separate, WeightedSum
 
 
 class ArriveScene(Scene):

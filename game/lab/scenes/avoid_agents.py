@@ -6,7 +6,7 @@ import numpy as np
 
 from game.lab import FloatArray, Param, Scene
 from game.lab.sketch import COLORS
-from game.steering import AgentGroup, AvoidAgents, Debug, PrioritizedSum, Seek, Weighted
+from steering import AgentGroup, AvoidAgents, Debug, PrioritizedSum, Seek, Weighted
 
 PER_CROWD = 14
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from game.lab import FloatArray, Param, Scene
-from game.steering import AgentGroup, Contain, Debug, PrioritizedSum, Walls, Wander
+from steering import AgentGroup, Contain, Debug, PrioritizedSum, Walls, Wander
 
 BOX = (120.0, 60.0, 520.0, 300.0)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from game.lab import FloatArray, Param, Scene
-from game.steering import AgentGroup, Contain, Debug, Flee, PrioritizedSum, Wander
+from steering import AgentGroup, Contain, Debug, Flee, PrioritizedSum, Wander
 
 
 class FleeScene(Scene):

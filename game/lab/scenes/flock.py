@@ -4,7 +4,7 @@ view (Reynolds' boids)."""
 from __future__ import annotations
 
 from game.lab import FloatArray, Param, Scene
-from game.steering import AgentGroup, Align, Cohere, Debug, Separate, Weighted, WeightedSum
+from steering import AgentGroup, Align, Cohere, Debug, Separate, Weighted, WeightedSum
 
 
 class FlockScene(Scene):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from game.lab import FloatArray, Param, Scene, place_obstacles
-from game.steering import AgentGroup, Contain, Debug, Hide, PrioritizedSum, Separate
+from steering import AgentGroup, Contain, Debug, Hide, PrioritizedSum, Separate
 
 
 class HideScene(Scene):

@@ -6,7 +6,7 @@ import numpy as np
 
 from game.lab import FloatArray, Param, Scene
 from game.lab.sketch import COLORS
-from game.steering import (
+from steering import (
     AgentGroup,
     Contain,
     Debug,

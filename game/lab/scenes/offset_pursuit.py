@@ -6,7 +6,7 @@ import numpy as np
 
 from game.lab import FloatArray, Param, Scene
 from game.lab.sketch import COLORS
-from game.steering import AgentGroup, Arrive, Debug, Masked, OffsetPursuit, formation_offsets
+from steering import AgentGroup, Arrive, Debug, Masked, OffsetPursuit, formation_offsets
 
 LEADER = 0
 FOLLOWERS = 7

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from game.lab import FloatArray, Param, Scene
-from game.steering import (
+from steering import (
     AgentGroup,
     Debug,
     Face,

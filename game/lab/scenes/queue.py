@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from game.lab import FloatArray, Param, Scene
-from game.steering import (
+from steering import (
     AgentGroup,
     AvoidWalls,
     Debug,

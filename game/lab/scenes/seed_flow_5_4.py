@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from game.lab import Param
-from game.steering import AgentGroup, FlowField
+from steering import AgentGroup, FlowField
 
 from ._flow import COLS, FLOW_PARAMS, RESOLUTION, ROWS, FlowScene
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from game.lab import Param
-from game.steering import AgentGroup, NoiseFlow
+from steering import AgentGroup, NoiseFlow
 
 from ._flow import COLS, FLOW_PARAMS, RESOLUTION, ROWS, FlowScene
 from .seed_flow_5_4 import NOISE_STEP

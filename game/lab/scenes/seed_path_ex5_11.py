@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from game.lab import FloatArray, Param, Scene, seed_force, seed_speed
-from game.steering import AgentGroup, Contain, Debug, FollowPath, Path, integrate
+from steering import AgentGroup, Contain, Debug, FollowPath, Path, integrate
 
 from ._seed import (
     HEIGHT,

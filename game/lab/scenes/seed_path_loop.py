@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from game.lab import FloatArray, Param, Scene, seed_force, seed_speed
-from game.steering import AgentGroup, Debug, FollowPath, Path
+from steering import AgentGroup, Debug, FollowPath, Path
 
 #: size(800, 400); offset 30; points (offset, offset), (w - offset, offset), (w - offset,
 #: h - offset), (w / 2, h - 3 offset), (offset, h - offset), closed (index modulo); radius 20.

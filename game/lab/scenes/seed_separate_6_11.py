@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from game.lab import FloatArray, Param
-from game.steering import Debug, Seek, Separate, Weighted, WeightedSum
+from steering import Debug, Seek, Separate, Weighted, WeightedSum
 
 from .seed_separate_6_7 import Separate67
 

@@ -7,7 +7,7 @@ from typing import ClassVar
 import numpy as np
 
 from game.lab import FloatArray, Param, Scene, seed_force, seed_speed
-from game.steering import AgentGroup, Debug, Separate
+from steering import AgentGroup, Debug, Separate
 
 #: Seed 004: 100 vehicles on a 320 x 240 canvas; ``desiredseparation = 20`` (later ``r * 2``,
 #: so r = 10 here). Max speed and force are not in the seed: The Nature of Code's vehicle has

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from game.lab import FloatArray, Param, Scene
-from game.steering import AgentGroup, Debug, Seek
+from steering import AgentGroup, Debug, Seek
 
 PARAMS = (
     Param("max_speed", "max speed", 150, 20, 400, 10, "px/s"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from game.lab import FloatArray, Param, Scene
-from game.steering import AgentGroup, AvoidWalls, Debug, PrioritizedSum, Walls, Wander
+from steering import AgentGroup, AvoidWalls, Debug, PrioritizedSum, Walls, Wander
 
 #: A room with two inner walls.
 ROOM = [[(20, 20), (620, 20), (620, 340), (20, 340)]]

@@ -15,7 +15,7 @@ import pytest
 from pymunk import Vec2d
 
 from game.bench.reference import SeedFlowField, SeedObstacle, SeedPath, Vehicle
-from game.steering import (
+from steering import (
     AgentGroup,
     AvoidObstacles,
     FlowField,

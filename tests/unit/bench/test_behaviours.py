@@ -21,7 +21,7 @@ from game.bench.behaviours import (
     time_behaviour,
     time_behaviours,
 )
-from game.steering import AvoidWalls
+from steering import AvoidWalls
 
 NAMES = [
     "Hide",

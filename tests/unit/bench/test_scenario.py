@@ -7,7 +7,7 @@ import pytest
 
 from game.bench.reference import DT
 from game.bench.scenario import WEIGHTS, Scenario, build_scenario, load_sandbox
-from game.steering import FollowPath, Weighted
+from steering import FollowPath, Weighted
 from game.world import World
 
 N = 260

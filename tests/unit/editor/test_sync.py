@@ -23,7 +23,7 @@ from game.editor import (
     sync_path,
 )
 from game.level import Point
-from game.steering import DriftingPath, Path, PathSet
+from steering import DriftingPath, Path, PathSet
 from tests.unit.editor.helpers import LINE, LOOP, make_level
 
 SQUARE = [(0.0, 0.0), (100.0, 0.0), (100.0, 100.0), (0.0, 100.0)]

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import numpy as np
 
-import game.steering
+import steering
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "steering.md"
 
 
 def test_every_public_name_of_the_core_is_in_the_guide() -> None:
     text = DOC.read_text(encoding="utf-8")
-    missing = [name for name in game.steering.__all__ if f"`{name}" not in text]
+    missing = [name for name in steering.__all__ if f"`{name}" not in text]
     assert not missing
 
 
@@ -34,11 +34,11 @@ def test_the_guide_code_runs() -> None:
     scope: dict[str, object] = {}
     exec(blocks[0], scope)  # the three-line loop
     exec(blocks[1], scope)  # the Orbit behaviour
-    agents = game.steering.AgentGroup.create(np.random.default_rng(0).uniform(0, 600, (50, 2)))
+    agents = steering.AgentGroup.create(np.random.default_rng(0).uniform(0, 600, (50, 2)))
     orbit = scope["Orbit"]((320.0, 180.0))  # type: ignore[operator]
     for _ in range(1200):
-        debug: game.steering.Debug = {}
-        game.steering.integrate(agents, orbit(agents, 1 / 60, debug), 1 / 60)
+        debug: steering.Debug = {}
+        steering.integrate(agents, orbit(agents, 1 / 60, debug), 1 / 60)
     d = np.hypot(*(agents.pos - (320.0, 180.0)).T)
     assert d.min() > 95.0 and d.max() < 120.0
     assert debug["orbit.distance"].shape == (50,)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from game.steering.agents import AgentGroup, integrate
-from game.steering.follow import FollowPath
-from game.steering.path import Path
-from game.steering.vec import truncate
+from steering.agents import AgentGroup, integrate
+from steering.follow import FollowPath
+from steering.path import Path
+from steering.vec import truncate
 
 
 def _group() -> AgentGroup:

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.steering.agents import AgentGroup, integrate
-from game.steering.base import Debug
-from game.steering.group import Align, Cohere, Separate
-from game.steering.vec import FloatArray
+from steering.agents import AgentGroup, integrate
+from steering.base import Debug
+from steering.group import Align, Cohere, Separate
+from steering.vec import FloatArray
 
 DT = 1.0 / 60.0
 UNLIMITED = 1e6

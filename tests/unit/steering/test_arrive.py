@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from game.steering.agents import AgentGroup, integrate
-from game.steering.basic import Arrive
+from steering.agents import AgentGroup, integrate
+from steering.basic import Arrive
 
 
 def test_arrive_outside_slowing_radius_is_seek() -> None:

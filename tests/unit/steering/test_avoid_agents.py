@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.spatial.distance import pdist
 
-from game.steering import Arrive, AvoidAgents, PrioritizedSum, Seek, Separate
-from game.steering.agents import AgentGroup, integrate
-from game.steering.base import Behaviour, Debug
-from game.steering.vec import FloatArray, length, truncate
+from steering import Arrive, AvoidAgents, PrioritizedSum, Seek, Separate
+from steering.agents import AgentGroup, integrate
+from steering.base import Behaviour, Debug
+from steering.vec import FloatArray, length, truncate
 
 DT = 1 / 60
 

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from game.steering.agents import AgentGroup
-from game.steering.base import Debug
-from game.steering.basic import Seek
-from game.steering.combine import Masked, PrioritizedSum, Priority, Weighted, WeightedSum
-from game.steering.vec import FloatArray
+from steering.agents import AgentGroup
+from steering.base import Debug
+from steering.basic import Seek
+from steering.combine import Masked, PrioritizedSum, Priority, Weighted, WeightedSum
+from steering.vec import FloatArray
 
 
 @dataclass

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from game.steering import (
+from steering import (
     AgentGroup,
     Align,
     Arrive,

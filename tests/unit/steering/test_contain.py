@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.steering.agents import AgentGroup, integrate
-from game.steering.basic import Contain, Wander
-from game.steering.combine import PrioritizedSum
+from steering.agents import AgentGroup, integrate
+from steering.basic import Contain, Wander
+from steering.combine import PrioritizedSum
 
 
 def test_contain_is_zero_well_inside() -> None:

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from game.steering.agents import AgentGroup, integrate
-from game.steering.base import DEFAULT_GAIN
-from game.steering.flow import MAX_CELLS, FlowField, FollowFlow, NoiseFlow
+from steering.agents import AgentGroup, integrate
+from steering.base import DEFAULT_GAIN
+from steering.flow import MAX_CELLS, FlowField, FollowFlow, NoiseFlow
 
 DT = 1 / 60
 
@@ -273,7 +273,7 @@ def test_noise_slices_of_3d_noise_match_opensimplex() -> None:
 
 
 def test_vectorised_noise_agrees_with_opensimplex_at_random_points() -> None:
-    from game.steering.flow import _Noise
+    from steering.flow import _Noise
 
     rng = np.random.default_rng(3)
     pts = rng.uniform(-60, 60, (400, 3))
@@ -287,7 +287,7 @@ def test_vectorised_noise_agrees_with_opensimplex_at_random_points() -> None:
 
 
 def test_noise_falls_back_to_opensimplex_array_functions() -> None:
-    from game.steering.flow import _Noise
+    from steering.flow import _Noise
 
     # Given the fast tables switched off, as if a future opensimplex renamed them
     fast, slow = _Noise(9), _Noise(9)

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.steering import Debug, Hide, Obstacles, length
-from game.steering import targets as targets_module
-from game.steering.agents import AgentGroup, integrate
-from game.steering.basic import Arrive, Evade
+from steering import Debug, Hide, Obstacles, length
+from steering import targets as targets_module
+from steering.agents import AgentGroup, integrate
+from steering.basic import Arrive, Evade
 
 DT = 1 / 60
 NAN_ROW = [math.nan, math.nan]

@@ -8,8 +8,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.steering import Debug, MatchVelocity, length
-from game.steering.agents import AgentGroup, integrate
+from steering import Debug, MatchVelocity, length
+from steering.agents import AgentGroup, integrate
 
 DT = 1 / 60
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.steering import AgentGroup, Separate, directed_candidates
-from game.steering.vec import FloatArray, truncate
+from steering import AgentGroup, Separate, directed_candidates
+from steering.vec import FloatArray, truncate
 
 DT = 1.0 / 60.0
 

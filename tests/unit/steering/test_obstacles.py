@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.steering.agents import AgentGroup, integrate
-from game.steering.base import Debug, desired_toward, steer_to_velocity
-from game.steering.obstacles import AvoidObstacles, Obstacles, candidate_pairs
-from game.steering.vec import FloatArray, length, truncate
+from steering.agents import AgentGroup, integrate
+from steering.base import Debug, desired_toward, steer_to_velocity
+from steering.obstacles import AvoidObstacles, Obstacles, candidate_pairs
+from steering.vec import FloatArray, length, truncate
 
 DT = 1 / 60
 

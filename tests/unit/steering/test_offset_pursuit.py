@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.steering import Debug, OffsetPursuit, formation_offsets, length
-from game.steering.agents import AgentGroup, integrate
+from steering import Debug, OffsetPursuit, formation_offsets, length
+from steering.agents import AgentGroup, integrate
 
 DT = 1 / 60
 S2 = 40.0 / math.sqrt(2.0)  # 28.28: a 45-degree step of 40 px

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.steering import Behaviour, Face, LookWhereYouAreGoing, Masked
-from game.steering.agents import AgentGroup, integrate
-from game.steering.base import Debug
-from game.steering.vec import FloatArray, safe_normalize
+from steering import Behaviour, Face, LookWhereYouAreGoing, Masked
+from steering.agents import AgentGroup, integrate
+from steering.base import Debug
+from steering.vec import FloatArray, safe_normalize
 
 DT = 1.0 / 60.0
 

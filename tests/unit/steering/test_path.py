@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.steering.agents import AgentGroup, integrate
-from game.steering.follow import FollowPath
-from game.steering.path import (
+from steering.agents import AgentGroup, integrate
+from steering.follow import FollowPath
+from steering.path import (
     SEED_LOOKAHEAD,
     SEED_SPEED,
     SEED_TARGET_AHEAD,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.steering.agents import AgentGroup, integrate
-from game.steering.base import DEFAULT_GAIN
-from game.steering.basic import Evade, Pursue, Seek
+from steering.agents import AgentGroup, integrate
+from steering.base import DEFAULT_GAIN
+from steering.basic import Evade, Pursue, Seek
 
 
 def test_pursue_leads_a_moving_target() -> None:

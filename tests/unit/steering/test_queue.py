@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.spatial.distance import pdist
 
-from game.steering import (
+from steering import (
     AvoidWalls,
     PrioritizedSum,
     Priority,
@@ -19,9 +19,9 @@ from game.steering import (
     Separate,
     Walls,
 )
-from game.steering.agents import AgentGroup, integrate
-from game.steering.base import Behaviour, Debug
-from game.steering.vec import length
+from steering.agents import AgentGroup, integrate
+from steering.base import Behaviour, Debug
+from steering.vec import length
 
 DT = 1 / 60
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from game.steering.agents import AgentGroup, integrate
-from game.steering.base import DEFAULT_GAIN
-from game.steering.basic import Flee, Seek
+from steering.agents import AgentGroup, integrate
+from steering.base import DEFAULT_GAIN
+from steering.basic import Flee, Seek
 
 
 def test_seek_force_is_desired_minus_velocity_times_gain_limited() -> None:

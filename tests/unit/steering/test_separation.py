@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.spatial import cKDTree
 
-from game.steering.agents import AgentGroup, integrate
-from game.steering.base import Debug, desired_toward, steer_to_velocity
-from game.steering.group import Separate
-from game.steering.vec import FloatArray, truncate
+from steering.agents import AgentGroup, integrate
+from steering.base import Debug, desired_toward, steer_to_velocity
+from steering.group import Separate
+from steering.vec import FloatArray, truncate
 
 DT = 1.0 / 60.0
 UNLIMITED = 1e6

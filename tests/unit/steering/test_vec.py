@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from game.steering.vec import (
+from steering.vec import (
     length,
     perp,
     put_rows,

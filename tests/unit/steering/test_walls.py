@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.steering import AvoidWalls, PrioritizedSum, Seek, Walls
-from game.steering.agents import AgentGroup, integrate
-from game.steering.base import Debug
-from game.steering.vec import FloatArray, length
+from steering import AvoidWalls, PrioritizedSum, Seek, Walls
+from steering.agents import AgentGroup, integrate
+from steering.base import Debug
+from steering.vec import FloatArray, length
 
 DT = 1 / 60
 SIN35 = math.sin(math.radians(35.0))

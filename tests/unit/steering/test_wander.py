@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.steering.agents import AgentGroup, integrate
-from game.steering.basic import Wander
+from steering.agents import AgentGroup, integrate
+from steering.basic import Wander
 
 
 def _run(seed: int, dt: float, seconds: float) -> AgentGroup:

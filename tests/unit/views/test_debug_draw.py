@@ -20,7 +20,7 @@ from game.render.overlay import (
     draw_interpose,
     draw_queue,
 )
-from game.steering import (
+from steering import (
     AgentGroup,
     AvoidAgents,
     AvoidWalls,

@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pymunk
 
-from game.steering.vec import FloatArray
+from steering.vec import FloatArray
 from game.world import DT, World
 from game.world.physics import BatchIO
 

@@ -11,7 +11,7 @@ import pytest
 
 from game.level import FlowRegion, ObstacleData, Rect, load_level
 from game.level.shipped import shipped_levels
-from game.steering import AgentGroup
+from steering import AgentGroup
 from game.world import World
 from game.world.brains import combine
 from game.world.currents import BANK, Current, Currents, ShoreFlow

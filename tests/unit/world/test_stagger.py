@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from game.level import load_level, resolve_level
-from game.steering import AgentGroup, PrioritizedSum, Weighted, truncate
+from steering import AgentGroup, PrioritizedSum, Weighted, truncate
 from game.world import World
 from game.world.brains import combine
 from game.world.tuning import default_tuning

@@ -84,8 +84,8 @@ class Hide:
     ``hunter`` and ``hunter_velocity`` are one point for all or one per agent.
 
     Fails where the geometry lies: the straight path to a spot may cross a rock (combine with
-    :class:`~game.steering.AvoidObstacles`), and a spot may be outside the level (combine with
-    :class:`~game.steering.Contain`). Stateless, so an agent halfway between two equally near
+    :class:`~steering.AvoidObstacles`), and a spot may be outside the level (combine with
+    :class:`~steering.Contain`). Stateless, so an agent halfway between two equally near
     spots can switch between them as the hunter moves. Costs N x M (agent x rock) pairs, in
     chunks; per-agent hunters add a k-d tree query over one spot per distinct hunter and rock.
 

@@ -103,7 +103,7 @@ class AgentGroup:
         mass: (N,) masses.
         heading: (N, 2) unit facing; follows the velocity, keeps the last one when stopped
             (see :meth:`update_heading`), or turned by orientation behaviours
-            (:mod:`~game.steering.orientation`) through :meth:`turn_toward`.
+            (:mod:`~steering.orientation`) through :meth:`turn_toward`.
         state: named (N,) or (N, k) per-agent columns owned by behaviours.
         max_turn_rate: (N,) how fast each heading may turn, rad/s; inf (the default) turns
             at once.
@@ -381,7 +381,7 @@ class AgentGroup:
         max_turn_rate: ArrayLike | None = None,
     ) -> AgentGroup:
         """A group that shares this one's rows and state but has other limits (a value for
-        all, or one per agent; None keeps this group's). For :class:`~game.steering.Limited`.
+        all, or one per agent; None keeps this group's). For :class:`~steering.Limited`.
         """
         n = self.n
         group = AgentGroup(
@@ -483,7 +483,7 @@ def integrate(
     ``update()``; the game itself integrates with pymunk. With ``face_velocity`` the heading
     then turns toward the velocity (:meth:`AgentGroup.update_heading`, limited by
     ``max_turn_rate``); pass False for agents whose facing orientation behaviours such as
-    :class:`~game.steering.Face` own.
+    :class:`~steering.Face` own.
     """
     np.copyto(agents.vel, truncate(agents.vel + accel * dt, agents.max_speed))
     agents.pos += agents.vel * dt

@@ -1,6 +1,6 @@
 """The path registry: every path of a world in shared, concatenated arrays.
 
-One :class:`~game.steering.FollowPath` call serves agents on any number of paths because the
+One :class:`~steering.FollowPath` call serves agents on any number of paths because the
 segments of all paths live in one set of arrays, each path a run of it (``lo``, ``count``),
 with its arc lengths offset so that one ``searchsorted`` finds a segment of any path. The
 arrays are rebuilt from the paths' nodes in one vectorised pass when a path is edited, so the

@@ -34,15 +34,15 @@ class LookWhereYouAreGoing:
     An orientation behaviour: it steers the *heading*, not the velocity. Called as a behaviour
     (``look(agents, dt, debug)``) it turns ``agents.heading`` in place through
     :meth:`AgentGroup.turn_toward` and returns a zero (N, 2) force, so it fits in a
-    :class:`~game.steering.WeightedSum` or :class:`~game.steering.PrioritizedSum` (which
+    :class:`~steering.WeightedSum` or :class:`~steering.PrioritizedSum` (which
     evaluate every part) without changing the sum. :meth:`heading` only reports the desired
     heading. Stopped agents keep their heading.
 
     Trade-offs: it is what :meth:`AgentGroup.update_heading` (and :func:`integrate`) already
     does after every step; use it where that is switched off (``integrate(...,
-    face_velocity=False)``) and facing is chosen per step, e.g. by :class:`~game.steering.Priority`
+    face_velocity=False)``) and facing is chosen per step, e.g. by :class:`~steering.Priority`
     (which, like every sharp switch, may skip later parts and so their turn). Inside
-    :class:`~game.steering.Masked` the behaviour turns a copy of the rows and the turn is lost:
+    :class:`~steering.Masked` the behaviour turns a copy of the rows and the turn is lost:
     call it on the group, or a :meth:`AgentGroup.with_limits` view, instead.
     """
 
@@ -71,9 +71,9 @@ class Face:
 
     Trade-offs: :func:`integrate` (and the world after physics) turn moving agents' headings
     back toward their velocity every step: for a facing that stays apart from the velocity,
-    integrate with ``face_velocity=False``. Inside :class:`~game.steering.Masked` the turn
+    integrate with ``face_velocity=False``. Inside :class:`~steering.Masked` the turn
     applies to a copy of the rows and is lost; sharp combinators such as
-    :class:`~game.steering.Priority` may skip it.
+    :class:`~steering.Priority` may skip it.
 
     Attributes:
         target: an (x, y) point, or (N, 2) points, one per agent.

@@ -1,5 +1,5 @@
 """Buckland's three-feeler wall avoidance, vectorised over the agent-wall pairs that
-:class:`~game.steering.Walls`' spatial index finds."""
+:class:`~steering.Walls`' spatial index finds."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ class AvoidWalls:
     only the along-wall part of the goal force slides it to an end, and an agent whose line
     of travel hits a door's jamb stops there too. Never crossing a wall relies on the
     avoidance getting the whole of max force when it needs it: list it first in a
-    :class:`~game.steering.PrioritizedSum` (a :class:`~game.steering.WeightedSum` lets a
+    :class:`~steering.PrioritizedSum` (a :class:`~steering.WeightedSum` lets a
     strong goal push through). An agent rounding the end of a wall at speed can graze it
     (the skin pushes it off; its centre does not cross). "The side the centre is on" is
     decided afresh each step, so an agent pushed through a wall by physics is then kept on

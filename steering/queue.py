@@ -26,13 +26,13 @@ class Queue:
     does not block). A blocked agent brakes with ``-velocity * brake * gain``, limited to max
     force; an agent that is not blocked gets zero force.
 
-    Combine it in front of the goal: in a :class:`~game.steering.PrioritizedSum`
+    Combine it in front of the goal: in a :class:`~steering.PrioritizedSum`
     ``[Queue, Seek]`` the braking takes its share of max force first and the goal gets what is
     left, so a blocked agent creeps on at a speed where braking and goal balance (``max_force
     / (2 * brake * gain)`` for a goal at full force: 28 px/s with the defaults and a max force
-    of 360); with :class:`~game.steering.Priority` ``[Queue, Seek]`` it brakes outright and
+    of 360); with :class:`~steering.Priority` ``[Queue, Seek]`` it brakes outright and
     only starts again when the neighbour ahead moves off. Neither keeps a gap by itself, so
-    list :class:`~game.steering.Separate` (a little beyond the bodies' diameter) before it to
+    list :class:`~steering.Separate` (a little beyond the bodies' diameter) before it to
     hold agents apart while they wait: measured, a line of eight behind a slow leader then
     passes a door in its order without a touch, while with separation and no queueing the
     fast ones push round the leader and into each other.
@@ -42,7 +42,7 @@ class Queue:
     easier, a wider one makes agents side by side block each other). Two agents facing each
     other head-on both brake and neither gets through: queueing is for flows in one
     direction. A stopped agent has no velocity to shed, so braking gives zero force and a
-    :class:`~game.steering.Priority` falls through to the goal for a step (the agent inches
+    :class:`~steering.Priority` falls through to the goal for a step (the agent inches
     forward and brakes again). Stateless: no memory between steps.
 
     Attributes:

@@ -244,7 +244,7 @@ class Separate:
         gain: how fast the steer closes the gap to the desired velocity (1/s).
         per_agent: read each agent's separation from ``agents.state[column]`` (created filled
             with ``distance`` on first use). Mixed values are queried once per distinct value
-            (see :func:`~game.steering.neighbours.directed_candidates`), not all at the
+            (see :func:`~steering.neighbours.directed_candidates`), not all at the
             largest.
         column: the state column holding per-agent separations.
         fov: field of view in degrees, in (0, 360]; 360 sees all round.

@@ -1,5 +1,5 @@
 """Wall segments as shared data: their geometry and the spatial index that finds the walls near
-each agent (:class:`~game.steering.AvoidWalls` steers away from them)."""
+each agent (:class:`~steering.AvoidWalls` steers away from them)."""
 
 from __future__ import annotations
 

@@ -65,7 +65,7 @@ class FollowPath:
     * Open paths: with ``arrive_at_end`` the agent slows within ``slowing_radius`` of arc
       length from the end (the first node in reverse) and stops on the end node without
       overshoot (desired speed capped by distance and braking ability, gain raised to
-      critical damping, as in :class:`~game.steering.basic.Arrive`).
+      critical damping, as in :class:`~steering.basic.Arrive`).
     * Per-agent memory lives in agent state columns, never on the path:
       ``"<key>.nearest"`` (arc length of the agent's nearest point, the centre of next
       step's search), ``"<key>.progress"`` (the same, rate-limited to ``progress_rate`` x

@@ -70,7 +70,7 @@ class AvoidAgents:
     mispredicted. Only the first threat is avoided, so in a dense crowd a sidestep can walk
     into a second agent: two single files of agents 40 px apart (bodies 16 px) cross head-on
     without contact (within a quarter pixel, measured), but blocks several agents deep still
-    touch now and then (shallow contacts, a few px); add :class:`~game.steering.Separate`
+    touch now and then (shallow contacts, a few px); add :class:`~steering.Separate`
     for agents already touching, which cuts those to a few shallow ones. Agents moving in
     step (``dv = 0``) never threaten each other, and a pair moving apart (``t <= 0``) is
     ignored even when overlapping. Threats beyond ``max_reach`` are seen late. The

@@ -1,0 +1,66 @@
+"""How the engine compiles: numba's ``njit`` with an on-disk cache, and loops over agents
+compiled twice, serially and across cores.
+
+Every kernel is written once, per agent, as the seeds write their ``Vehicle`` methods; the loop
+over agents uses ``prange``. :func:`rows_kernel` compiles that one source twice: a serial
+version (``prange`` is ``range``) for small crowds, where a thread launch costs more than the
+work, and a parallel one from :data:`PARALLEL_MIN` rows up. Each iteration writes only its own
+row, so both give bit-identical results. ``NUMBA_DISABLE_JIT=1`` runs the same source as plain
+Python (for a debugger, or to test the maths without the compiler).
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from typing import Any
+
+import numba
+
+__all__ = ["PARALLEL_MIN", "RowsKernel", "njit", "prange", "rows_kernel"]
+
+prange = numba.prange
+
+#: Rows from which a :class:`RowsKernel` runs on every core. A parallel launch costs some tens
+#: of microseconds on two cores; below a few thousand agents the serial loop is done first.
+PARALLEL_MIN = 4096
+
+# error_model="numpy": a division by zero gives inf/NaN instead of raising, which spares a
+# branch per division; every kernel guards its divisions itself.
+_OPTIONS: dict[str, Any] = {"cache": True, "error_model": "numpy", "nogil": True}
+
+
+def njit(func: Callable[..., Any]) -> Any:
+    """Compile ``func`` with the engine's options (cached on disk beside the module)."""
+    return numba.njit(**_OPTIONS)(func)
+
+
+class RowsKernel:
+    """One loop over agents, compiled serially and in parallel; call it with the row count.
+
+    ``kernel(n)(*args)`` runs the serial version below :data:`PARALLEL_MIN` rows and the
+    parallel one from there up.
+    """
+
+    def __init__(self, func: Callable[..., Any]) -> None:
+        self.serial = numba.njit(**_OPTIONS)(func)
+        # A copy under another name: numba's cache keys a function by its qualified name and
+        # signature, not its compile options, so the twin needs its own name.
+        twin = types.FunctionType(
+            func.__code__, func.__globals__, func.__name__ + "_parallel", func.__defaults__
+        )
+        twin.__qualname__ = func.__qualname__ + "_parallel"
+        twin.__module__ = func.__module__
+        twin.__doc__ = func.__doc__
+        self.parallel = numba.njit(parallel=True, **_OPTIONS)(twin)
+        self.__doc__ = func.__doc__
+        self.__name__ = func.__name__
+
+    def __call__(self, n: int) -> Any:
+        """The version to run over ``n`` rows."""
+        return self.parallel if n >= PARALLEL_MIN else self.serial
+
+
+def rows_kernel(func: Callable[..., Any]) -> RowsKernel:
+    """Decorator: :class:`RowsKernel` of ``func``."""
+    return RowsKernel(func)

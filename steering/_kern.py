@@ -1,0 +1,59 @@
+"""Per-agent vector maths for the compiled kernels: the seeds' ``PVector`` calls on two floats.
+
+Each function takes and returns plain floats, so numba inlines it into the loop over agents.
+The rules are the ones every behaviour promises: lengths are ``hypot`` (no overflow), a zero or
+non-finite vector has no direction and normalises to zero, and a non-finite force becomes zero
+so that one bad input cannot poison a physics body.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ._jit import njit
+
+__all__ = ["EPSILON", "set_length", "steer", "truncate", "unit"]
+
+#: Lengths at or below this count as zero when normalising (as ``vec.EPSILON``).
+EPSILON = 1e-9
+
+
+@njit
+def unit(x: float, y: float) -> tuple[float, float, bool]:
+    """(x, y) scaled to length 1 and whether it had a direction; (0, 0, False) when its length
+    is at most :data:`EPSILON` or not finite."""
+    n = math.hypot(x, y)
+    if n > EPSILON and n < math.inf:
+        inv = 1.0 / n
+        return x * inv, y * inv, True
+    return 0.0, 0.0, False
+
+
+@njit
+def set_length(x: float, y: float, length: float) -> tuple[float, float]:
+    """(x, y) scaled to ``length``; zero for a vector with no direction."""
+    ux, uy, _ = unit(x, y)
+    return ux * length, uy * length
+
+
+@njit
+def truncate(x: float, y: float, limit: float) -> tuple[float, float]:
+    """(x, y) shortened to at most ``limit`` (a negative limit counts as zero); a non-finite
+    vector becomes zero; a shorter one is returned unchanged."""
+    n = math.hypot(x, y)
+    if not n < math.inf:  # NaN or infinite
+        return 0.0, 0.0
+    if limit < 0.0:
+        limit = 0.0
+    if n > limit:
+        s = limit / n
+        return x * s, y * s
+    return x, y
+
+
+@njit
+def steer(
+    desired_x: float, desired_y: float, vx: float, vy: float, gain: float, max_force: float
+) -> tuple[float, float]:
+    """Reynolds' steer: ``(desired - velocity) * gain`` limited to ``max_force``."""
+    return truncate((desired_x - vx) * gain, (desired_y - vy) * gain, max_force)
