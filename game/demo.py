@@ -14,7 +14,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from game.clock import DT
-
 from steering import (
     AgentGroup,
     AvoidObstacles,

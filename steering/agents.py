@@ -9,18 +9,13 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.spatial import cKDTree
 
+from ._jit import njit, prange, rows_kernel
+from ._kern import EPSILON, truncate, unit
 from .vec import (
-    EPSILON,
     FloatArray,
-    as_complex,
-    as_points,
-    as_rows,
-    clamp,
     length,
     safe_normalize,
-    select_rows,
     take_rows,
-    truncate,
 )
 
 __all__ = ["UNSET", "AgentGroup", "integrate", "is_unset"]
@@ -64,13 +59,60 @@ class _SubState(dict[str, FloatArray]):
             return default
 
 
-def _column(values: ArrayLike, n: int, name: str) -> FloatArray:
-    arr = np.asarray(values, dtype=np.float64)
+def _points(values: ArrayLike, n: int | None, name: str) -> FloatArray:
+    """``values`` as a finite (N, 2) copy; errors name the argument."""
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name}: expected (N, 2) numbers, got {values!r:.40}")
+    try:
+        arr = np.array(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected (N, 2) numbers, got {values!r:.40}") from None
+    if arr.shape == (2,) and n is None:
+        arr = arr.reshape(1, 2)
+    if arr.ndim != 2 or arr.shape[1] != 2 or (n is not None and arr.shape[0] != n):
+        want = "(N, 2)" if n is None else f"({n}, 2), one row per agent,"
+        raise ValueError(f"{name}: expected {want} values, got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name}: values must be finite")
+    return arr
+
+
+def _world_size(size: tuple[float, float] | None) -> tuple[float, float] | None:
+    if size is None:
+        return None
+    try:
+        w, h = (float(x) for x in size)
+    except (TypeError, ValueError):
+        raise TypeError(f"world_size: expected (width, height), got {size!r:.40}") from None
+    if not (0.0 < w < math.inf and 0.0 < h < math.inf):
+        raise ValueError(f"world_size: width and height must be finite and > 0, got {size}")
+    return w, h
+
+
+def _wrapped(p: FloatArray, size: tuple[float, float]) -> FloatArray:
+    out = p.copy()
+    _wrap_rows(p.shape[0])(out, size[0], size[1])
+    return out
+
+
+def _column(
+    values: ArrayLike, n: int, name: str, *, minimum: float = -math.inf, strict: bool = False
+) -> FloatArray:
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name}: expected a number or {n} numbers, got {values!r:.40}")
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected a number or {n} numbers, got {values!r:.40}") from None
     arr = np.broadcast_to(arr, (n,)).copy() if arr.ndim == 0 else arr.astype(np.float64, copy=True)
     if arr.shape != (n,):
         raise ValueError(f"{name}: expected {n} values, got shape {arr.shape}")
     if not np.isfinite(arr).all():
         raise ValueError(f"{name}: values must be finite")
+    low = (arr <= minimum) if strict else (arr < minimum)
+    if low.any():
+        sign = ">" if strict else ">="
+        raise ValueError(f"{name}: values must be {sign} {minimum:g}, got {arr[low][0]:g}")
     return arr
 
 
@@ -107,6 +149,9 @@ class AgentGroup:
         state: named (N,) or (N, k) per-agent columns owned by behaviours.
         max_turn_rate: (N,) how fast each heading may turn, rad/s; inf (the default) turns
             at once.
+        world_size: ``(width, height)`` of a wrap-around world (a torus over
+            ``[0, width) x [0, height)``), or None for an open plane. :func:`integrate` wraps
+            positions into it and neighbour search measures across its edges.
 
     A state column declares its fill value once, where it is made (:meth:`column`); agents
     that have not written a column yet (new agents from :meth:`add`, agents outside a
@@ -130,6 +175,7 @@ class AgentGroup:
     heading: FloatArray = field(default_factory=lambda: np.zeros((0, 2)))
     state: dict[str, FloatArray] = field(default_factory=dict)
     max_turn_rate: FloatArray = field(default_factory=lambda: np.zeros(0))
+    world_size: tuple[float, float] | None = None
     _tree: cKDTree | None = field(default=None, init=False, repr=False)
     _tree_pos: FloatArray | None = field(default=None, init=False, repr=False)
     _pairs: dict[float, NDArray[np.intp]] = field(default_factory=dict, init=False, repr=False)
@@ -146,27 +192,34 @@ class AgentGroup:
         radius: ArrayLike = 8.0,
         mass: ArrayLike = 1.0,
         max_turn_rate: ArrayLike = math.inf,
+        world_size: tuple[float, float] | None = None,
     ) -> AgentGroup:
         """Build a group from positions; every other argument is a scalar or one value per agent.
 
-        ``max_turn_rate`` is in rad/s and may be inf (no limit, the default).
+        ``max_turn_rate`` is in rad/s and may be inf (no limit, the default). ``world_size``
+        makes the world a torus (see the class docstring); positions are wrapped into it.
 
         Raises:
-            ValueError: on a shape mismatch, a non-finite value or a negative turn rate.
+            ValueError: on a shape mismatch, a non-finite value, a negative speed, force,
+                radius or turn rate, a mass that is not positive, or a bad world size. Each
+                message names the argument.
+            TypeError: for values that are not numbers.
         """
-        p = as_points(pos).copy()
+        p = _points(pos, None, "pos")
         n = p.shape[0]
-        v = np.zeros_like(p) if vel is None else as_points(vel, n).copy()
-        if not (np.isfinite(p).all() and np.isfinite(v).all()):
-            raise ValueError("pos/vel: values must be finite")
+        v = np.zeros_like(p) if vel is None else _points(vel, n, "vel")
+        size = _world_size(world_size)
+        if size is not None:
+            p = _wrapped(p, size)
         return cls(
             pos=p,
             vel=v,
-            max_speed=_column(max_speed, n, "max_speed"),
-            max_force=_column(max_force, n, "max_force"),
-            radius=_column(radius, n, "radius"),
-            mass=_column(mass, n, "mass"),
+            max_speed=_column(max_speed, n, "max_speed", minimum=0.0),
+            max_force=_column(max_force, n, "max_force", minimum=0.0),
+            radius=_column(radius, n, "radius", minimum=0.0),
+            mass=_column(mass, n, "mass", minimum=0.0, strict=True),
             max_turn_rate=_turn_rate_column(max_turn_rate, n),
+            world_size=size,
         )
 
     def __post_init__(self) -> None:
@@ -201,13 +254,9 @@ class AgentGroup:
         Raises:
             ValueError: if some rate is finite and ``dt`` is None.
         """
-        moving = length(self.vel) > 1e-6
-        if self.n == 0 or self.max_turn_rate.min() == math.inf:
-            np.copyto(self.heading, select_rows(moving, safe_normalize(self.vel), self.heading))
-            return
-        if dt is None:
+        if self.n and dt is None and self.max_turn_rate.min() < math.inf:
             raise ValueError("update_heading: a finite max_turn_rate needs dt")
-        self.turn_toward(select_rows(moving, safe_normalize(self.vel), 0.0), dt)
+        _face_rows(self.n)(self.vel, self.heading, self.max_turn_rate, 0.0 if dt is None else dt)
 
     def turn_toward(self, desired_heading: FloatArray, dt: float) -> None:
         """Rotate :attr:`heading` toward ``desired_heading`` by at most ``max_turn_rate * dt``.
@@ -232,28 +281,7 @@ class AgentGroup:
             raise ValueError(f"turn_toward: expected ({n}, 2) headings, got shape {want.shape}")
         if n == 0:
             return
-        d = as_complex(safe_normalize(want))
-        # Rows that are unit already pass through untouched, so that a desired heading made by
-        # safe_normalize (the velocity's direction) is reached bit for bit.
-        w = as_complex(want)
-        d = np.where(np.abs(np.abs(w) - 1.0) <= 4e-16, w, d)
-        h = as_complex(self.heading)
-        h_len = np.abs(h)
-        h_ok = (h_len > EPSILON) & (h_len < math.inf)
-        h_unit = np.where(h_ok, h, 1.0) / np.where(h_ok, h_len, 1.0)
-        # The signed angle from heading to desired, in (-pi, pi]: the short way round.
-        angle = np.angle(d * np.conj(h_unit))
-        rate = self.max_turn_rate
-        if dt == 0.0:
-            reach = np.where(rate == math.inf, math.inf, 0.0)  # inf * 0 would be NaN
-        else:
-            reach = rate * dt
-            reach = np.where(reach >= 0.0, reach, 0.0)  # a NaN rate written later: no turn
-        step = clamp(angle, -reach, reach)
-        turned = np.where(np.abs(angle) <= reach, d, h_unit * np.exp(1j * step))
-        turned = np.where(h_ok, turned, d)
-        want_ok = d != 0.0
-        np.copyto(self.heading, as_rows(np.where(want_ok, turned, h)))
+        _turn_rows(n)(self.heading, want, self.max_turn_rate, float(dt))
 
     def column(self, name: str, fill: float = 0.0, width: int = 0) -> FloatArray:
         """The per-agent state column ``name``, created filled with ``fill`` on first use.
@@ -310,6 +338,7 @@ class AgentGroup:
             radius=radius,
             mass=mass,
             max_turn_rate=max_turn_rate,
+            world_size=self.world_size,
         )
         n, m = self.n, new.n
         self._own_state()
@@ -403,6 +432,7 @@ class AgentGroup:
         )
         group._tree, group._tree_pos, group._pairs = self._tree, self._tree_pos, self._pairs
         group._fills = self._fills
+        group.world_size = self.world_size
         return group
 
     # -- neighbour index, shared by every behaviour in a step -------------------------------
@@ -458,6 +488,7 @@ class AgentGroup:
         )
         sub.state = _SubState(self.state, idx)
         sub._fills = dict(self._fills)
+        sub.world_size = self.world_size
         return sub
 
     def put_state(self, idx: NDArray[np.intp], sub: AgentGroup) -> None:
@@ -474,18 +505,138 @@ class AgentGroup:
 
 
 def integrate(
-    agents: AgentGroup, accel: FloatArray, dt: float, *, face_velocity: bool = True
+    agents: AgentGroup, force: FloatArray, dt: float, *, face_velocity: bool = True
 ) -> None:
-    """Semi-implicit Euler step in place: velocity += accel*dt (limited to max speed), then move.
+    """Semi-implicit Euler step in place: velocity += force / mass * dt (limited to max speed),
+    then move.
 
-    ``agents.pos``, ``agents.vel`` and ``agents.heading`` stay the same array objects, so
-    views of them (a sub-range such as the world's crowd) see the step. This is the seeds'
-    ``update()``; the game itself integrates with pymunk. With ``face_velocity`` the heading
-    then turns toward the velocity (:meth:`AgentGroup.update_heading`, limited by
-    ``max_turn_rate``); pass False for agents whose facing orientation behaviours such as
-    :class:`~steering.Face` own.
+    This is the seeds' ``update()``: ``acceleration = force / mass``. With the default mass of 1
+    a behaviour's output is the acceleration itself. ``agents.pos``, ``agents.vel`` and
+    ``agents.heading`` stay the same array objects, so views of them (a sub-range such as the
+    world's crowd) see the step. A row of ``force`` that is not finite stops that agent rather
+    than poisoning it. With ``face_velocity`` the heading then turns toward the velocity
+    (:meth:`AgentGroup.update_heading`, limited by ``max_turn_rate``); pass False for agents
+    whose facing orientation behaviours such as :class:`~steering.Face` own.
+
+    Raises:
+        ValueError: if ``force`` is not (N, 2) or ``dt`` is negative or not finite.
     """
-    np.copyto(agents.vel, truncate(agents.vel + accel * dt, agents.max_speed))
-    agents.pos += agents.vel * dt
-    if face_velocity:
-        agents.update_heading(dt)
+    n = agents.n
+    f = np.asarray(force, dtype=np.float64)
+    if f.shape != (n, 2):
+        raise ValueError(f"integrate: force must have shape ({n}, 2), got {f.shape}")
+    if not (math.isfinite(dt) and dt >= 0.0):
+        raise ValueError(f"integrate: dt must be finite and >= 0, got {dt}")
+    _integrate_rows(n)(
+        agents.pos,
+        agents.vel,
+        agents.heading,
+        agents.max_speed,
+        agents.mass,
+        agents.max_turn_rate,
+        f,
+        float(dt),
+        face_velocity,
+    )
+    if agents.world_size is not None:
+        _wrap_rows(n)(agents.pos, agents.world_size[0], agents.world_size[1])
+
+
+# -- kernels ---------------------------------------------------------------------------------
+
+
+@rows_kernel
+def _wrap_rows(pos: FloatArray, width: float, height: float) -> None:
+    """Positions wrapped into ``[0, width) x [0, height)`` in place."""
+    for i in prange(pos.shape[0]):
+        x = pos[i, 0] % width
+        y = pos[i, 1] % height
+        # -1e-20 % w is w in floats: keep the half-open box half-open.
+        pos[i, 0] = x if x < width else 0.0
+        pos[i, 1] = y if y < height else 0.0
+
+
+@njit
+def _turn(hx: float, hy: float, wx: float, wy: float, reach: float) -> tuple[float, float]:
+    """Heading (hx, hy) turned toward (wx, wy) by at most ``reach`` radians, the short way.
+
+    A desired heading of unit length is used as it is (so a velocity's direction is reached bit
+    for bit); no desired direction keeps the heading; no heading takes the desired one.
+    """
+    if abs(math.hypot(wx, wy) - 1.0) <= 4e-16:
+        dx, dy = wx, wy
+    else:
+        dx, dy, _ = unit(wx, wy)
+    if dx == 0.0 and dy == 0.0:
+        return hx, hy
+    h_len = math.hypot(hx, hy)
+    if not (h_len > EPSILON and h_len < math.inf):
+        return dx, dy
+    ux, uy = hx / h_len, hy / h_len
+    angle = math.atan2(dy * ux - dx * uy, dx * ux + dy * uy)
+    if abs(angle) <= reach:
+        return dx, dy
+    step = min(max(angle, -reach), reach)
+    c, s = math.cos(step), math.sin(step)
+    return ux * c - uy * s, ux * s + uy * c
+
+
+@njit
+def _reach(rate: float, dt: float) -> float:
+    """How far a heading may turn in ``dt``: inf for an inf rate, none for a NaN one."""
+    if dt == 0.0:
+        return math.inf if rate == math.inf else 0.0
+    r = rate * dt
+    return r if r >= 0.0 else 0.0
+
+
+@njit
+def _face(
+    vx: float, vy: float, hx: float, hy: float, rate: float, dt: float
+) -> tuple[float, float]:
+    """The heading after one step of facing the velocity (kept when the agent stands)."""
+    if math.hypot(vx, vy) > 1e-6:
+        wx, wy, _ = unit(vx, vy)
+        return _turn(hx, hy, wx, wy, _reach(rate, dt))
+    return hx, hy
+
+
+@rows_kernel
+def _turn_rows(heading: FloatArray, want: FloatArray, rate: FloatArray, dt: float) -> None:
+    for i in prange(heading.shape[0]):
+        heading[i, 0], heading[i, 1] = _turn(
+            heading[i, 0], heading[i, 1], want[i, 0], want[i, 1], _reach(rate[i], dt)
+        )
+
+
+@rows_kernel
+def _face_rows(vel: FloatArray, heading: FloatArray, rate: FloatArray, dt: float) -> None:
+    for i in prange(heading.shape[0]):
+        heading[i, 0], heading[i, 1] = _face(
+            vel[i, 0], vel[i, 1], heading[i, 0], heading[i, 1], rate[i], dt
+        )
+
+
+@rows_kernel
+def _integrate_rows(
+    pos: FloatArray,
+    vel: FloatArray,
+    heading: FloatArray,
+    max_speed: FloatArray,
+    mass: FloatArray,
+    rate: FloatArray,
+    force: FloatArray,
+    dt: float,
+    face: bool,
+) -> None:
+    for i in prange(pos.shape[0]):
+        m = mass[i]
+        vx, vy = truncate(
+            vel[i, 0] + force[i, 0] / m * dt, vel[i, 1] + force[i, 1] / m * dt, max_speed[i]
+        )
+        vel[i, 0] = vx
+        vel[i, 1] = vy
+        pos[i, 0] += vx * dt
+        pos[i, 1] += vy * dt
+        if face:
+            heading[i, 0], heading[i, 1] = _face(vx, vy, heading[i, 0], heading[i, 1], rate[i], dt)

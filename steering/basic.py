@@ -7,6 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from . import _kern as kern
+from ._checks import finite, points
+from ._jit import prange, rows_kernel
 from .agents import UNSET, AgentGroup, is_unset
 from .base import DEFAULT_GAIN, Debug, desired_toward, steer_to_velocity
 from .vec import (
@@ -34,17 +37,50 @@ class Seek:
     """Steer at full speed toward a target point (one point for all, or one per agent).
 
     Overshoots and circles a target it reaches; use :class:`Arrive` to stop on it.
+
+    Attributes:
+        target: a point ``(x, y)`` for every agent, or (N, 2) points, one per agent.
+        gain: how fast the steer closes the gap to the desired velocity (1/s).
     """
 
     target: ArrayLike
     gain: float = DEFAULT_GAIN
 
+    def __post_init__(self) -> None:
+        self.gain = finite("Seek.gain", self.gain)
+
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) forces toward the target."""
-        tgt = _targets(self.target, agents.n)
+        """Return (N, 2) forces toward the target.
+
+        Raises:
+            TypeError, ValueError: for a target that is not finite points of the right shape.
+        """
+        n = agents.n
+        tgt = points("Seek.target", self.target, n)
+        out = np.empty((n, 2))
+        _seek_rows(n)(
+            agents.pos, agents.vel, agents.max_speed, agents.max_force, tgt, self.gain, out
+        )
         if debug is not None:
-            debug["seek.target"] = tgt
-        return steer_to_velocity(agents, desired_toward(agents, tgt - agents.pos), self.gain)
+            debug["seek.target"] = np.broadcast_to(tgt, (n, 2)).copy()
+        return out
+
+
+@rows_kernel
+def _seek_rows(
+    pos: FloatArray,
+    vel: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    target: FloatArray,
+    gain: float,
+    out: FloatArray,
+) -> None:
+    shared = target.shape[0] == 1
+    for i in prange(pos.shape[0]):
+        t = 0 if shared else i
+        dx, dy = kern.set_length(target[t, 0] - pos[i, 0], target[t, 1] - pos[i, 1], max_speed[i])
+        out[i, 0], out[i, 1] = kern.steer(dx, dy, vel[i, 0], vel[i, 1], gain, max_force[i])
 
 
 @dataclass

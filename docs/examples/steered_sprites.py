@@ -9,8 +9,7 @@ from __future__ import annotations
 import arcade
 import numpy as np
 
-from steering import (AgentGroup, Align, Contain, PrioritizedSum, Seek, Separate,
-                           Weighted, integrate)
+from steering import AgentGroup, Align, Contain, PrioritizedSum, Seek, Separate, Weighted, integrate
 
 WIDTH, HEIGHT, COUNT, DT = 1024, 640, 500, 1 / 60
 

@@ -66,8 +66,8 @@ from game.safe_io import OutputError, atomic_write, check_output
 if TYPE_CHECKING:
     from pymunk import Vec2d
 
-    from steering.vec import FloatArray
     from game.world import World
+    from steering.vec import FloatArray
 
     from .behaviours import BehaviourTiming
     from .frames import FrameReport

@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 from pymunk import Vec2d
 
 from game.level import Level, PathData, load_level, resolve_level
+from game.world import Current, World
 from steering import (
     AgentGroup,
     AvoidObstacles,
@@ -32,7 +33,6 @@ from steering import (
     WeightedSum,
 )
 from steering.vec import FloatArray
-from game.world import Current, World
 
 from .reference import (
     MIN_DETECTION_BOX_LENGTH,

@@ -7,8 +7,8 @@ import pytest
 
 from game.bench.reference import DT
 from game.bench.scenario import WEIGHTS, Scenario, build_scenario, load_sandbox
-from steering import FollowPath, Weighted
 from game.world import World
+from steering import FollowPath, Weighted
 
 N = 260
 

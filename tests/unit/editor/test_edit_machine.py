@@ -42,8 +42,8 @@ from game.editor.hits import corners, flow_arrow
 from game.editor.objects import Ref, rect_of, refs, spec_of
 from game.level import MAP_PROPERTIES, FlowRegion, Level, PathData, PropSpec, loads_level
 from game.level.saver import apply_level, dumps_map, new_map
-from steering import AgentGroup, FollowPath, Path, integrate
 from game.world import World
+from steering import AgentGroup, FollowPath, Path, integrate
 from tests.unit.editor.helpers import WORLD_H, WORLD_W, make_level
 
 DT = 1.0 / 60.0

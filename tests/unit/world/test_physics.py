@@ -8,9 +8,9 @@ from dataclasses import replace
 import numpy as np
 import pymunk
 
-from steering.vec import FloatArray
 from game.world import DT, World
 from game.world.physics import BatchIO
+from steering.vec import FloatArray
 
 from .helpers import ascii_level
 

@@ -11,12 +11,12 @@ import pytest
 
 from game.level import FlowRegion, ObstacleData, Rect, load_level
 from game.level.shipped import shipped_levels
-from steering import AgentGroup
 from game.world import World
 from game.world.brains import combine
 from game.world.currents import BANK, Current, Currents, ShoreFlow
 from game.world.spawn import ENEMY, NPC
 from game.world.world import ROCK_GRIP
+from steering import AgentGroup
 
 from .helpers import ascii_level
 

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from game.level import load_level, resolve_level
-from steering import AgentGroup, PrioritizedSum, Weighted, truncate
 from game.world import World
 from game.world.brains import combine
 from game.world.tuning import default_tuning
+from steering import AgentGroup, PrioritizedSum, Weighted, truncate
 
 CROWD = default_tuning().crowd
 
