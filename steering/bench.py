@@ -19,8 +19,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -393,6 +395,21 @@ def markdown(rows: list[SweepRow], brows: list[BehaviourRow]) -> str:
     return "\n".join(out)
 
 
+def _write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file beside it, so a failed or killed
+    write leaves the old file whole."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the sweep and the per-behaviour table; print them (and write JSON if asked)."""
     parser = argparse.ArgumentParser(
@@ -432,7 +449,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "sweep": [asdict(r) | {"ratio": r.ratio} for r in rows],
             "behaviours": [asdict(b) for b in brows],
         }
-        args.json.write_text(json.dumps(data, indent=1))
+        _write_atomically(args.json, json.dumps(data, indent=1) + "\n")
     return 0
 
 

@@ -1014,6 +1014,12 @@ def add_parser(subparsers: Any) -> None:
         help="instead: the sandbox scaled to these crowd sizes, World.step against the "
         "reference (no sizes: 1 2 5 10 30 100 150 300 1000 3000 10000 20000)",
     )
+    parser.add_argument(
+        "--library",
+        action="store_true",
+        help="instead: the engine alone as a library, against naive per-object code "
+        "(python -m steering.bench: 1 to 20,000 agents, and every behaviour at 10,000)",
+    )
     parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke test")
     parser.add_argument("--no-tune", action="store_true", help="leave glibc malloc untuned")
     # One line on stderr for every bad option (python -m game also refuses unknown ones).
@@ -1110,6 +1116,8 @@ def run(args: argparse.Namespace) -> int:
     """
     from .scenario import load_sandbox
 
+    if args.library:
+        return _run_library(args)
     try:
         options = options_from(args, load_sandbox())
     except UsageError as exc:
@@ -1133,6 +1141,27 @@ def run(args: argparse.Namespace) -> int:
     ):
         return 2
     return 0
+
+
+def _run_library(args: argparse.Namespace) -> int:
+    """``--library``: the engine's own benchmark (:mod:`steering.bench`), with Markdown tables."""
+    from steering import bench as library
+
+    argv = ["--markdown"]
+    if args.sizes is not None:
+        argv += ["--sizes", *map(str, args.sizes)]
+    elif args.quick:
+        argv += ["--sizes", "1", "2", "10", "100", "--behaviours-at", "1000"]
+    if args.quick:
+        argv += ["--rounds", "2", "--budget", "0.05"]
+    if args.json is not None:
+        try:
+            check_output(args.json, what="--json")
+        except OutputError as exc:
+            sys.stderr.write(f"bench: error: {exc}\n")
+            return 2
+        argv += ["--json", str(args.json)]
+    return library.main(argv)
 
 
 def _run_levels(args: argparse.Namespace, options: BenchOptions) -> int:
