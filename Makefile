@@ -18,8 +18,8 @@ play: $(STAMP)
 	$(BIN)/python -m game
 
 lint: $(STAMP)
-	$(BIN)/ruff check game steering tests benchmarks tools
-	$(BIN)/ruff format --check game steering tests benchmarks tools
+	$(BIN)/ruff check game steering tests benchmarks tools examples
+	$(BIN)/ruff format --check game steering tests benchmarks tools examples
 	$(BIN)/mypy
 
 test: lint

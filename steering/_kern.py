@@ -9,10 +9,11 @@ so that one bad input cannot poison a physics body.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from ._jit import njit
 
-__all__ = ["EPSILON", "set_length", "steer", "truncate", "unit"]
+__all__ = ["EPSILON", "row_step", "set_length", "steer", "truncate", "unit"]
 
 #: Lengths at or below this count as zero when normalising (as ``vec.EPSILON``).
 EPSILON = 1e-9
@@ -57,3 +58,15 @@ def steer(
 ) -> tuple[float, float]:
     """Reynolds' steer: ``(desired - velocity) * gain`` limited to ``max_force``."""
     return truncate((desired_x - vx) * gain, (desired_y - vy) * gain, max_force)
+
+
+@njit
+def row_step(values: Any) -> int:
+    """0 for an argument shared by every agent (one row), else 1: index it as ``values[i * step]``.
+
+    Not ``values[0 if shared else i]``: inside ``prange`` the loop index is unsigned, and numba
+    unifies it with a signed 0 as a float (a typing error), while ``f = i; if shared: f = 0``
+    compiles and reads garbage in the parallel version (numba 0.68). A multiply keeps the
+    index's own type.
+    """
+    return 0 if values.shape[0] == 1 else 1

@@ -76,9 +76,9 @@ def _seek_rows(
     gain: float,
     out: FloatArray,
 ) -> None:
-    shared = target.shape[0] == 1
+    step = kern.row_step(target)
     for i in prange(pos.shape[0]):
-        t = 0 if shared else i
+        t = i * step
         dx, dy = kern.set_length(target[t, 0] - pos[i, 0], target[t, 1] - pos[i, 1], max_speed[i])
         out[i, 0], out[i, 1] = kern.steer(dx, dy, vel[i, 0], vel[i, 1], gain, max_force[i])
 

@@ -116,30 +116,29 @@ def _length_rows(v: FloatArray, out: FloatArray) -> None:
 
 @rows_kernel
 def _unit_rows(v: FloatArray, fallback: FloatArray, out: FloatArray) -> None:
-    shared = fallback.shape[0] == 1
+    step = kern.row_step(fallback)
     for i in prange(v.shape[0]):
         x, y, ok = kern.unit(v[i, 0], v[i, 1])
         if ok:
             out[i, 0] = x
             out[i, 1] = y
         else:
-            f = 0 if shared else i
-            out[i, 0] = fallback[f, 0]
-            out[i, 1] = fallback[f, 1]
+            out[i, 0] = fallback[i * step, 0]
+            out[i, 1] = fallback[i * step, 1]
 
 
 @rows_kernel
 def _set_length_rows(v: FloatArray, new_length: FloatArray, out: FloatArray) -> None:
-    shared = new_length.shape[0] == 1
+    step = kern.row_step(new_length)
     for i in prange(v.shape[0]):
-        out[i, 0], out[i, 1] = kern.set_length(v[i, 0], v[i, 1], new_length[0 if shared else i])
+        out[i, 0], out[i, 1] = kern.set_length(v[i, 0], v[i, 1], new_length[i * step])
 
 
 @rows_kernel
 def _truncate_rows(v: FloatArray, limit: FloatArray, out: FloatArray) -> None:
-    shared = limit.shape[0] == 1
+    step = kern.row_step(limit)
     for i in prange(v.shape[0]):
-        out[i, 0], out[i, 1] = kern.truncate(v[i, 0], v[i, 1], limit[0 if shared else i])
+        out[i, 0], out[i, 1] = kern.truncate(v[i, 0], v[i, 1], limit[i * step])
 
 
 def _per_row(values: ArrayLike, n: int) -> FloatArray:

@@ -1,13 +1,20 @@
-"""The pure layers import no arcade, pymunk or pyglet (checked in a fresh interpreter)."""
+"""The pure layers import no arcade, pymunk or pyglet: not at import time (checked in a fresh
+interpreter) and not inside any function either (checked on the source)."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+ROOT = Path(__file__).resolve().parents[2]
 PURE = ["steering", "game.level", "game.recording"]
+GRAPHICS_OR_PHYSICS = ("arcade", "pymunk", "pyglet")
+#: The engine's adapters: the one place each may import its engine (only when used).
+ADAPTERS = {ROOT / "steering" / "arcade.py", ROOT / "steering" / "pymunk.py"}
 
 
 @pytest.mark.parametrize("module", PURE)
@@ -19,3 +26,41 @@ def test_module_imports_no_graphics_or_physics(module: str) -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def _pure_sources() -> list[Path]:
+    files = sorted((ROOT / "steering").glob("*.py"))
+    files += sorted((ROOT / "game" / "level").rglob("*.py"))
+    files.append(ROOT / "game" / "recording.py")
+    return [f for f in files if f not in ADAPTERS]
+
+
+def _imported(tree: ast.AST) -> list[tuple[int, str]]:
+    """Every module an ``import`` or ``from ... import`` names, wherever it stands."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.lineno, node.module))
+    return found
+
+
+def test_no_pure_module_imports_graphics_or_physics_anywhere() -> None:
+    # Given every source file of the pure layers (the engine's adapters aside)
+    bad = []
+    for path in _pure_sources():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        # When every import in it is listed, function-local ones included
+        for line, name in _imported(tree):
+            if name.split(".")[0] in GRAPHICS_OR_PHYSICS:
+                bad.append(f"{path.relative_to(ROOT)}:{line}: {name}")
+    # Then none is arcade, pymunk or pyglet
+    assert not bad, bad
+
+
+def test_the_engine_imports_nothing_from_the_game() -> None:
+    for path in sorted((ROOT / "steering").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        game = [f"{path.name}:{ln}" for ln, name in _imported(tree) if name.split(".")[0] == "game"]
+        assert not game, game

@@ -1,0 +1,38 @@
+"""Every kernel gives the same numbers on every core as on one, run after run."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import steering as st
+from steering import _jit
+from steering.bench import DT, behaviour_cases
+
+
+def _forces(n: int) -> dict[str, np.ndarray]:
+    out = {}
+    for name, (agents, behaviour) in behaviour_cases(n).items():
+        force = behaviour(agents, DT)
+        st.integrate(agents, force, DT)
+        out[name] = np.concatenate((force, agents.pos, agents.vel, agents.heading), axis=1)
+    return out
+
+
+@pytest.mark.slow
+def test_parallel_kernels_give_the_serial_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Given a crowd large enough for the parallel kernels
+    n = _jit.PARALLEL_MIN + 37
+    # When every behaviour and integrate run in parallel, then again on one core
+    parallel = _forces(n)
+    monkeypatch.setattr(_jit, "PARALLEL_MIN", 10**9)
+    serial = _forces(n)
+    # Then the forces and the motion are bit-identical
+    for name, value in parallel.items():
+        np.testing.assert_array_equal(value, serial[name], err_msg=name)
+
+
+def test_small_crowds_repeat_bit_for_bit() -> None:
+    first, second = _forces(23), _forces(23)
+    for name, value in first.items():
+        np.testing.assert_array_equal(value, second[name], err_msg=name)
