@@ -4,15 +4,20 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install play test check lint bench demo clean
+.PHONY: install warm play test check lint bench demo clean
 
 $(STAMP): pyproject.toml steering/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ./steering -e '.[test,bench]'
+	$(BIN)/python -m steering.warmup
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# Compile and cache every steering kernel again (after editing the engine).
+warm: $(STAMP)
+	$(BIN)/python -m steering.warmup
 
 play: $(STAMP)
 	$(BIN)/python -m game
