@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install warm play test check lint bench demo clean
+.PHONY: install warm play test test-nojit check lint bench demo clean
 
 $(STAMP): pyproject.toml steering/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,12 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/python -m pytest
+	$(MAKE) --no-print-directory test-nojit
+
+# The engine's tests again with NUMBA_DISABLE_JIT=1: the kernels run as plain Python, the
+# same source, so a debugger can step through them.
+test-nojit: $(STAMP)
+	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/steering tests/unit/engine -m "not slow and not window"
 
 # The fast loop while working: lint, types, and every test not marked slow or window (<2 min).
 check: lint
