@@ -67,8 +67,8 @@ def _points(values: ArrayLike, n: int | None, name: str) -> FloatArray:
         arr = np.array(values, dtype=np.float64)
     except (TypeError, ValueError):
         raise TypeError(f"{name}: expected (N, 2) numbers, got {values!r:.40}") from None
-    if arr.shape == (2,) and n is None:
-        arr = arr.reshape(1, 2)
+    if arr.shape == (2,):  # one point: the only one, or shared by every agent
+        arr = arr.reshape(1, 2) if n is None else np.repeat(arr.reshape(1, 2), n, axis=0)
     if arr.ndim != 2 or arr.shape[1] != 2 or (n is not None and arr.shape[0] != n):
         want = "(N, 2)" if n is None else f"({n}, 2), one row per agent,"
         raise ValueError(f"{name}: expected {want} values, got shape {arr.shape}")
