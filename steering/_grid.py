@@ -4,8 +4,9 @@ The points (obstacle centres, midpoints of wall pieces) are counting-sorted into
 once; a query visits the cells that overlap an axis-aligned rectangle and reads the points
 listed there. Building is O(points + cells), so a set whose points move can be rebuilt every
 step; the number of cells is at most a few times the number of points, so memory stays linear.
-A grid of one cell is a brute-force loop over every point (what a small set uses: measured
-no slower than a finer grid up to some dozens of points).
+A grid of one cell is a brute-force loop over every point, what a set of a few points uses
+(measured at 10,000 agents on a 2,000 px square: the grid already matches brute force at 8
+rocks and takes 0.66 / 0.77 / 0.91 ms against 1.1 / 2.4 / 5.1 ms at 20 / 64 / 128 rocks).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ __all__ = ["BRUTE_FORCE_MAX", "Grid", "build_grid", "cell_span"]
 IntArray = NDArray[np.intp]
 
 #: Up to this many points the grid has one cell: every query reads every point.
-BRUTE_FORCE_MAX = 32
+BRUTE_FORCE_MAX = 8
 
 #: The grid has at most this many cells per point (plus a few), whatever the spread.
 _CELLS_PER_POINT = 4
