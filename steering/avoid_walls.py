@@ -15,7 +15,7 @@ from ._jit import njit, prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .vec import EPSILON, FloatArray
-from .walls import Walls, first_piece, segment_distance, wall_span
+from .walls import Walls, first_piece, wall_span, within
 
 __all__ = ["AvoidWalls"]
 
@@ -145,7 +145,7 @@ class AvoidWalls:
         _avoid_walls_rows(n)(
             agents.pos, agents.vel, agents.heading, agents.max_speed, agents.max_force,
             agents.radius, w.start, w.direction, w.length, w._piece_wall,
-            g.start, g.items, g.cell_of, g.x0, g.y0, g.inv, g.nx, g.ny, w.piece_length,
+            g.start, g.items, w._piece_cell, g.x0, g.y0, g.inv, g.nx, g.ny, w.piece_length,
             self.feeler_length, self.gain, self.gain**2, self.margin, tx, ty, out, rec,
         )  # fmt: skip
         if debug is not None:
@@ -297,7 +297,7 @@ def _avoid_walls_rows(
     piece_wall: IntArray,
     cell_start: IntArray,
     items: IntArray,
-    cell_of: IntArray,
+    piece_cell: IntArray,
     x0: float,
     y0: float,
     inv: float,
@@ -325,7 +325,8 @@ def _avoid_walls_rows(
         )
         d0x, d0y, d1x, d1y, d2x, d2y = _feelers(hx, hy, f, tx, ty)
         skin = max(rad, 0.0) + margin
-        l0, l1, l2 = math.hypot(d0x, d0y), math.hypot(d1x, d1y), math.hypot(d2x, d2y)
+        l0 = math.hypot(d0x, d0y)
+        l1 = l2 = -1.0  # the side feelers' lengths, measured at their first crossing
         reach = max(l0, skin)  # every feeler is within the front one's length
         # Per feeler: the closest crossing so far (px ahead), its wall, fraction and the
         # wall's side normal and direction.
@@ -342,14 +343,14 @@ def _avoid_walls_rows(
                     c = cy * nx + cx
                     for s in range(cell_start[c], cell_start[c + 1]):
                         p = items[s]
-                        if not first_piece(p, piece_wall, cell_of, nx, ax, bx, ay, by):
+                        if not first_piece(p, piece_wall, piece_cell, ax, bx, ay, by):
                             continue
                         w = piece_wall[p]
                         ux, uy, wlen = direction[w, 0], direction[w, 1], length[w]
-                        awx, awy, dist = segment_distance(
-                            px, py, start[w, 0], start[w, 1], ux, uy, wlen
+                        near, awx, awy, dist = within(
+                            px, py, start[w, 0], start[w, 1], ux, uy, wlen, reach
                         )
-                        if not dist <= reach:
+                        if not near:
                             continue
                         relx, rely = px - start[w, 0], py - start[w, 1]
                         # The side of the wall the centre is on: +1 left, -1 right; on the
@@ -381,11 +382,15 @@ def _avoid_walls_rows(
                                 a0, w0, t0, n0x, n0y = ahead, w, t, nwx, nwy
                         hit, t = _crossing(d1x, d1y, -relx, -rely, ex, ey)
                         if hit:
+                            if l1 < 0.0:
+                                l1 = math.hypot(d1x, d1y)
                             ahead = t * l1
                             if ahead < a1 or (ahead == a1 and w < w1):
                                 a1, w1, t1, n1x, n1y, u1x, u1y = ahead, w, t, nwx, nwy, ux, uy
                         hit, t = _crossing(d2x, d2y, -relx, -rely, ex, ey)
                         if hit:
+                            if l2 < 0.0:
+                                l2 = math.hypot(d2x, d2y)
                             ahead = t * l2
                             if ahead < a2 or (ahead == a2 and w < w2):
                                 a2, w2, t2, n2x, n2y, u2x, u2y = ahead, w, t, nwx, nwy, ux, uy

@@ -81,6 +81,7 @@ class Walls:
     piece_length: float = field(init=False, default=0.0)
     _piece_mid: FloatArray = field(init=False, repr=False)
     _piece_wall: IntArray = field(init=False, repr=False)
+    _piece_cell: IntArray = field(init=False, repr=False)
     _grid: Grid = field(init=False, repr=False)
     _tree: cKDTree | None = field(default=None, init=False, repr=False)
 
@@ -181,6 +182,7 @@ class Walls:
             self._piece_mid = np.zeros((0, 2))
             self._piece_wall = _EMPTY_IDX
             self._grid = build_grid(self._piece_mid)
+            self._piece_cell = np.zeros((0, 2), dtype=np.intp)
             return
         piece = float(np.median(self.length))
         budget = _PIECES_PER_WALL * m + _EXTRA_PIECES
@@ -193,7 +195,9 @@ class Walls:
         self.piece_length = float((self.length / count).max())
         self._piece_mid = self.start[wall] + (self.end - self.start)[wall] * frac[:, None]
         self._piece_wall = wall
-        self._grid = build_grid(self._piece_mid, min_cell=self.piece_length)
+        g = self._grid = build_grid(self._piece_mid, min_cell=self.piece_length)
+        # Each piece's cell as (column, row): the kernels compare them without a division.
+        self._piece_cell = np.stack((g.cell_of % g.nx, g.cell_of // g.nx), axis=1)
 
     def tree(self) -> cKDTree | None:
         """A scipy k-d tree over the piece midpoints (None when M = 0), built on first use.
@@ -237,7 +241,7 @@ class Walls:
         counts[0] = 0
         g = self._grid
         args = (agents.pos, r, self.start, self.direction, self.length, self._piece_wall)
-        geo = (g.start, g.items, g.cell_of, g.x0, g.y0, g.inv, g.nx, g.ny, self.piece_length)
+        geo = (g.start, g.items, self._piece_cell, g.x0, g.y0, g.inv, g.nx, g.ny, self.piece_length)
         _candidate_rows(n)(*args, *geo, counts, _EMPTY_IDX, False)
         offsets = np.cumsum(counts)
         wall = np.empty(int(offsets[-1]), dtype=np.intp)
@@ -260,6 +264,22 @@ def segment_distance(
 
 
 @njit
+def within(
+    px: float, py: float, ax: float, ay: float, ux: float, uy: float, wlen: float, reach: float
+) -> tuple[bool, float, float, float]:
+    """:func:`segment_distance` and whether it is at most ``reach``; a cheap squared test
+    first rejects walls clearly out of reach (most of those a query reads)."""
+    relx, rely = px - ax, py - ay
+    along = relx * ux + rely * uy
+    along = min(max(along, 0.0), wlen)
+    awx, awy = relx - ux * along, rely - uy * along
+    if awx * awx + awy * awy > reach * reach * (1.0 + 1e-9):
+        return False, awx, awy, math.inf
+    d = math.hypot(awx, awy)
+    return d <= reach, awx, awy, d
+
+
+@njit
 def wall_span(
     px: float, py: float, reach: float, piece_length: float, x0: float, y0: float,
     inv: float, nx: int, ny: int,
@@ -274,16 +294,15 @@ def wall_span(
 
 @njit
 def first_piece(
-    p: int, piece_wall: IntArray, cell_of: IntArray, nx: int, ax: int, bx: int, ay: int, by: int
+    p: int, piece_wall: IntArray, piece_cell: IntArray, ax: int, bx: int, ay: int, by: int
 ) -> bool:
     """Whether piece ``p`` is the first piece of its wall in the cells read. A wall's pieces
     in a rectangle of cells are consecutive (its midpoints lie in order on a line), so it is
     enough that the piece before it, of the same wall, lies outside."""
     if p == 0 or piece_wall[p - 1] != piece_wall[p]:
         return True
-    c = cell_of[p - 1]
-    cx = c % nx
-    cy = c // nx
+    cx = piece_cell[p - 1, 0]
+    cy = piece_cell[p - 1, 1]
     return not (ax <= cx <= bx and ay <= cy <= by)
 
 
@@ -315,7 +334,7 @@ def _candidate_rows(
     piece_wall: IntArray,
     cell_start: IntArray,
     items: IntArray,
-    cell_of: IntArray,
+    piece_cell: IntArray,
     x0: float,
     y0: float,
     inv: float,
@@ -340,14 +359,14 @@ def _candidate_rows(
                     c = cy * nx + cx
                     for s in range(cell_start[c], cell_start[c + 1]):
                         p = items[s]
-                        if not first_piece(p, piece_wall, cell_of, nx, ax, bx, ay, by):
+                        if not first_piece(p, piece_wall, piece_cell, ax, bx, ay, by):
                             continue
                         w = piece_wall[p]
-                        _, _, d = segment_distance(
+                        near, _, _, _ = within(
                             px, py, start[w, 0], start[w, 1],
-                            direction[w, 0], direction[w, 1], length[w],
+                            direction[w, 0], direction[w, 1], length[w], r,
                         )  # fmt: skip
-                        if d <= r:
+                        if near:
                             if fill:
                                 out[k] = w
                             k += 1

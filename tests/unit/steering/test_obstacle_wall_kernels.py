@@ -261,7 +261,7 @@ def test_wall_loop_is_the_same_serial_and_parallel() -> None:
         kernel(
             agents.pos, agents.vel, agents.heading, agents.max_speed, agents.max_force,
             agents.radius, walls.start, walls.direction, walls.length, walls._piece_wall,
-            g.start, g.items, g.cell_of, g.x0, g.y0, g.inv, g.nx, g.ny, walls.piece_length,
+            g.start, g.items, walls._piece_cell, g.x0, g.y0, g.inv, g.nx, g.ny, walls.piece_length,
             60.0, 8.0, 64.0, 4.0, 0.4, 0.3, out, rec,
         )  # fmt: skip
         results.append((out, rec))
