@@ -133,6 +133,12 @@ class Obstacles:
         Built on first use; kept while no centre moved more than a quarter cell, rebuilt
         otherwise (also after :attr:`centers` was replaced by another array)."""
         c = self.centers
+        m = c.shape[0]
+        if c.shape != (m, 2) or self.radii.shape != (m,):  # replaced by a bad array: refuse
+            raise ValueError(
+                f"Obstacles.centers, radii: expected (M, 2) and (M,), got {c.shape} and "
+                f"{self.radii.shape}"
+            )
         snap = self._grid_centers
         grid = self._grid
         if grid is None or snap is None or snap.shape != c.shape:

@@ -268,3 +268,10 @@ def test_wall_loop_is_the_same_serial_and_parallel() -> None:
     np.testing.assert_array_equal(results[0][0], results[1][0])
     np.testing.assert_array_equal(results[0][1], results[1][1])
     assert (results[0][1][:, 0] >= 0).sum() > 50
+
+
+def test_replacing_the_radii_with_the_wrong_count_is_refused_at_the_call() -> None:
+    obs = Obstacles.create([[0.0, 0.0], [50.0, 0.0]], 10.0)
+    obs.radii = np.array([10.0])
+    with pytest.raises(ValueError, match="radii"):
+        AvoidObstacles(obs)(AgentGroup.create([[0.0, 0.0]]), DT)
