@@ -73,3 +73,39 @@ def points(name: str, value: Any, n: int) -> FloatArray:
     if not np.isfinite(arr).all():
         raise ValueError(f"{name}: coordinates must be finite")
     return arr
+
+
+def float_array(name: str, value: Any) -> FloatArray:
+    """``value`` as a new float64 array (any shape).
+
+    Raises:
+        TypeError: for something that is not numbers (a string, None, objects).
+    """
+    if isinstance(value, (str, bytes)) or value is None:
+        raise TypeError(f"{name}: expected numbers, got {value!r:.40}")
+    try:
+        return np.array(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected numbers, got {value!r:.40}") from None
+
+
+def all_finite(name: str, arr: FloatArray) -> FloatArray:
+    """``arr`` itself; ValueError naming ``name`` if a value is NaN or infinite."""
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name}: values must be finite")
+    return arr
+
+
+def choice(name: str, value: Any, options: tuple[str, ...]) -> str:
+    """``value`` if it is one of ``options``; ValueError naming ``name`` otherwise."""
+    if not isinstance(value, str) or value not in options:
+        listed = ", ".join(repr(o) for o in options)
+        raise ValueError(f"{name}: expected one of {listed}, got {value!r:.40}")
+    return value
+
+
+def instance(name: str, value: Any, cls: type) -> Any:
+    """``value`` if it is a ``cls``; TypeError naming ``name`` otherwise."""
+    if not isinstance(value, cls):
+        raise TypeError(f"{name}: expected {cls.__name__}, got {type(value).__name__}")
+    return value

@@ -1,5 +1,5 @@
-"""Buckland's three-feeler wall avoidance, vectorised over the agent-wall pairs that
-:class:`~steering.Walls`' spatial index finds."""
+"""Buckland's three-feeler wall avoidance: one compiled loop over agents, each reading the walls
+that :class:`~steering.Walls`' grid lists near it."""
 
 from __future__ import annotations
 
@@ -9,25 +9,26 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from . import _kern as kern
+from ._checks import finite, instance, non_negative
+from ._jit import njit, prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
-from .vec import EPSILON, FloatArray, as_complex, as_rows, clamp, truncate_complex
-from .walls import Walls
+from .vec import EPSILON, FloatArray
+from .walls import Walls, first_piece, wall_span, within
 
 __all__ = ["AvoidWalls"]
 
 IntArray = NDArray[np.intp]
 ComplexArray = NDArray[np.complex128]
 
-
-def _cross(a: ComplexArray, b: ComplexArray) -> FloatArray:
-    """2-D cross product ``a.x * b.y - a.y * b.x`` of complex numbers (broadcasting)."""
-    return np.asarray(a.real * b.imag - a.imag * b.real)
+#: Debug columns of the compiled loop: wall, crossing point (2), then the three feeler tips (6).
+_REC = 9
 
 
 @dataclass
 class AvoidWalls:
-    """Steer away from walls ahead: Buckland's three feelers, vectorised over agent-wall pairs.
+    """Steer away from walls ahead: Buckland's three feelers, compiled per agent.
 
     Each agent casts three feelers from its centre: one straight along its heading,
     ``feeler_length * (1 + speed / max_speed)`` long (so twice as long at full speed), and two
@@ -92,45 +93,41 @@ class AvoidWalls:
     margin: float = 4.0
 
     def __post_init__(self) -> None:
-        checks = {
-            "feeler_length": self.feeler_length >= 0,
-            "feeler_angle": 0 <= self.feeler_angle <= 180,
-            "gain": self.gain >= 0,
-            "margin": self.margin >= 0,
-        }
-        for name, ok in checks.items():
-            value = getattr(self, name)
-            if not (ok and math.isfinite(value)):
-                raise ValueError(f"{name}: invalid value {value!r}")
+        instance("AvoidWalls.walls", self.walls, Walls)
+        self.feeler_length = non_negative("AvoidWalls.feeler_length", self.feeler_length)
+        self.feeler_angle = finite("AvoidWalls.feeler_angle", self.feeler_angle)
+        if not 0.0 <= self.feeler_angle <= 180.0:
+            raise ValueError(f"AvoidWalls.feeler_angle: must be 0 to 180, got {self.feeler_angle}")
+        self.gain = non_negative("AvoidWalls.gain", self.gain)
+        self.margin = non_negative("AvoidWalls.margin", self.margin)
+
+    def _turn(self) -> tuple[float, float]:
+        """Half the unit turn to the left feeler, as the seeds' rotation: (cos, sin) / 2."""
+        turn = np.exp(1j * math.radians(self.feeler_angle)) * 0.5
+        return float(turn.real), float(turn.imag)
 
     def feeler_lengths(self, agents: AgentGroup) -> FloatArray:
         """(N,) front feeler lengths: ``feeler_length * (1 + speed / max_speed)``, raised to
         the stopping distance at max force plus radius, margin and the overshoot that
         saturates the force, and at most ``4 * feeler_length``."""
-        ms, mf = agents.max_speed, agents.max_force
-        speed = agents.speed()
-        ratio = np.zeros(agents.n)
-        np.divide(speed, ms, out=ratio, where=ms > EPSILON)
-        base = self.feeler_length * (1.0 + clamp(ratio, 0.0, 1.0))
-        cap = 4.0 * self.feeler_length
-        stop = np.full(agents.n, cap)
-        fast = np.minimum(speed, 1e150)  # no overflow in the square (a finite, absurd speed)
-        np.divide(fast * fast, 2.0 * mf, out=stop, where=mf > EPSILON)
-        saturate = np.full(agents.n, cap)
-        if self.gain > 0.0:
-            saturate = np.maximum(mf, 0.0) / self.gain**2
-        floor = stop + np.maximum(agents.radius, 0.0) + self.margin + saturate
-        return np.asarray(np.maximum(base, np.minimum(floor, cap)))
+        out = np.empty(agents.n)
+        _length_rows(agents.n)(
+            agents.vel, agents.max_speed, agents.max_force, agents.radius,
+            self.feeler_length, self.gain, self.gain**2, self.margin, out,
+        )  # fmt: skip
+        return out
 
     def feelers(self, agents: AgentGroup) -> ComplexArray:
         """(N, 3) feeler vectors from each agent's centre (complex ``x + iy``): ahead, left,
         right."""
-        h = as_complex(agents.heading)
-        hn = np.abs(h)
-        h = np.divide(h, hn, out=np.ones_like(h), where=hn > EPSILON)  # (1, 0) if none
-        turn = np.exp(1j * math.radians(self.feeler_angle))
-        rot = np.array([1.0, 0.5 * turn, 0.5 * turn.conjugate()])
-        return np.asarray((h * self.feeler_lengths(agents))[:, None] * rot[None, :])
+        n = agents.n
+        out = np.empty((n, 3, 2))
+        tx, ty = self._turn()
+        _feeler_rows(n)(
+            agents.vel, agents.heading, agents.max_speed, agents.max_force, agents.radius,
+            self.feeler_length, self.gain, self.gain**2, self.margin, tx, ty, out,
+        )  # fmt: skip
+        return out.view(np.complex128).reshape(n, 3)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return (N, 2) wall avoidance forces; zero for agents with no wall in reach.
@@ -140,153 +137,297 @@ class AvoidWalls:
         ``walls.wall`` (N,) the wall it crosses (-1: none).
         """
         n = agents.n
-        walls = self.walls
-        feel = self.feelers(agents)
-        radius = np.maximum(agents.radius, 0.0)
-        skin = radius + self.margin
-        force = np.zeros(n, dtype=np.complex128)
-        hit_point = np.full(n, complex(np.nan, np.nan))
-        hit_wall = np.full(n, -1, dtype=np.intp)
-
-        # Every feeler lies within the front one's length of the centre.
-        ai, wj = walls.candidates(agents, np.maximum(np.abs(feel[:, 0]), skin))
-        if ai.size:
-            pos = as_complex(agents.pos)
-            a = as_complex(walls.start).take(wj)
-            u = as_complex(walls.direction).take(wj)
-            wlen = walls.length.take(wj)
-            rel = pos.take(ai) - a
-            # The side of the wall the centre is on: +1 left, -1 right; on the line, the
-            # side facing away from the heading (left when the heading runs along it).
-            side = np.sign(_cross(u, rel))
-            on_line = np.flatnonzero(side == 0.0)
-            if on_line.size:
-                h = as_complex(agents.heading).take(ai[on_line])
-                facing = -np.sign(_cross(u[on_line], h))
-                side[on_line] = np.where(facing == 0.0, 1.0, facing)
-            normal = u * 1j * side
-            record = debug is not None
-            hits = self._feeler_forces(ai, wj, rel, u, wlen, normal, feel, pos, force, record)
-            self._skin_forces(ai, rel, u, wlen, normal, skin, agents.max_force, force)
-            if hits is not None:
-                who, wall, point = hits
-                hit_wall[who] = wall
-                hit_point[who] = point
-
-        force = truncate_complex(force, agents.max_force)
+        w = self.walls
+        g = w._grid
+        tx, ty = self._turn()
+        out = np.empty((n, 2))
+        rec = np.empty((n if debug is not None else 0, _REC))
+        _avoid_walls_rows(n)(
+            agents.pos, agents.vel, agents.heading, agents.max_speed, agents.max_force,
+            agents.radius, w.start, w.direction, w.length, w._piece_wall,
+            g.start, g.items, w._piece_cell, g.x0, g.y0, g.inv, g.nx, g.ny, w.piece_length,
+            self.feeler_length, self.gain, self.gain**2, self.margin, tx, ty, out, rec,
+        )  # fmt: skip
         if debug is not None:
-            tips = agents.pos[:, None, :] + feel.view(np.float64).reshape(n, 3, 2)
-            debug["walls.feelers"] = tips
-            debug["walls.hit"] = as_rows(hit_point).copy()
-            debug["walls.wall"] = hit_wall
-        return as_rows(force)
+            debug["walls.feelers"] = rec[:, 3:].reshape(n, 3, 2)
+            debug["walls.hit"] = rec[:, 1:3].copy()
+            debug["walls.wall"] = rec[:, 0].astype(np.intp)
+        return out
 
-    def _skin_forces(
-        self,
-        ai: IntArray,
-        rel: ComplexArray,
-        u: ComplexArray,
-        wlen: FloatArray,
-        normal: ComplexArray,
-        skin: FloatArray,
-        max_force: FloatArray,
-        force: ComplexArray,
-    ) -> None:
-        """Add the push out of each wall an agent's skin overlaps into ``force``."""
-        along = clamp((rel * u.conj()).real, 0.0, wlen)
-        away = rel - u * along  # from the wall's closest point to the centre
-        dist = np.abs(away)
-        s = skin.take(ai)
-        over = np.flatnonzero(dist < s)
-        if over.size == 0:
-            return
-        d = dist[over]
-        # Straight out from the closest point; along the side normal when the centre is on
-        # the wall (no direction to the closest point).
-        ok = d > EPSILON * np.maximum(s[over], 1.0)
-        unit = np.where(ok, away[over] / np.where(ok, d, 1.0), normal[over])
-        depth = s[over] - d
-        # Full force once the disc touches; with no margin, as soon as it is inside the skin.
-        ramp = np.minimum(depth / max(self.margin, EPSILON), 1.0)
-        owner = ai[over]
-        push = unit * (ramp * np.maximum(max_force.take(owner), 0.0))
-        n = force.size
-        force.real += np.bincount(owner, weights=push.real, minlength=n)
-        force.imag += np.bincount(owner, weights=push.imag, minlength=n)
 
-    def _feeler_forces(
-        self,
-        ai: IntArray,
-        wj: IntArray,
-        rel: ComplexArray,
-        u: ComplexArray,
-        wlen: FloatArray,
-        normal: ComplexArray,
-        feel: ComplexArray,
-        pos: ComplexArray,
-        force: ComplexArray,
-        record: bool,
-    ) -> tuple[IntArray, IntArray, ComplexArray] | None:
-        """Add each feeler's force (closest crossing per agent and feeler) into ``force``.
+@njit
+def _feeler_length(
+    vx: float,
+    vy: float,
+    max_speed: float,
+    max_force: float,
+    radius: float,
+    feeler_length: float,
+    gain: float,
+    gain2: float,
+    margin: float,
+) -> float:
+    """The front feeler's length (see :meth:`AvoidWalls.feeler_lengths`)."""
+    speed = math.hypot(vx, vy)
+    ratio = 0.0
+    if max_speed > EPSILON:
+        ratio = speed / max_speed
+        if not ratio >= 0.0:
+            ratio = 0.0
+        elif ratio > 1.0:
+            ratio = 1.0
+    base = feeler_length * (1.0 + ratio)
+    cap = 4.0 * feeler_length
+    stop = cap
+    if max_force > EPSILON:
+        fast = min(speed, 1e150)  # no overflow in the square (a finite, absurd speed)
+        stop = fast * fast / (2.0 * max_force)
+    saturate = cap
+    if gain > 0.0:
+        saturate = max(max_force, 0.0) / gain2
+    floor = stop + max(radius, 0.0) + margin + saturate
+    return max(base, min(floor, cap))
 
-        Returns, with ``record``, the agents with a crossing, the wall and the point of the
-        crossing of each that overshoots most; else None.
-        """
-        n = force.size
-        d = feel.take(ai, axis=0)  # (P, 3) feeler vectors
-        e = (u * wlen)[:, None]  # (P, 1) wall vectors
-        ap = -rel[:, None]  # from the centre to the wall's start
-        # Feeler p + t d meets wall a + s e where t = (ap x e) / (d x e), s = (ap x d) / (d x e).
-        denom = _cross(d, e)
-        tnum = np.broadcast_to(_cross(ap, e), denom.shape)
-        snum = _cross(ap, d)
-        # Without a division: 0 <= t <= 1 and 0 <= s <= 1 read as num and denom - num having
-        # the denominator's sign. Parallel feelers (denom 0) never cross; the skin covers
-        # an agent sliding along a wall.
-        sgn = np.sign(denom)
-        crosses = (
-            (sgn != 0.0)
-            & (tnum * sgn >= 0.0)
-            & ((denom - tnum) * sgn >= 0.0)
-            & (snum * sgn >= 0.0)
-            & ((denom - snum) * sgn >= 0.0)
+
+@njit
+def _feelers(
+    hx: float, hy: float, length: float, tx: float, ty: float
+) -> tuple[float, float, float, float, float, float]:
+    """The three feeler vectors: ahead (``length`` along the unit heading), then turned left
+    and right by the half turn (tx, ty)."""
+    fx, fy = hx * length, hy * length
+    return fx, fy, fx * tx - fy * ty, fx * ty + fy * tx, fx * tx + fy * ty, fy * tx - fx * ty
+
+
+@njit
+def _heading(hx: float, hy: float) -> tuple[float, float]:
+    """The unit heading, (1, 0) for an agent with none."""
+    ux, uy, ok = kern.unit(hx, hy)
+    if ok:
+        return ux, uy
+    return 1.0, 0.0
+
+
+@rows_kernel
+def _length_rows(
+    vel: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    radius: FloatArray,
+    feeler_length: float,
+    gain: float,
+    gain2: float,
+    margin: float,
+    out: FloatArray,
+) -> None:
+    for i in prange(vel.shape[0]):
+        out[i] = _feeler_length(
+            vel[i, 0], vel[i, 1], max_speed[i], max_force[i], radius[i],
+            feeler_length, gain, gain2, margin,
+        )  # fmt: skip
+
+
+@rows_kernel
+def _feeler_rows(
+    vel: FloatArray,
+    heading: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    radius: FloatArray,
+    feeler_length: float,
+    gain: float,
+    gain2: float,
+    margin: float,
+    tx: float,
+    ty: float,
+    out: FloatArray,
+) -> None:
+    for i in prange(vel.shape[0]):
+        hx, hy = _heading(heading[i, 0], heading[i, 1])
+        f = _feeler_length(
+            vel[i, 0], vel[i, 1], max_speed[i], max_force[i], radius[i],
+            feeler_length, gain, gain2, margin,
+        )  # fmt: skip
+        (
+            out[i, 0, 0], out[i, 0, 1], out[i, 1, 0], out[i, 1, 1], out[i, 2, 0], out[i, 2, 1]
+        ) = _feelers(hx, hy, f, tx, ty)  # fmt: skip
+
+
+@njit
+def _crossing(
+    dx: float, dy: float, apx: float, apy: float, ex: float, ey: float
+) -> tuple[bool, float]:
+    """Whether the feeler (dx, dy) from the centre crosses the wall from the centre + (apx,
+    apy) along (ex, ey) (ends included), and the fraction of the feeler at the crossing.
+
+    Feeler ``p + t d`` meets wall ``a + s e`` where ``t = (ap x e) / (d x e)`` and ``s =
+    (ap x d) / (d x e)``; 0 <= t, s <= 1 are read without a division, as the numerators
+    and ``denominator - numerator`` having the denominator's sign. A feeler parallel to the
+    wall never crosses it (the skin covers an agent sliding along a wall)."""
+    denom = dx * ey - dy * ex
+    if denom > 0.0:
+        sgn = 1.0
+    elif denom < 0.0:
+        sgn = -1.0
+    else:
+        return False, 0.0
+    tnum = apx * ey - apy * ex
+    snum = apx * dy - apy * dx
+    if not (
+        tnum * sgn >= 0.0
+        and (denom - tnum) * sgn >= 0.0
+        and snum * sgn >= 0.0
+        and (denom - snum) * sgn >= 0.0
+    ):
+        return False, 0.0
+    return True, min(max(tnum / denom, 0.0), 1.0)
+
+
+@rows_kernel
+def _avoid_walls_rows(
+    pos: FloatArray,
+    vel: FloatArray,
+    heading: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    radius: FloatArray,
+    start: FloatArray,
+    direction: FloatArray,
+    length: FloatArray,
+    piece_wall: IntArray,
+    cell_start: IntArray,
+    items: IntArray,
+    piece_cell: IntArray,
+    x0: float,
+    y0: float,
+    inv: float,
+    nx: int,
+    ny: int,
+    piece_length: float,
+    feeler_length: float,
+    gain: float,
+    gain2: float,
+    margin: float,
+    tx: float,
+    ty: float,
+    out: FloatArray,
+    rec: FloatArray,
+) -> None:
+    """One agent per iteration: feelers, each one's closest crossing, the skin, the sum."""
+    record = rec.shape[0] > 0
+    for i in prange(pos.shape[0]):
+        px, py = pos[i, 0], pos[i, 1]
+        hx, hy = _heading(heading[i, 0], heading[i, 1])
+        mf = max_force[i]
+        rad = radius[i]
+        f = _feeler_length(
+            vel[i, 0], vel[i, 1], max_speed[i], mf, rad, feeler_length, gain, gain2, margin
         )
-        pair, k = np.nonzero(crosses)
-        if pair.size == 0:
-            return None
-        t = clamp(tnum[pair, k] / denom[pair, k], 0.0, 1.0)
-        flen = np.abs(d[pair, k])
-        ahead = t * flen  # px from the centre to the crossing
-        slot = ai[pair] * 3 + k
-        # Closest crossing per (agent, feeler); ties (a feeler through a corner shared by two
-        # walls) go to the lowest wall index.
-        best = np.full(3 * n, np.inf)
-        np.minimum.at(best, slot, ahead)
-        cand = np.flatnonzero(ahead == best[slot])
-        low = np.full(3 * n, np.iinfo(np.intp).max, dtype=np.intp)
-        np.minimum.at(low, slot[cand], wj[pair[cand]])
-        pick = cand[wj[pair[cand]] == low[slot[cand]]]
-        overshoot = flen[pick] - ahead[pick]
-        owner = ai[pair[pick]]
-        push = normal[pair[pick]]
-        # Side feelers watch the flanks: weighted by |cos| of the wall-heading angle (see the
-        # class docstring for why not the plain normal).
-        side = np.flatnonzero(k[pick] > 0)
-        if side.size:
-            front = feel[owner[side], 0]
-            h = front / np.abs(front)  # a crossing feeler has a length
-            w = u[pair[pick[side]]]
-            push[side] *= np.abs(w.real * h.real + w.imag * h.imag)
-        push = push * (overshoot * self.gain**2)
-        force.real += np.bincount(owner, weights=push.real, minlength=n)
-        force.imag += np.bincount(owner, weights=push.imag, minlength=n)
-        if not record:
-            return None
-        # Debug: the feeler that overshoots most per agent (ties: the lowest wall index).
-        deepest = np.full(n, -np.inf)
-        np.maximum.at(deepest, owner, overshoot)
-        top = np.flatnonzero(overshoot == deepest[owner])
-        top = top[np.unique(owner[top], return_index=True)[1]]
-        who = owner[top]
-        chosen = pick[top]
-        return who, wj[pair[chosen]], pos.take(who) + feel[who, k[chosen]] * t[chosen]
+        d0x, d0y, d1x, d1y, d2x, d2y = _feelers(hx, hy, f, tx, ty)
+        skin = max(rad, 0.0) + margin
+        l0 = math.hypot(d0x, d0y)
+        l1 = l2 = -1.0  # the side feelers' lengths, measured at their first crossing
+        reach = max(l0, skin)  # every feeler is within the front one's length
+        # Per feeler: the closest crossing so far (px ahead), its wall, fraction and the
+        # wall's side normal and direction.
+        a0 = a1 = a2 = math.inf
+        w0 = w1 = w2 = -1
+        t0 = t1 = t2 = 0.0
+        n0x = n0y = n1x = n1y = n2x = n2y = 0.0
+        u1x = u1y = u2x = u2y = 0.0
+        skx = sky = 0.0
+        if reach > 0.0 and reach < math.inf and cell_start.shape[0] > 1:
+            ax, bx, ay, by = wall_span(px, py, reach, piece_length, x0, y0, inv, nx, ny)
+            for cy in range(ay, by + 1):
+                for cx in range(ax, bx + 1):
+                    c = cy * nx + cx
+                    for s in range(cell_start[c], cell_start[c + 1]):
+                        p = items[s]
+                        if not first_piece(p, piece_wall, piece_cell, ax, bx, ay, by):
+                            continue
+                        w = piece_wall[p]
+                        ux, uy, wlen = direction[w, 0], direction[w, 1], length[w]
+                        near, awx, awy, dist = within(
+                            px, py, start[w, 0], start[w, 1], ux, uy, wlen, reach
+                        )
+                        if not near:
+                            continue
+                        relx, rely = px - start[w, 0], py - start[w, 1]
+                        # The side of the wall the centre is on: +1 left, -1 right; on the
+                        # line, the side facing away from the heading (left along it).
+                        cross = ux * rely - uy * relx
+                        side = 1.0 if cross > 0.0 else -1.0
+                        if cross == 0.0:
+                            facing = ux * heading[i, 1] - uy * heading[i, 0]
+                            side = 1.0 if facing <= 0.0 else -1.0
+                        nwx, nwy = -uy * side, ux * side
+                        # The skin: straight out from the closest point (along the side
+                        # normal when the centre is on the wall), ramping to max force.
+                        if dist < skin:
+                            if dist > EPSILON * max(skin, 1.0):
+                                inv_d = 1.0 / dist
+                                ox, oy = awx * inv_d, awy * inv_d
+                            else:
+                                ox, oy = nwx, nwy
+                            ramp = min((skin - dist) / max(margin, EPSILON), 1.0)
+                            push = ramp * max(mf, 0.0)
+                            skx += ox * push
+                            sky += oy * push
+                        # The feelers: closest crossing each, ties to the lowest wall.
+                        ex, ey = ux * wlen, uy * wlen
+                        hit, t = _crossing(d0x, d0y, -relx, -rely, ex, ey)
+                        if hit:
+                            ahead = t * l0
+                            if ahead < a0 or (ahead == a0 and w < w0):
+                                a0, w0, t0, n0x, n0y = ahead, w, t, nwx, nwy
+                        hit, t = _crossing(d1x, d1y, -relx, -rely, ex, ey)
+                        if hit:
+                            if l1 < 0.0:
+                                l1 = math.hypot(d1x, d1y)
+                            ahead = t * l1
+                            if ahead < a1 or (ahead == a1 and w < w1):
+                                a1, w1, t1, n1x, n1y, u1x, u1y = ahead, w, t, nwx, nwy, ux, uy
+                        hit, t = _crossing(d2x, d2y, -relx, -rely, ex, ey)
+                        if hit:
+                            if l2 < 0.0:
+                                l2 = math.hypot(d2x, d2y)
+                            ahead = t * l2
+                            if ahead < a2 or (ahead == a2 and w < w2):
+                                a2, w2, t2, n2x, n2y, u2x, u2y = ahead, w, t, nwx, nwy, ux, uy
+        # Each feeler pushes along its wall's normal by its overshoot times gain^2; a side
+        # feeler's push is weighted by |cos| of the wall-heading angle (walls alongside
+        # count, walls that face the agent are the front feeler's business).
+        fx = fy = 0.0
+        o0 = o1 = o2 = -math.inf
+        if w0 >= 0:
+            o0 = l0 - a0
+            fx += n0x * (o0 * gain2)
+            fy += n0y * (o0 * gain2)
+        if w1 >= 0 or w2 >= 0:
+            fhx, fhy = d0x / l0, d0y / l0  # a crossing side feeler has a length
+            if w1 >= 0:
+                o1 = l1 - a1
+                k = abs(u1x * fhx + u1y * fhy)
+                fx += (n1x * k) * (o1 * gain2)
+                fy += (n1y * k) * (o1 * gain2)
+            if w2 >= 0:
+                o2 = l2 - a2
+                k = abs(u2x * fhx + u2y * fhy)
+                fx += (n2x * k) * (o2 * gain2)
+                fy += (n2y * k) * (o2 * gain2)
+        out[i, 0], out[i, 1] = kern.truncate(fx + skx, fy + sky, mf)
+        if record:
+            # The feeler that overshoots most (ties: the lowest wall, then ahead-left-right).
+            best, bw, bt, bdx, bdy = -math.inf, -1, 0.0, 0.0, 0.0
+            if w0 >= 0:
+                best, bw, bt, bdx, bdy = o0, w0, t0, d0x, d0y
+            if w1 >= 0 and (o1 > best or (o1 == best and w1 < bw)):
+                best, bw, bt, bdx, bdy = o1, w1, t1, d1x, d1y
+            if w2 >= 0 and (o2 > best or (o2 == best and w2 < bw)):
+                best, bw, bt, bdx, bdy = o2, w2, t2, d2x, d2y
+            rec[i, 0] = bw
+            rec[i, 1] = px + bdx * bt if bw >= 0 else math.nan
+            rec[i, 2] = py + bdy * bt if bw >= 0 else math.nan
+            rec[i, 3], rec[i, 4] = px + d0x, py + d0y
+            rec[i, 5], rec[i, 6] = px + d1x, py + d1y
+            rec[i, 7], rec[i, 8] = px + d2x, py + d2y

@@ -1,8 +1,14 @@
 """Wall segments as shared data: their geometry and the spatial index that finds the walls near
-each agent (:class:`~steering.AvoidWalls` steers away from them)."""
+each agent (:class:`~steering.AvoidWalls` steers away from them).
+
+The index is a uniform grid (:mod:`steering._grid`) over points along the walls, queried by
+compiled per-agent loops; the per-agent helpers here (:func:`wall_span`, :func:`first_piece`,
+:func:`segment_distance`) are what :mod:`steering.avoid_walls`' kernel uses too.
+"""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -10,8 +16,11 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.spatial import cKDTree
 
+from ._checks import all_finite, float_array
+from ._grid import Grid, build_grid, cell_span
+from ._jit import njit, prange, rows_kernel
 from .agents import AgentGroup
-from .vec import FloatArray, as_complex, clamp
+from .vec import FloatArray
 
 __all__ = ["MIN_WALL_LENGTH", "Walls"]
 
@@ -31,15 +40,13 @@ _PIECES_PER_WALL = 8
 _EXTRA_PIECES = 1024
 
 
-def _segments(values: ArrayLike) -> FloatArray:
-    arr = np.array(values, dtype=np.float64)
+def _segments(values: ArrayLike, name: str = "Walls.segments") -> FloatArray:
+    arr = float_array(name, values)
     if arr.size == 0:
         arr = arr.reshape(0, 2, 2)
     if arr.ndim != 3 or arr.shape[1:] != (2, 2):
-        raise ValueError(f"segments: expected an (M, 2, 2) array (start, end), got {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError("segments: values must be finite")
-    return arr
+        raise ValueError(f"{name}: expected an (M, 2, 2) array (start, end), got {arr.shape}")
+    return all_finite(name, arr)
 
 
 @dataclass(eq=False)
@@ -50,11 +57,12 @@ class Walls:
     treat the arrays as read-only (the spatial index is built from them on first use).
     M = 0 is allowed and makes wall avoidance a no-op.
 
-    The spatial index is a k-d tree over points along the walls: each wall is cut into pieces
-    no longer than :attr:`piece_length` and the tree holds the piece midpoints, so a query
-    for everything within ``r`` of a point asks the tree for midpoints within
-    ``r + piece_length / 2``. Cutting keeps one long boundary wall from widening every query
-    (a tree over whole-wall midpoints would need half the longest wall as slack).
+    The spatial index is a uniform grid over points along the walls (compiled, built at
+    construction): each wall is cut into pieces no longer than :attr:`piece_length` and the
+    grid holds the piece midpoints, so a query for everything within ``r`` of a point reads
+    the cells within ``r + piece_length / 2``. Cutting keeps one long boundary wall from
+    widening every query (whole-wall midpoints would need half the longest wall as slack).
+    A wall with several pieces in the cells read is examined once, at the first of them.
 
     Attributes:
         start: (M, 2) first end of each wall, px.
@@ -73,21 +81,31 @@ class Walls:
     piece_length: float = field(init=False, default=0.0)
     _piece_mid: FloatArray = field(init=False, repr=False)
     _piece_wall: IntArray = field(init=False, repr=False)
+    _piece_cell: IntArray = field(init=False, repr=False)
+    _grid: Grid = field(init=False, repr=False)
     _tree: cKDTree | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        seg = _segments(np.stack((self.start, self.end), axis=1))
+        start = float_array("Walls.start", self.start)
+        end = float_array("Walls.end", self.end)
+        if start.shape != end.shape:
+            raise ValueError(
+                f"Walls.segments: start and end differ in shape: {start.shape} and {end.shape}"
+            )
+        seg = _segments(np.stack((start, end), axis=1))
         self.start = np.ascontiguousarray(seg[:, 0])
         self.end = np.ascontiguousarray(seg[:, 1])
         with np.errstate(over="ignore"):  # an overflowing difference is refused just below
             delta = self.end - self.start
         if not np.isfinite(delta).all():
-            raise ValueError("segments: a wall is too long for float64 (its length overflows)")
+            raise ValueError(
+                "Walls.segments: a wall is too long for float64 (its length overflows)"
+            )
         self.length = np.hypot(delta[:, 0], delta[:, 1])
         short = np.flatnonzero(~(self.length >= MIN_WALL_LENGTH))
         if short.size:
             raise ValueError(
-                f"segments: wall {int(short[0])} has zero length (start == end); "
+                f"Walls.segments: wall {int(short[0])} has zero length (start == end); "
                 "use drop_zero_length=True to leave such walls out"
             )
         self.direction = delta / self.length[:, None] if len(self) else np.zeros((0, 2))
@@ -126,7 +144,7 @@ class Walls:
         """
         parts: list[FloatArray] = []
         for k, line in enumerate(polylines):
-            pts = np.array(line, dtype=np.float64)
+            pts = float_array(f"polylines[{k}]", line)
             if pts.size == 0:
                 continue
             if pts.ndim != 2 or pts.shape[1] != 2:
@@ -163,6 +181,8 @@ class Walls:
             self.piece_length = 0.0
             self._piece_mid = np.zeros((0, 2))
             self._piece_wall = _EMPTY_IDX
+            self._grid = build_grid(self._piece_mid)
+            self._piece_cell = np.zeros((0, 2), dtype=np.intp)
             return
         piece = float(np.median(self.length))
         budget = _PIECES_PER_WALL * m + _EXTRA_PIECES
@@ -175,51 +195,182 @@ class Walls:
         self.piece_length = float((self.length / count).max())
         self._piece_mid = self.start[wall] + (self.end - self.start)[wall] * frac[:, None]
         self._piece_wall = wall
+        g = self._grid = build_grid(self._piece_mid, min_cell=self.piece_length)
+        # Each piece's cell as (column, row): the kernels compare them without a division.
+        self._piece_cell = np.stack((g.cell_of % g.nx, g.cell_of // g.nx), axis=1)
 
     def tree(self) -> cKDTree | None:
-        """The k-d tree over the piece midpoints (None when M = 0), built on first use."""
+        """A scipy k-d tree over the piece midpoints (None when M = 0), built on first use.
+        For callers that want scipy's queries; the engine uses the compiled grid."""
         if len(self) == 0:
             return None
         if self._tree is None:
             self._tree = cKDTree(self._piece_mid)
         return self._tree
 
-    def distances(self, points: FloatArray, walls: IntArray) -> FloatArray:
-        """Distance from each ``points[k]`` to wall ``walls[k]`` (pairs, (K,) each)."""
-        return _distances(self, as_complex(points), walls)
+    def distances(self, points: ArrayLike, walls: ArrayLike) -> FloatArray:
+        """Distance from each ``points[k]`` to wall ``walls[k]`` (pairs, (K,) each).
+
+        Raises:
+            ValueError: for points that are not (K, 2) or wall indices not (K,).
+            IndexError: for a wall index out of range.
+        """
+        p = float_array("points", points)
+        w = np.asarray(walls, dtype=np.intp)
+        if p.ndim != 2 or p.shape[1] != 2 or w.shape != (p.shape[0],):
+            raise ValueError(f"points, walls: expected (K, 2) and (K,), got {p.shape}, {w.shape}")
+        if w.size and not (int(w.min()) >= 0 and int(w.max()) < len(self)):
+            raise IndexError(f"walls: index out of range for {len(self)} walls")
+        out = np.empty(w.size)
+        _distance_rows(w.size)(p, w, self.start, self.direction, self.length, out)
+        return out
 
     def candidates(self, agents: AgentGroup, reach: ArrayLike) -> tuple[IntArray, IntArray]:
         """Index arrays ``(agent, wall)`` of every wall within ``reach`` of an agent's centre.
 
         ``reach`` is one distance (px) for all or one per agent; non-finite or negative
-        reaches count as 0. Each pair appears once, sorted by agent then wall. One C call
-        (``sparse_distance_matrix`` between the agents' cached tree and the pieces' tree)
-        finds the candidates, then an exact point-segment distance keeps those within reach:
-        no Python loop over agents or walls.
+        reaches count as 0. Each pair appears once, sorted by agent then wall. Two compiled
+        passes over the agents (count, then fill) read the grid cells within reach and keep
+        the walls whose exact point-segment distance is within it: no Python loop.
         """
-        n, m = agents.n, len(self)
+        n = agents.n
         r = np.broadcast_to(np.asarray(reach, dtype=np.float64), (n,))
-        r = np.where(np.isfinite(r) & (r > 0.0), r, 0.0)
-        wtree = self.tree()
-        if wtree is None or n == 0 or not r.max() > 0.0:
+        if len(self) == 0 or n == 0:
             return _EMPTY_IDX, _EMPTY_IDX
-        query = (float(r.max()) + 0.5 * self.piece_length) * (1.0 + 1e-9) + 1e-9
-        found = agents.tree().sparse_distance_matrix(wtree, query, output_type="ndarray")
-        # One key per (agent, wall): a plain sort and a neighbour test (np.unique's hashing
-        # measured ten times slower here), skipped when no wall was cut into pieces.
-        key = np.sort(found["i"].astype(np.int64) * m + self._piece_wall.take(found["j"]))
-        if self._piece_wall.size > m and key.size > 1:
-            key = key[np.concatenate(([True], key[1:] != key[:-1]))]
-        ai = (key // m).astype(np.intp)
-        wj = (key % m).astype(np.intp)
-        keep = _distances(self, as_complex(agents.pos).take(ai), wj) <= r.take(ai)
-        return ai[keep], wj[keep]
+        counts = np.empty(n + 1, dtype=np.intp)
+        counts[0] = 0
+        g = self._grid
+        args = (agents.pos, r, self.start, self.direction, self.length, self._piece_wall)
+        geo = (g.start, g.items, self._piece_cell, g.x0, g.y0, g.inv, g.nx, g.ny, self.piece_length)
+        _candidate_rows(n)(*args, *geo, counts, _EMPTY_IDX, False)
+        offsets = np.cumsum(counts)
+        wall = np.empty(int(offsets[-1]), dtype=np.intp)
+        _candidate_rows(n)(*args, *geo, offsets, wall, True)
+        who = np.repeat(np.arange(n, dtype=np.intp), np.diff(offsets))
+        return who, wall
 
 
-def _distances(walls: Walls, points: ComplexArray, idx: IntArray) -> FloatArray:
-    """Distance from each point (complex) to wall ``idx[k]``: the real dot product written
-    out (a complex product by the conjugate costs twice the multiplies) and 1-D gathers."""
-    rel = points - as_complex(walls.start).take(idx)
-    u = as_complex(walls.direction).take(idx)
-    along = clamp(rel.real * u.real + rel.imag * u.imag, 0.0, walls.length.take(idx))
-    return np.asarray(np.abs(rel - u * along))
+@njit
+def segment_distance(
+    px: float, py: float, ax: float, ay: float, ux: float, uy: float, wlen: float
+) -> tuple[float, float, float]:
+    """From point (px, py) to the segment from (ax, ay) along unit (ux, uy) for ``wlen``:
+    the vector from the closest point to the point, and its length."""
+    relx, rely = px - ax, py - ay
+    along = relx * ux + rely * uy
+    along = min(max(along, 0.0), wlen)
+    awx, awy = relx - ux * along, rely - uy * along
+    return awx, awy, math.hypot(awx, awy)
+
+
+@njit
+def within(
+    px: float, py: float, ax: float, ay: float, ux: float, uy: float, wlen: float, reach: float
+) -> tuple[bool, float, float, float]:
+    """:func:`segment_distance` and whether it is at most ``reach``; a cheap squared test
+    first rejects walls clearly out of reach (most of those a query reads)."""
+    relx, rely = px - ax, py - ay
+    along = relx * ux + rely * uy
+    along = min(max(along, 0.0), wlen)
+    awx, awy = relx - ux * along, rely - uy * along
+    if awx * awx + awy * awy > reach * reach * (1.0 + 1e-9):
+        return False, awx, awy, math.inf
+    d = math.hypot(awx, awy)
+    return d <= reach, awx, awy, d
+
+
+@njit
+def wall_span(
+    px: float, py: float, reach: float, piece_length: float, x0: float, y0: float,
+    inv: float, nx: int, ny: int,
+) -> tuple[int, int, int, int]:  # fmt: skip
+    """The grid cells to read for every wall within ``reach`` of (px, py): x from ``ax`` to
+    ``bx``, y from ``ay`` to ``by`` (empty when ``ax > bx``)."""
+    q = (reach + 0.5 * piece_length) * (1.0 + 1e-9) + 1e-9
+    ax, bx = cell_span(px - q, px + q, x0, inv, nx)
+    ay, by = cell_span(py - q, py + q, y0, inv, ny)
+    return ax, bx, ay, by
+
+
+@njit
+def first_piece(
+    p: int, piece_wall: IntArray, piece_cell: IntArray, ax: int, bx: int, ay: int, by: int
+) -> bool:
+    """Whether piece ``p`` is the first piece of its wall in the cells read. A wall's pieces
+    in a rectangle of cells are consecutive (its midpoints lie in order on a line), so it is
+    enough that the piece before it, of the same wall, lies outside."""
+    if p == 0 or piece_wall[p - 1] != piece_wall[p]:
+        return True
+    cx = piece_cell[p - 1, 0]
+    cy = piece_cell[p - 1, 1]
+    return not (ax <= cx <= bx and ay <= cy <= by)
+
+
+@rows_kernel
+def _distance_rows(
+    points: FloatArray,
+    walls: IntArray,
+    start: FloatArray,
+    direction: FloatArray,
+    length: FloatArray,
+    out: FloatArray,
+) -> None:
+    for k in prange(walls.shape[0]):
+        w = walls[k]
+        _, _, d = segment_distance(
+            points[k, 0], points[k, 1], start[w, 0], start[w, 1],
+            direction[w, 0], direction[w, 1], length[w],
+        )  # fmt: skip
+        out[k] = d
+
+
+@rows_kernel
+def _candidate_rows(
+    pos: FloatArray,
+    reach: FloatArray,
+    start: FloatArray,
+    direction: FloatArray,
+    length: FloatArray,
+    piece_wall: IntArray,
+    cell_start: IntArray,
+    items: IntArray,
+    piece_cell: IntArray,
+    x0: float,
+    y0: float,
+    inv: float,
+    nx: int,
+    ny: int,
+    piece_length: float,
+    offsets: IntArray,
+    out: IntArray,
+    fill: bool,
+) -> None:
+    """Count (``fill`` False: into ``offsets[i + 1]``) or list (into ``out`` from
+    ``offsets[i]``, sorted) the walls within each agent's reach."""
+    for i in prange(pos.shape[0]):
+        r = reach[i]
+        k = offsets[i] if fill else 0
+        first = k
+        if r > 0.0 and r < math.inf:
+            px, py = pos[i, 0], pos[i, 1]
+            ax, bx, ay, by = wall_span(px, py, r, piece_length, x0, y0, inv, nx, ny)
+            for cy in range(ay, by + 1):
+                for cx in range(ax, bx + 1):
+                    c = cy * nx + cx
+                    for s in range(cell_start[c], cell_start[c + 1]):
+                        p = items[s]
+                        if not first_piece(p, piece_wall, piece_cell, ax, bx, ay, by):
+                            continue
+                        w = piece_wall[p]
+                        near, _, _, _ = within(
+                            px, py, start[w, 0], start[w, 1],
+                            direction[w, 0], direction[w, 1], length[w], r,
+                        )  # fmt: skip
+                        if near:
+                            if fill:
+                                out[k] = w
+                            k += 1
+        if fill:
+            out[first:k].sort()
+        else:
+            offsets[i + 1] = k

@@ -624,9 +624,8 @@ class World:
         self._turn_heads()
         dyn = self.physics.dynamic_rocks
         if dyn.size:
-            centres = self.obstacles.centers.copy()
-            centres[dyn] = pos[n:]
-            self.obstacles.set_centers(centres)
+            # In place; the obstacles' grid follows lazily (rebuilt only past a quarter cell).
+            self.obstacles.move(dyn, pos[n:])
 
     def _turn_heads(self) -> None:
         """Turn every heading toward where the agent looks, at most its turn rate: its
