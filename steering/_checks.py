@@ -110,6 +110,8 @@ def fast_points(name: str, value: Any, n: int) -> FloatArray:
             if math.isfinite(x) and math.isfinite(y):
                 return np.array(((x, y),))
             raise ValueError(f"{name}: coordinates must be finite")
+    elif value is None:
+        raise TypeError(f"{name}: expected a point (x, y) or (N, 2) points, got None")
     return points(name, value, n)
 
 
