@@ -104,6 +104,11 @@ def fast_points(name: str, value: Any, n: int) -> FloatArray:
             if _all_finite(value):
                 return value
             raise ValueError(f"{name}: coordinates must be finite")
+        if value.dtype == np.float64 and shape == (2,):
+            row = value.reshape(1, 2)
+            if _all_finite(row):
+                return row
+            raise ValueError(f"{name}: coordinates must be finite")
     elif type(value) is tuple and len(value) == 2:
         x, y = value
         if type(x) is float and type(y) is float:

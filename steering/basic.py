@@ -518,8 +518,11 @@ class Wander:
         if not math.isfinite(dt):
             raise ValueError(f"Wander: dt must be finite, got {dt}")
         n = agents.n
-        angle = agents.column("wander.angle", fill=UNSET)
+        angle = agents.state.get("wander.angle")
+        if angle is None or angle.shape != (n,):
+            angle = agents.column("wander.angle", fill=UNSET)
         if _any_unset(angle):
+            # Agents new to wander start at a random angle.
             fresh = is_unset(angle)
             angle[fresh] = self.rng.uniform(-np.pi, np.pi, int(fresh.sum()))
         # rng.normal(0, s, n) is s * standard_normal(n), draw for draw.

@@ -53,13 +53,15 @@ def _check_parts(name: str, parts: Sequence[Any], weighted: bool) -> None:
         check_behaviour(f"{name}[{k}]", part)
 
 
-def _force(name: str, force: Any, n: int) -> FloatArray:
-    """A part's output as an (n, 2) float array; ValueError naming the part otherwise."""
+def _force(name: str, k: int, force: Any, n: int) -> FloatArray:
+    """A part's output as an (n, 2) float array; ValueError naming the part (``name[k]``, or
+    ``name`` when ``k`` < 0) otherwise."""
     if type(force) is np.ndarray and force.dtype == np.float64 and force.shape == (n, 2):
         return force
     arr = np.asarray(force, dtype=np.float64)
     if arr.shape != (n, 2):
-        raise ValueError(f"{name}: returned shape {arr.shape}, expected ({n}, 2) forces")
+        who = name if k < 0 else f"{name}[{k}]"
+        raise ValueError(f"{who}: returned shape {arr.shape}, expected ({n}, 2) forces")
     return arr
 
 
@@ -91,23 +93,33 @@ class WeightedSum:
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the limited weighted sum of the parts' forces."""
         n = agents.n
-        total = np.zeros((n, 2))
+        if not self.parts:
+            return np.zeros((n, 2))
+        total = np.empty((n, 2))
         last = len(self.parts) - 1
         for k, item in enumerate(self.parts):
             b, w = _part("WeightedSum.parts", k, item)
-            force = _force(f"WeightedSum.parts[{k}]", b(agents, dt, debug), n)
-            _add_rows(n)(total, force, w, agents.max_force, k == last)
+            force = _force("WeightedSum.parts", k, b(agents, dt, debug), n)
+            _add_rows(n)(total, force, w, agents.max_force, k == 0, k == last)
         return total
 
 
 @rows_kernel
 def _add_rows(
-    total: FloatArray, force: FloatArray, weight: float, max_force: FloatArray, cap: bool
+    total: FloatArray,
+    force: FloatArray,
+    weight: float,
+    max_force: FloatArray,
+    first: bool,
+    cap: bool,
 ) -> None:
-    """total += weight * force; with ``cap`` the sum is then limited to max force."""
+    """total += weight * force (``first``: total = 0 + weight * force); with ``cap`` the sum
+    is then limited to max force."""
     for i in prange(total.shape[0]):
-        x = total[i, 0] + weight * force[i, 0]
-        y = total[i, 1] + weight * force[i, 1]
+        x = 0.0 if first else total[i, 0]
+        y = 0.0 if first else total[i, 1]
+        x += weight * force[i, 0]
+        y += weight * force[i, 1]
         if cap:
             x, y = kern.truncate(x, y, max_force[i])
         total[i, 0] = x
@@ -135,12 +147,14 @@ class PrioritizedSum:
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the running sum capped at each agent's max force."""
         n = agents.n
-        total = np.zeros((n, 2))
+        if not self.parts:
+            return np.zeros((n, 2))
+        total = np.empty((n, 2))
         last = len(self.parts) - 1
         for k, item in enumerate(self.parts):
             b, w = _part("PrioritizedSum.parts", k, item)
-            force = _force(f"PrioritizedSum.parts[{k}]", b(agents, dt, debug), n)
-            _accumulate_rows(n)(total, force, w, agents.max_force, k == last)
+            force = _force("PrioritizedSum.parts", k, b(agents, dt, debug), n)
+            _accumulate_rows(n)(total, force, w, agents.max_force, k == 0, k == last)
         return total
 
     @staticmethod
@@ -159,24 +173,30 @@ class PrioritizedSum:
         w = weight
         if type(w) is not float or not math.isfinite(w):
             w = finite("PrioritizedSum.accumulate weight", weight)
-        f = _force("PrioritizedSum.accumulate force", force, n)
+        f = _force("PrioritizedSum.accumulate force", -1, force, n)
         if total.shape != (n, 2) or np.shape(max_force) != (n,):
             raise ValueError(
                 f"PrioritizedSum.accumulate: expected total ({n}, 2) and max_force ({n},), "
                 f"got {total.shape} and {np.shape(max_force)}"
             )
-        _accumulate_rows(n)(total, f, w, max_force, False)
+        _accumulate_rows(n)(total, f, w, max_force, False, False)
 
 
 @rows_kernel
 def _accumulate_rows(
-    total: FloatArray, force: FloatArray, weight: float, max_force: FloatArray, cap: bool
+    total: FloatArray,
+    force: FloatArray,
+    weight: float,
+    max_force: FloatArray,
+    first: bool,
+    cap: bool,
 ) -> None:
-    """Buckland's running sum: add ``force * weight`` to ``total`` only up to max force (the
-    crossing part along its own direction); a non-finite part adds nothing. With ``cap`` the
-    total is then limited to max force."""
+    """Buckland's running sum: add ``force * weight`` to ``total`` (``first``: to zero) only
+    up to max force (the crossing part along its own direction); a non-finite part adds
+    nothing. With ``cap`` the total is then limited to max force."""
     for i in prange(total.shape[0]):
-        tx, ty = total[i, 0], total[i, 1]
+        tx = 0.0 if first else total[i, 0]
+        ty = 0.0 if first else total[i, 1]
         fx = force[i, 0] * weight
         fy = force[i, 1] * weight
         remaining = max(max_force[i] - math.hypot(tx, ty), 0.0)
@@ -218,11 +238,15 @@ class Priority:
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return each agent's first significant force."""
         n = agents.n
-        result = np.zeros((n, 2))
-        chosen = np.full(n, -1, dtype=np.int64)
+        if not self.parts:
+            result = np.zeros((n, 2))
+            chosen = np.full(n, -1, dtype=np.int64)
+        else:
+            result = np.empty((n, 2))
+            chosen = np.empty(n, dtype=np.int64)
         last = len(self.parts) - 1
         for k, part in enumerate(self.parts):
-            force = _force(f"Priority.parts[{k}]", part(agents, dt, debug), n)
+            force = _force("Priority.parts", k, part(agents, dt, debug), n)
             _first_rows(n)(result, chosen, force, k, self.epsilon, agents.max_force, k == last)
         if debug is not None:
             debug["priority.chosen"] = chosen
@@ -239,9 +263,13 @@ def _first_rows(
     max_force: FloatArray,
     cap: bool,
 ) -> None:
-    """Rows not chosen yet whose force exceeds ``epsilon`` take it (part ``k``); with ``cap``
-    the result is then limited to max force."""
+    """Rows not chosen yet whose force exceeds ``epsilon`` take it (part ``k``; part 0 first
+    sets every row to none); with ``cap`` the result is then limited to max force."""
     for i in prange(result.shape[0]):
+        if k == 0:
+            result[i, 0] = 0.0
+            result[i, 1] = 0.0
+            chosen[i] = -1
         if chosen[i] < 0 and math.hypot(force[i, 0], force[i, 1]) > epsilon:
             result[i, 0] = force[i, 0]
             result[i, 1] = force[i, 1]
@@ -269,6 +297,11 @@ class Limited:
     max_speed: float | FloatArray | None = None
     max_force: float | FloatArray | None = None
 
+    #: The last limited view and what it was made from (see :meth:`_view`).
+    _last: tuple[tuple[Any, ...], AgentGroup] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+
     def __post_init__(self) -> None:
         check_behaviour("Limited.behaviour", self.behaviour)
         self.max_speed = limit("Limited.max_speed", self.max_speed, None)
@@ -277,15 +310,56 @@ class Limited:
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the behaviour's forces under the replaced limits."""
         n = agents.n
-        speed = limit("Limited.max_speed", self.max_speed, n)
-        cap = limit("Limited.max_force", self.max_force, n)
-        limited = agents.with_limits(speed, cap)
-        force = _force("Limited.behaviour", self.behaviour(limited, dt, debug), n)
+        speed = _limit_now("Limited.max_speed", self.max_speed, n)
+        cap = _limit_now("Limited.max_force", self.max_force, n)
+        limited = self._view(agents, speed, cap)
+        force = _force("Limited.behaviour", -1, self.behaviour(limited, dt, debug), n)
         if cap is None:
             return force
         out = np.empty((n, 2))
         _truncate_rows(n)(force, limited.max_force, out)
         return out
+
+    def _view(self, agents: AgentGroup, speed: Any, cap: Any) -> AgentGroup:
+        """``agents.with_limits(speed, cap)``, made again only when one of the arrays it shares
+        with ``agents`` or a limit is another object than last time (making one costs tens of
+        microseconds). A limit array changed in place is seen, as with a new view."""
+        key = (
+            agents,
+            agents.pos,
+            agents.vel,
+            agents.radius,
+            agents.mass,
+            agents.heading,
+            agents.state,
+            agents.max_turn_rate,
+            agents.max_speed,
+            agents.max_force,
+            agents._fills,
+            speed,
+            cap,
+        )
+        last = self._last
+        if (
+            last is not None
+            and all(a is b for a, b in zip(last[0], key, strict=True))
+            and last[1].world_size == agents.world_size
+        ):
+            view = last[1]
+            # Share the group's current neighbour index, as a new view would.
+            view._tree, view._tree_pos, view._pairs = agents._tree, agents._tree_pos, agents._pairs
+            return view
+        view = agents.with_limits(speed, cap)
+        self._last = (key, view)
+        return view
+
+
+def _limit_now(name: str, value: Any, n: int) -> Any:
+    """A limit at the call: the same object when it is a float already checked (so that
+    :meth:`Limited._view` recognises it), else checked now."""
+    if type(value) is float and 0.0 <= value < math.inf:
+        return value
+    return limit(name, value, n)
 
 
 @rows_kernel
@@ -320,13 +394,13 @@ class Masked:
         rows = mask("Masked.mask", self.mask, n)
         idx = np.flatnonzero(rows)
         if idx.size == n and n:
-            return _force("Masked.behaviour", self.behaviour(agents, dt, debug), n)
+            return _force("Masked.behaviour", -1, self.behaviour(agents, dt, debug), n)
         out = np.zeros((n, 2))
         if idx.size == 0:
             return out
         sub = agents.take(idx)
         sub_debug: Debug | None = {} if debug is not None else None
-        force = _force("Masked.behaviour", self.behaviour(sub, dt, sub_debug), idx.size)
+        force = _force("Masked.behaviour", -1, self.behaviour(sub, dt, sub_debug), idx.size)
         _scatter_rows(idx.size)(out, idx, force)
         agents.put_state(idx, sub)
         if debug is not None and sub_debug is not None:

@@ -186,7 +186,9 @@ def _spots_rows(
             if ok:
                 sx, sy = spots[h, j, 0], spots[h, j, 1]
                 for k in range(m):
-                    if k != j and math.hypot(sx - centers[k, 0], sy - centers[k, 1]) < radii[k]:
+                    dx = sx - centers[k, 0]
+                    dy = sy - centers[k, 1]
+                    if k != j and dx * dx + dy * dy < radii[k] * radii[k]:
                         ok = False
                         break
             usable[h, j] = ok

@@ -180,3 +180,36 @@ def test_combinator_loops_match_the_numpy_formulas() -> None:
     out = run(agents, 0.0)
     assert np.isfinite(out).all()
     assert (np.hypot(out[:, 0], out[:, 1]) <= agents.max_force + 1e-9).all()
+
+
+def test_limited_sees_new_limits_and_new_agents() -> None:
+    # Given a limited behaviour that records what it sees
+    seen: list[tuple[int, list[float]]] = []
+
+    def spy(agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
+        seen.append((agents.n, agents.max_speed.tolist()))
+        return np.zeros((agents.n, 2))
+
+    agents = _agents(2)
+    limited = Limited(spy, max_speed=5.0)
+    # When it runs, its limit changes, agents join, and a per-agent limit is changed in place
+    limited(agents, 0.0)
+    limited(agents, 0.0)
+    limited.max_speed = 7.0
+    limited(agents, 0.0)
+    agents.add([(1.0, 1.0)])
+    limited(agents, 0.0)
+    per_agent = np.array([1.0, 2.0, 3.0])
+    limited.max_speed = per_agent
+    limited(agents, 0.0)
+    per_agent[0] = 9.0
+    limited(agents, 0.0)
+    # Then every call saw the current agents and limits
+    assert seen == [
+        (2, [5.0, 5.0]),
+        (2, [5.0, 5.0]),
+        (2, [7.0, 7.0]),
+        (3, [7.0, 7.0, 7.0]),
+        (3, [1.0, 2.0, 3.0]),
+        (3, [9.0, 2.0, 3.0]),
+    ]
