@@ -594,6 +594,10 @@ class Contain:
     The prediction looks ``lookahead`` seconds ahead, plus the agent's radius and ``margin``;
     past an edge the desired velocity points straight back in at max speed. Zero force well
     inside, so it combines with anything.
+
+    Raises:
+        TypeError, ValueError: for an edge that is not a finite number, edges that make no
+            rectangle (left >= right or bottom >= top), or a negative lookahead.
     """
 
     left: float
@@ -609,6 +613,11 @@ class Contain:
         self.bottom = finite("Contain.bottom", self.bottom)
         self.right = finite("Contain.right", self.right)
         self.top = finite("Contain.top", self.top)
+        if not (self.left < self.right and self.bottom < self.top):
+            raise ValueError(
+                f"Contain: expected left < right and bottom < top, got left={self.left}, "
+                f"bottom={self.bottom}, right={self.right}, top={self.top}"
+            )
         self.margin = finite("Contain.margin", self.margin)
         self.lookahead = non_negative("Contain.lookahead", self.lookahead)
         self.gain = finite("Contain.gain", self.gain)

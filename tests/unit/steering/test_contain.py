@@ -47,3 +47,10 @@ def test_contain_keeps_the_velocity_along_the_wall() -> None:
     # Then the desired velocity is (30, 100) rescaled to max speed: only y is pushed
     desired = np.array([30.0, 100.0]) / np.hypot(30.0, 100.0) * 100.0
     np.testing.assert_allclose(force, [(desired - [30.0, -40.0]) * 8.0])
+
+
+@pytest.mark.parametrize("edges", [(100, 0, 0, 100), (0, 50, 100, 50)])
+def test_contain_refuses_edges_that_make_no_rectangle(edges: tuple[int, ...]) -> None:
+    # Given left >= right or bottom >= top, every agent would be pushed every way
+    with pytest.raises(ValueError, match="left < right and bottom < top"):
+        Contain(*edges)
