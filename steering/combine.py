@@ -58,9 +58,12 @@ def _force(name: str, k: int, force: Any, n: int) -> FloatArray:
     ``name`` when ``k`` < 0) otherwise."""
     if type(force) is np.ndarray and force.dtype == np.float64 and force.shape == (n, 2):
         return force
-    arr = np.asarray(force, dtype=np.float64)
+    who = name if k < 0 else f"{name}[{k}]"
+    try:
+        arr = np.asarray(force, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{who}: returned {force!r:.40}, expected ({n}, 2) forces") from None
     if arr.shape != (n, 2):
-        who = name if k < 0 else f"{name}[{k}]"
         raise ValueError(f"{who}: returned shape {arr.shape}, expected ({n}, 2) forces")
     return arr
 
@@ -68,8 +71,8 @@ def _force(name: str, k: int, force: Any, n: int) -> FloatArray:
 def _part(name: str, k: int, item: Any) -> tuple[Behaviour, float]:
     if isinstance(item, Weighted):
         w = item.weight
-        if not math.isfinite(w):  # assigned after construction
-            raise ValueError(f"{name}[{k}].weight: must be finite, got {w}")
+        if type(w) is not float or not math.isfinite(w):  # assigned after construction
+            w = finite(f"{name}[{k}].weight", w)
         return item.behaviour, w
     return item, 1.0
 
