@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ._jit import njit
 from .vec import FloatArray
 
 __all__ = ["finite", "non_negative", "points", "positive"]
@@ -109,3 +110,93 @@ def instance(name: str, value: Any, cls: type) -> Any:
     if not isinstance(value, cls):
         raise TypeError(f"{name}: expected {cls.__name__}, got {type(value).__name__}")
     return value
+
+
+# -- fast paths and the checks of the compiled behaviours (basic, combine, targets) ----------
+
+
+@njit
+def _all_finite(arr: FloatArray) -> bool:
+    for i in range(arr.shape[0]):
+        for j in range(arr.shape[1]):
+            if not math.isfinite(arr[i, j]):
+                return False
+    return True
+
+
+def fast_points(name: str, value: Any, n: int) -> FloatArray:
+    """:func:`points` for the per-call path: a float64 (1, 2) or (n, 2) array is tested by one
+    compiled loop and a pair of plain numbers without NumPy; anything else goes through
+    :func:`points` (same errors)."""
+    if type(value) is np.ndarray:
+        shape = value.shape
+        if (
+            value.dtype == np.float64
+            and len(shape) == 2
+            and shape[1] == 2
+            and (shape[0] == n or shape[0] == 1)
+        ):
+            if _all_finite(value):
+                return value
+            raise ValueError(f"{name}: coordinates must be finite")
+        if value.dtype == np.float64 and shape == (2,):
+            row = value.reshape(1, 2)
+            if _all_finite(row):
+                return row
+            raise ValueError(f"{name}: coordinates must be finite")
+    elif type(value) is tuple and len(value) == 2:
+        x, y = value
+        if type(x) is float and type(y) is float:
+            if math.isfinite(x) and math.isfinite(y):
+                return np.array(((x, y),))
+            raise ValueError(f"{name}: coordinates must be finite")
+    elif value is None:
+        raise TypeError(f"{name}: expected a point (x, y) or (N, 2) points, got None")
+    return points(name, value, n)
+
+
+def behaviour(name: str, value: Any) -> Any:
+    """``value`` if it can be called as a behaviour; TypeError naming ``name`` otherwise."""
+    if not callable(value):
+        raise TypeError(
+            f"{name}: expected a behaviour (called as b(agents, dt, debug)), "
+            f"got {type(value).__name__} {value!r:.40}"
+        )
+    return value
+
+
+def generator(name: str, value: Any) -> np.random.Generator:
+    """``value`` if it is a ``numpy.random.Generator``; TypeError naming ``name`` otherwise."""
+    if not isinstance(value, np.random.Generator):
+        raise TypeError(
+            f"{name}: expected a numpy.random.Generator such as np.random.default_rng(seed), "
+            f"got {type(value).__name__} {value!r:.40}"
+        )
+    return value
+
+
+def mask(name: str, value: Any, n: int) -> np.ndarray:
+    """``value`` as an (n,) boolean array. TypeError for another dtype (integers could be
+    indices), ValueError for another length."""
+    arr = value if type(value) is np.ndarray else np.asarray(value)
+    if arr.dtype != np.bool_:
+        raise TypeError(f"{name}: expected {n} booleans, got dtype {arr.dtype}")
+    if arr.shape != (n,):
+        raise ValueError(f"{name}: expected {n} booleans, one per agent, got shape {arr.shape}")
+    return arr
+
+
+def limit(name: str, value: Any, n: int | None) -> Any:
+    """None, a number >= 0, or (with ``n``) an (n,) array of finite numbers >= 0."""
+    if value is None:
+        return None
+    if not isinstance(value, np.ndarray) or value.ndim == 0:
+        return non_negative(name, value)
+    if n is None:
+        return value
+    arr = value if value.dtype == np.float64 else value.astype(np.float64)
+    if arr.shape != (n,):
+        raise ValueError(f"{name}: expected a number or {n} values, got shape {arr.shape}")
+    if not (arr >= 0.0).all() or not np.isfinite(arr).all():
+        raise ValueError(f"{name}: values must be finite and >= 0")
+    return arr

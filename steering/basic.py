@@ -1,35 +1,25 @@
-"""The single-target behaviours: seek, flee, arrive, pursue, evade, wander and containment."""
+"""The single-target behaviours: seek, flee, arrive, pursue, evade, wander and containment.
+
+Each behaviour's maths is written once, per agent, as a compiled kernel (``_*_rows``) over
+plain floats; ``__call__`` checks its arguments, allocates the output and runs the kernel.
+"""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _kern as kern
-from ._checks import finite, points
-from ._jit import prange, rows_kernel
+from ._checks import fast_points, finite, generator, non_negative
+from ._jit import njit, prange, rows_kernel
 from .agents import UNSET, AgentGroup, is_unset
-from .base import DEFAULT_GAIN, Debug, desired_toward, steer_to_velocity
-from .vec import (
-    FloatArray,
-    as_complex,
-    as_points,
-    as_rows,
-    length,
-    safe_normalize,
-    scale_rows,
-    select_rows,
-    set_length,
-    truncate,
-)
+from .base import DEFAULT_GAIN, Debug
+from .vec import FloatArray
 
 __all__ = ["Arrive", "Contain", "Evade", "Flee", "Pursue", "Seek", "Wander"]
-
-
-def _targets(target: ArrayLike, n: int) -> FloatArray:
-    return as_points(target, n)
 
 
 @dataclass
@@ -56,7 +46,7 @@ class Seek:
             TypeError, ValueError: for a target that is not finite points of the right shape.
         """
         n = agents.n
-        tgt = points("Seek.target", self.target, n)
+        tgt = fast_points("Seek.target", self.target, n)
         out = np.empty((n, 2))
         _seek_rows(n)(
             agents.pos, agents.vel, agents.max_speed, agents.max_force, tgt, self.gain, out
@@ -64,6 +54,11 @@ class Seek:
         if debug is not None:
             debug["seek.target"] = np.broadcast_to(tgt, (n, 2)).copy()
         return out
+
+
+# A (1, 2) argument is shared by every agent, an (N, 2) one is per agent: row ``i * step``
+# with step 0 or 1. (``0 if shared else i`` mixes the parallel loop's unsigned index with a
+# signed literal, which numba types as a float and cannot index with.)
 
 
 @rows_kernel
@@ -83,6 +78,70 @@ def _seek_rows(
         out[i, 0], out[i, 1] = kern.steer(dx, dy, vel[i, 0], vel[i, 1], gain, max_force[i])
 
 
+# -- per-agent maths shared by the kernels (and by steering.targets) -------------------------
+
+
+@njit
+def flee(
+    px: float,
+    py: float,
+    vx: float,
+    vy: float,
+    hx: float,
+    hy: float,
+    tx: float,
+    ty: float,
+    max_speed: float,
+    max_force: float,
+    panic: float,
+    gain: float,
+) -> tuple[float, float]:
+    """Flee from (tx, ty) at max speed within ``panic`` of it (zero beyond); an agent on the
+    point flees along its heading (hx, hy)."""
+    ax = px - tx
+    ay = py - ty
+    if not math.hypot(ax, ay) < panic:
+        return 0.0, 0.0
+    ux, uy, ok = kern.unit(ax, ay)
+    if not ok:
+        ux, uy = hx, hy
+    return kern.steer(ux * max_speed, uy * max_speed, vx, vy, gain, max_force)
+
+
+@njit
+def arrive(
+    px: float,
+    py: float,
+    vx: float,
+    vy: float,
+    tx: float,
+    ty: float,
+    max_speed: float,
+    max_force: float,
+    slowing_radius: float,
+    gain: float,
+    brake_fraction: float,
+) -> tuple[float, float]:
+    """:class:`Arrive`'s force for one agent at (px, py) moving (vx, vy) toward (tx, ty)."""
+    dx = tx - px
+    dy = ty - py
+    dist = math.hypot(dx, dy)
+    slow = max(slowing_radius, 1e-6)
+    speed = min(max_speed, max_speed * dist / slow)
+    speed = min(speed, math.sqrt(2.0 * brake_fraction * max_force * dist))
+    wx, wy = kern.set_length(dx, dy, speed)
+    return kern.steer(wx, wy, vx, vy, max(gain, 4.0 * max_speed / slow), max_force)
+
+
+@njit
+def prediction_time(dist: float, max_speed: float, target_speed: float, max_time: float) -> float:
+    """How far ahead to predict a mover ``dist`` away: dist / (own max speed + its speed),
+    at most ``max_time``; 0 when neither moves."""
+    closing = max_speed + target_speed
+    t = dist / closing if closing > 1e-9 else 0.0
+    return min(t, max_time)
+
+
 @dataclass
 class Flee:
     """Steer at full speed away from a point, only within ``panic_distance`` (inf: always).
@@ -94,14 +153,64 @@ class Flee:
     panic_distance: float = float("inf")
     gain: float = DEFAULT_GAIN
 
+    def __post_init__(self) -> None:
+        self.panic_distance = non_negative(
+            "Flee.panic_distance", self.panic_distance, allow_inf=True
+        )
+        self.gain = finite("Flee.gain", self.gain)
+
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) forces away from the target; zero outside the panic distance."""
-        tgt = _targets(self.target, agents.n)
-        away = agents.pos - tgt
-        direction = safe_normalize(away, fallback=agents.heading)
-        force = steer_to_velocity(agents, scale_rows(direction, agents.max_speed), self.gain)
-        near = length(away) < self.panic_distance
-        return select_rows(near, force, 0.0)
+        """Return (N, 2) forces away from the target; zero outside the panic distance.
+
+        Raises:
+            TypeError, ValueError: for a target that is not finite points of the right shape.
+        """
+        n = agents.n
+        tgt = fast_points("Flee.target", self.target, n)
+        out = np.empty((n, 2))
+        _flee_rows(n)(
+            agents.pos,
+            agents.vel,
+            agents.heading,
+            agents.max_speed,
+            agents.max_force,
+            tgt,
+            self.panic_distance,
+            self.gain,
+            out,
+        )
+        return out
+
+
+@rows_kernel
+def _flee_rows(
+    pos: FloatArray,
+    vel: FloatArray,
+    heading: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    target: FloatArray,
+    panic: float,
+    gain: float,
+    out: FloatArray,
+) -> None:
+    ts = 0 if target.shape[0] == 1 else 1
+    for i in prange(pos.shape[0]):
+        t = i * ts
+        out[i, 0], out[i, 1] = flee(
+            pos[i, 0],
+            pos[i, 1],
+            vel[i, 0],
+            vel[i, 1],
+            heading[i, 0],
+            heading[i, 1],
+            target[t, 0],
+            target[t, 1],
+            max_speed[i],
+            max_force[i],
+            panic,
+            gain,
+        )
 
 
 @dataclass
@@ -120,28 +229,64 @@ class Arrive:
     #: Fraction of max force budgeted for braking.
     brake_fraction: float = 0.8
 
+    def __post_init__(self) -> None:
+        self.slowing_radius = non_negative("Arrive.slowing_radius", self.slowing_radius)
+        self.gain = finite("Arrive.gain", self.gain)
+        self.brake_fraction = non_negative("Arrive.brake_fraction", self.brake_fraction)
+
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) forces that bring each agent to rest on the target."""
-        tgt = _targets(self.target, agents.n)
-        to_target = tgt - agents.pos
-        dist = length(to_target)
-        slow = max(self.slowing_radius, 1e-6)
-        speed = np.minimum(agents.max_speed, agents.max_speed * dist / slow)
-        speed = np.minimum(speed, np.sqrt(2.0 * self.brake_fraction * agents.max_force * dist))
-        desired = set_length(to_target, speed)
-        gain = np.maximum(self.gain, 4.0 * agents.max_speed / slow)
+        """Return (N, 2) forces that bring each agent to rest on the target.
+
+        Raises:
+            TypeError, ValueError: for a target that is not finite points of the right shape.
+        """
+        n = agents.n
+        tgt = fast_points("Arrive.target", self.target, n)
+        out = np.empty((n, 2))
+        _arrive_rows(n)(
+            agents.pos,
+            agents.vel,
+            agents.max_speed,
+            agents.max_force,
+            tgt,
+            self.slowing_radius,
+            self.gain,
+            self.brake_fraction,
+            out,
+        )
         if debug is not None:
-            debug["arrive.target"] = tgt
-        return truncate(scale_rows(desired - agents.vel, gain), agents.max_force)
+            debug["arrive.target"] = np.broadcast_to(tgt, (n, 2)).copy()
+        return out
 
 
-def _prediction_time(
-    agents: AgentGroup, to_target: FloatArray, target_vel: FloatArray, max_time: float
-) -> FloatArray:
-    closing = agents.max_speed + length(target_vel)
-    t = np.zeros(agents.n)
-    np.divide(length(to_target), closing, out=t, where=closing > 1e-9)
-    return np.minimum(t, max_time)
+@rows_kernel
+def _arrive_rows(
+    pos: FloatArray,
+    vel: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    target: FloatArray,
+    slowing_radius: float,
+    gain: float,
+    brake_fraction: float,
+    out: FloatArray,
+) -> None:
+    ts = 0 if target.shape[0] == 1 else 1
+    for i in prange(pos.shape[0]):
+        t = i * ts
+        out[i, 0], out[i, 1] = arrive(
+            pos[i, 0],
+            pos[i, 1],
+            vel[i, 0],
+            vel[i, 1],
+            target[t, 0],
+            target[t, 1],
+            max_speed[i],
+            max_force[i],
+            slowing_radius,
+            gain,
+            brake_fraction,
+        )
 
 
 @dataclass
@@ -157,15 +302,70 @@ class Pursue:
     max_prediction: float = 1.5
     gain: float = DEFAULT_GAIN
 
+    def __post_init__(self) -> None:
+        self.max_prediction = non_negative("Pursue.max_prediction", self.max_prediction)
+        self.gain = finite("Pursue.gain", self.gain)
+
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) forces toward the target's predicted position."""
-        tgt = _targets(self.target, agents.n)
-        tvel = _targets(self.target_velocity, agents.n)
-        t = _prediction_time(agents, tgt - agents.pos, tvel, self.max_prediction)
-        predicted = tgt + tvel * t[:, None]
+        """Return (N, 2) forces toward the target's predicted position.
+
+        Raises:
+            TypeError, ValueError: for a target or velocity that is not finite points of the
+                right shape.
+        """
+        n = agents.n
+        tgt = fast_points("Pursue.target", self.target, n)
+        tvel = fast_points("Pursue.target_velocity", self.target_velocity, n)
+        out = np.empty((n, 2))
+        predicted = np.empty((n, 2))
+        _pursue_rows(n)(
+            agents.pos,
+            agents.vel,
+            agents.max_speed,
+            agents.max_force,
+            tgt,
+            tvel,
+            self.max_prediction,
+            self.gain,
+            predicted,
+            out,
+        )
         if debug is not None:
             debug["pursue.predicted"] = predicted
-        return steer_to_velocity(agents, desired_toward(agents, predicted - agents.pos), self.gain)
+        return out
+
+
+@rows_kernel
+def _pursue_rows(
+    pos: FloatArray,
+    vel: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    target: FloatArray,
+    target_vel: FloatArray,
+    max_prediction: float,
+    gain: float,
+    predicted: FloatArray,
+    out: FloatArray,
+) -> None:
+    ts = 0 if target.shape[0] == 1 else 1
+    vs = 0 if target_vel.shape[0] == 1 else 1
+    for i in prange(pos.shape[0]):
+        t, v = i * ts, i * vs
+        tx, ty = target[t, 0], target[t, 1]
+        tvx, tvy = target_vel[v, 0], target_vel[v, 1]
+        ahead = prediction_time(
+            math.hypot(tx - pos[i, 0], ty - pos[i, 1]),
+            max_speed[i],
+            math.hypot(tvx, tvy),
+            max_prediction,
+        )
+        qx = tx + tvx * ahead
+        qy = ty + tvy * ahead
+        predicted[i, 0] = qx
+        predicted[i, 1] = qy
+        dx, dy = kern.set_length(qx - pos[i, 0], qy - pos[i, 1], max_speed[i])
+        out[i, 0], out[i, 1] = kern.steer(dx, dy, vel[i, 0], vel[i, 1], gain, max_force[i])
 
 
 @dataclass
@@ -178,15 +378,108 @@ class Evade:
     panic_distance: float = float("inf")
     gain: float = DEFAULT_GAIN
 
+    def __post_init__(self) -> None:
+        self.max_prediction = non_negative("Evade.max_prediction", self.max_prediction)
+        self.panic_distance = non_negative(
+            "Evade.panic_distance", self.panic_distance, allow_inf=True
+        )
+        self.gain = finite("Evade.gain", self.gain)
+
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) forces away from the threat's predicted position."""
-        tgt = _targets(self.target, agents.n)
-        tvel = _targets(self.target_velocity, agents.n)
-        t = _prediction_time(agents, tgt - agents.pos, tvel, self.max_prediction)
-        predicted = tgt + tvel * t[:, None]
+        """Return (N, 2) forces away from the threat's predicted position.
+
+        Raises:
+            TypeError, ValueError: for a target or velocity that is not finite points of the
+                right shape.
+        """
+        n = agents.n
+        tgt = fast_points("Evade.target", self.target, n)
+        tvel = fast_points("Evade.target_velocity", self.target_velocity, n)
+        out = np.empty((n, 2))
+        predicted = np.empty((n, 2))
+        _evade_rows(n)(
+            agents.pos,
+            agents.vel,
+            agents.heading,
+            agents.max_speed,
+            agents.max_force,
+            tgt,
+            tvel,
+            self.max_prediction,
+            self.panic_distance,
+            self.gain,
+            predicted,
+            out,
+        )
         if debug is not None:
             debug["evade.predicted"] = predicted
-        return Flee(predicted, self.panic_distance, self.gain)(agents, dt)
+        return out
+
+
+@njit
+def evade(
+    px: float,
+    py: float,
+    vx: float,
+    vy: float,
+    hx: float,
+    hy: float,
+    tx: float,
+    ty: float,
+    tvx: float,
+    tvy: float,
+    max_speed: float,
+    max_force: float,
+    max_prediction: float,
+    panic: float,
+    gain: float,
+) -> tuple[float, float, float, float]:
+    """:class:`Evade` for one agent: the force, then the threat's predicted position."""
+    ahead = prediction_time(
+        math.hypot(tx - px, ty - py), max_speed, math.hypot(tvx, tvy), max_prediction
+    )
+    qx = tx + tvx * ahead
+    qy = ty + tvy * ahead
+    fx, fy = flee(px, py, vx, vy, hx, hy, qx, qy, max_speed, max_force, panic, gain)
+    return fx, fy, qx, qy
+
+
+@rows_kernel
+def _evade_rows(
+    pos: FloatArray,
+    vel: FloatArray,
+    heading: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    target: FloatArray,
+    target_vel: FloatArray,
+    max_prediction: float,
+    panic: float,
+    gain: float,
+    predicted: FloatArray,
+    out: FloatArray,
+) -> None:
+    ts = 0 if target.shape[0] == 1 else 1
+    vs = 0 if target_vel.shape[0] == 1 else 1
+    for i in prange(pos.shape[0]):
+        t, v = i * ts, i * vs
+        out[i, 0], out[i, 1], predicted[i, 0], predicted[i, 1] = evade(
+            pos[i, 0],
+            pos[i, 1],
+            vel[i, 0],
+            vel[i, 1],
+            heading[i, 0],
+            heading[i, 1],
+            target[t, 0],
+            target[t, 1],
+            target_vel[v, 0],
+            target_vel[v, 1],
+            max_speed[i],
+            max_force[i],
+            max_prediction,
+            panic,
+            gain,
+        )
 
 
 @dataclass
@@ -196,6 +489,10 @@ class Wander:
     The angle is per agent (state column ``wander.angle``) and its random walk is scaled by
     ``sqrt(dt)``, so the motion looks the same at any step size. Seeded: give a
     ``numpy.random.Generator`` for reproducible runs.
+
+    Raises:
+        TypeError: when ``rng`` is not a ``numpy.random.Generator`` (``Wander(0)``: use
+            ``Wander(np.random.default_rng(0))``).
     """
 
     rng: np.random.Generator
@@ -205,22 +502,89 @@ class Wander:
     jitter: float = 3.0
     gain: float = DEFAULT_GAIN
 
+    def __post_init__(self) -> None:
+        self.rng = generator("Wander.rng", self.rng)
+        self.circle_distance = finite("Wander.circle_distance", self.circle_distance)
+        self.circle_radius = finite("Wander.circle_radius", self.circle_radius)
+        self.jitter = non_negative("Wander.jitter", self.jitter)
+        self.gain = finite("Wander.gain", self.gain)
+
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) wandering forces; advances each agent's wander angle by ``dt``."""
+        """Return (N, 2) wandering forces; advances each agent's wander angle by ``dt``.
+
+        Raises:
+            ValueError: for a ``dt`` that is not finite (a negative one counts as 0).
+        """
+        if not math.isfinite(dt):
+            raise ValueError(f"Wander: dt must be finite, got {dt}")
         n = agents.n
-        angle = agents.column("wander.angle", fill=UNSET)
-        fresh = is_unset(angle)
-        if fresh.any():
+        angle = agents.state.get("wander.angle")
+        if angle is None or angle.shape != (n,):
+            angle = agents.column("wander.angle", fill=UNSET)
+        if _any_unset(angle):
+            # Agents new to wander start at a random angle.
+            fresh = is_unset(angle)
             angle[fresh] = self.rng.uniform(-np.pi, np.pi, int(fresh.sum()))
-        angle += self.rng.normal(0.0, self.jitter * np.sqrt(max(dt, 0.0)), n)
-        # With the heading as a complex number h, the point at angle a on the circle is
-        # h * (distance + radius * e^(ia)) from the agent: the turn by a is a multiply.
-        h = as_complex(agents.heading)
-        ahead = as_rows(h * (self.circle_distance + self.circle_radius * np.exp(1j * angle)))
+        # rng.normal(0, s, n) is s * standard_normal(n), draw for draw.
+        noise = self.rng.standard_normal(n)
+        ahead = np.empty((n, 2))
+        out = np.empty((n, 2))
+        _wander_rows(n)(
+            agents.vel,
+            agents.heading,
+            agents.max_speed,
+            agents.max_force,
+            angle,
+            noise,
+            self.jitter * math.sqrt(max(dt, 0.0)),
+            self.circle_distance,
+            self.circle_radius,
+            self.gain,
+            ahead,
+            out,
+        )
         if debug is not None:
             debug["wander.target"] = agents.pos + ahead
             debug["wander.centre"] = agents.pos + agents.heading * self.circle_distance
-        return steer_to_velocity(agents, desired_toward(agents, ahead), self.gain)
+        return out
+
+
+@njit
+def _any_unset(values: FloatArray) -> bool:
+    for i in range(values.shape[0]):  # noqa: SIM110 (numba compiles no generator)
+        if not math.isfinite(values[i]):
+            return True
+    return False
+
+
+@rows_kernel
+def _wander_rows(
+    vel: FloatArray,
+    heading: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    angle: FloatArray,
+    noise: FloatArray,
+    sigma: float,
+    distance: float,
+    radius: float,
+    gain: float,
+    ahead: FloatArray,
+    out: FloatArray,
+) -> None:
+    for i in prange(vel.shape[0]):
+        a = angle[i] + sigma * noise[i]
+        angle[i] = a
+        # The point at angle a on the circle, turned into the heading's frame.
+        cx = distance + radius * math.cos(a)
+        cy = radius * math.sin(a)
+        hx, hy = heading[i, 0], heading[i, 1]
+        ax = hx * cx - hy * cy
+        ay = hx * cy + hy * cx
+        ahead[i, 0] = ax
+        ahead[i, 1] = ay
+        dx, dy = kern.set_length(ax, ay, max_speed[i])
+        out[i, 0], out[i, 1] = kern.steer(dx, dy, vel[i, 0], vel[i, 1], gain, max_force[i])
 
 
 @dataclass
@@ -230,6 +594,10 @@ class Contain:
     The prediction looks ``lookahead`` seconds ahead, plus the agent's radius and ``margin``;
     past an edge the desired velocity points straight back in at max speed. Zero force well
     inside, so it combines with anything.
+
+    Raises:
+        TypeError, ValueError: for an edge that is not a finite number, edges that make no
+            rectangle (left >= right or bottom >= top), or a negative lookahead.
     """
 
     left: float
@@ -240,23 +608,73 @@ class Contain:
     lookahead: float = 0.5
     gain: float = DEFAULT_GAIN
 
+    def __post_init__(self) -> None:
+        self.left = finite("Contain.left", self.left)
+        self.bottom = finite("Contain.bottom", self.bottom)
+        self.right = finite("Contain.right", self.right)
+        self.top = finite("Contain.top", self.top)
+        if not (self.left < self.right and self.bottom < self.top):
+            raise ValueError(
+                f"Contain: expected left < right and bottom < top, got left={self.left}, "
+                f"bottom={self.bottom}, right={self.right}, top={self.top}"
+            )
+        self.margin = finite("Contain.margin", self.margin)
+        self.lookahead = non_negative("Contain.lookahead", self.lookahead)
+        self.gain = finite("Contain.gain", self.gain)
+
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return (N, 2) forces that keep agents inside the rectangle."""
-        # Per coordinate of the predicted position: +1 below the low wall, -1 above the high
-        # one. Columns of a complex view: no (N, 2) temporaries (reductions over an axis of
-        # two are slow in NumPy).
-        future = as_complex(agents.pos) + as_complex(agents.vel) * self.lookahead
-        x, y = future.real, future.imag
-        pad = agents.radius + self.margin
-        push_x = (x < self.left + pad).view(np.int8) - (x > self.right - pad).view(np.int8)
-        push_y = (y < self.bottom + pad).view(np.int8) - (y > self.top - pad).view(np.int8)
-        force = np.zeros((agents.n, 2))
-        idx = np.flatnonzero(push_x | push_y)
-        if idx.size == 0:
-            return force
-        # Keep the tangential part of the velocity: turn along the wall, not stop at it.
-        p = np.stack((push_x[idx], push_y[idx]), axis=1).astype(np.float64)
-        vmax = agents.max_speed[idx]
-        desired = set_length(np.where(p != 0, p * vmax[:, None], agents.vel[idx]), vmax)
-        force[idx] = truncate((desired - agents.vel[idx]) * self.gain, agents.max_force[idx])
-        return force
+        n = agents.n
+        out = np.empty((n, 2))
+        _contain_rows(n)(
+            agents.pos,
+            agents.vel,
+            agents.radius,
+            agents.max_speed,
+            agents.max_force,
+            self.left,
+            self.bottom,
+            self.right,
+            self.top,
+            self.margin,
+            self.lookahead,
+            self.gain,
+            out,
+        )
+        return out
+
+
+@rows_kernel
+def _contain_rows(
+    pos: FloatArray,
+    vel: FloatArray,
+    radius: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    left: float,
+    bottom: float,
+    right: float,
+    top: float,
+    margin: float,
+    lookahead: float,
+    gain: float,
+    out: FloatArray,
+) -> None:
+    for i in prange(pos.shape[0]):
+        vx, vy = vel[i, 0], vel[i, 1]
+        x = pos[i, 0] + vx * lookahead
+        y = pos[i, 1] + vy * lookahead
+        pad = radius[i] + margin
+        # +1 below the low wall, -1 above the high one, per coordinate.
+        push_x = (1.0 if x < left + pad else 0.0) - (1.0 if x > right - pad else 0.0)
+        push_y = (1.0 if y < bottom + pad else 0.0) - (1.0 if y > top - pad else 0.0)
+        if push_x == 0.0 and push_y == 0.0:
+            out[i, 0] = 0.0
+            out[i, 1] = 0.0
+        else:
+            # Keep the tangential part of the velocity: turn along the wall, not stop at it.
+            vmax = max_speed[i]
+            wx = push_x * vmax if push_x != 0.0 else vx
+            wy = push_y * vmax if push_y != 0.0 else vy
+            dx, dy = kern.set_length(wx, wy, vmax)
+            out[i, 0], out[i, 1] = kern.steer(dx, dy, vx, vy, gain, max_force[i])

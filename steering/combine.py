@@ -1,30 +1,80 @@
-"""Combinators: ways to blend several behaviours into one force. Each is a behaviour itself."""
+"""Combinators: ways to blend several behaviours into one force. Each is a behaviour itself.
+
+The per-agent loops (a weighted sum, Buckland's running capped sum, the first significant
+force) are compiled kernels: a combinator makes one compiled call per part, whatever N.
+"""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from . import _kern as kern
+from ._checks import behaviour as check_behaviour
+from ._checks import finite, limit, mask, non_negative
+from ._jit import prange, rows_kernel
 from .agents import AgentGroup
 from .base import Behaviour, Debug
-from .vec import EPSILON, FloatArray, length, put_rows, scale_rows, select_rows, truncate
+from .vec import EPSILON, FloatArray
 
 __all__ = ["Limited", "Masked", "PrioritizedSum", "Priority", "Weighted", "WeightedSum"]
 
 
 @dataclass
 class Weighted:
-    """A behaviour and its weight, for :class:`WeightedSum` and :class:`PrioritizedSum`."""
+    """A behaviour and its weight, for :class:`WeightedSum` and :class:`PrioritizedSum`.
+
+    Raises:
+        TypeError: if ``behaviour`` cannot be called or ``weight`` is not a number.
+        ValueError: if ``weight`` is NaN or infinite.
+    """
 
     behaviour: Behaviour
     weight: float = 1.0
 
+    def __post_init__(self) -> None:
+        check_behaviour("Weighted.behaviour", self.behaviour)
+        self.weight = finite("Weighted.weight", self.weight)
 
-def _weighted(items: Sequence[Weighted | Behaviour]) -> list[Weighted]:
-    return [it if isinstance(it, Weighted) else Weighted(it) for it in items]
+
+def _check_parts(name: str, parts: Sequence[Any], weighted: bool) -> None:
+    """TypeError naming the first item that is no behaviour (nor, with ``weighted``, a
+    :class:`Weighted`)."""
+    if isinstance(parts, (str, bytes)) or not isinstance(parts, Sequence):
+        raise TypeError(f"{name}: expected a list of behaviours, got {parts!r:.40}")
+    for k, part in enumerate(parts):
+        if weighted and isinstance(part, Weighted):
+            continue
+        check_behaviour(f"{name}[{k}]", part)
+
+
+def _force(name: str, k: int, force: Any, n: int) -> FloatArray:
+    """A part's output as an (n, 2) float array; ValueError naming the part (``name[k]``, or
+    ``name`` when ``k`` < 0) otherwise."""
+    if type(force) is np.ndarray and force.dtype == np.float64 and force.shape == (n, 2):
+        return force
+    who = name if k < 0 else f"{name}[{k}]"
+    try:
+        arr = np.asarray(force, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{who}: returned {force!r:.40}, expected ({n}, 2) forces") from None
+    if arr.shape != (n, 2):
+        raise ValueError(f"{who}: returned shape {arr.shape}, expected ({n}, 2) forces")
+    return arr
+
+
+def _part(name: str, k: int, item: Any) -> tuple[Behaviour, float]:
+    if isinstance(item, Weighted):
+        w = item.weight
+        if type(w) is not float or not math.isfinite(w):  # assigned after construction
+            w = finite(f"{name}[{k}].weight", w)
+        return item.behaviour, w
+    return item, 1.0
 
 
 @dataclass
@@ -33,16 +83,50 @@ class WeightedSum:
 
     Simple and smooth; its weakness is that opposing forces cancel (a wall and a target behind
     it can leave an agent stuck), which :class:`PrioritizedSum` and :class:`Priority` avoid.
+
+    Raises:
+        TypeError: (at construction) naming the index of an item that is not a behaviour.
     """
 
     parts: Sequence[Weighted | Behaviour]
 
+    def __post_init__(self) -> None:
+        _check_parts("WeightedSum.parts", self.parts, weighted=True)
+
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the limited weighted sum of the parts' forces."""
-        total = np.zeros((agents.n, 2))
-        for part in _weighted(self.parts):
-            total += part.weight * part.behaviour(agents, dt, debug)
-        return truncate(total, agents.max_force)
+        n = agents.n
+        if not self.parts:
+            return np.zeros((n, 2))
+        total = np.empty((n, 2))
+        last = len(self.parts) - 1
+        for k, item in enumerate(self.parts):
+            b, w = _part("WeightedSum.parts", k, item)
+            force = _force("WeightedSum.parts", k, b(agents, dt, debug), n)
+            _add_rows(n)(total, force, w, agents.max_force, k == 0, k == last)
+        return total
+
+
+@rows_kernel
+def _add_rows(
+    total: FloatArray,
+    force: FloatArray,
+    weight: float,
+    max_force: FloatArray,
+    first: bool,
+    cap: bool,
+) -> None:
+    """total += weight * force (``first``: total = 0 + weight * force); with ``cap`` the sum
+    is then limited to max force."""
+    for i in prange(total.shape[0]):
+        x = 0.0 if first else total[i, 0]
+        y = 0.0 if first else total[i, 1]
+        x += weight * force[i, 0]
+        y += weight * force[i, 1]
+        if cap:
+            x, y = kern.truncate(x, y, max_force[i])
+        total[i, 0] = x
+        total[i, 1] = y
 
 
 @dataclass
@@ -53,16 +137,28 @@ class PrioritizedSum:
     that crosses the limit is added only up to it, and later parts are left out. So avoidance
     listed first always gets its share. All parts are evaluated (their memory, such as wander's
     angle, advances every step even when their force is not used).
+
+    Raises:
+        TypeError: (at construction) naming the index of an item that is not a behaviour.
     """
 
     parts: Sequence[Weighted | Behaviour]
 
+    def __post_init__(self) -> None:
+        _check_parts("PrioritizedSum.parts", self.parts, weighted=True)
+
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the running sum capped at each agent's max force."""
-        total = np.zeros((agents.n, 2))
-        for part in _weighted(self.parts):
-            self.accumulate(total, part.behaviour(agents, dt, debug), part.weight, agents.max_force)
-        return truncate(total, agents.max_force)
+        n = agents.n
+        if not self.parts:
+            return np.zeros((n, 2))
+        total = np.empty((n, 2))
+        last = len(self.parts) - 1
+        for k, item in enumerate(self.parts):
+            b, w = _part("PrioritizedSum.parts", k, item)
+            force = _force("PrioritizedSum.parts", k, b(agents, dt, debug), n)
+            _accumulate_rows(n)(total, force, w, agents.max_force, k == 0, k == last)
+        return total
 
     @staticmethod
     def accumulate(
@@ -72,19 +168,55 @@ class PrioritizedSum:
 
         The step of the running sum, for callers that hold some parts' forces already (a
         staggered crowd reuses its goals between updates): a non-finite part adds nothing.
+
+        Raises:
+            ValueError: for shapes that do not match or a weight that is not finite.
         """
-        if weight != 1.0:
-            force = force * weight
-        remaining = np.maximum(max_force - length(total), 0.0)
-        flen = length(force)
-        cut = ~(flen <= remaining)  # crosses the limit (or is not finite)
-        if cut.any():
-            # the crossing part is added only up to the limit, along its own direction
-            scale = np.ones_like(flen)
-            np.divide(remaining, flen, out=scale, where=cut & (flen > EPSILON))
-            scale[cut & ~np.isfinite(flen)] = 0.0
-            force = scale_rows(select_rows(cut & ~np.isfinite(flen), 0.0, force), scale)
-        total += force
+        n = total.shape[0]
+        w = weight
+        if type(w) is not float or not math.isfinite(w):
+            w = finite("PrioritizedSum.accumulate weight", weight)
+        f = _force("PrioritizedSum.accumulate force", -1, force, n)
+        if total.shape != (n, 2) or np.shape(max_force) != (n,):
+            raise ValueError(
+                f"PrioritizedSum.accumulate: expected total ({n}, 2) and max_force ({n},), "
+                f"got {total.shape} and {np.shape(max_force)}"
+            )
+        _accumulate_rows(n)(total, f, w, max_force, False, False)
+
+
+@rows_kernel
+def _accumulate_rows(
+    total: FloatArray,
+    force: FloatArray,
+    weight: float,
+    max_force: FloatArray,
+    first: bool,
+    cap: bool,
+) -> None:
+    """Buckland's running sum: add ``force * weight`` to ``total`` (``first``: to zero) only
+    up to max force (the crossing part along its own direction); a non-finite part adds
+    nothing. With ``cap`` the total is then limited to max force."""
+    for i in prange(total.shape[0]):
+        tx = 0.0 if first else total[i, 0]
+        ty = 0.0 if first else total[i, 1]
+        fx = force[i, 0] * weight
+        fy = force[i, 1] * weight
+        remaining = max(max_force[i] - math.hypot(tx, ty), 0.0)
+        flen = math.hypot(fx, fy)
+        if not flen <= remaining:  # crosses the limit (or is not finite)
+            if not flen < math.inf:
+                fx, fy = 0.0, 0.0
+            elif flen > EPSILON:
+                s = remaining / flen
+                fx *= s
+                fy *= s
+        tx += fx
+        ty += fy
+        if cap:
+            tx, ty = kern.truncate(tx, ty, max_force[i])
+        total[i, 0] = tx
+        total[i, 1] = ty
 
 
 @dataclass
@@ -93,23 +225,60 @@ class Priority:
 
     Sharp: an agent switches completely from one behaviour to the next, which reads clearly
     (avoid, else follow) but can chatter at the threshold.
+
+    Raises:
+        TypeError: (at construction) naming the index of an item that is not a behaviour.
+        ValueError: for a negative or NaN ``epsilon``.
     """
 
     parts: Sequence[Behaviour]
     epsilon: float = 1e-3
 
+    def __post_init__(self) -> None:
+        _check_parts("Priority.parts", self.parts, weighted=False)
+        self.epsilon = non_negative("Priority.epsilon", self.epsilon)
+
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return each agent's first significant force."""
-        result = np.zeros((agents.n, 2))
-        chosen = np.full(agents.n, -1, dtype=np.int64)
+        n = agents.n
+        if not self.parts:
+            result = np.zeros((n, 2))
+            chosen = np.full(n, -1, dtype=np.int64)
+        else:
+            result = np.empty((n, 2))
+            chosen = np.empty(n, dtype=np.int64)
+        last = len(self.parts) - 1
         for k, part in enumerate(self.parts):
-            force = part(agents, dt, debug)
-            take = (chosen < 0) & (length(force) > self.epsilon)
-            result[take] = force[take]
-            chosen[take] = k
+            force = _force("Priority.parts", k, part(agents, dt, debug), n)
+            _first_rows(n)(result, chosen, force, k, self.epsilon, agents.max_force, k == last)
         if debug is not None:
             debug["priority.chosen"] = chosen
-        return truncate(result, agents.max_force)
+        return result
+
+
+@rows_kernel
+def _first_rows(
+    result: FloatArray,
+    chosen: NDArray[np.int64],
+    force: FloatArray,
+    k: int,
+    epsilon: float,
+    max_force: FloatArray,
+    cap: bool,
+) -> None:
+    """Rows not chosen yet whose force exceeds ``epsilon`` take it (part ``k``; part 0 first
+    sets every row to none); with ``cap`` the result is then limited to max force."""
+    for i in prange(result.shape[0]):
+        if k == 0:
+            result[i, 0] = 0.0
+            result[i, 1] = 0.0
+            chosen[i] = -1
+        if chosen[i] < 0 and math.hypot(force[i, 0], force[i, 1]) > epsilon:
+            result[i, 0] = force[i, 0]
+            result[i, 1] = force[i, 1]
+            chosen[i] = k
+        if cap:
+            result[i, 0], result[i, 1] = kern.truncate(result[i, 0], result[i, 1], max_force[i])
 
 
 @dataclass
@@ -120,19 +289,86 @@ class Limited:
     for all, or one per agent; None keeps the agents' own) and that shares everything else
     with ``agents``, state columns included; its force is truncated to the new max force.
     The agents themselves are never changed, so physics still allows their full speed.
+
+    Raises:
+        TypeError: (at construction) if ``behaviour`` cannot be called.
+        ValueError: for a limit that is negative or not finite (per-agent limits: at the call,
+            also for the wrong length).
     """
 
     behaviour: Behaviour
     max_speed: float | FloatArray | None = None
     max_force: float | FloatArray | None = None
 
+    #: The last limited view and what it was made from (see :meth:`_view`).
+    _last: tuple[tuple[Any, ...], AgentGroup] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        check_behaviour("Limited.behaviour", self.behaviour)
+        self.max_speed = limit("Limited.max_speed", self.max_speed, None)
+        self.max_force = limit("Limited.max_force", self.max_force, None)
+
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the behaviour's forces under the replaced limits."""
-        limited = agents.with_limits(self.max_speed, self.max_force)
-        force = self.behaviour(limited, dt, debug)
-        if self.max_force is None:
+        n = agents.n
+        speed = _limit_now("Limited.max_speed", self.max_speed, n)
+        cap = _limit_now("Limited.max_force", self.max_force, n)
+        limited = self._view(agents, speed, cap)
+        force = _force("Limited.behaviour", -1, self.behaviour(limited, dt, debug), n)
+        if cap is None:
             return force
-        return truncate(force, limited.max_force)
+        out = np.empty((n, 2))
+        _truncate_rows(n)(force, limited.max_force, out)
+        return out
+
+    def _view(self, agents: AgentGroup, speed: Any, cap: Any) -> AgentGroup:
+        """``agents.with_limits(speed, cap)``, made again only when one of the arrays it shares
+        with ``agents`` or a limit is another object than last time (making one costs tens of
+        microseconds). A limit array changed in place is seen, as with a new view."""
+        key = (
+            agents,
+            agents.pos,
+            agents.vel,
+            agents.radius,
+            agents.mass,
+            agents.heading,
+            agents.state,
+            agents.max_turn_rate,
+            agents.max_speed,
+            agents.max_force,
+            agents._fills,
+            speed,
+            cap,
+        )
+        last = self._last
+        if (
+            last is not None
+            and all(a is b for a, b in zip(last[0], key, strict=True))
+            and last[1].world_size == agents.world_size
+        ):
+            view = last[1]
+            # Share the group's current neighbour index, as a new view would.
+            view._tree, view._tree_pos, view._pairs = agents._tree, agents._tree_pos, agents._pairs
+            return view
+        view = agents.with_limits(speed, cap)
+        self._last = (key, view)
+        return view
+
+
+def _limit_now(name: str, value: Any, n: int) -> Any:
+    """A limit at the call: the same object when it is a float already checked (so that
+    :meth:`Limited._view` recognises it), else checked now."""
+    if type(value) is float and 0.0 <= value < math.inf:
+        return value
+    return limit(name, value, n)
+
+
+@rows_kernel
+def _truncate_rows(force: FloatArray, max_force: FloatArray, out: FloatArray) -> None:
+    for i in prange(force.shape[0]):
+        out[i, 0], out[i, 1] = kern.truncate(force[i, 0], force[i, 1], max_force[i])
 
 
 @dataclass
@@ -142,27 +378,45 @@ class Masked:
     The selected rows are copied into a sub-group, so the behaviour sees a smaller N; their
     state columns (path progress, wander angle, ...) are written back afterwards. Debug arrays
     come back at full size, with NaN (or -1) for agents not selected.
+
+    Raises:
+        TypeError: (at construction) if ``behaviour`` cannot be called; (at the call) for a
+            mask that is not booleans.
+        ValueError: (at the call) for a mask whose length is not the number of agents.
     """
 
     behaviour: Behaviour
     mask: NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
+    def __post_init__(self) -> None:
+        check_behaviour("Masked.behaviour", self.behaviour)
+
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return forces for the masked agents, zero for the rest."""
-        out = np.zeros((agents.n, 2))
-        idx = np.flatnonzero(self.mask)
+        n = agents.n
+        rows = mask("Masked.mask", self.mask, n)
+        idx = np.flatnonzero(rows)
+        if idx.size == n and n:
+            return _force("Masked.behaviour", -1, self.behaviour(agents, dt, debug), n)
+        out = np.zeros((n, 2))
         if idx.size == 0:
             return out
-        if idx.size == agents.n:
-            return self.behaviour(agents, dt, debug)
         sub = agents.take(idx)
         sub_debug: Debug | None = {} if debug is not None else None
-        put_rows(out, idx, self.behaviour(sub, dt, sub_debug))
+        force = _force("Masked.behaviour", -1, self.behaviour(sub, dt, sub_debug), idx.size)
+        _scatter_rows(idx.size)(out, idx, force)
         agents.put_state(idx, sub)
         if debug is not None and sub_debug is not None:
             for key, arr in sub_debug.items():
-                debug[key] = scatter_debug(debug.get(key), arr, idx, agents.n)
+                debug[key] = scatter_debug(debug.get(key), arr, idx, n)
         return out
+
+
+@rows_kernel
+def _scatter_rows(out: FloatArray, idx: NDArray[np.intp], rows: FloatArray) -> None:
+    for k in prange(idx.shape[0]):
+        out[idx[k], 0] = rows[k, 0]
+        out[idx[k], 1] = rows[k, 1]
 
 
 def scatter_debug(

@@ -1,70 +1,40 @@
 """Behaviours about other movers: hide from a hunter, interpose, offset pursuit and formations,
-and velocity matching."""
+and velocity matching.
+
+Each behaviour's maths is a compiled per-agent kernel; they arrive with
+:func:`steering.basic.arrive` and evade with :func:`steering.basic.evade`, the kernels of
+:class:`~steering.Arrive` and :class:`~steering.Evade`.
+"""
 
 from __future__ import annotations
 
+import math
 import operator
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.spatial import cKDTree
 
+from . import _kern as kern
+from ._checks import fast_points, finite, non_negative
+from ._jit import njit, prange, rows_kernel
 from .agents import AgentGroup
-from .base import DEFAULT_GAIN, Debug, steer_to_velocity
-from .basic import Arrive, Evade
+from .base import DEFAULT_GAIN, Debug
+from .basic import arrive, evade
 from .obstacles import Obstacles
-from .vec import (
-    EPSILON,
-    FloatArray,
-    as_complex,
-    as_points,
-    as_rows,
-    length,
-    safe_normalize,
-    scale_rows,
-    select_rows,
-    truncate,
-)
+from .vec import EPSILON, FloatArray, as_complex, as_rows
 
 __all__ = ["Hide", "Interpose", "MatchVelocity", "OffsetPursuit", "formation_offsets"]
 
-#: Agent x rock pairs handled at once by :class:`Hide`: bounds its (rows, M) temporaries to
-#: 256 kB each whatever N and M are, and keeps them in cache.
-_CHUNK = 1 << 15
-
 _KINDS = ("circle", "column", "line", "wedge")
 
-
-def _arrive_moving(
-    agents: AgentGroup,
-    dt: float,
-    target: FloatArray,
-    target_velocity: FloatArray,
-    slowing_radius: float,
-    gain: float,
-) -> FloatArray:
-    """:class:`Arrive` in the frame that moves with the target.
-
-    In that frame the target stands still, so Arrive's guarantees (no overshoot, braking within
-    max force) hold relative to it, and an agent on the target keeps the target's velocity
-    instead of lagging behind it by Arrive's slowing distance.
-    """
-    moving = AgentGroup(
-        pos=agents.pos,
-        vel=agents.vel - target_velocity,
-        max_speed=agents.max_speed,
-        max_force=agents.max_force,
-        radius=agents.radius,
-        mass=agents.mass,
-        heading=agents.heading,
-        state=agents.state,
-    )
-    return Arrive(target, slowing_radius, gain)(moving, dt)
-
-
-def _one_point(values: ArrayLike) -> bool:
-    return np.ndim(values) == 1
+#: Arrive's brake fraction (the default of :class:`~steering.Arrive`).
+_BRAKE = 0.8
+#: Evade's prediction limit (the default of :class:`~steering.Evade`).
+_EVADE_PREDICTION = 1.5
+#: Per-agent hunters are first reduced to the distinct ones when computing every agent's own
+#: spots would cost more than this many (hunter, rock, rock) tests.
+_DEDUP_WORK = 1 << 16
 
 
 @dataclass
@@ -86,12 +56,20 @@ class Hide:
     Fails where the geometry lies: the straight path to a spot may cross a rock (combine with
     :class:`~steering.AvoidObstacles`), and a spot may be outside the level (combine with
     :class:`~steering.Contain`). Stateless, so an agent halfway between two equally near
-    spots can switch between them as the hunter moves. Costs N x M (agent x rock) pairs, in
-    chunks; per-agent hunters add a k-d tree query over one spot per distinct hunter and rock.
+    spots can switch between them as the hunter moves. Costs, in compiled loops, M x M
+    (rock x rock) tests per distinct hunter for the spots, then N x M (agent x spot) for the
+    choice: fine for tens to a few hundred rocks (a few thousand rocks would want a grid over
+    the rocks for the first part).
 
     Debug: ``"hide.spot"`` (N, 2) the chosen spot (NaN when evading or calm), ``"hide.spots"``
     (M, 2) every rock's spot for the hunter (the first agent's hunter when there are several;
     NaN where the hunter is inside the rock).
+
+    Raises:
+        TypeError: for ``obstacles`` that are not :class:`~steering.Obstacles`, or (at the
+            call) a hunter that is not points.
+        ValueError: for a NaN or negative distance, panic distance or slowing radius, or (at
+            the call) a hunter or velocity that is not finite points of the right shape.
     """
 
     hunter: ArrayLike
@@ -103,119 +81,213 @@ class Hide:
     #: Arrive's slowing radius; 50 px is about Buckland's "fast" deceleration.
     slowing_radius: float = 50.0
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.obstacles, Obstacles):
+            raise TypeError(
+                f"Hide.obstacles: expected steering.Obstacles, got "
+                f"{type(self.obstacles).__name__} {self.obstacles!r:.40}"
+            )
+        self.distance_from_boundary = finite(
+            "Hide.distance_from_boundary", self.distance_from_boundary
+        )
+        self.panic_distance = non_negative(
+            "Hide.panic_distance", self.panic_distance, allow_inf=True
+        )
+        self.gain = finite("Hide.gain", self.gain)
+        self.slowing_radius = non_negative("Hide.slowing_radius", self.slowing_radius)
+
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return (N, 2) forces toward each agent's hiding spot (or away from the hunter)."""
         n = agents.n
-        hunter = as_points(self.hunter, n)
-        hunter_vel = as_points(self.hunter_velocity, n)
-        if _one_point(self.hunter):
-            hunters = as_complex(as_points(self.hunter))  # one hunter even when n = 0
+        hunter = fast_points("Hide.hunter", self.hunter, n)
+        hunter_vel = fast_points("Hide.hunter_velocity", self.hunter_velocity, n)
+        obs = self.obstacles
+        m = len(obs)
+        if hunter.shape[0] == 1:
+            hunters = hunter
             which = np.zeros(n, dtype=np.intp)
+        elif n * m * m <= _DEDUP_WORK:
+            hunters = hunter
+            which = np.arange(n, dtype=np.intp)
         else:
-            hunters, which = np.unique(as_complex(hunter), return_inverse=True)
-            which = which.reshape(-1).astype(np.intp)
-        with np.errstate(all="ignore"):  # huge coordinates overflow to inf: unusable, no warning
-            spots, defined, usable = self._spots(hunters)
-            spot, found = self._choose(agents, hunter, which, spots, usable)
-        calm = length(agents.pos - hunter) > self.panic_distance
-        hide = Arrive(select_rows(found, spot, agents.pos), self.slowing_radius, self.gain)(
-            agents, dt
+            unique, inverse = np.unique(as_complex(hunter), return_inverse=True)
+            hunters = as_rows(unique)
+            which = inverse.reshape(-1).astype(np.intp)
+        h = hunters.shape[0]
+        spots = np.empty((h, m, 2))
+        defined = np.empty((h, m), dtype=np.bool_)
+        usable = np.empty((h, m), dtype=np.bool_)
+        _spots_rows(h)(
+            hunters, obs.centers, obs.radii, self.distance_from_boundary, spots, defined, usable
         )
-        evade = Evade(hunter, hunter_vel, gain=self.gain)(agents, dt)
-        force = select_rows(calm, 0.0, select_rows(found, hide, evade))
+        spot = np.empty((n, 2))
+        out = np.empty((n, 2))
+        _hide_rows(n)(
+            agents.pos,
+            agents.vel,
+            agents.heading,
+            agents.radius,
+            agents.max_speed,
+            agents.max_force,
+            hunter,
+            hunter_vel,
+            which,
+            spots,
+            usable,
+            self.panic_distance,
+            self.gain,
+            self.slowing_radius,
+            spot,
+            out,
+        )
         if debug is not None:
-            debug["hide.spot"] = np.where((found & ~calm)[:, None], spot, np.nan)
+            debug["hide.spot"] = spot
             first = int(which[0]) if n else 0
             debug["hide.spots"] = (
-                np.where(defined[first][:, None], as_rows(spots[first].copy()), np.nan)
-                if hunters.size
-                else np.full((len(self.obstacles), 2), np.nan)
+                np.where(defined[first][:, None], spots[first], np.nan)
+                if h
+                else np.full((m, 2), np.nan)
             )
-        return force
+        return out
 
-    def _spots(
-        self, hunters: NDArray[np.complex128]
-    ) -> tuple[NDArray[np.complex128], NDArray[np.bool_], NDArray[np.bool_]]:
-        """(H, M) hiding spots for H hunters and M rocks as ``x + iy``, where they exist (the
-        hunter outside the rock), and which of those are usable whoever hides there (outside
-        every other rock)."""
-        obs = self.obstacles
-        centres = as_complex(obs.centers)
-        away = centres[None, :] - hunters[:, None]
-        dist = np.abs(away)
-        usable = (dist > obs.radii) & np.isfinite(dist)
-        unit = np.where(usable, away, 0.0) / np.where(usable, dist, 1.0)
-        spots = centres + unit * (obs.radii + self.distance_from_boundary)
-        usable &= np.isfinite(spots)
-        defined = usable.copy()
-        if len(obs) > 1 and usable.any():
-            flat = spots.reshape(-1)
-            idx = np.flatnonzero(usable.reshape(-1))
-            # Unbalanced, non-compact: builds twice as fast and queries as fast here.
-            tree = cKDTree(as_rows(flat[idx].copy()), balanced_tree=False, compact_nodes=False)
-            otree = obs.tree()
-            assert otree is not None  # M > 1
-            pairs = tree.sparse_distance_matrix(otree, obs.max_radius, output_type="ndarray")
-            s, rock, d = pairs["i"], pairs["j"], pairs["v"]
-            own = idx[s] % len(obs)
-            inside = (d < obs.radii[rock]) & (rock != own)
-            flat_usable = usable.reshape(-1)
-            flat_usable[idx[s[inside]]] = False
-        return spots, defined, usable
 
-    def _choose(
-        self,
-        agents: AgentGroup,
-        hunter: FloatArray,
-        which: NDArray[np.intp],
-        spots: NDArray[np.complex128],
-        usable: NDArray[np.bool_],
-    ) -> tuple[FloatArray, NDArray[np.bool_]]:
-        """Each agent's spot (N, 2) and whether it has one, over (rows, M) chunks of agents.
+@rows_kernel
+def _spots_rows(
+    hunters: FloatArray,
+    centers: FloatArray,
+    radii: FloatArray,
+    distance: float,
+    spots: NDArray[np.float64],
+    defined: NDArray[np.bool_],
+    usable: NDArray[np.bool_],
+) -> None:
+    """Per hunter, every rock's hiding spot, whether it exists (the hunter outside the rock,
+    finite) and whether it is usable (outside every other rock)."""
+    m = centers.shape[0]
+    for h in prange(hunters.shape[0]):
+        hx, hy = hunters[h, 0], hunters[h, 1]
+        for j in range(m):
+            cx, cy = centers[j, 0], centers[j, 1]
+            ax = cx - hx
+            ay = cy - hy
+            d = math.hypot(ax, ay)
+            sx, sy = cx, cy
+            ok = d > radii[j] and d < math.inf
+            if ok:
+                reach = radii[j] + distance
+                sx = cx + ax / d * reach
+                sy = cy + ay / d * reach
+                ok = math.isfinite(sx) and math.isfinite(sy)
+            spots[h, j, 0] = sx
+            spots[h, j, 1] = sy
+            defined[h, j] = ok
+        for j in range(m):
+            ok = defined[h, j]
+            if ok:
+                sx, sy = spots[h, j, 0], spots[h, j, 1]
+                for k in range(m):
+                    dx = sx - centers[k, 0]
+                    dy = sy - centers[k, 1]
+                    if k != j and dx * dx + dy * dy < radii[k] * radii[k]:
+                        ok = False
+                        break
+            usable[h, j] = ok
 
-        Squared lengths and dot products of real columns only: a third of the time of the
-        same tests on complex numbers with ``abs`` here.
-        """
-        n = agents.n
-        chosen = np.zeros((n, 2))
-        found = np.zeros(n, dtype=np.bool_)
-        single = spots.shape[0] == 1
-        if single:  # one hunter: drop the unusable spots once, for every agent
-            spots = spots[:, usable[0]]
-        if n == 0 or spots.shape[1] == 0:
-            return chosen, found
-        m = spots.shape[1]
-        q_all = hunter - agents.pos  # agent -> hunter
-        qq_all = q_all[:, 0] * q_all[:, 0] + q_all[:, 1] * q_all[:, 1]
-        near = np.maximum(np.sqrt(qq_all) - np.maximum(agents.radius, 1.0), 0.0)
-        allow_all = qq_all - near * near
-        rows = max(1, _CHUNK // m)
-        for lo in range(0, n, rows):
-            sl = slice(lo, min(n, lo + rows))
-            s = spots if single else spots[which[sl]]  # (1 or rows, M)
-            sx, sy = s.real, s.imag
-            wx = sx - agents.pos[sl, 0:1]  # agent -> spot
-            wy = sy - agents.pos[sl, 1:2]
+
+@rows_kernel
+def _hide_rows(
+    pos: FloatArray,
+    vel: FloatArray,
+    heading: FloatArray,
+    radius: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    hunter: FloatArray,
+    hunter_vel: FloatArray,
+    which: NDArray[np.intp],
+    spots: NDArray[np.float64],
+    usable: NDArray[np.bool_],
+    panic: float,
+    gain: float,
+    slowing_radius: float,
+    spot: FloatArray,
+    out: FloatArray,
+) -> None:
+    ts = 0 if hunter.shape[0] == 1 else 1
+    vs = 0 if hunter_vel.shape[0] == 1 else 1
+    m = spots.shape[1]
+    for i in prange(pos.shape[0]):
+        t, v = i * ts, i * vs
+        px, py = pos[i, 0], pos[i, 1]
+        hx, hy = hunter[t, 0], hunter[t, 1]
+        spot[i, 0] = math.nan
+        spot[i, 1] = math.nan
+        if math.hypot(px - hx, py - hy) > panic:  # calm
+            out[i, 0] = 0.0
+            out[i, 1] = 0.0
+            continue
+        h = which[i]
+        qx = hx - px  # agent -> hunter
+        qy = hy - py
+        qq = qx * qx + qy * qy
+        near = max(math.sqrt(qq) - max(radius[i], 1.0), 0.0)
+        allow = qq - near * near
+        best_any, best_safe = -1, -1
+        any_d2, safe_d2 = math.inf, math.inf
+        for j in range(m):
+            if not usable[h, j]:
+                continue
+            wx = spots[h, j, 0] - px  # agent -> spot
+            wy = spots[h, j, 1] - py
             d2 = wx * wx + wy * wy
-            wq = wx * q_all[sl, 0:1] + wy * q_all[sl, 1:2]
-            qq = qq_all[sl, None]
+            wq = wx * qx + wy * qy
             # The hunter is no nearer the spot than the agent: |w - q|^2 >= |w|^2.
-            ok = (wq + wq <= qq) & (d2 < np.inf)
-            if not single:
-                ok &= usable[which[sl]]
+            if not (wq + wq <= qq and d2 < math.inf):
+                continue
+            if d2 < any_d2:
+                best_any, any_d2 = j, d2
             # Along a -> s the squared distance to the hunter bottoms out at
             # qq - tq * (2 wq - tq) / d2 with tq = clip(wq, 0, d2); it must stay above
             # (|q| - slack)^2, written without the division.
-            tq = np.minimum(np.maximum(wq, 0.0), d2)
-            safe = ok & (tq * (wq + wq - tq) <= allow_all[sl, None] * d2)
-            best_any = np.argmin(np.where(ok, d2, np.inf), axis=1)
-            best_safe = np.argmin(np.where(safe, d2, np.inf), axis=1)
-            best = np.where(safe.any(axis=1), best_safe, best_any)[:, None]
-            shape = wx.shape
-            chosen[sl, 0] = np.take_along_axis(np.broadcast_to(sx, shape), best, axis=1)[:, 0]
-            chosen[sl, 1] = np.take_along_axis(np.broadcast_to(sy, shape), best, axis=1)[:, 0]
-            found[sl] = ok.any(axis=1)
-        return chosen, found
+            tq = min(max(wq, 0.0), d2)
+            if tq * (wq + wq - tq) <= allow * d2 and d2 < safe_d2:
+                best_safe, safe_d2 = j, d2
+        pick = best_safe if best_safe >= 0 else best_any
+        if pick >= 0:
+            sx, sy = spots[h, pick, 0], spots[h, pick, 1]
+            spot[i, 0] = sx
+            spot[i, 1] = sy
+            out[i, 0], out[i, 1] = arrive(
+                px,
+                py,
+                vel[i, 0],
+                vel[i, 1],
+                sx,
+                sy,
+                max_speed[i],
+                max_force[i],
+                slowing_radius,
+                gain,
+                _BRAKE,
+            )
+        else:
+            out[i, 0], out[i, 1], _, _ = evade(
+                px,
+                py,
+                vel[i, 0],
+                vel[i, 1],
+                heading[i, 0],
+                heading[i, 1],
+                hx,
+                hy,
+                hunter_vel[v, 0],
+                hunter_vel[v, 1],
+                max_speed[i],
+                max_force[i],
+                _EVADE_PREDICTION,
+                math.inf,
+                gain,
+            )
 
 
 @dataclass
@@ -235,6 +307,10 @@ class Interpose:
     nothing (``t = 0``).
 
     Debug: ``"interpose.point"`` (N, 2) the point it arrives at.
+
+    Raises:
+        TypeError, ValueError: for a NaN ratio, gain or slowing radius (a negative one), or
+            (at the call) movers or velocities that are not finite points of the right shape.
     """
 
     a: ArrayLike
@@ -246,24 +322,95 @@ class Interpose:
     #: Arrive's slowing radius; 50 px is about Buckland's "fast" deceleration.
     slowing_radius: float = 50.0
 
+    def __post_init__(self) -> None:
+        self.ratio = finite("Interpose.ratio", self.ratio)
+        self.gain = finite("Interpose.gain", self.gain)
+        self.slowing_radius = non_negative("Interpose.slowing_radius", self.slowing_radius)
+
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return (N, 2) forces toward the predicted point between ``a`` and ``b``."""
         n = agents.n
-        a, b = as_points(self.a, n), as_points(self.b, n)
-        va, vb = as_points(self.a_velocity, n), as_points(self.b_velocity, n)
-        r = self.ratio
-        now = a + (b - a) * r
-        t = np.zeros(n)
-        np.divide(
-            length(now - agents.pos), agents.max_speed, out=t, where=agents.max_speed > EPSILON
+        a = fast_points("Interpose.a", self.a, n)
+        b = fast_points("Interpose.b", self.b, n)
+        va = fast_points("Interpose.a_velocity", self.a_velocity, n)
+        vb = fast_points("Interpose.b_velocity", self.b_velocity, n)
+        point = np.empty((n, 2))
+        out = np.empty((n, 2))
+        _interpose_rows(n)(
+            agents.pos,
+            agents.vel,
+            agents.max_speed,
+            agents.max_force,
+            a,
+            b,
+            va,
+            vb,
+            self.ratio,
+            self.gain,
+            self.slowing_radius,
+            point,
+            out,
         )
-        pa = a + scale_rows(va, t)
-        pb = b + scale_rows(vb, t)
-        point = pa + (pb - pa) * r
         if debug is not None:
             debug["interpose.point"] = point
-        point_vel = va + (vb - va) * r
-        return _arrive_moving(agents, dt, point, point_vel, self.slowing_radius, self.gain)
+        return out
+
+
+@rows_kernel
+def _interpose_rows(
+    pos: FloatArray,
+    vel: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    a: FloatArray,
+    b: FloatArray,
+    a_vel: FloatArray,
+    b_vel: FloatArray,
+    r: float,
+    gain: float,
+    slowing_radius: float,
+    point: FloatArray,
+    out: FloatArray,
+) -> None:
+    sa = 0 if a.shape[0] == 1 else 1
+    sb = 0 if b.shape[0] == 1 else 1
+    sva = 0 if a_vel.shape[0] == 1 else 1
+    svb = 0 if b_vel.shape[0] == 1 else 1
+    for i in prange(pos.shape[0]):
+        ia, ib, iva, ivb = i * sa, i * sb, i * sva, i * svb
+        ax, ay = a[ia, 0], a[ia, 1]
+        bx, by = b[ib, 0], b[ib, 1]
+        vax, vay = a_vel[iva, 0], a_vel[iva, 1]
+        vbx, vby = b_vel[ivb, 0], b_vel[ivb, 1]
+        px, py = pos[i, 0], pos[i, 1]
+        speed = max_speed[i]
+        nowx = ax + (bx - ax) * r
+        nowy = ay + (by - ay) * r
+        t = math.hypot(nowx - px, nowy - py) / speed if speed > EPSILON else 0.0
+        pax = ax + vax * t
+        pay = ay + vay * t
+        pbx = bx + vbx * t
+        pby = by + vby * t
+        tx = pax + (pbx - pax) * r
+        ty = pay + (pby - pay) * r
+        point[i, 0] = tx
+        point[i, 1] = ty
+        # Arrive in the frame that moves with the point.
+        tvx = vax + (vbx - vax) * r
+        tvy = vay + (vby - vay) * r
+        out[i, 0], out[i, 1] = arrive(
+            px,
+            py,
+            vel[i, 0] - tvx,
+            vel[i, 1] - tvy,
+            tx,
+            ty,
+            speed,
+            max_force[i],
+            slowing_radius,
+            gain,
+            _BRAKE,
+        )
 
 
 @dataclass
@@ -285,6 +432,10 @@ class OffsetPursuit:
     not checked against rocks or each other: combine with separation and obstacle avoidance.
 
     Debug: ``"offset.slot"`` (N, 2) each slot in the world.
+
+    Raises:
+        TypeError, ValueError: for a NaN gain or a negative slowing radius, or (at the call)
+            a leader, velocity, heading or offset that is not finite points of the right shape.
     """
 
     leader: ArrayLike
@@ -295,23 +446,89 @@ class OffsetPursuit:
     #: Arrive's slowing radius; 50 px is about Buckland's "fast" deceleration.
     slowing_radius: float = 50.0
 
+    def __post_init__(self) -> None:
+        self.gain = finite("OffsetPursuit.gain", self.gain)
+        self.slowing_radius = non_negative("OffsetPursuit.slowing_radius", self.slowing_radius)
+
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return (N, 2) forces that bring each agent to its slot beside the leader."""
         n = agents.n
-        leader = as_points(self.leader, n)
-        lvel = as_points(self.leader_velocity, n)
-        fallback = safe_normalize(lvel, np.array([1.0, 0.0]))
-        heading = safe_normalize(as_points(self.leader_heading, n), fallback)
-        # Turning a leader-frame offset to the world is a complex multiply by the heading.
-        turned = as_complex(heading) * as_complex(as_points(self.offset, n))
-        slot = leader + as_rows(turned)
-        closing = agents.max_speed + length(lvel)
-        t = np.zeros(n)
-        np.divide(length(slot - agents.pos), closing, out=t, where=closing > EPSILON)
-        ahead = slot + scale_rows(lvel, t)
+        leader = fast_points("OffsetPursuit.leader", self.leader, n)
+        lvel = fast_points("OffsetPursuit.leader_velocity", self.leader_velocity, n)
+        heading = fast_points("OffsetPursuit.leader_heading", self.leader_heading, n)
+        offset = fast_points("OffsetPursuit.offset", self.offset, n)
+        slot = np.empty((n, 2))
+        out = np.empty((n, 2))
+        _offset_rows(n)(
+            agents.pos,
+            agents.vel,
+            agents.max_speed,
+            agents.max_force,
+            leader,
+            lvel,
+            heading,
+            offset,
+            self.gain,
+            self.slowing_radius,
+            slot,
+            out,
+        )
         if debug is not None:
             debug["offset.slot"] = slot
-        return _arrive_moving(agents, dt, ahead, lvel, self.slowing_radius, self.gain)
+        return out
+
+
+@rows_kernel
+def _offset_rows(
+    pos: FloatArray,
+    vel: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    leader: FloatArray,
+    leader_vel: FloatArray,
+    leader_heading: FloatArray,
+    offset: FloatArray,
+    gain: float,
+    slowing_radius: float,
+    slot: FloatArray,
+    out: FloatArray,
+) -> None:
+    sl = 0 if leader.shape[0] == 1 else 1
+    sv = 0 if leader_vel.shape[0] == 1 else 1
+    sh = 0 if leader_heading.shape[0] == 1 else 1
+    so = 0 if offset.shape[0] == 1 else 1
+    for i in prange(pos.shape[0]):
+        il, iv, ih, io = i * sl, i * sv, i * sh, i * so
+        lvx, lvy = leader_vel[iv, 0], leader_vel[iv, 1]
+        fx, fy, moving = kern.unit(lvx, lvy)
+        if not moving:
+            fx, fy = 1.0, 0.0
+        hx, hy, ok = kern.unit(leader_heading[ih, 0], leader_heading[ih, 1])
+        if not ok:
+            hx, hy = fx, fy
+        # The offset turned from the leader's frame into the world.
+        ox, oy = offset[io, 0], offset[io, 1]
+        sx = leader[il, 0] + (hx * ox - hy * oy)
+        sy = leader[il, 1] + (hx * oy + hy * ox)
+        slot[i, 0] = sx
+        slot[i, 1] = sy
+        px, py = pos[i, 0], pos[i, 1]
+        closing = max_speed[i] + math.hypot(lvx, lvy)
+        t = math.hypot(sx - px, sy - py) / closing if closing > EPSILON else 0.0
+        # Arrive where the slot will be, in the frame that moves with the leader.
+        out[i, 0], out[i, 1] = arrive(
+            px,
+            py,
+            vel[i, 0] - lvx,
+            vel[i, 1] - lvy,
+            sx + lvx * t,
+            sy + lvy * t,
+            max_speed[i],
+            max_force[i],
+            slowing_radius,
+            gain,
+            _BRAKE,
+        )
 
 
 def formation_offsets(kind: str, n: int, spacing: float) -> FloatArray:
@@ -348,21 +565,36 @@ def formation_offsets(kind: str, n: int, spacing: float) -> FloatArray:
         s = float(spacing)
     except (TypeError, ValueError):
         raise ValueError(f"formation spacing: expected a number > 0, got {spacing!r}") from None
-    if not (np.isfinite(s) and s > 0.0):
+    if not (math.isfinite(s) and s > 0.0):
         raise ValueError(f"formation spacing: expected a finite number > 0, got {s!r}")
-    i = np.arange(count, dtype=np.float64)
-    if kind == "line":
-        return np.stack((np.full(count, -s), ((count - 1) / 2.0 - i) * s), axis=1)
-    if kind == "column":
-        return np.stack((-(i + 1.0) * s, np.zeros(count)), axis=1)
-    if kind == "wedge":
-        rank = np.floor(i / 2.0) + 1.0
-        side = np.where(i % 2 == 0, 1.0, -1.0)
-        step = s / np.sqrt(2.0)
-        return np.stack((-rank * step, side * rank * step), axis=1)
-    radius = s if count < 6 else s / (2.0 * np.sin(np.pi / count))
-    angle = 2.0 * np.pi * i / max(count, 1)  # from straight behind: -(cos, sin) is exact there
-    return np.stack((-radius * np.cos(angle), -radius * np.sin(angle)), axis=1)
+    out = np.empty((count, 2))
+    _formation(_KINDS.index(kind), s, out)
+    return out
+
+
+@njit
+def _formation(kind: int, s: float, out: FloatArray) -> None:
+    """Slots of formation ``_KINDS[kind]`` with spacing ``s``, one per row of ``out``."""
+    count = out.shape[0]
+    half = (count - 1) / 2.0
+    step = s / math.sqrt(2.0)
+    radius = s if count < 6 else s / (2.0 * math.sin(math.pi / count))
+    for i in range(count):
+        if kind == 2:  # line
+            out[i, 0] = -s
+            out[i, 1] = (half - i) * s
+        elif kind == 1:  # column
+            out[i, 0] = -(i + 1.0) * s
+            out[i, 1] = 0.0
+        elif kind == 3:  # wedge
+            rank = i // 2 + 1.0
+            side = 1.0 if i % 2 == 0 else -1.0
+            out[i, 0] = -rank * step
+            out[i, 1] = side * rank * step
+        else:  # circle, from straight behind: -(cos, sin) is exact there
+            angle = 2.0 * math.pi * i / count
+            out[i, 0] = -radius * math.cos(angle)
+            out[i, 1] = -radius * math.sin(angle)
 
 
 @dataclass
@@ -375,14 +607,46 @@ class MatchVelocity:
     velocity only, so any offset from a leader drifts; use :class:`OffsetPursuit` for that.
 
     Debug: ``"match.velocity"`` (N, 2) the truncated target velocity.
+
+    Raises:
+        TypeError, ValueError: for a NaN gain, or (at the call) a target velocity that is not
+            finite points of the right shape.
     """
 
     target_velocity: ArrayLike
     gain: float = DEFAULT_GAIN
 
+    def __post_init__(self) -> None:
+        self.gain = finite("MatchVelocity.gain", self.gain)
+
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return (N, 2) forces toward the target velocity."""
-        desired = truncate(as_points(self.target_velocity, agents.n), agents.max_speed)
+        n = agents.n
+        target = fast_points("MatchVelocity.target_velocity", self.target_velocity, n)
+        desired = np.empty((n, 2))
+        out = np.empty((n, 2))
+        _match_rows(n)(
+            agents.vel, agents.max_speed, agents.max_force, target, self.gain, desired, out
+        )
         if debug is not None:
             debug["match.velocity"] = desired
-        return steer_to_velocity(agents, desired, self.gain)
+        return out
+
+
+@rows_kernel
+def _match_rows(
+    vel: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    target: FloatArray,
+    gain: float,
+    desired: FloatArray,
+    out: FloatArray,
+) -> None:
+    ts = 0 if target.shape[0] == 1 else 1
+    for i in prange(vel.shape[0]):
+        t = i * ts
+        dx, dy = kern.truncate(target[t, 0], target[t, 1], max_speed[i])
+        desired[i, 0] = dx
+        desired[i, 1] = dy
+        out[i, 0], out[i, 1] = kern.steer(dx, dy, vel[i, 0], vel[i, 1], gain, max_force[i])

@@ -53,7 +53,7 @@ class AvoidBuckland(Scene):
             status_band=STATUS_BAND,
         )
         pos = [(30.0, 20.0 + 40.0 * k) for k in range(6)]
-        return AgentGroup.create(pos, (60.0, 0.0), radius=7.0)
+        return AgentGroup.create(pos, [(60.0, 0.0)] * len(pos), radius=7.0)
 
     def steer(self, dt: float, debug: Debug) -> FloatArray:
         assert self.obstacles is not None

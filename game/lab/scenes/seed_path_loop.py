@@ -44,7 +44,7 @@ class PathLoop(Scene):
         nodes = [(x, HEIGHT - y) for x, y in SCREEN_POINTS]
         self.paths = [Path(nodes, closed=True, radius=self.p["radius"])]
         pos = self.rng.uniform((0, 0), (WIDTH, HEIGHT), (VEHICLES, 2))
-        return AgentGroup.create(pos, (seed_speed(2), 0.0), radius=6.0)
+        return AgentGroup.create(pos, [(seed_speed(2), 0.0)] * VEHICLES, radius=6.0)
 
     def steer(self, dt: float, debug: Debug) -> FloatArray:
         path = self.paths[0]

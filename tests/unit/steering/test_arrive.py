@@ -46,3 +46,35 @@ def test_arrive_stops_without_overshoot_or_oscillation(
     assert (np.diff(xs_arr) >= -1e-6).all()
     assert xs_arr[-1] == pytest.approx(600.0, abs=0.5)
     assert np.linalg.norm(agents.vel[0]) < 1.0
+
+
+@pytest.mark.parametrize("radius", [-1.0, float("nan"), "far"])
+def test_arrive_refuses_a_bad_slowing_radius(radius: object) -> None:
+    # Given / When / Then a negative, NaN or non-number slowing radius is refused by name
+    with pytest.raises((ValueError, TypeError), match=r"Arrive\.slowing_radius"):
+        Arrive((0.0, 0.0), slowing_radius=radius)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("target", "error"), [("exit", TypeError), ((float("nan"), 1.0), ValueError)]
+)
+def test_arrive_refuses_a_string_or_nan_target(target: object, error: type[Exception]) -> None:
+    # Given an agent moving; a NaN target used to brake it silently
+    agents = AgentGroup.create([[0.0, 0.0]], [[10.0, 0.0]])
+    # When / Then the call names the target
+    with pytest.raises(error, match=r"Arrive\.target"):
+        Arrive(target)(agents, 1 / 60)  # type: ignore[arg-type]
+
+
+def test_arrive_with_one_target_per_agent_matches_each_alone() -> None:
+    # Given three agents with a target each
+    agents = AgentGroup.create(
+        [[0.0, 0.0], [10.0, 0.0], [0.0, 30.0]], [[5.0, 0.0], [0.0, 0.0], [0.0, -50.0]]
+    )
+    targets = np.array([[100.0, 0.0], [10.0, 5.0], [0.0, 30.0]])
+    # When
+    together = Arrive(targets, slowing_radius=50.0)(agents, 1 / 60)
+    # Then each row is what that agent alone gets, bit for bit
+    for i in range(3):
+        alone = Arrive(tuple(targets[i]), slowing_radius=50.0)(agents.take(np.array([i])), 1 / 60)
+        np.testing.assert_array_equal(together[i], alone[0])

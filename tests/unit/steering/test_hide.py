@@ -175,16 +175,18 @@ def reference_spots(
     return out
 
 
-@pytest.mark.parametrize("chunk", [1, 7, 1 << 15])
-def test_matches_a_loop_over_agents_and_rocks(chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("dedup_work", [0, 1 << 30])
+def test_matches_a_loop_over_agents_and_rocks(
+    dedup_work: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Given 40 agents, 8 rocks (some overlapping) and three hunters shared among the agents
     rng = np.random.default_rng(0)
     pos = rng.uniform(-400, 400, (40, 2))
     rocks = Obstacles.create(rng.uniform(-250, 250, (8, 2)), rng.uniform(10, 60, 8))
     hunters = rng.uniform(-300, 300, (3, 2))[rng.integers(0, 3, 40)]
     agents = AgentGroup.create(pos, radius=8.0)
-    # When the choice is made in chunks of any size
-    monkeypatch.setattr(targets_module, "_CHUNK", chunk)
+    # When the spots are computed once per distinct hunter, or once per agent
+    monkeypatch.setattr(targets_module, "_DEDUP_WORK", dedup_work)
     debug: Debug = {}
     Hide(hunters, rocks)(agents, DT, debug)
     # Then every agent picks what the plain loop picks (9 of them evade)
@@ -278,3 +280,58 @@ def test_forces_are_finite_and_within_max_force(
             assert (np.isfinite(spot).all(axis=1) | np.isnan(spot).all(axis=1)).all()
             assert debug["hide.spots"].shape == (len(obstacles), 2)
             integrate(agents, force, DT)
+
+
+@pytest.mark.parametrize(
+    ("hunter", "velocity", "error", "name"),
+    [
+        ("player", (0.0, 0.0), TypeError, r"Hide\.hunter"),
+        ((math.nan, 0.0), (0.0, 0.0), ValueError, r"Hide\.hunter"),
+        ((0.0, 0.0), (math.inf, 0.0), ValueError, r"Hide\.hunter_velocity"),
+        ([(0.0, 0.0)] * 3, (0.0, 0.0), ValueError, r"Hide\.hunter"),
+    ],
+)
+def test_a_bad_hunter_is_named(
+    hunter: object, velocity: object, error: type[Exception], name: str
+) -> None:
+    # Given two agents near a rock
+    agents = AgentGroup.create([[100.0, 0.0], [0.0, 100.0]])
+    hide = Hide(hunter, Obstacles.create([[50.0, 50.0]], 10.0), velocity)  # type: ignore[arg-type]
+    # When / Then a string, NaN or infinite hunter, or the wrong count, is refused by name
+    with pytest.raises(error, match=name):
+        hide(agents, DT)
+
+
+def test_bad_parameters_are_named_at_construction() -> None:
+    rocks = Obstacles.create([[50.0, 50.0]], 10.0)
+    with pytest.raises(TypeError, match=r"Hide\.obstacles"):
+        Hide((0.0, 0.0), [[50.0, 50.0]])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"Hide\.slowing_radius"):
+        Hide((0.0, 0.0), rocks, slowing_radius=-1.0)
+    with pytest.raises(ValueError, match=r"Hide\.panic_distance"):
+        Hide((0.0, 0.0), rocks, panic_distance=math.nan)
+    with pytest.raises(ValueError, match=r"Hide\.distance_from_boundary"):
+        Hide((0.0, 0.0), rocks, distance_from_boundary=math.inf)
+
+
+def test_per_agent_hunters_of_a_big_crowd_match_one_hunter_each() -> None:
+    # Given 300 agents, 30 rocks and two hunters (the spots are worked out per distinct one)
+    rng = np.random.default_rng(5)
+    pos = rng.uniform(-400, 400, (300, 2))
+    rocks = Obstacles.create(rng.uniform(-300, 300, (30, 2)), rng.uniform(10, 40, 30))
+    two = np.array([[-200.0, 50.0], [150.0, -100.0]])
+    hunters = two[rng.integers(0, 2, 300)]
+    agents = AgentGroup.create(pos, radius=8.0)
+    # When they hide
+    debug: Debug = {}
+    force = Hide(hunters, rocks)(agents, DT, debug)
+    # Then each agent does what it does alone with its hunter
+    for k in range(2):
+        rows = np.flatnonzero((hunters == two[k]).all(axis=1))
+        alone: Debug = {}
+        sub = agents.take(rows)
+        np.testing.assert_array_equal(force[rows], Hide(tuple(two[k]), rocks)(sub, DT, alone))
+        np.testing.assert_array_equal(debug["hide.spot"][rows], alone["hide.spot"])
+    np.testing.assert_allclose(
+        debug["hide.spot"], reference_spots(pos, hunters, rocks, 30.0), atol=1e-9
+    )

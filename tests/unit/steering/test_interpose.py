@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -121,3 +123,16 @@ def test_forces_are_finite_and_within_max_force(
             assert (length(force) <= agents.max_force + 1e-9).all()
             assert np.isfinite(debug["interpose.point"]).all()
             integrate(agents, force, DT)
+
+
+def test_bad_movers_and_parameters_are_named() -> None:
+    agents = AgentGroup.create([[0.0, 0.0]])
+    # Given / When / Then a string mover, a NaN velocity or ratio, a negative slowing radius
+    with pytest.raises(TypeError, match=r"Interpose\.a"):
+        Interpose("player", (1.0, 0.0))(agents, DT)
+    with pytest.raises(ValueError, match=r"Interpose\.b_velocity"):
+        Interpose((0.0, 0.0), (1.0, 0.0), (0.0, 0.0), (math.nan, 0.0))(agents, DT)
+    with pytest.raises(ValueError, match=r"Interpose\.ratio"):
+        Interpose((0.0, 0.0), (1.0, 0.0), ratio=math.nan)
+    with pytest.raises(ValueError, match=r"Interpose\.slowing_radius"):
+        Interpose((0.0, 0.0), (1.0, 0.0), slowing_radius=-5.0)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -79,3 +81,14 @@ def test_forces_are_finite_and_within_max_force(
     assert force.shape == (n, 2)
     assert np.isfinite(force).all()
     assert (length(force) <= agents.max_force + 1e-9).all()
+
+
+def test_bad_target_velocity_is_named() -> None:
+    agents = AgentGroup.create([[0.0, 0.0]])
+    # Given / When / Then a string or NaN velocity is refused by name, not a silent zero force
+    with pytest.raises(TypeError, match=r"MatchVelocity\.target_velocity"):
+        MatchVelocity("fast")(agents, DT)
+    with pytest.raises(ValueError, match=r"MatchVelocity\.target_velocity"):
+        MatchVelocity((math.nan, 1.0))(agents, DT)
+    with pytest.raises(ValueError, match=r"MatchVelocity\.gain"):
+        MatchVelocity((1.0, 1.0), gain=math.inf)

@@ -211,3 +211,34 @@ def test_forces_are_finite_and_within_max_force(
             assert (length(force) <= agents.max_force + 1e-9).all()
             assert np.isfinite(debug["offset.slot"]).all()
             integrate(agents, force, DT)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "error"),
+    [
+        ("leader", "boss", TypeError),
+        ("leader_velocity", (math.nan, 0.0), ValueError),
+        ("leader_heading", (math.inf, 0.0), ValueError),
+        ("offset", np.zeros((3, 2)), ValueError),
+    ],
+)
+def test_a_bad_argument_is_named_at_the_call(
+    field: str, value: object, error: type[Exception]
+) -> None:
+    # Given followers of a leader, one argument replaced by a string, a NaN, an inf or too many
+    agents = AgentGroup.create([[0.0, 0.0], [5.0, 0.0]])
+    args: dict[str, object] = {
+        "leader": (0.0, 0.0),
+        "leader_velocity": (1.0, 0.0),
+        "leader_heading": (1.0, 0.0),
+        "offset": (-10.0, 0.0),
+    }
+    args[field] = value
+    # When / Then the call names it
+    with pytest.raises(error, match=rf"OffsetPursuit\.{field}"):
+        OffsetPursuit(**args)(agents, DT)  # type: ignore[arg-type]
+
+
+def test_a_negative_slowing_radius_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"OffsetPursuit\.slowing_radius"):
+        OffsetPursuit((0.0, 0.0), (0.0, 0.0), (1.0, 0.0), (0.0, 0.0), slowing_radius=-1.0)

@@ -341,3 +341,61 @@ def test_orientation_outputs_are_finite_zero_forces_and_unit_headings(
         assert desired.shape == (n, 2) and np.isfinite(desired).all()
         assert np.isfinite(agents.heading).all()
         np.testing.assert_allclose(np.hypot(*agents.heading.T), 1.0, rtol=1e-12)
+
+
+# -- the turn is applied once per step ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["look", "face"])
+def test_a_documented_step_turns_the_heading_exactly_once(kind: str) -> None:
+    # Given an agent facing +x, moving toward 135 degrees, allowed 1 rad/s; Face looks the
+    # same way (its target lies along the velocity)
+    agents = AgentGroup.create([(0, 0)], [_unit_angle(135.0)], max_turn_rate=1.0)
+    agents.heading[:] = [(1.0, 0.0)]
+    behaviour: Behaviour = (
+        LookWhereYouAreGoing() if kind == "look" else Face(np.array(_unit_angle(135.0)) * 500)
+    )
+    for _ in range(10):
+        before = agents.heading.copy()
+        # When it steps as documented: the behaviour's force, then integrate leaving the heading
+        integrate(agents, behaviour(agents, DT), DT, face_velocity=False)
+        # Then the heading turned by rate * dt in that step: once
+        np.testing.assert_allclose(_turned(before, agents.heading), [DT], rtol=1e-9)
+    np.testing.assert_allclose(_angles(agents.heading), [math.degrees(10 * DT)], rtol=1e-9)
+
+
+def test_integrate_facing_the_velocity_as_well_would_turn_it_twice() -> None:
+    # Given the same agent, stepped against the documentation (integrate also faces)
+    agents = AgentGroup.create([(0, 0)], [_unit_angle(135.0)], max_turn_rate=1.0)
+    agents.heading[:] = [(1.0, 0.0)]
+    before = agents.heading.copy()
+    # When
+    integrate(agents, LookWhereYouAreGoing()(agents, DT), DT)
+    # Then the heading turned twice in one step: why the classes say face_velocity=False
+    np.testing.assert_allclose(_turned(before, agents.heading), [2 * DT], rtol=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("target", "error", "message"),
+    [
+        ("player", TypeError, "Face.target"),
+        ((math.nan, 0.0), ValueError, "Face.target"),
+        ([(0.0, 1.0)] * 3, ValueError, "Face.target"),
+    ],
+)
+def test_face_names_a_bad_target(target: object, error: type[Exception], message: str) -> None:
+    # Given two agents
+    agents = AgentGroup.create([(0, 0), (5, 0)])
+    # When / Then a string, a NaN or the wrong number of targets is refused by name
+    with pytest.raises(error, match=message):
+        Face(target)(agents, DT)  # type: ignore[arg-type]
+    # And nothing turned
+    np.testing.assert_array_equal(agents.heading, [(1.0, 0.0), (1.0, 0.0)])
+
+
+@pytest.mark.parametrize("dt", [-0.1, math.nan])
+def test_orientation_rejects_a_bad_dt(dt: float) -> None:
+    agents = AgentGroup.create([(0, 0)])
+    for behaviour in (Face((0.0, 1.0)), LookWhereYouAreGoing()):
+        with pytest.raises(ValueError, match="dt"):
+            behaviour(agents, dt)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from steering.agents import AgentGroup, integrate
 from steering.base import DEFAULT_GAIN
@@ -45,3 +46,23 @@ def test_evade_ignores_threats_beyond_panic_distance() -> None:
     agents = AgentGroup.create([[0.0, 0.0]], max_speed=100, max_force=1e9)
     force = Evade((1000.0, 0.0), panic_distance=200.0)(agents, 1 / 60)
     np.testing.assert_allclose(force, [[0.0, 0.0]])
+
+
+@pytest.mark.parametrize("make", [Pursue, Evade])
+def test_bad_target_or_velocity_is_named(make: type) -> None:
+    # Given an agent
+    agents = AgentGroup.create([[0.0, 0.0]])
+    # When / Then a string target, a NaN velocity or a negative prediction is refused by name
+    with pytest.raises(TypeError, match=f"{make.__name__}.target"):
+        make("player")(agents, 1 / 60)
+    with pytest.raises(ValueError, match=f"{make.__name__}.target_velocity"):
+        make((1.0, 0.0), (float("nan"), 0.0))(agents, 1 / 60)
+    with pytest.raises(ValueError, match=f"{make.__name__}.max_prediction"):
+        make((1.0, 0.0), max_prediction=-1.0)
+
+
+def test_evade_reports_the_predicted_position() -> None:
+    agents = AgentGroup.create([[0.0, 0.0]], max_speed=100, max_force=1e9)
+    debug: dict[str, np.ndarray] = {}
+    Evade((100.0, 0.0), (-100.0, 0.0))(agents, 1 / 60, debug)
+    np.testing.assert_allclose(debug["evade.predicted"], [[50.0, 0.0]])

@@ -55,3 +55,53 @@ def test_flee_from_own_position_uses_heading() -> None:
     force = Flee((0.0, 0.0))(agents, 1 / 60)
     assert np.isfinite(force).all()
     assert force[0, 1] > 0 and force[0, 0] == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("make", [Seek, Flee])
+@pytest.mark.parametrize(
+    ("target", "error"),
+    [
+        ("player", TypeError),
+        ((float("nan"), 0.0), ValueError),
+        (np.array([[0.0, float("inf")]]), ValueError),
+        ([(1.0, 2.0)] * 3, ValueError),
+        (None, TypeError),
+    ],
+)
+def test_a_bad_target_is_named_not_a_numpy_error_or_a_silent_force(
+    make: type, target: object, error: type[Exception]
+) -> None:
+    # Given two agents and a target that is a string, NaN, infinite, of the wrong count or None
+    agents = AgentGroup.create([[0.0, 0.0], [5.0, 0.0]])
+    # When / Then the call raises, naming the behaviour's target
+    with pytest.raises(error, match=f"{make.__name__}.target"):
+        make(target)(agents, 1 / 60)
+
+
+def test_flee_refuses_a_negative_or_nan_panic_distance() -> None:
+    with pytest.raises(ValueError, match=r"Flee\.panic_distance"):
+        Flee((0.0, 0.0), panic_distance=-1.0)
+    with pytest.raises(ValueError, match=r"Flee\.panic_distance"):
+        Flee((0.0, 0.0), panic_distance=float("nan"))
+    with pytest.raises(ValueError, match=r"Flee\.gain"):
+        Flee((0.0, 0.0), gain=float("nan"))
+
+
+def test_flee_matches_the_per_agent_formula_for_one_target_each() -> None:
+    # Given agents and one threat each, some beyond the panic distance
+    rng = np.random.default_rng(1)
+    pos = rng.uniform(-100, 100, (20, 2))
+    vel = rng.normal(0, 30, (20, 2))
+    threats = rng.uniform(-100, 100, (20, 2))
+    agents = AgentGroup.create(pos, vel, max_speed=50, max_force=300)
+    # When
+    force = Flee(threats, panic_distance=80.0)(agents, 1 / 60)
+    # Then each row is the seeds' flee, or zero beyond the panic distance
+    for i in range(20):
+        away = pos[i] - threats[i]
+        d = np.hypot(*away)
+        want = np.zeros(2)
+        if d < 80.0:
+            steer = (away / d * 50 - vel[i]) * DEFAULT_GAIN
+            want = steer * min(1.0, 300 / np.hypot(*steer))
+        np.testing.assert_allclose(force[i], want, rtol=1e-12, atol=1e-12)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from steering.agents import AgentGroup, integrate
 from steering.basic import Wander
@@ -42,3 +43,37 @@ def test_wander_angle_spread_does_not_depend_on_dt() -> None:
 
     assert abs(spread(1 / 30) - spread(1 / 120)) < 0.15 * spread(1 / 30)
     assert abs(spread(1 / 30) - 3.0) < 0.3
+
+
+@pytest.mark.parametrize("rng", [0, None, np.random.RandomState(0)])
+def test_wander_needs_a_generator_and_says_how_to_make_one(rng: object) -> None:
+    # Given / When / Then a seed (or the legacy RandomState) is refused, naming rng and the fix
+    with pytest.raises(TypeError, match=r"Wander\.rng.*default_rng\(seed\)"):
+        Wander(rng)  # type: ignore[arg-type]
+
+
+def test_wander_refuses_bad_parameters_and_dt() -> None:
+    with pytest.raises(ValueError, match=r"Wander\.jitter"):
+        Wander(np.random.default_rng(0), jitter=-1.0)
+    with pytest.raises(ValueError, match=r"Wander\.circle_radius"):
+        Wander(np.random.default_rng(0), circle_radius=float("nan"))
+    agents = AgentGroup.create(np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="dt"):
+        Wander(np.random.default_rng(0))(agents, float("nan"))
+    # And the refused step left the angles unset
+    assert "wander.angle" not in agents.state or not np.isfinite(agents.state["wander.angle"]).any()
+
+
+def test_wander_draws_the_same_numbers_as_before() -> None:
+    # Given a seeded wander on 5 agents
+    agents = AgentGroup.create(np.zeros((5, 2)))
+    wander = Wander(np.random.default_rng(7))
+    # When it runs two steps
+    wander(agents, 0.1)
+    wander(agents, 0.1)
+    # Then the angles are the uniform start plus two normal steps of the same generator
+    rng = np.random.default_rng(7)
+    start = rng.uniform(-np.pi, np.pi, 5)
+    start += rng.normal(0.0, 3.0 * np.sqrt(0.1), 5)
+    start += rng.normal(0.0, 3.0 * np.sqrt(0.1), 5)
+    np.testing.assert_array_equal(agents.state["wander.angle"], start)
