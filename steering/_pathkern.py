@@ -24,6 +24,8 @@ path runs in constant memory).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -98,9 +100,7 @@ def search(sf: FloatArray, lo: int, count: int, x: float) -> int:
 
 
 @njit
-def locate(
-    pf: FloatArray, pi: FloatArray, sf: FloatArray, p: int, s: float
-) -> tuple[int, float]:
+def locate(pf: FloatArray, pi: FloatArray, sf: FloatArray, p: int, s: float) -> tuple[int, float]:
     """Global segment and fraction along it of arc length ``s`` of path ``p`` (wrapped or
     clamped onto the path first)."""
     s = wrap_s(s, pf[p, P_LENGTH], pf[p, P_CLOSED] > 0.5)
@@ -148,10 +148,7 @@ def band(
     s_count = pi[p, P_COUNT]
     closed = pf[p, P_CLOSED] > 0.5
     whole = not (hint > -math.inf and hint < math.inf)
-    if w > -math.inf and w < math.inf:
-        w = clampf(w, 0.0, big_l)
-    else:
-        w = big_l
+    w = clampf(w, 0.0, big_l) if w > -math.inf and w < math.inf else big_l
     h = wrap_s(0.0 if whole else hint, big_l, closed)
     start = _band_end(pf, pi, sf, p, h - w, closed)
     count = _band_end(pf, pi, sf, p, h + w, closed) - start + 1
@@ -305,7 +302,7 @@ class Geometry:
         self.unit = sf[:, S_UX : S_UY + 1]
 
 
-def build_geometry(slots: list) -> Geometry:  # type: ignore[type-arg]
+def build_geometry(slots: Sequence[Any]) -> Geometry:
     """Pack the paths in ``slots`` (objects with ``nodes``, ``closed``, ``radii``, ``uid``
     and ``version``; None for an emptied slot, a zero-length placeholder) in one vectorised
     pass."""
@@ -355,7 +352,10 @@ def build_geometry(slots: list) -> Geometry:  # type: ignore[type-arg]
     sf[:, S_LEN] = seg_len
     if g:
         sf[:, S_RADIUS] = np.concatenate(
-            [p.radii if p is not None else np.full(c, 20.0) for p, c in zip(slots, count, strict=True)]
+            [
+                p.radii if p is not None else np.full(c, 20.0)
+                for p, c in zip(slots, count, strict=True)
+            ]
         )
     sf[:, S_AX], sf[:, S_AY] = a[:, 0], a[:, 1]
     sf[:, S_DX], sf[:, S_DY] = d[:, 0], d[:, 1]

@@ -12,8 +12,7 @@ from . import _kern as kern
 from . import _pathkern as pk
 from ._checks import finite, non_negative
 from ._jit import njit, prange, rows_kernel
-from ._pathkern import P_CLOSED, P_LENGTH, P_LIVE, P_RADIUS, P_UID, P_VERSION, S_RADIUS
-from ._pathkern import S_UX, S_UY
+from ._pathkern import P_CLOSED, P_LENGTH, P_LIVE, P_RADIUS, P_UID, P_VERSION, S_RADIUS, S_UX, S_UY
 from .agents import UNSET, AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .path import SEED_LOOKAHEAD, SEED_SPEED, SEED_TARGET_AHEAD, Path
@@ -186,7 +185,8 @@ class FollowPath:
         force = np.empty((n, 2))
         dbg = np.full((n, 8), np.nan) if debug is not None else _NO_DEBUG
         window = -1.0 if self.search_window is None else float(self.search_window)
-        use_distance = self.lookahead_distance is not None
+        distance = self.lookahead_distance
+        lookahead = float(self.lookahead_time) if distance is None else float(distance)
         _follow_rows(n)(
             geo.pf,
             geo.pi,
@@ -201,8 +201,8 @@ class FollowPath:
             agents.max_speed,
             agents.max_force,
             float(dt),
-            float(self.lookahead_distance) if use_distance else float(self.lookahead_time),
-            use_distance,
+            lookahead,
+            distance is not None,
             float(self.target_ahead),
             float(self.target_ahead_time),
             window,

@@ -442,10 +442,7 @@ class Path:
         """
         p = np.ascontiguousarray(as_points(points))
         n = p.shape[0]
-        if hint_s is None:
-            hint = np.full(n, np.nan)
-        else:
-            hint = _rows_of("hint_s", hint_s, n)
+        hint = np.full(n, np.nan) if hint_s is None else _rows_of("hint_s", hint_s, n)
         win = _rows_of("window", self.radius * 3.0 if window is None else window, n)
         s = np.empty(n)
         pt = np.empty((n, 2))
