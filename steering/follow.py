@@ -173,27 +173,22 @@ class FollowPath:
             # One Path: every agent follows slot 0; a PathSet without slots: nobody follows.
             index_col = np.full(n, -1.0) if isinstance(self.path, PathSet) else _NO_ROWS
         rev_col = state.get(f"{key}.reverse")
-        nearest = self.nearest(agents)
-        progress = self.progress(agents)
-        version = agents.column(f"{key}.version", fill=UNSET)
-        uid = agents.column(f"{key}.uid", fill=UNSET)
-        slot = np.empty(n, dtype=np.intp)
-        snap = np.empty(n, dtype=np.uint8)
-        edited = _recall_rows(geo.pf, index_col, nearest, progress, version, uid, slot, snap)
-        if edited:
-            self._remap(ps, slot, snap, nearest, version)
+        nearest = _unset_column(agents, f"{key}.nearest")
+        progress = _unset_column(agents, f"{key}.progress")
+        version = _unset_column(agents, f"{key}.version")
+        uid = _unset_column(agents, f"{key}.uid")
         force = np.empty((n, 2))
+        flags = np.empty(n, dtype=np.uint8)
         dbg = np.full((n, 8), np.nan) if debug is not None else _NO_DEBUG
         window = -1.0 if self.search_window is None else float(self.search_window)
         distance = self.lookahead_distance
         lookahead = float(self.lookahead_time) if distance is None else float(distance)
-        _follow_rows(n)(
+        args = (
             geo.pf,
             geo.pi,
             geo.sf,
             geo.real,
-            slot,
-            snap,
+            index_col,
             _NO_ROWS if rev_col is None else rev_col,
             -1.0 if self.reverse else 1.0,
             agents.pos,
@@ -218,7 +213,14 @@ class FollowPath:
             uid,
             force,
             dbg,
+            flags,
         )
+        kernel = _follow_rows(n)
+        if kernel(*args, False):
+            # Agents whose path was edited since their last step: carry their nearest point
+            # across the edits, then run the step for them alone.
+            self._remap(ps, index_col, flags, nearest, version)
+            kernel(*args, True)
         if debug is not None:
             for k, name in enumerate(("future", "normal", "target")):
                 debug[f"{key}.{name}"] = dbg[:, 2 * k : 2 * k + 2].copy()
@@ -230,64 +232,33 @@ class FollowPath:
     @staticmethod
     def _remap(
         ps: PathSet,
-        slot: IntArray,
-        snap: NDArray[np.uint8],
+        index_col: FloatArray,
+        flags: NDArray[np.uint8],
         nearest: FloatArray,
         version: FloatArray,
     ) -> None:
-        """Carry the nearest points of agents whose path was edited since their last step
-        across the edits (:meth:`Path.remap`), one batch per path and version seen."""
-        rows = np.flatnonzero(snap == 2)
+        """Carry the nearest points of the agents flagged :data:`_EDITED` across the edits of
+        their path (:meth:`Path.remap`), one batch per path and version seen."""
+        rows = np.flatnonzero(flags == _EDITED)
+        slot = index_col[rows].astype(np.intp) if index_col.shape[0] else np.zeros_like(rows)
         seen = version[rows]
-        for p, ver in {(int(i), int(v)) for i, v in zip(slot[rows], seen, strict=True)}:
-            pick = rows[(slot[rows] == p) & (seen == ver)]
+        for p, ver in {(int(i), int(v)) for i, v in zip(slot, seen, strict=True)}:
+            pick = rows[(slot == p) & (seen == ver)]
             path = ps.at(p)
             nearest[pick] = UNSET if path is None else path.remap(nearest[pick], ver)
-        snap[rows] = 1
 
 
-@njit
-def _recall_rows(
-    pf: FloatArray,
-    index_col: FloatArray,
-    nearest: FloatArray,
-    progress: FloatArray,
-    version: FloatArray,
-    uid: FloatArray,
-    slot: IntArray,
-    snap: NDArray[np.uint8],
-) -> int:
-    """Each agent's path slot (-1: none this step) and whether its progress must snap to its
-    nearest point (1), or its nearest point must first be carried across an edit (2); an agent
-    whose path object changed forgets both. Returns how many need carrying across."""
-    n_slots = pf.shape[0]
-    single = index_col.shape[0] == 0
-    edited = 0
-    for i in range(slot.shape[0]):
-        p = -1
-        if single:
-            p = 0
-        else:
-            v = index_col[i]
-            if v >= 0.0 and v < n_slots:
-                p = int(v)
-                if not pf[p, P_LIVE] > 0.5:
-                    p = -1
-        slot[i] = p
-        snap[i] = 0
-        if p < 0:
-            continue
-        other = uid[i] != pf[p, P_UID]
-        if other:
-            nearest[i] = math.nan
-            progress[i] = math.nan
-        unset = not math.isfinite(progress[i])
-        if version[i] != pf[p, P_VERSION] or unset:
-            snap[i] = 1
-            if not other and math.isfinite(nearest[i]):
-                snap[i] = 2
-                edited += 1
-    return edited
+#: A row's flag after the first pass of :func:`_follow_rows`: its path was edited since its
+#: last step and its nearest point must be carried across the edit before it can step.
+_EDITED = 2
+
+
+def _unset_column(agents: AgentGroup, name: str) -> FloatArray:
+    """``agents.column(name, fill=UNSET)``, without its checks when the column exists."""
+    col = agents.state.get(name)
+    if col is not None and col.shape == (agents.n,):
+        return col
+    return agents.column(name, fill=UNSET)
 
 
 @njit
@@ -321,8 +292,7 @@ def _follow_rows(
     pi: IntArray,
     sf: FloatArray,
     real: IntArray,
-    slot: IntArray,
-    snap: NDArray[np.uint8],
+    index_col: FloatArray,
     rev_col: FloatArray,
     default_sign: float,
     pos: FloatArray,
@@ -347,18 +317,54 @@ def _follow_rows(
     uid: FloatArray,
     force: FloatArray,
     dbg: FloatArray,
-) -> None:
-    """One step of path following per agent (see :class:`FollowPath`)."""
+    flags: NDArray[np.uint8],
+    second: bool,
+) -> int:
+    """One step of path following per agent (see :class:`FollowPath`).
+
+    The first pass (``second`` False) steps every agent except those whose path was edited
+    since their last step while they kept a place on it: those are flagged :data:`_EDITED`,
+    get no force and are counted (the return value). Once their places are carried across
+    the edit, the second pass steps them alone.
+    """
     per_agent_sign = rev_col.shape[0] > 0
+    single = index_col.shape[0] == 0
+    n_slots = pf.shape[0]
     write_dbg = dbg.shape[0] > 0
-    for i in prange(slot.shape[0]):
-        p = slot[i]
+    edited = 0
+    for i in prange(force.shape[0]):
+        if second and flags[i] != _EDITED:
+            continue
         force[i, 0] = 0.0
         force[i, 1] = 0.0
+        flags[i] = 0
+        p = -1
+        if single:
+            p = 0
+        else:
+            v = index_col[i]
+            if v >= 0.0 and v < n_slots:
+                p = int(v)
+                if not pf[p, P_LIVE] > 0.5:
+                    p = -1
         if p < 0:
             if write_dbg:
                 dbg[i, 7] = 0.0
             continue
+        # Recall this agent's place: forget it on another path object; snap progress to
+        # the nearest point after an edit or when it has none.
+        must_snap = True
+        if not second:
+            if uid[i] != pf[p, P_UID]:
+                nearest[i] = math.nan
+                progress[i] = math.nan
+            must_snap = version[i] != pf[p, P_VERSION] or not math.isfinite(progress[i])
+            if must_snap and uid[i] == pf[p, P_UID] and math.isfinite(nearest[i]):
+                flags[i] = _EDITED
+                edited += 1
+                if write_dbg:
+                    dbg[i, 7] = 0.0
+                continue
         big_l = pf[p, P_LENGTH]
         closed = pf[p, P_CLOSED] > 0.5
         sign = default_sign
@@ -383,7 +389,6 @@ def _follow_rows(
             reach = speed * lookahead
             fx, fy = px + vx * lookahead, py + vy * lookahead
         hint = nearest[i]
-        must_snap = snap[i] > 0
         if not math.isfinite(hint):
             # A new agent (or one whose place was lost) searches its whole path once.
             start, count = pk.band(pf, pi, sf, p, math.nan, 0.0)
@@ -453,3 +458,4 @@ def _follow_rows(
             dbg[i, 4], dbg[i, 5] = tx, ty
             dbg[i, 6] = radius
             dbg[i, 7] = 1.0 if (steering and good) else 0.0
+    return edited
