@@ -365,6 +365,7 @@ class FlowField:
         """
         r, c = _grid_shape(rows, cols)
         scale = _positive(scale, "FlowField.noise scale")
+        seed = _checks.integer("FlowField.noise seed", seed)
         gen = _Noise(seed)
         xs = np.arange(c, dtype=np.float64) * scale
         ys = np.arange(r, dtype=np.float64) * scale
@@ -546,6 +547,7 @@ class NoiseFlow:
         self.turns = _finite(self.turns, "NoiseFlow.turns")
         self.base_angle = _finite(self.base_angle, "NoiseFlow.base_angle")
         self.t = _finite(self.t, "NoiseFlow.t")
+        self.seed = _checks.integer("NoiseFlow.seed", self.seed)
         self._noise = _Noise(self.seed)
         self._xs = np.arange(self.cols, dtype=np.float64) * self.scale
         self._ys = np.arange(self.rows, dtype=np.float64) * self.scale

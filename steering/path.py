@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _pathkern as pk
+from ._checks import finite, integer
 from .vec import EPSILON, FloatArray, as_points, clamp
 
 __all__ = [
@@ -619,6 +620,16 @@ class DriftingPath:
 
     def __post_init__(self) -> None:
         self._base = _validate_nodes(self.base)
+        try:
+            amp = np.broadcast_to(np.asarray(self.amplitude, dtype=np.float64), (2,))
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"DriftingPath.amplitude: expected one value or (ax, ay), got {self.amplitude!r}"
+            ) from None
+        if not np.isfinite(amp).all():
+            raise ValueError(f"DriftingPath.amplitude: must be finite, got {self.amplitude!r}")
+        self.speed = finite("DriftingPath.speed", self.speed)
+        self.seed = integer("DriftingPath.seed", self.seed)
         rng = np.random.default_rng(self.seed)
         m = self._base.shape[0]
         self._phase = rng.uniform(0.0, 2.0 * np.pi, (m, 2))
