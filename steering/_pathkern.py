@@ -176,13 +176,17 @@ def nearest(
     equally near segments wins."""
     lo = pi[p, P_LO]
     s_count = pi[p, P_COUNT]
-    best_g = real[lo + start % s_count]
+    local = start % s_count  # a window reaching back past node 0 starts one lap below
+    best_g = real[lo + local]
     best_t = 0.0
     best_d2 = math.inf
     best_rx = 0.0
     best_ry = 0.0
     for k in range(count):
-        g = real[lo + (start + k) % s_count]
+        g = real[lo + local]
+        local += 1
+        if local == s_count:
+            local = 0
         rx = px - sf[g, S_AX]
         ry = py - sf[g, S_AY]
         dx = sf[g, S_DX]
