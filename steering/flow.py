@@ -1,6 +1,6 @@
 """Flow fields (seed 003): a grid of flow vectors over the world, its generators, and following it.
 
-:class:`FlowField` is shared data (a grid, a cell size and an origin) with a vectorised clamped
+:class:`FlowField` is shared data (a grid, a cell size and an origin) with a compiled clamped
 lookup; its class methods build the seed's kinds of field (uniform, noise, vortex, image
 brightness, any function). :class:`NoiseFlow` is a field that drifts over time (3-D noise,
 Exercise 5.7). :class:`FollowFlow` is the behaviour: desired velocity along the field at max speed.
@@ -514,6 +514,10 @@ class NoiseFlow:
     rewritten in place by :meth:`update` / :meth:`advance`, so a :class:`FollowFlow` holding it
     always sees the current time. Call one of them once per world step (not from a behaviour:
     two behaviours sharing the field would advance it twice). A 40 x 25 grid costs ~1.5-2 ms.
+
+    Needs opensimplex (the ``noise`` extra), imported when the first noise field is built;
+    :meth:`lookup` and :meth:`contains` make it a :class:`FlowSource` that
+    :class:`FollowFlow` takes directly.
 
     Attributes:
         rows, cols, cell, origin: the grid, as for :class:`FlowField`.

@@ -422,7 +422,7 @@ class Path:
         hint_s: ArrayLike | None = None,
         window: ArrayLike | None = None,
     ) -> Projection:
-        """Nearest point on the path for each of N points (vectorised).
+        """Nearest point on the path for each of N points (one compiled search per point).
 
         Per segment this is the seeds' normal point: the scalar projection
         ``dot(p - a, b - a) / |b - a|`` clamped to the segment, so a normal point beyond a

@@ -1,11 +1,11 @@
 """The path registry: every path of a world in shared, concatenated arrays.
 
 One :class:`~steering.FollowPath` call serves agents on any number of paths because the
-segments of all paths live in one set of arrays, each path a run of it (``lo``, ``count``),
-with its arc lengths offset so that one ``searchsorted`` finds a segment of any path. The
-arrays are rebuilt from the paths' nodes in one vectorised pass when a path is edited, so the
-cost of a step does not grow with the number of paths; drifting paths (seed 000 Exercise 5.11)
-move all their nodes in one expression (:meth:`PathSet.drift`).
+segments of all paths live in one set of packed arrays (:mod:`steering._pathkern`), each path a
+run of it (``lo``, ``count``), and the compiled per-agent loop searches only its agent's own
+run. The arrays are rebuilt from the paths' nodes in one vectorised pass when a path is edited
+or drifts, so the cost of a step does not grow with the number of paths; drifting paths (seed
+000 Exercise 5.11) move all their nodes in one expression (:meth:`PathSet.drift`).
 """
 
 from __future__ import annotations
