@@ -170,18 +170,16 @@ def nearest(
     count: int,
     px: float,
     py: float,
-) -> tuple[int, float, float, float, float]:
+) -> tuple[int, float, float, float]:
     """The seeds' normal point of (px, py) over ``count`` real segments of path ``p`` from
-    local segment ``start`` on: (global segment, arc length, x, y, distance). The first of
-    equally near segments wins."""
+    local segment ``start`` on: (global segment, arc length, x, y). The first of equally near
+    segments wins."""
     lo = pi[p, P_LO]
     s_count = pi[p, P_COUNT]
     local = start % s_count  # a window reaching back past node 0 starts one lap below
     best_g = real[lo + local]
     best_t = 0.0
     best_d2 = math.inf
-    best_rx = 0.0
-    best_ry = 0.0
     for k in range(count):
         g = real[lo + local]
         local += 1
@@ -196,13 +194,13 @@ def nearest(
         ry -= t * dy
         d2 = rx * rx + ry * ry
         if k == 0 or d2 < best_d2:
-            best_g, best_t, best_d2, best_rx, best_ry = g, t, d2, rx, ry
+            best_g, best_t, best_d2 = g, t, d2
     s = sf[best_g, S_CUM] + best_t * sf[best_g, S_LEN]
     if pf[p, P_CLOSED] > 0.5 and s >= pf[p, P_LENGTH]:
         s = 0.0
     x = sf[best_g, S_AX] + best_t * sf[best_g, S_DX]
     y = sf[best_g, S_AY] + best_t * sf[best_g, S_DY]
-    return best_g, s, x, y, math.hypot(best_rx, best_ry)
+    return best_g, s, x, y
 
 
 @rows_kernel
@@ -225,12 +223,13 @@ def project_rows(
     for i in prange(points.shape[0]):
         p = index[i]
         start, count = band(pf, pi, sf, p, hint[i], window[i])
-        g, s, x, y, d = nearest(pf, pi, sf, real, p, start, count, points[i, 0], points[i, 1])
+        px, py = points[i, 0], points[i, 1]
+        g, s, x, y = nearest(pf, pi, sf, real, p, start, count, px, py)
         out_s[i] = s
         out_pt[i, 0] = x
         out_pt[i, 1] = y
         out_seg[i] = g
-        out_d[i] = d
+        out_d[i] = math.hypot(px - x, py - y)
 
 
 @rows_kernel

@@ -401,8 +401,9 @@ def _follow_rows(
             window = search_window
         # The normal points of the position and the future position, searched in one band.
         start, count = pk.band(pf, pi, sf, p, hint, window)
-        g_pos, s_pos, _, _, _ = pk.nearest(pf, pi, sf, real, p, start, count, px, py)
-        g_fut, s_fut, nx, ny, d_fut = pk.nearest(pf, pi, sf, real, p, start, count, fx, fy)
+        g_pos, s_pos, _, _ = pk.nearest(pf, pi, sf, real, p, start, count, px, py)
+        g_fut, s_fut, nx, ny = pk.nearest(pf, pi, sf, real, p, start, count, fx, fy)
+        d_fut = math.hypot(fx - nx, fy - ny)
         ahead = target_ahead + speed * target_ahead_time
         tx, ty = pk.point_at(pf, pi, sf, p, s_fut + sign * ahead)
         radius = sf[g_fut, S_RADIUS]
