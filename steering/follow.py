@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -167,16 +168,17 @@ class FollowPath:
         ps = self.paths
         geo = ps.geometry()
         key = self.key
+        names = _column_names(key)
         state = agents.state
-        index_col = state.get(f"{key}.index")
+        index_col = state.get(names[0])
         if index_col is None:
             # One Path: every agent follows slot 0; a PathSet without slots: nobody follows.
             index_col = np.full(n, -1.0) if isinstance(self.path, PathSet) else _NO_ROWS
-        rev_col = state.get(f"{key}.reverse")
-        nearest = _unset_column(agents, f"{key}.nearest")
-        progress = _unset_column(agents, f"{key}.progress")
-        version = _unset_column(agents, f"{key}.version")
-        uid = _unset_column(agents, f"{key}.uid")
+        rev_col = state.get(names[1])
+        nearest = _unset_column(agents, names[2])
+        progress = _unset_column(agents, names[3])
+        version = _unset_column(agents, names[4])
+        uid = _unset_column(agents, names[5])
         force = np.empty((n, 2))
         flags = np.empty(n, dtype=np.uint8)
         dbg = np.full((n, 8), np.nan) if debug is not None else _NO_DEBUG
@@ -251,6 +253,20 @@ class FollowPath:
 #: A row's flag after the first pass of :func:`_follow_rows`: its path was edited since its
 #: last step and its nearest point must be carried across the edit before it can step.
 _EDITED = 2
+
+
+@functools.lru_cache(maxsize=64)
+def _column_names(key: str) -> tuple[str, str, str, str, str, str]:
+    """The state columns of behaviour ``key``: index, reverse, nearest, progress, version,
+    uid."""
+    return (
+        f"{key}.index",
+        f"{key}.reverse",
+        f"{key}.nearest",
+        f"{key}.progress",
+        f"{key}.version",
+        f"{key}.uid",
+    )
 
 
 def _unset_column(agents: AgentGroup, name: str) -> FloatArray:
