@@ -14,7 +14,7 @@ import numpy as np
 from ._jit import njit
 from .vec import FloatArray
 
-__all__ = ["finite", "non_negative", "points", "positive"]
+__all__ = ["finite", "integer", "non_negative", "points", "positive"]
 
 
 def _number(name: str, value: Any) -> float:
@@ -200,3 +200,10 @@ def limit(name: str, value: Any, n: int | None) -> Any:
     if not (arr >= 0.0).all() or not np.isfinite(arr).all():
         raise ValueError(f"{name}: values must be finite and >= 0")
     return arr
+
+
+def integer(name: str, value: Any) -> int:
+    """``value`` as an int; TypeError if it is not an integer (a bool, a float, a string)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name}: expected an integer, got {type(value).__name__} {value!r:.40}")
+    return int(value)

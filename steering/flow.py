@@ -1,6 +1,6 @@
 """Flow fields (seed 003): a grid of flow vectors over the world, its generators, and following it.
 
-:class:`FlowField` is shared data (a grid, a cell size and an origin) with a vectorised clamped
+:class:`FlowField` is shared data (a grid, a cell size and an origin) with a compiled clamped
 lookup; its class methods build the seed's kinds of field (uniform, noise, vortex, image
 brightness, any function). :class:`NoiseFlow` is a field that drifts over time (3-D noise,
 Exercise 5.7). :class:`FollowFlow` is the behaviour: desired velocity along the field at max speed.
@@ -14,16 +14,17 @@ import operator
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from opensimplex import OpenSimplex
-from opensimplex.constants import GRADIENTS2, GRADIENTS3
 
+from . import _checks
+from . import _kern as kern
+from ._jit import njit, prange, rows_kernel
 from .agents import AgentGroup
-from .base import DEFAULT_GAIN, Debug, steer_to_velocity
-from .vec import FloatArray, as_points, length, perp, safe_normalize, select_rows, set_length
+from .base import DEFAULT_GAIN, Debug
+from .vec import FloatArray, as_points, perp, safe_normalize
 
 __all__ = ["MAX_CELLS", "FlowField", "FlowSource", "FollowFlow", "NoiseFlow"]
 
@@ -49,17 +50,11 @@ def _grid_shape(rows: int, cols: int) -> tuple[int, int]:
 
 
 def _positive(value: float, name: str) -> float:
-    v = float(value)
-    if not (math.isfinite(v) and v > 0.0):
-        raise ValueError(f"{name}: must be a finite number > 0, got {value!r}")
-    return v
+    return _checks.positive(name, value)
 
 
 def _finite(value: float, name: str) -> float:
-    v = float(value)
-    if not math.isfinite(v):
-        raise ValueError(f"{name}: must be finite, got {value!r}")
-    return v
+    return _checks.finite(name, value)
 
 
 def _origin(origin: ArrayLike) -> tuple[float, float]:
@@ -75,11 +70,6 @@ def _cell_centres(rows: int, cols: int, cell: float, origin: tuple[float, float]
     ys = origin[1] + (np.arange(rows) + 0.5) * cell
     gx, gy = np.meshgrid(xs, ys)
     return np.stack((gx, gy), axis=-1)
-
-
-def _clamp(x: FloatArray, hi: float) -> FloatArray:
-    """``x`` limited to [0, hi]; NaN becomes 0 and infinities the bounds (fmax/fmin skip NaN)."""
-    return np.fmin(np.fmax(x, 0.0), hi)
 
 
 def _angle_vectors(angle: FloatArray) -> FloatArray:
@@ -117,6 +107,10 @@ class _Noise:
     """
 
     def __init__(self, seed: int) -> None:
+        # Imported here: only noise fields need opensimplex (``import steering`` does not).
+        from opensimplex import OpenSimplex
+        from opensimplex.constants import GRADIENTS2, GRADIENTS3
+
         self.gen = OpenSimplex(int(seed))
         perm = getattr(self.gen, "_perm", None)
         pgi = getattr(self.gen, "_perm_grad_index3", None)
@@ -277,29 +271,20 @@ class FlowField:
 
     def contains(self, points: ArrayLike) -> NDArray[np.bool_]:
         """(N,) mask of the points inside the covered rectangle (left/bottom edges included)."""
-        p = as_points(points)
-        left, bottom, right, top = self.bounds
-        x, y = p[:, 0], p[:, 1]
-        return np.asarray((x >= left) & (x < right) & (y >= bottom) & (y < top))
+        p = np.ascontiguousarray(as_points(points))
+        out = np.empty(p.shape[0], dtype=np.bool_)
+        ox, oy = self.origin
+        _contains_rows(p.shape[0])(self.vectors, self.cell, ox, oy, p, out)
+        return out
 
     def cell_of(self, points: ArrayLike) -> tuple[IntArray, IntArray]:
         """Clamped (row, col) indices of the cell holding each point (the seed's lookup)."""
-        u, v = self._grid_coords(as_points(points))
-        col = _clamp(np.floor(u), self.cols - 1).astype(np.intp)
-        row = _clamp(np.floor(v), self.rows - 1).astype(np.intp)
-        return row, col
-
-    def _grid_coords(self, p: FloatArray) -> tuple[FloatArray, FloatArray]:
-        """Points in cell units from the origin (may be inf or NaN: :func:`_clamp` handles)."""
-        with np.errstate(over="ignore", invalid="ignore"):
-            u = (p[:, 0] - self.origin[0]) / self.cell
-            v = (p[:, 1] - self.origin[1]) / self.cell
-        return u, v
-
-    def _flat(self) -> NDArray[np.complex128]:
-        # Cells as one complex number each: a 1-D gather is several times faster than NumPy's
-        # fancy indexing of (rows, cols, 2).
-        return self.vectors.reshape(-1).view(np.complex128)
+        p = np.ascontiguousarray(as_points(points))
+        n = p.shape[0]
+        rc = np.empty((n, 2), dtype=np.intp)
+        ox, oy = self.origin
+        _cell_rows(n)(self.vectors, self.cell, ox, oy, p, rc)
+        return rc[:, 0].copy(), rc[:, 1].copy()
 
     # -- lookup -----------------------------------------------------------------------------
 
@@ -317,27 +302,11 @@ class FlowField:
         Returns:
             (N, 2) float64 vectors, each a convex combination of cell vectors.
         """
-        p = as_points(points)
-        flat = self._flat()
-        if not bilinear:
-            row, col = self.cell_of(p)
-            return flat[row * self.cols + col].view(np.float64).reshape(-1, 2)
-        u, v = self._grid_coords(p)
-        u = _clamp(u - 0.5, self.cols - 1.0)  # in cell-centre coordinates
-        v = _clamp(v - 0.5, self.rows - 1.0)
-        c0 = np.minimum(u.astype(np.intp), max(self.cols - 2, 0))
-        r0 = np.minimum(v.astype(np.intp), max(self.rows - 2, 0))
-        fu = u - c0
-        fv = v - r0
-        i00 = r0 * self.cols + c0
-        dc = 1 if self.cols > 1 else 0  # a one-column grid has no right neighbour
-        dr = self.cols if self.rows > 1 else 0
-        a, b = flat[i00], flat[i00 + dc]
-        c, d = flat[i00 + dr], flat[i00 + (dr + dc)]
-        below = a + (b - a) * fu
-        above = c + (d - c) * fu
-        out = below + (above - below) * fv
-        return out.view(np.float64).reshape(-1, 2)
+        p = np.ascontiguousarray(as_points(points))
+        out = np.empty(p.shape)
+        ox, oy = self.origin
+        _lookup_rows(p.shape[0])(self.vectors, self.cell, ox, oy, p, bool(bilinear), out)
+        return out
 
     # -- generators -------------------------------------------------------------------------
 
@@ -396,6 +365,7 @@ class FlowField:
         """
         r, c = _grid_shape(rows, cols)
         scale = _positive(scale, "FlowField.noise scale")
+        seed = _checks.integer("FlowField.noise seed", seed)
         gen = _Noise(seed)
         xs = np.arange(c, dtype=np.float64) * scale
         ys = np.arange(r, dtype=np.float64) * scale
@@ -545,6 +515,10 @@ class NoiseFlow:
     always sees the current time. Call one of them once per world step (not from a behaviour:
     two behaviours sharing the field would advance it twice). A 40 x 25 grid costs ~1.5-2 ms.
 
+    Needs opensimplex (the ``noise`` extra), imported when the first noise field is built;
+    :meth:`lookup` and :meth:`contains` make it a :class:`FlowSource` that
+    :class:`FollowFlow` takes directly.
+
     Attributes:
         rows, cols, cell, origin: the grid, as for :class:`FlowField`.
         scale: noise units per cell (smaller is smoother).
@@ -577,6 +551,7 @@ class NoiseFlow:
         self.turns = _finite(self.turns, "NoiseFlow.turns")
         self.base_angle = _finite(self.base_angle, "NoiseFlow.base_angle")
         self.t = _finite(self.t, "NoiseFlow.t")
+        self.seed = _checks.integer("NoiseFlow.seed", self.seed)
         self._noise = _Noise(self.seed)
         self._xs = np.arange(self.cols, dtype=np.float64) * self.scale
         self._ys = np.arange(self.rows, dtype=np.float64) * self.scale
@@ -616,6 +591,14 @@ class NoiseFlow:
         """:meth:`update` to ``t + dt``."""
         return self.update(self.t + dt)
 
+    def lookup(self, points: ArrayLike, bilinear: bool = True) -> FloatArray:
+        """:meth:`FlowField.lookup` of the field at the current time (a :class:`FlowSource`)."""
+        return self.field.lookup(points, bilinear)
+
+    def contains(self, points: ArrayLike) -> NDArray[np.bool_]:
+        """:meth:`FlowField.contains` of the field."""
+        return self.field.contains(points)
+
 
 # -- the behaviour -----------------------------------------------------------------------------
 
@@ -647,20 +630,29 @@ class FollowFlow:
     bilinear (the default) does not, but blurs features finer than a cell. A field that converges
     on a point (a sink) piles agents up there.
 
+    A :class:`FlowField` or a :class:`NoiseFlow` (read at its current time) is looked up and
+    followed in one compiled loop over the agents; any other :class:`FlowSource` is asked for
+    its vectors, then the steer is compiled.
+
     Attributes:
-        field: the shared :class:`FlowField` (e.g. a :class:`NoiseFlow`'s ``field``), or any
+        field: the shared :class:`FlowField`, a :class:`NoiseFlow`, or any
             :class:`FlowSource` (the world's currents).
         predict_time: seconds to look ahead, >= 0.
         bilinear: interpolate between cell centres (False: the seed's nearest cell).
         strength_scales_speed: desired speed = max speed * min(|vector|, 1) instead of max speed.
         outside: agents outside the field's rectangle: "clamp" reads the nearest border cell
             (the seed); "zero" gives them no force at all, leaving them to other behaviours.
-        gain: steering gain (1/s), see :func:`steer_to_velocity`.
+        gain: steering gain (1/s), see :func:`~steering.steer_to_velocity`.
 
     Debug: ``"flow.sample"`` (N, 2) the field vector read; ``"flow.lookup"`` (N, 2) where.
+
+    Raises:
+        TypeError: for a field without ``lookup`` and ``contains``, or a non-number.
+        ValueError: for a bad ``outside``, a negative or non-finite ``predict_time`` or a
+            non-finite ``gain``.
     """
 
-    field: FlowSource
+    field: FlowSource | NoiseFlow
     predict_time: float = 0.0
     bilinear: bool = True
     strength_scales_speed: bool = False
@@ -668,24 +660,251 @@ class FollowFlow:
     gain: float = DEFAULT_GAIN
 
     def __post_init__(self) -> None:
+        if not (
+            callable(getattr(self.field, "lookup", None))
+            and callable(getattr(self.field, "contains", None))
+        ):
+            raise TypeError(
+                "FollowFlow.field: expected a FlowField, NoiseFlow or flow source with lookup "
+                f"and contains, got {type(self.field).__name__}"
+            )
         if self.outside not in ("clamp", "zero"):
             raise ValueError(f"FollowFlow.outside: 'clamp' or 'zero', got {self.outside!r}")
-        if not (math.isfinite(self.predict_time) and self.predict_time >= 0.0):
-            raise ValueError(f"FollowFlow.predict_time: finite and >= 0, got {self.predict_time}")
+        self.predict_time = _checks.non_negative("FollowFlow.predict_time", self.predict_time)
+        self.gain = _checks.finite("FollowFlow.gain", self.gain)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return (N, 2) forces that turn each agent along the field."""
-        with np.errstate(over="ignore", invalid="ignore"):
-            look = agents.pos + agents.vel * self.predict_time
-        sample = self.field.lookup(look, self.bilinear)
-        speed = agents.max_speed
-        if self.strength_scales_speed:
-            speed = speed * np.minimum(length(sample), 1.0)
-        desired = set_length(sample, speed)
-        force = steer_to_velocity(agents, desired, self.gain)
-        if self.outside == "zero":
-            force = select_rows(self.field.contains(agents.pos), force, 0.0)
+        n = agents.n
+        src: Any = self.field
+        if isinstance(src, NoiseFlow):
+            src = src.field
+        out = np.empty((n, 2))
+        dbg = np.empty((n, 4)) if debug is not None else _NO_DEBUG
+        zero = self.outside == "zero"
+        if isinstance(src, FlowField):
+            ox, oy = src.origin
+            _follow_field_rows(n)(
+                src.vectors,
+                src.cell,
+                ox,
+                oy,
+                agents.pos,
+                agents.vel,
+                agents.max_speed,
+                agents.max_force,
+                float(self.predict_time),
+                bool(self.bilinear),
+                bool(self.strength_scales_speed),
+                zero,
+                float(self.gain),
+                out,
+                dbg,
+            )
+        else:
+            with np.errstate(over="ignore", invalid="ignore"):
+                look = agents.pos + agents.vel * self.predict_time
+            sample = np.ascontiguousarray(src.lookup(look, self.bilinear), dtype=np.float64)
+            inside = np.asarray(src.contains(agents.pos), dtype=np.bool_) if zero else _NO_MASK
+            _follow_source_rows(n)(
+                sample,
+                inside,
+                agents.vel,
+                agents.max_speed,
+                agents.max_force,
+                bool(self.strength_scales_speed),
+                float(self.gain),
+                out,
+            )
+            if debug is not None:
+                dbg[:, 0:2] = sample
+                dbg[:, 2:4] = look
         if debug is not None:
-            debug["flow.sample"] = sample
-            debug["flow.lookup"] = look
-        return force
+            debug["flow.sample"] = dbg[:, 0:2].copy()
+            debug["flow.lookup"] = dbg[:, 2:4].copy()
+        return out
+
+
+_NO_DEBUG = np.zeros((0, 4))
+_NO_MASK = np.zeros(0, dtype=np.bool_)
+
+
+# -- the compiled kernels ------------------------------------------------------------------------
+
+
+@njit
+def _grid_clamp(x: float, hi: float) -> float:
+    """``x`` limited to [0, hi]; NaN becomes 0 and infinities the bounds."""
+    if not x >= 0.0:
+        return 0.0
+    if x > hi:
+        return hi
+    return x
+
+
+@njit
+def _cell(
+    vec: FloatArray, cell: float, ox: float, oy: float, x: float, y: float
+) -> tuple[int, int]:
+    """The seed's lookup: (row, col) of the cell holding (x, y), clamped to the grid."""
+    col = int(_grid_clamp((x - ox) / cell, vec.shape[1] - 1.0))
+    row = int(_grid_clamp((y - oy) / cell, vec.shape[0] - 1.0))
+    return row, col
+
+
+@njit
+def _inside(vec: FloatArray, cell: float, ox: float, oy: float, x: float, y: float) -> bool:
+    """Whether (x, y) is in the field's rectangle (left and bottom edges included)."""
+    right = ox + vec.shape[1] * cell
+    top = oy + vec.shape[0] * cell
+    return x >= ox and x < right and y >= oy and y < top
+
+
+@njit
+def _sample(
+    vec: FloatArray, cell: float, ox: float, oy: float, x: float, y: float, bilinear: bool
+) -> tuple[float, float]:
+    """The field vector at (x, y): the holding cell's, or bilinear between the four nearest
+    cell centres (clamped to the outer centres)."""
+    rows = vec.shape[0]
+    cols = vec.shape[1]
+    if not bilinear:
+        r, c = _cell(vec, cell, ox, oy, x, y)
+        return vec[r, c, 0], vec[r, c, 1]
+    u = _grid_clamp((x - ox) / cell - 0.5, cols - 1.0)  # in cell-centre coordinates
+    v = _grid_clamp((y - oy) / cell - 0.5, rows - 1.0)
+    c0 = min(int(u), max(cols - 2, 0))
+    r0 = min(int(v), max(rows - 2, 0))
+    fu = u - c0
+    fv = v - r0
+    c1 = c0 + 1 if cols > 1 else c0  # a one-column grid has no right neighbour
+    r1 = r0 + 1 if rows > 1 else r0
+    ax, ay = vec[r0, c0, 0], vec[r0, c0, 1]
+    bx, by = vec[r0, c1, 0], vec[r0, c1, 1]
+    cx, cy = vec[r1, c0, 0], vec[r1, c0, 1]
+    dx, dy = vec[r1, c1, 0], vec[r1, c1, 1]
+    below_x = ax + (bx - ax) * fu
+    below_y = ay + (by - ay) * fu
+    above_x = cx + (dx - cx) * fu
+    above_y = cy + (dy - cy) * fu
+    return below_x + (above_x - below_x) * fv, below_y + (above_y - below_y) * fv
+
+
+@njit
+def _flow_force(
+    sx: float,
+    sy: float,
+    vx: float,
+    vy: float,
+    max_speed: float,
+    max_force: float,
+    scales: bool,
+    gain: float,
+) -> tuple[float, float]:
+    """The seed's flow steer: desired = the sample at max speed (times its strength, at most
+    1, when ``scales``), steer = (desired - velocity) * gain limited to max force."""
+    speed = max_speed
+    if scales:
+        speed = max_speed * min(math.hypot(sx, sy), 1.0)
+    dx, dy = kern.set_length(sx, sy, speed)
+    return kern.steer(dx, dy, vx, vy, gain, max_force)
+
+
+@rows_kernel
+def _lookup_rows(
+    vec: FloatArray,
+    cell: float,
+    ox: float,
+    oy: float,
+    points: FloatArray,
+    bilinear: bool,
+    out: FloatArray,
+) -> None:
+    for i in prange(points.shape[0]):
+        out[i, 0], out[i, 1] = _sample(vec, cell, ox, oy, points[i, 0], points[i, 1], bilinear)
+
+
+@rows_kernel
+def _cell_rows(
+    vec: FloatArray, cell: float, ox: float, oy: float, points: FloatArray, out: IntArray
+) -> None:
+    for i in prange(points.shape[0]):
+        out[i, 0], out[i, 1] = _cell(vec, cell, ox, oy, points[i, 0], points[i, 1])
+
+
+@rows_kernel
+def _contains_rows(
+    vec: FloatArray,
+    cell: float,
+    ox: float,
+    oy: float,
+    points: FloatArray,
+    out: NDArray[np.bool_],
+) -> None:
+    for i in prange(points.shape[0]):
+        out[i] = _inside(vec, cell, ox, oy, points[i, 0], points[i, 1])
+
+
+@rows_kernel
+def _follow_field_rows(
+    vec: FloatArray,
+    cell: float,
+    ox: float,
+    oy: float,
+    pos: FloatArray,
+    vel: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    predict: float,
+    bilinear: bool,
+    scales: bool,
+    zero_outside: bool,
+    gain: float,
+    out: FloatArray,
+    dbg: FloatArray,
+) -> None:
+    """FollowFlow on a grid, per agent: look up at the predicted position, then steer."""
+    write_dbg = dbg.shape[0] > 0
+    for i in prange(pos.shape[0]):
+        px, py = pos[i, 0], pos[i, 1]
+        vx, vy = vel[i, 0], vel[i, 1]
+        lx = px + vx * predict
+        ly = py + vy * predict
+        sx, sy = _sample(vec, cell, ox, oy, lx, ly, bilinear)
+        fx, fy = _flow_force(sx, sy, vx, vy, max_speed[i], max_force[i], scales, gain)
+        if zero_outside and not _inside(vec, cell, ox, oy, px, py):
+            fx, fy = 0.0, 0.0
+        out[i, 0] = fx
+        out[i, 1] = fy
+        if write_dbg:
+            dbg[i, 0], dbg[i, 1], dbg[i, 2], dbg[i, 3] = sx, sy, lx, ly
+
+
+@rows_kernel
+def _follow_source_rows(
+    sample: FloatArray,
+    inside: NDArray[np.bool_],
+    vel: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    scales: bool,
+    gain: float,
+    out: FloatArray,
+) -> None:
+    """FollowFlow's steer on vectors a flow source looked up (``inside`` empty: everywhere)."""
+    masked = inside.shape[0] > 0
+    for i in prange(sample.shape[0]):
+        fx, fy = _flow_force(
+            sample[i, 0],
+            sample[i, 1],
+            vel[i, 0],
+            vel[i, 1],
+            max_speed[i],
+            max_force[i],
+            scales,
+            gain,
+        )
+        if masked and not inside[i]:
+            fx, fy = 0.0, 0.0
+        out[i, 0] = fx
+        out[i, 1] = fy

@@ -2,34 +2,31 @@
 
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .agents import UNSET, AgentGroup, is_unset
+from . import _kern as kern
+from . import _pathkern as pk
+from ._checks import finite, non_negative
+from ._jit import njit, prange, rows_kernel
+from ._pathkern import P_CLOSED, P_LENGTH, P_LIVE, P_RADIUS, P_UID, P_VERSION, S_RADIUS, S_UX, S_UY
+from .agents import UNSET, AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .path import SEED_LOOKAHEAD, SEED_SPEED, SEED_TARGET_AHEAD, Path
-from .paths import PathSet, _Geometry
-from .vec import (
-    EPSILON,
-    FloatArray,
-    clamp,
-    length,
-    safe_normalize,
-    scale_rows,
-    set_length,
-    take_rows,
-    truncate,
-)
+from .paths import PathSet
+from .vec import EPSILON, FloatArray
 
 __all__ = ["FollowPath"]
 
 IntArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
 
-#: Agents per pass of a whole-path search (bounds the size of its temporaries).
-_CHUNK = 4096
+_NO_ROWS = np.zeros(0)
+_NO_DEBUG = np.zeros((0, 8))
 
 
 @dataclass
@@ -49,7 +46,8 @@ class FollowPath:
     ``path`` is one :class:`Path` (every agent follows it) or a :class:`PathSet`: then each
     agent follows the path in slot ``agents.state["<key>.index"]`` (-1: no path, no force,
     its memory kept), and ``"<key>.reverse"`` (1.0: walk it backwards) overrides
-    :attr:`reverse` per agent when present. All paths are served by one set of NumPy calls.
+    :attr:`reverse` per agent when present. All paths are served by one compiled loop over
+    the agents (each agent searches only its own path's segments near its place).
 
     Defaults reproduce the seeds at their 2 px/frame (120 px/s): future 25 px ahead
     (25/120 s x 120 px/s) and target 25 px past the normal point (10 px + 0.125 s x
@@ -112,6 +110,32 @@ class FollowPath:
     lookahead_distance: float | None = None
     _single: tuple[Path, PathSet] | None = field(default=None, init=False, repr=False)
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.path, Path | PathSet):
+            raise TypeError(
+                f"FollowPath.path: expected a Path or a PathSet, got {type(self.path).__name__}"
+            )
+        self.lookahead_time = finite("FollowPath.lookahead_time", self.lookahead_time)
+        self.target_ahead = finite("FollowPath.target_ahead", self.target_ahead)
+        self.target_ahead_time = finite("FollowPath.target_ahead_time", self.target_ahead_time)
+        self.slowing_radius = non_negative("FollowPath.slowing_radius", self.slowing_radius)
+        self.cruise_fraction = finite("FollowPath.cruise_fraction", self.cruise_fraction)
+        if self.search_window is not None:
+            self.search_window = non_negative(
+                "FollowPath.search_window", self.search_window, allow_inf=True
+            )
+        self.progress_rate = non_negative(
+            "FollowPath.progress_rate", self.progress_rate, allow_inf=True
+        )
+        self.gain = finite("FollowPath.gain", self.gain)
+        if not isinstance(self.key, str) or not self.key:
+            raise TypeError(f"FollowPath.key: expected a non-empty str, got {self.key!r}")
+        self.brake_fraction = non_negative("FollowPath.brake_fraction", self.brake_fraction)
+        if self.lookahead_distance is not None:
+            self.lookahead_distance = non_negative(
+                "FollowPath.lookahead_distance", self.lookahead_distance
+            )
+
     @property
     def paths(self) -> PathSet:
         """The registry this behaviour follows (a one-path registry for a single path)."""
@@ -143,247 +167,312 @@ class FollowPath:
         n = agents.n
         ps = self.paths
         geo = ps.geometry()
-        index_col = agents.state.get(f"{self.key}.index")
-        if isinstance(self.path, PathSet) and index_col is None:
-            index_col = np.full(n, -1.0)
-        force = np.zeros((n, 2))
+        key = self.key
+        names = _column_names(key)
+        state = agents.state
+        index_col = state.get(names[0])
         if index_col is None:
-            rows: IntArray | slice = slice(None)
-            index = np.zeros(n, dtype=np.intp)
-        else:
-            active = (index_col >= 0) & (index_col < ps.n_slots)
-            slots = np.where(active, index_col, 0).astype(np.intp)
-            rows = np.flatnonzero(active & geo.live[slots])
-            if rows.size == n:
-                rows = slice(None)
-            index = index_col[rows].astype(np.intp)
-        k = index.shape[0]
-        nearest_all, progress_all, snap = self._recall(agents, ps, geo, rows, index)
-        rev_col = agents.state.get(f"{self.key}.reverse")
-        if rev_col is None:
-            sign = np.full(k, -1.0 if self.reverse else 1.0)
-        else:
-            sign = np.where(rev_col[rows] > 0.5, -1.0, 1.0)
-        if isinstance(rows, np.ndarray):
-            pos, vel = take_rows(agents.pos, rows), take_rows(agents.vel, rows)
-        else:
-            pos, vel = agents.pos, agents.vel
-        pos, vel = _finite_rows(pos), _finite_rows(vel)
-        good = np.isfinite(agents.pos[rows]).all(1) & np.isfinite(agents.vel[rows]).all(1)
-        max_speed = agents.max_speed[rows]
-        max_force = agents.max_force[rows]
-        speed = length(vel)
-        if self.lookahead_distance is None:
-            reach = speed * self.lookahead_time
-            future = pos + vel * self.lookahead_time
-        else:
-            reach = np.full(k, float(self.lookahead_distance))
-            future = pos + safe_normalize(vel) * self.lookahead_distance
-        nearest = nearest_all[rows]
-        progress = progress_all[rows]
-        big_l = geo.length[index]
-        closed = geo.closed[index]
-
-        fresh = is_unset(nearest)
-        if fresh.any():
-            nearest[fresh] = ps.project(index[fresh], pos[fresh])[0]
-            snap |= fresh
-        if self.search_window is None:
-            window = np.maximum(3.0 * geo.radius[index], 2.0 * reach)
-            window += speed * abs(dt) + 1.0
-        else:
-            window = np.full(k, float(self.search_window))
-        s_both, pt_both, seg_both, d_both = self._project(geo, index, pos, future, nearest, window)
-        s_pos, s_fut, normal = s_both[0], s_both[1], pt_both[1]
-        ahead = self.target_ahead + speed * self.target_ahead_time
-        target = ps._point_at(geo, index, s_fut + sign * ahead)
-        radius = geo.seg_radius[seg_both[1]]
-        strayed = d_both[1] > radius
-        unit = geo.unit[seg_both[0]]
-        along = vel[:, 0] * unit[:, 0] + vel[:, 1] * unit[:, 1]
-        stalled = along * sign <= self.cruise_fraction * max_speed
-        steering = strayed | stalled
-        desired = set_length(target - pos, max_speed)
-        sub_force = scale_rows(
-            truncate(scale_rows(desired - vel, np.full(k, self.gain)), max_force), steering
+            # One Path: every agent follows slot 0; a PathSet without slots: nobody follows.
+            index_col = np.full(n, -1.0) if isinstance(self.path, PathSet) else _NO_ROWS
+        rev_col = state.get(names[1])
+        nearest = _unset_column(agents, names[2])
+        progress = _unset_column(agents, names[3])
+        version = _unset_column(agents, names[4])
+        uid = _unset_column(agents, names[5])
+        force = np.empty((n, 2))
+        flags = np.empty(n, dtype=np.uint8)
+        dbg = np.full((n, 8), np.nan) if debug is not None else _NO_DEBUG
+        window = -1.0 if self.search_window is None else float(self.search_window)
+        distance = self.lookahead_distance
+        lookahead = float(self.lookahead_time) if distance is None else float(distance)
+        args = (
+            geo.pf,
+            geo.pi,
+            geo.sf,
+            geo.real,
+            index_col,
+            _NO_ROWS if rev_col is None else rev_col,
+            -1.0 if self.reverse else 1.0,
+            agents.pos,
+            agents.vel,
+            agents.max_speed,
+            agents.max_force,
+            float(dt),
+            lookahead,
+            distance is not None,
+            float(self.target_ahead),
+            float(self.target_ahead_time),
+            window,
+            float(self.cruise_fraction),
+            bool(self.arrive_at_end),
+            float(self.slowing_radius),
+            float(self.brake_fraction),
+            float(self.progress_rate),
+            float(self.gain),
+            nearest,
+            progress,
+            version,
+            uid,
+            force,
+            dbg,
+            flags,
         )
-        point = big_l <= EPSILON
-        ending = (~closed & self.arrive_at_end) | point
-        if ending.any():
-            end_s = np.where(sign > 0, big_l, 0.0)
-            remaining = np.where(point, 0.0, sign * (end_s - s_pos))
-            arriving = ending & (remaining < self.slowing_radius)
-            at = np.flatnonzero(arriving)
-            if at.size:
-                end = ps._point_at(geo, index[at], end_s[at])
-                toward = np.where(point[at, None], end, target[at])
-                p, v = pos[at], vel[at]
-                to_go = np.maximum(remaining[at], length(end - p))
-                sub_force[at] = self._arrive(max_speed[at], max_force[at], p, v, toward, to_go)
-                steering |= arriving
-                normal = np.where(point[:, None], target, normal)
-        new_progress = self._advance(geo, index, progress, s_pos, snap, speed * abs(dt))
-        if not good.all():
-            sub_force[~good] = 0.0
-            s_pos = np.where(good, s_pos, UNSET)
-            new_progress = np.where(good, new_progress, UNSET)
-        nearest_all[rows] = s_pos
-        progress_all[rows] = new_progress
-        agents.state[f"{self.key}.version"][rows] = geo.version[index]
-        agents.state[f"{self.key}.uid"][rows] = geo.uid[index]
-        if isinstance(rows, slice):
-            force = sub_force
-        else:
-            force[rows] = sub_force
+        kernel = _follow_rows(n)
+        if kernel(*args, False):
+            # Agents whose path was edited since their last step: carry their nearest point
+            # across the edits, then run the step for them alone.
+            self._remap(ps, index_col, flags, nearest, version)
+            kernel(*args, True)
         if debug is not None:
-            self._debug(debug, n, rows, future, normal, target, steering & good, radius)
-            debug[f"{self.key}.progress"] = progress_all.copy()
+            for k, name in enumerate(("future", "normal", "target")):
+                debug[f"{key}.{name}"] = dbg[:, 2 * k : 2 * k + 2].copy()
+            debug[f"{key}.radius"] = dbg[:, 6].copy()
+            debug[f"{key}.steering"] = dbg[:, 7] > 0.5
+            debug[f"{key}.progress"] = progress.copy()
         return force
 
-    def _debug(
-        self,
-        debug: Debug,
-        n: int,
-        rows: IntArray | slice,
-        future: FloatArray,
-        normal: FloatArray,
-        target: FloatArray,
-        steering: BoolArray,
-        radius: FloatArray,
-    ) -> None:
-        for name, sub in (
-            ("future", future),
-            ("normal", normal),
-            ("target", target),
-            ("radius", radius),
-        ):
-            full = np.full((n, *sub.shape[1:]), np.nan)
-            full[rows] = sub
-            debug[f"{self.key}.{name}"] = full
-        flags = np.zeros(n, dtype=bool)
-        flags[rows] = steering
-        debug[f"{self.key}.steering"] = flags
-
-    def _project(
-        self,
-        geo: _Geometry,
-        index: IntArray,
-        pos: FloatArray,
-        future: FloatArray,
-        hint: FloatArray,
-        window: FloatArray,
-    ) -> tuple[FloatArray, FloatArray, IntArray, FloatArray]:
-        """Project positions and futures around each agent's place (one shared band)."""
-        k = index.shape[0]
-        p = np.concatenate((pos, future)).reshape(2, k, 2)
-        if k <= _CHUNK:
-            s, pt, seg, d, _ = PathSet.nearest(
-                geo, index, p, PathSet.band(geo, index, hint, window)
-            )
-            return s, pt, seg, d
-        out_s = np.empty((2, k))
-        out_pt = np.empty((2, k, 2))
-        out_seg = np.empty((2, k), dtype=np.intp)
-        out_d = np.empty((2, k))
-        # Chunks keep the (2, rows, K) temporaries in the allocator's cache (40% faster at
-        # 10,000 agents than one pass).
-        for lo in range(0, k, _CHUNK):
-            r = slice(lo, min(lo + _CHUNK, k))
-            band = PathSet.band(geo, index[r], hint[r], window[r])
-            s, pt, seg, d, _ = PathSet.nearest(geo, index[r], p[:, r], band)
-            out_s[:, r], out_pt[:, r], out_seg[:, r], out_d[:, r] = s, pt, seg, d
-        return out_s, out_pt, out_seg, out_d
-
-    def _recall(
-        self,
-        agents: AgentGroup,
+    @staticmethod
+    def _remap(
         ps: PathSet,
-        geo: _Geometry,
-        rows: IntArray | slice,
-        index: IntArray,
-    ) -> tuple[FloatArray, FloatArray, BoolArray]:
-        """This behaviour's state columns, carried over path swaps and edits.
-
-        Returns the full nearest-point and progress columns (views into the agent state)
-        and which of ``rows`` must snap progress to the nearest point this step.
-        """
-        nearest = self.nearest(agents)
-        progress = self.progress(agents)
-        version = agents.column(f"{self.key}.version", fill=UNSET)
-        uid = agents.column(f"{self.key}.uid", fill=UNSET)
-        other = uid[rows] != geo.uid[index]
-        if other.any():
-            changed = _subrows(rows, other)
-            nearest[changed] = UNSET
-            progress[changed] = UNSET
+        index_col: FloatArray,
+        flags: NDArray[np.uint8],
+        nearest: FloatArray,
+        version: FloatArray,
+    ) -> None:
+        """Carry the nearest points of the agents flagged :data:`_EDITED` across the edits of
+        their path (:meth:`Path.remap`), one batch per path and version seen."""
+        rows = np.flatnonzero(flags == _EDITED)
+        slot = index_col[rows].astype(np.intp) if index_col.shape[0] else np.zeros_like(rows)
         seen = version[rows]
-        snap = (seen != geo.version[index]) | is_unset(progress[rows])
-        edited = snap & ~other & ~is_unset(nearest[rows])
-        if edited.any():
-            where = _subrows(rows, edited)
-            for slot, ver in {
-                (int(i), int(v)) for i, v in zip(index[edited], seen[edited], strict=True)
-            }:
-                path = ps.at(slot)
-                pick = where[(index[edited] == slot) & (seen[edited] == ver)]
-                if path is None:
-                    nearest[pick] = UNSET
+        for p, ver in {(int(i), int(v)) for i, v in zip(slot, seen, strict=True)}:
+            pick = rows[(slot == p) & (seen == ver)]
+            path = ps.at(p)
+            nearest[pick] = UNSET if path is None else path.remap(nearest[pick], ver)
+
+
+#: A row's flag after the first pass of :func:`_follow_rows`: its path was edited since its
+#: last step and its nearest point must be carried across the edit before it can step.
+_EDITED = 2
+
+
+@functools.lru_cache(maxsize=64)
+def _column_names(key: str) -> tuple[str, str, str, str, str, str]:
+    """The state columns of behaviour ``key``: index, reverse, nearest, progress, version,
+    uid."""
+    return (
+        f"{key}.index",
+        f"{key}.reverse",
+        f"{key}.nearest",
+        f"{key}.progress",
+        f"{key}.version",
+        f"{key}.uid",
+    )
+
+
+def _unset_column(agents: AgentGroup, name: str) -> FloatArray:
+    """``agents.column(name, fill=UNSET)``, without its checks when the column exists."""
+    col = agents.state.get(name)
+    if col is not None and col.shape == (agents.n,):
+        return col
+    return agents.column(name, fill=UNSET)
+
+
+@njit
+def _arrive(
+    max_speed: float,
+    max_force: float,
+    px: float,
+    py: float,
+    vx: float,
+    vy: float,
+    tx: float,
+    ty: float,
+    to_go: float,
+    slowing_radius: float,
+    brake_fraction: float,
+    gain: float,
+) -> tuple[float, float]:
+    """Arrive-style force: head for (tx, ty) at a speed that lets the agent stop within
+    ``to_go`` (as :class:`~steering.basic.Arrive`)."""
+    slow = max(slowing_radius, 1e-6)
+    speed = min(max_speed, max_speed * to_go / slow)
+    brake = max(brake_fraction * max_force * to_go, 0.0)
+    speed = min(speed, math.sqrt(2.0 * brake))
+    dx, dy = kern.set_length(tx - px, ty - py, speed)
+    return kern.steer(dx, dy, vx, vy, max(gain, 4.0 * max_speed / slow), max_force)
+
+
+@rows_kernel
+def _follow_rows(
+    pf: FloatArray,
+    pi: IntArray,
+    sf: FloatArray,
+    real: IntArray,
+    index_col: FloatArray,
+    rev_col: FloatArray,
+    default_sign: float,
+    pos: FloatArray,
+    vel: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    dt: float,
+    lookahead: float,
+    use_distance: bool,
+    target_ahead: float,
+    target_ahead_time: float,
+    search_window: float,
+    cruise_fraction: float,
+    arrive_at_end: bool,
+    slowing_radius: float,
+    brake_fraction: float,
+    progress_rate: float,
+    gain: float,
+    nearest: FloatArray,
+    progress: FloatArray,
+    version: FloatArray,
+    uid: FloatArray,
+    force: FloatArray,
+    dbg: FloatArray,
+    flags: NDArray[np.uint8],
+    second: bool,
+) -> int:
+    """One step of path following per agent (see :class:`FollowPath`).
+
+    The first pass (``second`` False) steps every agent except those whose path was edited
+    since their last step while they kept a place on it: those are flagged :data:`_EDITED`,
+    get no force and are counted (the return value). Once their places are carried across
+    the edit, the second pass steps them alone.
+    """
+    per_agent_sign = rev_col.shape[0] > 0
+    single = index_col.shape[0] == 0
+    n_slots = pf.shape[0]
+    write_dbg = dbg.shape[0] > 0
+    edited = 0
+    for i in prange(force.shape[0]):
+        if second and flags[i] != _EDITED:
+            continue
+        force[i, 0] = 0.0
+        force[i, 1] = 0.0
+        flags[i] = 0
+        p = -1
+        if single:
+            p = 0
+        else:
+            v = index_col[i]
+            if v >= 0.0 and v < n_slots:
+                p = int(v)
+                if not pf[p, P_LIVE] > 0.5:
+                    p = -1
+        if p < 0:
+            if write_dbg:
+                dbg[i, 7] = 0.0
+            continue
+        # Recall this agent's place: forget it on another path object; snap progress to
+        # the nearest point after an edit or when it has none.
+        must_snap = True
+        if not second:
+            if uid[i] != pf[p, P_UID]:
+                nearest[i] = math.nan
+                progress[i] = math.nan
+            must_snap = version[i] != pf[p, P_VERSION] or not math.isfinite(progress[i])
+            if must_snap and uid[i] == pf[p, P_UID] and math.isfinite(nearest[i]):
+                flags[i] = _EDITED
+                edited += 1
+                if write_dbg:
+                    dbg[i, 7] = 0.0
+                continue
+        big_l = pf[p, P_LENGTH]
+        closed = pf[p, P_CLOSED] > 0.5
+        sign = default_sign
+        if per_agent_sign:
+            sign = -1.0 if rev_col[i] > 0.5 else 1.0
+        px, py = pos[i, 0], pos[i, 1]
+        vx, vy = vel[i, 0], vel[i, 1]
+        good = True
+        if not (math.isfinite(px) and math.isfinite(py)):
+            px, py, good = 0.0, 0.0, False
+        if not (math.isfinite(vx) and math.isfinite(vy)):
+            vx, vy, good = 0.0, 0.0, False
+        ms = max_speed[i]
+        mf = max_force[i]
+        speed = math.hypot(vx, vy)
+        # The seeds' future position (a time ahead, or their fixed distance ahead).
+        if use_distance:
+            reach = lookahead
+            ux, uy, _ = kern.unit(vx, vy)
+            fx, fy = px + ux * lookahead, py + uy * lookahead
+        else:
+            reach = speed * lookahead
+            fx, fy = px + vx * lookahead, py + vy * lookahead
+        hint = nearest[i]
+        if not math.isfinite(hint):
+            # A new agent (or one whose place was lost) searches its whole path once.
+            start, count = pk.band(pf, pi, sf, p, math.nan, 0.0)
+            hint = pk.nearest(pf, pi, sf, real, p, start, count, px, py)[1]
+            must_snap = True
+        if search_window < 0.0:
+            window = max(3.0 * pf[p, P_RADIUS], 2.0 * reach)
+            window += speed * abs(dt) + 1.0
+        else:
+            window = search_window
+        # The normal points of the position and the future position, searched in one band.
+        start, count = pk.band(pf, pi, sf, p, hint, window)
+        g_pos, s_pos, _, _ = pk.nearest(pf, pi, sf, real, p, start, count, px, py)
+        g_fut, s_fut, nx, ny = pk.nearest(pf, pi, sf, real, p, start, count, fx, fy)
+        d_fut = math.hypot(fx - nx, fy - ny)
+        ahead = target_ahead + speed * target_ahead_time
+        tx, ty = pk.point_at(pf, pi, sf, p, s_fut + sign * ahead)
+        radius = sf[g_fut, S_RADIUS]
+        strayed = d_fut > radius
+        along = vx * sf[g_pos, S_UX] + vy * sf[g_pos, S_UY]
+        stalled = along * sign <= cruise_fraction * ms
+        steering = strayed or stalled
+        fo_x, fo_y = 0.0, 0.0
+        if steering:
+            dx, dy = kern.set_length(tx - px, ty - py, ms)
+            fo_x, fo_y = kern.steer(dx, dy, vx, vy, gain, mf)
+        # Arriving at the end of an open path (or at a path that is a point).
+        point = big_l <= EPSILON
+        if (not closed and arrive_at_end) or point:
+            end_s = big_l if sign > 0.0 else 0.0
+            remaining = 0.0 if point else sign * (end_s - s_pos)
+            if remaining < slowing_radius:
+                ex, ey = pk.point_at(pf, pi, sf, p, end_s)
+                if point:
+                    ax, ay = ex, ey
+                    nx, ny = tx, ty
                 else:
-                    nearest[pick] = path.remap(nearest[pick], ver)
-        return nearest, progress, snap
-
-    def _advance(
-        self,
-        geo: _Geometry,
-        index: IntArray,
-        progress: FloatArray,
-        s_pos: FloatArray,
-        snap: BoolArray,
-        step: FloatArray,
-    ) -> FloatArray:
-        """Progress moved toward the nearest point by at most ``progress_rate * step``."""
-        if not np.isfinite(self.progress_rate):
-            return s_pos.copy()
-        big_l = geo.length[index]
-        old = np.where(snap, s_pos, progress)
-        delta = s_pos - old
-        half = 0.5 * big_l
-        with np.errstate(invalid="ignore", divide="ignore"):
-            looped = np.mod(delta + half, big_l) - half
-        delta = np.where(geo.closed[index] & (big_l > EPSILON), looped, delta)
-        limit = max(self.progress_rate, 0.0) * step
-        return PathSet._wrap(geo, index, old + clamp(delta, -limit, limit))
-
-    def _arrive(
-        self,
-        max_speed: FloatArray,
-        max_force: FloatArray,
-        pos: FloatArray,
-        vel: FloatArray,
-        toward: FloatArray,
-        to_go: FloatArray,
-    ) -> FloatArray:
-        """Arrive-style force: head for ``toward`` at a speed that lets each stop within
-        ``to_go``."""
-        slow = max(self.slowing_radius, 1e-6)
-        speed = np.minimum(max_speed, max_speed * to_go / slow)
-        brake = np.maximum(self.brake_fraction * max_force * to_go, 0.0)
-        speed = np.minimum(speed, np.sqrt(2.0 * brake))
-        desired = set_length(toward - pos, speed)
-        gain = np.maximum(self.gain, 4.0 * max_speed / slow)
-        return truncate(scale_rows(desired - vel, gain), max_force)
-
-
-def _finite_rows(v: FloatArray) -> FloatArray:
-    """``v`` with non-finite rows zeroed (a copy only when there are any)."""
-    if np.isfinite(v).all():
-        return v
-    good = np.asarray(np.isfinite(v).all(axis=1))
-    return np.where(good[:, None], v, 0.0)
-
-
-def _subrows(rows: IntArray | slice, mask: BoolArray) -> IntArray:
-    """The agent rows of ``rows`` selected by ``mask``."""
-    if isinstance(rows, slice):
-        return np.flatnonzero(mask)
-    return rows[mask]
+                    ax, ay = tx, ty
+                to_go = max(remaining, math.hypot(ex - px, ey - py))
+                fo_x, fo_y = _arrive(
+                    ms, mf, px, py, vx, vy, ax, ay, to_go, slowing_radius, brake_fraction, gain
+                )
+                steering = True
+        # Progress moves toward the nearest point by at most progress_rate x the step.
+        if not math.isfinite(progress_rate):
+            new_progress = s_pos
+        else:
+            old = s_pos if must_snap else progress[i]
+            delta = s_pos - old
+            if closed and big_l > EPSILON:
+                half = 0.5 * big_l
+                delta = (delta + half) % big_l - half
+            limit = progress_rate * (speed * abs(dt))
+            new_progress = pk.wrap_s(old + pk.clampf(delta, -limit, limit), big_l, closed)
+        if good:
+            force[i, 0] = fo_x
+            force[i, 1] = fo_y
+            nearest[i] = s_pos
+            progress[i] = new_progress
+        else:
+            nearest[i] = math.nan
+            progress[i] = math.nan
+        version[i] = pf[p, P_VERSION]
+        uid[i] = pf[p, P_UID]
+        if write_dbg:
+            dbg[i, 0], dbg[i, 1] = fx, fy
+            dbg[i, 2], dbg[i, 3] = nx, ny
+            dbg[i, 4], dbg[i, 5] = tx, ty
+            dbg[i, 6] = radius
+            dbg[i, 7] = 1.0 if (steering and good) else 0.0
+    return edited

@@ -1,11 +1,11 @@
 """The path registry: every path of a world in shared, concatenated arrays.
 
 One :class:`~steering.FollowPath` call serves agents on any number of paths because the
-segments of all paths live in one set of arrays, each path a run of it (``lo``, ``count``),
-with its arc lengths offset so that one ``searchsorted`` finds a segment of any path. The
-arrays are rebuilt from the paths' nodes in one vectorised pass when a path is edited, so the
-cost of a step does not grow with the number of paths; drifting paths (seed 000 Exercise 5.11)
-move all their nodes in one expression (:meth:`PathSet.drift`).
+segments of all paths live in one set of packed arrays (:mod:`steering._pathkern`), each path a
+run of it (``lo``, ``count``), and the compiled per-agent loop searches only its agent's own
+run. The arrays are rebuilt from the paths' nodes in one vectorised pass when a path is edited
+or drifts, so the cost of a step does not grow with the number of paths; drifting paths (seed
+000 Exercise 5.11) move all their nodes in one expression (:meth:`PathSet.drift`).
 """
 
 from __future__ import annotations
@@ -16,120 +16,17 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .path import DriftingPath, Path, nearest_on_segments
-from .vec import EPSILON, FloatArray, clamp
+from . import _pathkern as pk
+from .path import DriftingPath, Path
+from .vec import FloatArray
 
 __all__ = ["PathSet"]
 
 IntArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
 
-#: Arc length left between two paths in the concatenated arc coordinate (keeps their runs
-#: of the global segment starts strictly apart, so one ``searchsorted`` serves every path).
-_GAP = 1.0
-
-
-@dataclass(eq=False)
-class _Geometry:
-    """Concatenated segment arrays of every path (G segments in all, P paths)."""
-
-    # per path (P,)
-    lo: IntArray
-    count: IntArray
-    length: FloatArray
-    closed: BoolArray
-    radius: FloatArray  # the largest segment radius (the search window scales with it)
-    base: FloatArray
-    uid: FloatArray
-    version: FloatArray
-    first: FloatArray  # (P, 2) node 0, where a degenerate path is
-    live: BoolArray  # (P,) slots that hold a path
-    # per segment (G,)
-    gstart: FloatArray
-    cum: FloatArray
-    seg_len: FloatArray
-    inv_seg: FloatArray
-    inv_l2: FloatArray
-    seg_radius: FloatArray
-    ax: FloatArray
-    ay: FloatArray
-    dx: FloatArray
-    dy: FloatArray
-    az: NDArray[np.complex128]
-    dz: NDArray[np.complex128]
-    real: IntArray
-    unit: FloatArray
-
-
-def _geometry(slots: Sequence[Path | None]) -> _Geometry:
-    """Build the concatenated arrays of the paths in ``slots`` from their nodes, in one pass
-    (an empty slot, None, is a placeholder of zero length)."""
-    live = np.array([p is not None for p in slots], dtype=bool)
-    paths = [p if p is not None else _PLACEHOLDER for p in slots]
-    m = np.array([p.n_nodes for p in paths], dtype=np.intp)
-    closed = np.array([p.closed for p in paths], dtype=bool)
-    nodes = np.concatenate([p.nodes for p in paths]) if paths else np.zeros((0, 2))
-    node_lo = np.concatenate(([0], np.cumsum(m)[:-1])).astype(np.intp) if paths else m
-    count = np.where(closed, m, m - 1)
-    lo = np.concatenate(([0], np.cumsum(count)[:-1])).astype(np.intp) if paths else count
-    g = int(count.sum())
-    owner = np.repeat(np.arange(len(paths)), count)
-    local = np.arange(g) - lo[owner]
-    ia = node_lo[owner] + local
-    ib = node_lo[owner] + (local + 1) % m[owner]
-    a = nodes[ia]
-    d = nodes[ib] - a
-    seg_len = np.hypot(d[:, 0], d[:, 1])
-    nonzero = seg_len > EPSILON
-    seg_len[~nonzero] = 0.0
-    l2 = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
-    inv_l2 = np.zeros(g)
-    np.divide(1.0, l2, out=inv_l2, where=nonzero)
-    inv_seg = np.zeros(g)
-    np.divide(1.0, seg_len, out=inv_seg, where=nonzero)
-    # Arc lengths by a cumulative sum along each path's own row, so every value is exactly
-    # what the path computes alone (a sum over all paths would carry rounding across them).
-    rows = np.zeros((len(paths), int(count.max()) + 1 if g else 1))
-    rows[owner, local + 1] = seg_len
-    np.cumsum(rows, axis=1, out=rows)
-    cum = rows[owner, local]
-    length = rows[np.arange(len(paths)), count]
-    base = np.concatenate(([0.0], np.cumsum(length + _GAP)[:-1])) if paths else length
-    # A zero-length segment stands for its nearest earlier real segment of the same path
-    # (else the path's first real one), as in Path.
-    gi = np.arange(g)
-    latest = np.maximum.accumulate(np.where(nonzero, gi, -1)) if g else gi
-    first_real = np.minimum.reduceat(np.where(nonzero, gi, g), lo) if g else lo
-    first_real = np.where(first_real < g, first_real, lo)
-    real = np.where(latest >= lo[owner], latest, first_real[owner]).astype(np.intp)
-    unit = np.zeros_like(d)
-    np.divide(d, seg_len[:, None], out=unit, where=nonzero[:, None])
-    return _Geometry(
-        lo=lo,
-        count=count,
-        length=length,
-        closed=closed,
-        radius=np.array([p.radius for p in paths], dtype=np.float64),
-        base=base,
-        uid=np.array([p.uid for p in paths], dtype=np.float64),
-        version=np.array([p.version for p in paths], dtype=np.float64),
-        first=nodes[node_lo] if paths else np.zeros((0, 2)),
-        live=live,
-        gstart=base[owner] + cum,
-        cum=cum,
-        seg_len=seg_len,
-        inv_seg=inv_seg,
-        inv_l2=inv_l2,
-        seg_radius=np.concatenate([p.radii for p in paths]) if paths else np.zeros(0),
-        ax=a[:, 0].copy(),
-        ay=a[:, 1].copy(),
-        dx=d[:, 0].copy(),
-        dy=d[:, 1].copy(),
-        az=a[:, 0] + 1j * a[:, 1],
-        dz=d[:, 0] + 1j * d[:, 1],
-        real=real,
-        unit=unit[real],
-    )
+#: The concatenated arrays of a registry's paths (packed for the kernels, with named views).
+_Geometry = pk.Geometry
 
 
 @dataclass(eq=False)
@@ -293,120 +190,65 @@ class PathSet(MutableMapping[str, Path]):
             (p.uid, p.version, p.shape_version) if p is not None else (0, 0, 0) for p in self._slots
         )
         if key != self._key or self._geo is None:
-            self._geo = _geometry(self._slots)
+            self._geo = pk.build_geometry(self._slots)
             self._key = key
         return self._geo
 
     # -- queries per agent -------------------------------------------------------------------
 
-    def wrap(self, index: IntArray, s: FloatArray) -> FloatArray:
+    def wrap(self, index: IntArray, s: ArrayLike) -> FloatArray:
         """Arc lengths brought onto each agent's path: modulo length if closed, else
         clamped (NaN for an infinite arc length on a closed path)."""
-        return self._wrap(self.geometry(), index, s)
+        idx, arr = _index_rows(index), _float_rows(s, index)
+        out = np.empty(idx.shape[0])
+        pk.wrap_rows(idx.shape[0])(self.geometry().pf, idx, arr, out)
+        return out
 
-    @staticmethod
-    def _wrap(geo: _Geometry, index: IntArray, s: FloatArray) -> FloatArray:
-        big_l = geo.length[index]
-        closed = geo.closed[index]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            looped = np.mod(np.where(np.isfinite(s), s, np.nan), big_l)
-        looped = np.where(looped >= big_l, 0.0, looped)
-        out = np.where(closed, looped, clamp(s, 0.0, big_l))
-        return np.where(big_l > EPSILON, out, 0.0)
-
-    @staticmethod
-    def _locate(geo: _Geometry, index: IntArray, s: FloatArray) -> tuple[IntArray, FloatArray]:
-        """Global segment and fraction along it for arc lengths already on the paths."""
-        lo = geo.lo[index]
-        hi = lo + geo.count[index] - 1
-        j = np.searchsorted(geo.gstart, geo.base[index] + s, side="right") - 1
-        j = np.minimum(np.maximum(j, lo), hi)
-        t = (s - geo.cum[j]) * geo.inv_seg[j]
-        return j, clamp(t, 0.0, 1.0, out=t)
+    def _locate(self, index: IntArray, s: FloatArray) -> tuple[IntArray, FloatArray]:
+        """Global segment and fraction along it at arc lengths ``s`` of each agent's path."""
+        geo = self.geometry()
+        idx, arr = _index_rows(index), _float_rows(s, index)
+        n = idx.shape[0]
+        j = np.empty(n, dtype=np.intp)
+        t = np.empty(n)
+        pk.locate_rows(n)(geo.pf, geo.pi, geo.sf, idx, arr, j, t)
+        return j, t
 
     def radius_at(self, index: IntArray, s: ArrayLike) -> FloatArray:
         """(N,) the radius of the segment at arc length ``s`` of each agent's path ``index``
         (a NaN arc length reads as the path's start)."""
+        arr = _float_rows(s, index)
+        j, _ = self._locate(index, np.where(np.isnan(arr), 0.0, arr))
         geo = self.geometry()
-        arr = np.asarray(s, dtype=np.float64)
-        arr = self._wrap(geo, index, np.where(np.isnan(arr), 0.0, arr))
-        j, _ = self._locate(geo, index, arr)
         return geo.seg_radius[geo.real[j]]
 
     def point_at(self, index: IntArray, s: ArrayLike) -> FloatArray:
         """(N, 2) points at arc lengths ``s`` along each agent's path ``index``."""
-        return self._point_at(self.geometry(), index, np.asarray(s, dtype=np.float64))
-
-    @classmethod
-    def _point_at(cls, geo: _Geometry, index: IntArray, s: FloatArray) -> FloatArray:
-        arr = cls._wrap(geo, index, s)
-        j, t = cls._locate(geo, index, arr)
-        return (geo.az[j] + t * geo.dz[j]).view(np.float64).reshape(-1, 2)
-
-    @classmethod
-    def band(cls, geo: _Geometry, index: IntArray, hint: FloatArray, w: FloatArray) -> IntArray:
-        """(N, K) global indices of the real segments of each agent's path overlapping its
-        arc window ``[hint - w, hint + w]`` (wrapping on closed paths); a NaN hint means the
-        whole path. Rows shorter than K repeat their last segment. ``geo`` is this step's
-        :meth:`geometry`."""
-        s_count = geo.count[index]
-        big_l = geo.length[index]
-        lo = geo.lo[index]
-        last = s_count - 1
-        closed = geo.closed[index]
-        whole = ~np.isfinite(hint)
-        w = np.where(np.isfinite(w), clamp(w, 0.0, big_l), big_l)
-        h = cls._wrap(geo, index, np.where(whole, 0.0, hint))
-        both = np.concatenate((h - w, h + w))
-        both_i = np.concatenate((index, index))
-        bl = np.concatenate((big_l, big_l))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            lap = np.where(np.concatenate((closed, closed)), np.floor(both / bl), 0.0)
-        lap = np.where(np.isfinite(lap), lap, 0.0)
-        r = clamp(both - lap * bl, 0.0, bl)
-        j = np.searchsorted(geo.gstart, geo.base[both_i] + r, side="right") - 1
-        lo2 = np.concatenate((lo, lo))
-        j = np.minimum(np.maximum(j, lo2), lo2 + np.concatenate((last, last))) - lo2
-        n = index.shape[0]
-        sc2 = np.concatenate((s_count, s_count))
-        ends = (lap * sc2 + j).astype(np.intp)
-        start = ends[:n]
-        count = ends[n:] - start + 1
-        full = whole | (closed & ((2.0 * w >= big_l) | (count >= s_count)))
-        start = np.where(full, 0, start)
-        count = np.where(full, s_count, np.maximum(count, 1))
-        k = int(count.max()) if n else 1
-        local = start[:, None] + np.minimum(np.arange(k), count[:, None] - 1)
-        local %= s_count[:, None]
-        return geo.real[lo[:, None] + local]
-
-    @staticmethod
-    def nearest(
-        geo: _Geometry, index: IntArray, p: FloatArray, idx: IntArray
-    ) -> tuple[FloatArray, FloatArray, IntArray, FloatArray, FloatArray]:
-        """Nearest point of (B, N, 2) points among each row's (N, K) candidate segments.
-
-        Returns (B, N) arc lengths on each agent's path, (B, N, 2) points, (B, N) global
-        segments, (B, N) distances and (B, N) fractions along the segment.
-        """
-        seg, tk, d2 = nearest_on_segments(p, idx, geo.ax, geo.ay, geo.dx, geo.dy, geo.inv_l2)
-        b, n = seg.shape
-        s = geo.cum[seg] + tk * geo.seg_len[seg]
-        big_l = geo.length[index]
-        s = np.where(geo.closed[index] & (s >= big_l), 0.0, s)
-        pt = (geo.az[seg] + tk * geo.dz[seg]).view(np.float64).reshape(b, n, 2)
-        return s, pt, seg, np.sqrt(d2), tk
+        j, t = self._locate(index, _float_rows(s, index))
+        geo = self.geometry()
+        return np.stack((geo.ax[j] + t * geo.dx[j], geo.ay[j] + t * geo.dy[j]), axis=-1)
 
     def project(self, index: IntArray, points: FloatArray) -> tuple[FloatArray, FloatArray]:
         """Nearest point of each agent's whole path: (N,) arc lengths and (N, 2) points."""
-        n = index.shape[0]
-        if n == 0:
-            return np.zeros(0), np.zeros((0, 2))
+        idx = _index_rows(index)
+        n = idx.shape[0]
+        p = np.ascontiguousarray(points, dtype=np.float64).reshape(n, 2)
         geo = self.geometry()
-        band = self.band(geo, index, np.full(n, np.nan), np.zeros(n))
-        s, pt, _, _, _ = self.nearest(geo, index, points[None], band)
-        return s[0], pt[0]
+        s = np.empty(n)
+        pt = np.empty((n, 2))
+        seg = np.empty(n, dtype=np.intp)
+        dist = np.empty(n)
+        nan = np.full(n, np.nan)
+        pk.project_rows(n)(geo.pf, geo.pi, geo.sf, geo.real, idx, p, nan, nan, s, pt, seg, dist)
+        return s, pt
 
 
-#: What an emptied slot holds in the concatenated arrays (its agents get no force).
-_PLACEHOLDER = Path([[0.0, 0.0], [0.0, 0.0]])
+def _index_rows(index: ArrayLike) -> IntArray:
+    """Path slots as (N,) contiguous ints."""
+    return np.ascontiguousarray(np.asarray(index).reshape(-1), dtype=np.intp)
+
+
+def _float_rows(s: ArrayLike, index: ArrayLike) -> FloatArray:
+    """Arc lengths as (N,) contiguous floats, one per slot of ``index``."""
+    n = np.asarray(index).reshape(-1).shape[0]
+    return np.ascontiguousarray(np.broadcast_to(np.asarray(s, dtype=np.float64), (n,)))

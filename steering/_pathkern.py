@@ -1,0 +1,376 @@
+"""Compiled per-agent path maths shared by :class:`~steering.Path`, :class:`~steering.PathSet`
+and :class:`~steering.FollowPath`: arc-length wrapping, segment search, the search band and the
+seeds' normal point (seed 000: the scalar projection clamped to the segment).
+
+Every path of a registry (or a lone path, a registry of one) lives in four packed arrays, one
+row per path or per segment, so a kernel takes the whole geometry in four arguments:
+
+* ``pf`` (P, 7) floats per path: :data:`P_LENGTH`, :data:`P_CLOSED` (0 or 1), :data:`P_BASE`
+  (its offset in the concatenated arc coordinate), :data:`P_RADIUS` (largest segment radius),
+  :data:`P_UID`, :data:`P_VERSION`, :data:`P_LIVE` (0 for an emptied slot);
+* ``pi`` (P, 2) ints per path: :data:`P_LO` (first global segment), :data:`P_COUNT`;
+* ``sf`` (G, 12) floats per segment: :data:`S_GSTART` (base + arc length at its start, sorted
+  over all paths), :data:`S_CUM`, :data:`S_LEN`, :data:`S_INV_LEN`, :data:`S_INV_L2` (0 for a
+  zero-length segment), :data:`S_RADIUS`, :data:`S_AX`, :data:`S_AY` (start), :data:`S_DX`,
+  :data:`S_DY` (delta), :data:`S_UX`, :data:`S_UY` (unit direction of the real segment it
+  stands for);
+* ``real`` (G,) ints: the real (non-zero-length) segment each segment stands for in searches.
+
+The search is one loop per agent over the segments of its band, so nothing of size
+agents x segments is ever allocated (a whole-path search of 10,000 agents on a 10,000-node
+path runs in constant memory).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ._jit import njit, prange, rows_kernel
+from ._kern import EPSILON
+from .vec import FloatArray
+
+P_LENGTH, P_CLOSED, P_BASE, P_RADIUS, P_UID, P_VERSION, P_LIVE = range(7)
+P_LO, P_COUNT = 0, 1
+(
+    S_GSTART,
+    S_CUM,
+    S_LEN,
+    S_INV_LEN,
+    S_INV_L2,
+    S_RADIUS,
+    S_AX,
+    S_AY,
+    S_DX,
+    S_DY,
+    S_UX,
+    S_UY,
+) = range(12)
+PF_WIDTH, SF_WIDTH = 7, 12
+
+
+@njit
+def clampf(x: float, lo: float, hi: float) -> float:
+    """``min(max(x, lo), hi)``; NaN stays NaN (as ``np.minimum(np.maximum(...))``)."""
+    if x < lo:
+        return lo
+    if x > hi:
+        return hi
+    return x
+
+
+@njit
+def wrap_s(s: float, big_l: float, closed: bool) -> float:
+    """An arc length brought onto a path of length ``big_l``: modulo the length if closed
+    (NaN for an infinite one), else clamped; 0 on a degenerate path."""
+    if not big_l > EPSILON:
+        return 0.0
+    if closed:
+        if not (s > -math.inf and s < math.inf):
+            return math.nan
+        out = s % big_l
+        if out >= big_l:
+            return 0.0
+        return out
+    return clampf(s, 0.0, big_l)
+
+
+@njit
+def search(sf: FloatArray, lo: int, count: int, x: float) -> int:
+    """``searchsorted(gstart, x, side="right") - 1`` within a path's run of segments, clamped
+    to it (a NaN ``x`` sorts last, as in NumPy)."""
+    a = lo
+    b = lo + count
+    while a < b:
+        mid = (a + b) >> 1
+        if sf[mid, S_GSTART] > x:
+            b = mid
+        else:
+            a = mid + 1
+    j = a - 1
+    if j < lo:
+        j = lo
+    hi = lo + count - 1
+    if j > hi:
+        j = hi
+    return j
+
+
+@njit
+def locate(pf: FloatArray, pi: FloatArray, sf: FloatArray, p: int, s: float) -> tuple[int, float]:
+    """Global segment and fraction along it of arc length ``s`` of path ``p`` (wrapped or
+    clamped onto the path first)."""
+    s = wrap_s(s, pf[p, P_LENGTH], pf[p, P_CLOSED] > 0.5)
+    j = search(sf, pi[p, P_LO], pi[p, P_COUNT], pf[p, P_BASE] + s)
+    t = clampf((s - sf[j, S_CUM]) * sf[j, S_INV_LEN], 0.0, 1.0)  # 0 on a zero-length segment
+    return j, t
+
+
+@njit
+def point_at(
+    pf: FloatArray, pi: FloatArray, sf: FloatArray, p: int, s: float
+) -> tuple[float, float]:
+    """The point at arc length ``s`` of path ``p``."""
+    j, t = locate(pf, pi, sf, p, s)
+    return sf[j, S_AX] + t * sf[j, S_DX], sf[j, S_AY] + t * sf[j, S_DY]
+
+
+@njit
+def _band_end(
+    pf: FloatArray, pi: FloatArray, sf: FloatArray, p: int, e: float, closed: bool
+) -> int:
+    """The segment holding arc length ``e`` counted in laps of the path (closed paths:
+    segment ``lap * count + j``)."""
+    big_l = pf[p, P_LENGTH]
+    lo = pi[p, P_LO]
+    s_count = pi[p, P_COUNT]
+    lap = 0.0
+    if closed:
+        lap = math.floor(e / big_l) if big_l > 0.0 else math.nan
+        if not (lap > -math.inf and lap < math.inf):
+            lap = 0.0
+    r = clampf(e - lap * big_l, 0.0, big_l)
+    j = search(sf, lo, s_count, pf[p, P_BASE] + r) - lo
+    return int(lap * s_count + j)
+
+
+@njit
+def band(
+    pf: FloatArray, pi: FloatArray, sf: FloatArray, p: int, hint: float, w: float
+) -> tuple[int, int]:
+    """First local segment and segment count of path ``p`` overlapping the arc window
+    ``[hint - w, hint + w]`` (wrapping on a closed path); a non-finite hint means the whole
+    path, as does a window as long as a closed path."""
+    big_l = pf[p, P_LENGTH]
+    s_count = pi[p, P_COUNT]
+    closed = pf[p, P_CLOSED] > 0.5
+    whole = not (hint > -math.inf and hint < math.inf)
+    w = clampf(w, 0.0, big_l) if w > -math.inf and w < math.inf else big_l
+    h = wrap_s(0.0 if whole else hint, big_l, closed)
+    start = _band_end(pf, pi, sf, p, h - w, closed)
+    count = _band_end(pf, pi, sf, p, h + w, closed) - start + 1
+    if whole or (closed and (2.0 * w >= big_l or count >= s_count)):
+        return 0, s_count
+    if count < 1:
+        count = 1
+    return start, count
+
+
+@njit
+def nearest(
+    pf: FloatArray,
+    pi: FloatArray,
+    sf: FloatArray,
+    real: FloatArray,
+    p: int,
+    start: int,
+    count: int,
+    px: float,
+    py: float,
+) -> tuple[int, float, float, float]:
+    """The seeds' normal point of (px, py) over ``count`` real segments of path ``p`` from
+    local segment ``start`` on: (global segment, arc length, x, y). The first of equally near
+    segments wins."""
+    lo = pi[p, P_LO]
+    s_count = pi[p, P_COUNT]
+    local = start % s_count  # a window reaching back past node 0 starts one lap below
+    best_g = real[lo + local]
+    best_t = 0.0
+    best_d2 = math.inf
+    for k in range(count):
+        g = real[lo + local]
+        local += 1
+        if local == s_count:
+            local = 0
+        rx = px - sf[g, S_AX]
+        ry = py - sf[g, S_AY]
+        dx = sf[g, S_DX]
+        dy = sf[g, S_DY]
+        t = clampf((rx * dx + ry * dy) * sf[g, S_INV_L2], 0.0, 1.0)
+        rx -= t * dx
+        ry -= t * dy
+        d2 = rx * rx + ry * ry
+        if k == 0 or d2 < best_d2:
+            best_g, best_t, best_d2 = g, t, d2
+    s = sf[best_g, S_CUM] + best_t * sf[best_g, S_LEN]
+    if pf[p, P_CLOSED] > 0.5 and s >= pf[p, P_LENGTH]:
+        s = 0.0
+    x = sf[best_g, S_AX] + best_t * sf[best_g, S_DX]
+    y = sf[best_g, S_AY] + best_t * sf[best_g, S_DY]
+    return best_g, s, x, y
+
+
+@rows_kernel
+def project_rows(
+    pf: FloatArray,
+    pi: FloatArray,
+    sf: FloatArray,
+    real: FloatArray,
+    index: FloatArray,
+    points: FloatArray,
+    hint: FloatArray,
+    window: FloatArray,
+    out_s: FloatArray,
+    out_pt: FloatArray,
+    out_seg: FloatArray,
+    out_d: FloatArray,
+) -> None:
+    """Nearest point of each row's path ``index[i]`` to ``points[i]``, searching the band
+    around ``hint[i]`` of half-width ``window[i]`` (a NaN hint: the whole path)."""
+    for i in prange(points.shape[0]):
+        p = index[i]
+        start, count = band(pf, pi, sf, p, hint[i], window[i])
+        px, py = points[i, 0], points[i, 1]
+        g, s, x, y = nearest(pf, pi, sf, real, p, start, count, px, py)
+        out_s[i] = s
+        out_pt[i, 0] = x
+        out_pt[i, 1] = y
+        out_seg[i] = g
+        out_d[i] = math.hypot(px - x, py - y)
+
+
+@rows_kernel
+def locate_rows(
+    pf: FloatArray,
+    pi: FloatArray,
+    sf: FloatArray,
+    index: FloatArray,
+    s: FloatArray,
+    out_seg: FloatArray,
+    out_t: FloatArray,
+) -> None:
+    """Global segment and fraction along it at arc length ``s[i]`` of path ``index[i]``."""
+    for i in prange(s.shape[0]):
+        j, t = locate(pf, pi, sf, index[i], s[i])
+        out_seg[i] = j
+        out_t[i] = t
+
+
+@rows_kernel
+def wrap_rows(pf: FloatArray, index: FloatArray, s: FloatArray, out: FloatArray) -> None:
+    """Arc lengths ``s[i]`` brought onto path ``index[i]``."""
+    for i in prange(s.shape[0]):
+        p = index[i]
+        out[i] = wrap_s(s[i], pf[p, P_LENGTH], pf[p, P_CLOSED] > 0.5)
+
+
+def empty_index(n: int) -> np.ndarray:
+    """(n,) zeros: every row on path 0."""
+    return np.zeros(n, dtype=np.intp)
+
+
+# -- the packed geometry -----------------------------------------------------------------------
+
+#: Arc length left between two paths in the concatenated arc coordinate (keeps their runs of
+#: the global segment starts strictly apart, so one binary search serves every path).
+GAP = 1.0
+
+
+class Geometry:
+    """The packed arrays of some paths (see the module docstring) and NumPy views of their
+    columns by name (per path: ``lo``, ``count``, ``length``, ``closed``, ``radius``,
+    ``base``, ``uid``, ``version``, ``first``, ``live``; per segment: ``gstart``, ``cum``,
+    ``seg_len``, ``inv_seg``, ``inv_l2``, ``seg_radius``, ``ax``, ``ay``, ``dx``, ``dy``,
+    ``real``, ``unit``)."""
+
+    def __init__(
+        self,
+        pf: FloatArray,
+        pi: np.ndarray,
+        sf: FloatArray,
+        real: np.ndarray,
+        first: FloatArray,
+    ) -> None:
+        self.pf, self.pi, self.sf, self.real, self.first = pf, pi, sf, real, first
+        self.lo = pi[:, P_LO]
+        self.count = pi[:, P_COUNT]
+        self.length = pf[:, P_LENGTH]
+        self.closed = pf[:, P_CLOSED] > 0.5
+        self.base = pf[:, P_BASE]
+        self.radius = pf[:, P_RADIUS]
+        self.uid = pf[:, P_UID]
+        self.version = pf[:, P_VERSION]
+        self.live = pf[:, P_LIVE] > 0.5
+        self.gstart = sf[:, S_GSTART]
+        self.cum = sf[:, S_CUM]
+        self.seg_len = sf[:, S_LEN]
+        self.inv_seg = sf[:, S_INV_LEN]
+        self.inv_l2 = sf[:, S_INV_L2]
+        self.seg_radius = sf[:, S_RADIUS]
+        self.ax, self.ay = sf[:, S_AX], sf[:, S_AY]
+        self.dx, self.dy = sf[:, S_DX], sf[:, S_DY]
+        self.unit = sf[:, S_UX : S_UY + 1]
+
+
+def build_geometry(slots: Sequence[Any]) -> Geometry:
+    """Pack the paths in ``slots`` (objects with ``nodes``, ``closed``, ``radii``, ``uid``
+    and ``version``; None for an emptied slot, a zero-length placeholder) in one vectorised
+    pass."""
+    live = np.array([p is not None for p in slots], dtype=bool)
+    zero = np.zeros((2, 2))
+    node_list = [p.nodes if p is not None else zero for p in slots]
+    m = np.array([nd.shape[0] for nd in node_list], dtype=np.intp)
+    closed = np.array([p is not None and p.closed for p in slots], dtype=bool)
+    n_paths = len(slots)
+    nodes = np.concatenate(node_list) if n_paths else np.zeros((0, 2))
+    node_lo = np.concatenate(([0], np.cumsum(m)[:-1])).astype(np.intp) if n_paths else m
+    count = np.where(closed, m, m - 1).astype(np.intp)
+    lo = np.concatenate(([0], np.cumsum(count)[:-1])).astype(np.intp) if n_paths else count
+    g = int(count.sum())
+    owner = np.repeat(np.arange(n_paths), count)
+    local = np.arange(g) - lo[owner]
+    ia = node_lo[owner] + local
+    ib = node_lo[owner] + (local + 1) % m[owner]
+    a = nodes[ia]
+    d = nodes[ib] - a
+    sf = np.zeros((g, SF_WIDTH))
+    seg_len = np.hypot(d[:, 0], d[:, 1])
+    nonzero = seg_len > EPSILON
+    seg_len[~nonzero] = 0.0
+    l2 = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
+    np.divide(1.0, l2, out=sf[:, S_INV_L2], where=nonzero)
+    np.divide(1.0, seg_len, out=sf[:, S_INV_LEN], where=nonzero)
+    # Arc lengths by a cumulative sum along each path's own row, so every value is exactly
+    # what the path computes alone (a sum over all paths would carry rounding across them).
+    rows = np.zeros((n_paths, int(count.max()) + 1 if g else 1))
+    rows[owner, local + 1] = seg_len
+    np.cumsum(rows, axis=1, out=rows)
+    cum = rows[owner, local]
+    length = rows[np.arange(n_paths), count] if n_paths else np.zeros(0)
+    base = np.concatenate(([0.0], np.cumsum(length + GAP)[:-1])) if n_paths else length
+    # A zero-length segment stands for its nearest earlier real segment of the same path
+    # (else the path's first real one).
+    gi = np.arange(g)
+    latest = np.maximum.accumulate(np.where(nonzero, gi, -1)) if g else gi
+    first_real = np.minimum.reduceat(np.where(nonzero, gi, g), lo) if g else lo
+    first_real = np.where(first_real < g, first_real, lo)
+    real = np.where(latest >= lo[owner], latest, first_real[owner]).astype(np.intp)
+    unit = np.zeros_like(d)
+    np.divide(d, seg_len[:, None], out=unit, where=nonzero[:, None])
+    sf[:, S_GSTART] = base[owner] + cum
+    sf[:, S_CUM] = cum
+    sf[:, S_LEN] = seg_len
+    if g:
+        sf[:, S_RADIUS] = np.concatenate(
+            [
+                p.radii if p is not None else np.full(c, 20.0)
+                for p, c in zip(slots, count, strict=True)
+            ]
+        )
+    sf[:, S_AX], sf[:, S_AY] = a[:, 0], a[:, 1]
+    sf[:, S_DX], sf[:, S_DY] = d[:, 0], d[:, 1]
+    sf[:, S_UX : S_UY + 1] = unit[real]
+    pf = np.zeros((n_paths, PF_WIDTH))
+    pf[:, P_LENGTH] = length
+    pf[:, P_CLOSED] = closed
+    pf[:, P_BASE] = base
+    pf[:, P_RADIUS] = [float(np.max(p.radii)) if p is not None else 20.0 for p in slots]
+    pf[:, P_UID] = [p.uid if p is not None else 0 for p in slots]
+    pf[:, P_VERSION] = [p.version if p is not None else 0 for p in slots]
+    pf[:, P_LIVE] = live
+    pi = np.stack((lo, count), axis=1) if n_paths else np.zeros((0, 2), dtype=np.intp)
+    first = nodes[node_lo] if n_paths else np.zeros((0, 2))
+    return Geometry(pf, np.ascontiguousarray(pi, dtype=np.intp), sf, real, first)
