@@ -14,7 +14,7 @@ from ._checks import in_range, non_negative, positive
 from ._jit import njit, prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
-from .grid import BRUTE_MAX, query
+from .grid import BRUTE_MAX, agent_at, query
 from .vec import EPSILON, FloatArray
 
 __all__ = ["AvoidAgents"]
@@ -231,7 +231,8 @@ def _avoid_rows(
     n = pos.shape[0]
     for c in prange((n + CHUNK - 1) // CHUNK):
         buf = np.empty((64, 4))
-        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+        for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            i = agent_at(ints, floats, s)
             k, buf = query(ints, floats, pos, i, reach, buf)
             vx = vel[i, 0]
             vy = vel[i, 1]

@@ -23,7 +23,15 @@ from ._checks import non_negative, points
 from ._jit import njit, prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
-from .grid import BRUTE_MAX, Grid, covering_distance, directed_pairs, minimal_offset, query
+from .grid import (
+    BRUTE_MAX,
+    Grid,
+    agent_at,
+    covering_distance,
+    directed_pairs,
+    minimal_offset,
+    query,
+)
 from .vec import FloatArray
 
 __all__ = ["COINCIDENT_DISTANCE", "Align", "Cohere", "Flock", "Separate", "neighbour_distances"]
@@ -284,7 +292,8 @@ def _separate_rows(
     n = pos.shape[0]
     for c in prange((n + CHUNK - 1) // CHUNK):
         buf = np.empty((64, 4))
-        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+        for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            i = agent_at(ints, floats, s)
             r = _radius(col, shared, per_agent, i)
             k, buf = query(ints, floats, pos, i, r, buf)
             ux, uy, blind = _facing(heading, i, cos_half)
@@ -294,10 +303,10 @@ def _separate_rows(
             )
             if debug:
                 count[i] = m
-                s = m * r
+                scale = m * r
                 if m > 0 and r > COINCIDENT_DISTANCE:
-                    average[i, 0] = tx / s
-                    average[i, 1] = ty / s
+                    average[i, 0] = tx / scale
+                    average[i, 1] = ty / scale
                 else:
                     average[i, 0] = 0.0
                     average[i, 1] = 0.0
@@ -326,7 +335,8 @@ def _align_rows(
     n = pos.shape[0]
     for c in prange((n + CHUNK - 1) // CHUNK):
         buf = np.empty((64, 4))
-        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+        for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            i = agent_at(ints, floats, s)
             r = _radius(col, shared, per_agent, i)
             k, buf = query(ints, floats, pos, i, r, buf)
             ux, uy, blind = _facing(heading, i, cos_half)
@@ -362,7 +372,8 @@ def _cohere_rows(
     n = pos.shape[0]
     for c in prange((n + CHUNK - 1) // CHUNK):
         buf = np.empty((64, 4))
-        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+        for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            i = agent_at(ints, floats, s)
             r = _radius(col, shared, per_agent, i)
             k, buf = query(ints, floats, pos, i, r, buf)
             ux, uy, blind = _facing(heading, i, cos_half)
@@ -405,7 +416,8 @@ def _flock_rows(
     shared = target.shape[0] == 1
     for c in prange((n + CHUNK - 1) // CHUNK):
         buf = np.empty((64, 4))
-        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+        for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            i = agent_at(ints, floats, s)
             vx = vel[i, 0]
             vy = vel[i, 1]
             speed = max_speed[i]

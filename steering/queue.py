@@ -14,7 +14,7 @@ from ._checks import non_negative
 from ._jit import prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
-from .grid import BRUTE_MAX, query
+from .grid import BRUTE_MAX, agent_at, query
 from .vec import EPSILON, FloatArray
 
 __all__ = ["Queue"]
@@ -124,7 +124,8 @@ def _queue_rows(
     n = pos.shape[0]
     for c in prange((n + CHUNK - 1) // CHUNK):
         buf = np.empty((64, 4))
-        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+        for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            i = agent_at(ints, floats, s)
             vx = vel[i, 0]
             vy = vel[i, 1]
             # Direction of travel: the velocity, else the heading, else +x.
