@@ -140,7 +140,11 @@ class AvoidAgents:
         if side.dtype != np.float64:
             side = agents.state["avoidagents.side"] = side.astype(np.float64)
         reach = self.reach(agents)
-        grid = agents.neighbour_grid(reach if n > BRUTE_MAX else 0.0)
+        # Nothing further than (|v_i| + |v_j|) * horizon + clearance can threaten within the
+        # horizon: with the current speeds the query is often much shorter than the reach.
+        fastest, biggest = _fastest(agents.vel, agents.radius)
+        cell = min(reach, 2.0 * fastest * self.time_horizon + 2.0 * biggest + self.margin)
+        grid = agents.neighbour_grid(cell if n > BRUTE_MAX else 0.0)
         out = np.empty((n, 2))
         if debug is None:
             threat, point, other, when = _NO_INTS, _NO_ROWS, _NO_ROWS, _NO_VALUES
@@ -158,6 +162,8 @@ class AvoidAgents:
             agents.radius,
             side,
             reach,
+            fastest,
+            biggest,
             self.time_horizon,
             self.gain,
             self.margin,
@@ -195,6 +201,17 @@ def _reach(
 
 
 @njit
+def _fastest(vel: FloatArray, radius: FloatArray) -> tuple[float, float]:
+    """The largest current speed and radius of the group."""
+    speed = 0.0
+    big = 0.0
+    for i in range(vel.shape[0]):
+        speed = max(speed, math.hypot(vel[i, 0], vel[i, 1]))
+        big = max(big, radius[i])
+    return speed, big
+
+
+@njit
 def _sign(x: float) -> float:
     if x > 0.0:
         return 1.0
@@ -213,6 +230,8 @@ def _avoid_rows(
     radius: FloatArray,
     side_col: FloatArray,
     reach: float,
+    fastest: float,
+    biggest: float,
     horizon: float,
     gain: float,
     margin: float,
@@ -233,10 +252,11 @@ def _avoid_rows(
         buf = np.empty((64, 4))
         for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             i = agent_at(ints, floats, s)
-            k, buf = query(ints, floats, pos, i, reach, buf)
             vx = vel[i, 0]
             vy = vel[i, 1]
             ri = max(radius[i], 0.0)
+            near = (math.hypot(vx, vy) + fastest) * horizon + ri + max(biggest, 0.0) + margin
+            k, buf = query(ints, floats, pos, i, min(reach, near), buf)
             # The most imminent threat: smallest time of closest approach, ties to the
             # lowest index.
             best = -1
@@ -261,7 +281,7 @@ def _avoid_rows(
                 missx = dpx + dvx * tj
                 missy = dpy + dvy * tj
                 cl = ri + max(radius[j], 0.0) + margin
-                if not math.hypot(missx, missy) < cl:
+                if not missx * missx + missy * missy < cl * cl:
                     continue
                 if tj < t or (tj == t and j < best):
                     best = j
