@@ -468,7 +468,7 @@ class AgentGroup:
             or self._tree_pos is None
             or not np.array_equal(self._tree_pos, self.pos)
         ):
-            from scipy.spatial import cKDTree  # noqa: PLC0415 (lazy: only legacy callers)
+            from scipy.spatial import cKDTree  # lazy: only legacy callers need scipy
 
             self._tree_pos = self.pos.copy()
             self._tree = cKDTree(self._tree_pos, balanced_tree=False, compact_nodes=False)

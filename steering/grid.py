@@ -34,13 +34,13 @@ __all__ = [
     "BRUTE_MAX",
     "Grid",
     "GridCache",
+    "agent_at",
     "brute_grid",
     "build_grid",
     "covering_distance",
     "directed_pairs",
     "minimal_offset",
     "near",
-    "agent_at",
     "query",
 ]
 
@@ -125,13 +125,14 @@ class GridCache:
             or self.world != world_size
             or not _same(snap, pos)
         ):
-            self.pos = np.array(pos, dtype=np.float64, order="C")
+            snap = np.array(pos, dtype=np.float64, order="C")
+            self.pos = snap
             self.world = world_size
             self.grids = {}
         key = float(cell)
         grid = self.grids.get(key)
         if grid is None:
-            grid = build_grid(self.pos, key, world_size)
+            grid = build_grid(snap, key, world_size)
             self.grids[key] = grid
             self.builds += 1
         return grid
@@ -174,7 +175,7 @@ def directed_pairs(
 @njit
 def _same(a: FloatArray, b: FloatArray) -> bool:
     """Whether two (N, 2) arrays hold the same values (stops at the first difference)."""
-    for k in range(a.shape[0]):
+    for k in range(a.shape[0]):  # noqa: SIM110 (a loop numba compiles)
         if a[k, 0] != b[k, 0] or a[k, 1] != b[k, 1]:
             return False
     return True

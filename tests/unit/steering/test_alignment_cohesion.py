@@ -145,9 +145,7 @@ def test_cohere_pulls_a_spread_group_together() -> None:
 def test_separate_align_cohere_share_one_neighbour_grid() -> None:
     # Given a group (large enough to use a grid) and the three behaviours at one distance
     rng = np.random.default_rng(1)
-    agents = AgentGroup.create(
-        rng.uniform(0.0, 400.0, (400, 2)), rng.normal(0.0, 30.0, (400, 2))
-    )
+    agents = AgentGroup.create(rng.uniform(0.0, 400.0, (400, 2)), rng.normal(0.0, 30.0, (400, 2)))
     # When all three run in one step
     grid = agents.neighbour_grid(30.0)
     for behaviour in (Separate(30.0), Align(30.0), Cohere(30.0)):

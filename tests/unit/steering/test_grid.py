@@ -10,10 +10,10 @@ from steering import _jit as jit
 from steering import grid as grid_module
 from steering.grid import (
     BRUTE_MAX,
+    F_MODE,
     MODE_BRUTE,
     MODE_DENSE,
     MODE_HASH,
-    F_MODE,
     brute_grid,
     build_grid,
     directed_pairs,
