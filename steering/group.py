@@ -27,6 +27,7 @@ from .grid import (
     BRUTE_MAX,
     Grid,
     agent_at,
+    brute_grid,
     covering_distance,
     directed_pairs,
     minimal_offset,
@@ -107,7 +108,7 @@ class _Setup:
     @staticmethod
     def grid(agents: AgentGroup, per_agent: bool, col: FloatArray, distance: float) -> Grid:
         if agents.n <= BRUTE_MAX:
-            return agents.neighbour_grid(0.0)  # the brute-force marker
+            return brute_grid(agents.world_size)
         if per_agent:
             distance = covering_distance(np.where(np.isfinite(col), col, 0.0))
         return agents.neighbour_grid(distance)
@@ -781,6 +782,7 @@ class Flock:
     fov: float = 360.0
     gain: float = DEFAULT_GAIN
     _cos: _FovCache = field(default_factory=_FovCache, init=False, repr=False, compare=False)
+    _memo: dict[str, object] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name in (
@@ -807,20 +809,9 @@ class Flock:
         """
         n = agents.n
         cos_half = self._cos.of("Flock.fov", self.fov)
-        target = _NO_TARGET if self.target is None else points("Flock.target", self.target, n)
-        # a part weighted 0 is not computed (its radius 0 finds no neighbours)
-        radii = np.array(
-            [
-                self.separation if self.separation_weight > 0.0 else 0.0,
-                self.alignment if self.alignment_weight > 0.0 else 0.0,
-                self.cohesion if self.cohesion_weight > 0.0 else 0.0,
-            ]
-        )
-        weights = np.array(
-            [self.separation_weight, self.alignment_weight, self.cohesion_weight, self.seek_weight]
-        )
-        reach = float(radii.max())
-        grid = agents.neighbour_grid(reach if n > BRUTE_MAX else 0.0)
+        target = self._target(n)
+        radii, weights, reach = self._arrays()
+        grid = brute_grid(agents.world_size) if n <= BRUTE_MAX else agents.neighbour_grid(reach)
         counts = np.zeros((n, 3), dtype=np.int64) if debug is not None else _NO_COUNT_3
         out = np.empty((n, 2))
         _flock_rows(n)(
@@ -843,6 +834,43 @@ class Flock:
         if debug is not None:
             debug["flock.count"] = counts.astype(np.intp)
         return out
+
+    def _target(self, n: int) -> FloatArray:
+        """The target as (1, 2) or (N, 2) points; a tuple's array is kept between calls (a
+        tuple cannot change), anything else is checked on every call."""
+        t = self.target
+        if t is None:
+            return _NO_TARGET
+        memo = self._memo
+        if type(t) is tuple and memo.get("target") is t:
+            return memo["target_array"]  # type: ignore[return-value]
+        arr = points("Flock.target", t, n)
+        if type(t) is tuple:
+            memo["target"] = t
+            memo["target_array"] = arr
+        return arr
+
+    def _arrays(self) -> tuple[FloatArray, FloatArray, float]:
+        """The radii and weights the kernel reads (a part weighted 0 gets radius 0: it finds
+        no neighbours and costs nothing), rebuilt only when the fields changed."""
+        key = (
+            self.separation,
+            self.alignment,
+            self.cohesion,
+            self.separation_weight,
+            self.alignment_weight,
+            self.cohesion_weight,
+            self.seek_weight,
+        )
+        memo = self._memo
+        if memo.get("key") != key:
+            memo["radii"] = np.array(
+                [r if w > 0.0 else 0.0 for r, w in zip(key[:3], key[3:6], strict=True)]
+            )
+            memo["weights"] = np.array(key[3:])
+            memo["reach"] = float(memo["radii"].max())  # type: ignore[attr-defined]
+            memo["key"] = key
+        return memo["radii"], memo["weights"], memo["reach"]  # type: ignore[return-value]
 
 
 _NO_COUNT_3 = np.zeros((1, 3), dtype=np.int64)
