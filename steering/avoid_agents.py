@@ -14,7 +14,7 @@ from ._checks import in_range, non_negative, positive
 from ._jit import njit, prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
-from .grid import BRUTE_MAX, agent_at, query
+from .grid import BRUTE_MAX, BUF_COLS, agent_at, column_in_grid_order, in_grid_order, query
 from .vec import EPSILON, FloatArray
 
 __all__ = ["AvoidAgents"]
@@ -248,8 +248,12 @@ def _avoid_rows(
     out: FloatArray,
 ) -> None:
     n = pos.shape[0]
+    # Neighbours' velocities and radii in grid order, read by slot: neighbours in one cell
+    # sit side by side in memory.
+    svel = in_grid_order(ints, floats, vel)
+    sradius = column_in_grid_order(ints, floats, radius)
     for c in prange((n + CHUNK - 1) // CHUNK):
-        buf = np.empty((64, 4))
+        buf = np.empty((64, BUF_COLS))
         for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             i = agent_at(ints, floats, s)
             vx = vel[i, 0]
@@ -267,11 +271,11 @@ def _avoid_rows(
             my = 0.0
             clear = 0.0
             for q in range(k):
-                j = int(buf[q, 0])
+                slot = int(buf[q, 4])
                 dpx = buf[q, 1]
                 dpy = buf[q, 2]
-                dvx = vel[j, 0] - vx
-                dvy = vel[j, 1] - vy
+                dvx = svel[slot, 0] - vx
+                dvy = svel[slot, 1] - vy
                 closing = -(dpx * dvx + dpy * dvy)
                 dv2 = dvx * dvx + dvy * dvy
                 # t in (0, horizon] without dividing by a tiny |dv|^2
@@ -280,9 +284,10 @@ def _avoid_rows(
                 tj = closing / dv2
                 missx = dpx + dvx * tj
                 missy = dpy + dvy * tj
-                cl = ri + max(radius[j], 0.0) + margin
+                cl = ri + max(sradius[slot], 0.0) + margin
                 if not missx * missx + missy * missy < cl * cl:
                     continue
+                j = int(buf[q, 0])
                 if tj < t or (tj == t and j < best):
                     best = j
                     t = tj

@@ -54,6 +54,9 @@ F_MODE, F_X0, F_Y0, F_ICW, F_ICH, F_NX, F_NY, F_T, F_W, F_H = range(10)
 F_POS = 10
 MODE_BRUTE, MODE_DENSE, MODE_HASH = 0.0, 1.0, 2.0
 
+#: Columns of a neighbour buffer: neighbour index, offset x, y, distance, grid slot.
+BUF_COLS = 5
+
 #: Largest cell count per axis (cell coordinates and keys stay well inside int64).
 _MAX_CELLS_AXIS = 2.0**28
 #: Padding, in cells, of every query range: covers rounding where a disc edge meets a cell edge.
@@ -291,6 +294,7 @@ def _build(pos: FloatArray, cell: float, w: float, h: float) -> tuple[IntArray, 
 def _consider(
     pos: FloatArray,
     j: int,
+    slot: int,
     xi: float,
     yi: float,
     r: float,
@@ -308,6 +312,7 @@ def _consider(
             buf[count, 1] = dx
             buf[count, 2] = dy
             buf[count, 3] = d
+            buf[count, 4] = slot
         count += 1
     return count
 
@@ -348,10 +353,10 @@ def near(
     ints: IntArray, floats: FloatArray, pos: FloatArray, i: int, r: float, buf: FloatArray
 ) -> int:
     """The neighbours ``j != i`` of agent ``i`` closer than ``r``, written as rows ``(j, dx, dy,
-    d)`` of ``buf`` (offset from ``i`` to ``j``, minimal image in a torus, and its length), in a
-    fixed order. Returns how many there are; when that exceeds the rows of ``buf`` only the
-    first fit and the caller grows ``buf`` and asks again. ``r`` that is not positive (or NaN)
-    finds none."""
+    d, slot)`` of ``buf`` (offset from ``i`` to ``j``, minimal image in a torus, its length, and
+    ``j``'s place in grid order, see :func:`in_grid_order`), in a fixed order. Returns how many
+    there are; when that exceeds the rows of ``buf`` only the first fit and the caller grows
+    ``buf`` and asks again. ``r`` that is not positive (or NaN) finds none."""
     n = pos.shape[0]
     count = 0
     if not r > 0.0:
@@ -364,7 +369,7 @@ def near(
     if mode == MODE_BRUTE:
         for j in range(n):
             if j != i:
-                count = _consider(pos, j, xi, yi, r, w, h, buf, count)
+                count = _consider(pos, j, j, xi, yi, r, w, h, buf, count)
         return count
     wrap = w > 0.0
     nx = int(floats[F_NX])
@@ -383,7 +388,7 @@ def near(
         # A disc wider than the table: every agent once (cheaper than every cell).
         for j in range(n):
             if j != i:
-                count = _consider(pos, j, xi, yi, r, w, h, buf, count)
+                count = _consider(pos, j, j, xi, yi, r, w, h, buf, count)
         return count
     order = t + 1
     keys = t + 1 + n
@@ -407,6 +412,7 @@ def near(
                         buf[count, 1] = dx
                         buf[count, 2] = dy
                         buf[count, 3] = math.sqrt(s)
+                        buf[count, 4] = k
                     count += 1
         return count
     for cy in range(ly, hy + 1):
@@ -420,7 +426,7 @@ def near(
                     continue
                 j = ints[order + k]
                 if j != i:
-                    count = _consider(pos, j, xi, yi, r, w, h, buf, count)
+                    count = _consider(pos, j, k, xi, yi, r, w, h, buf, count)
     return count
 
 
@@ -435,13 +441,37 @@ def agent_at(ints: IntArray, floats: FloatArray, s: int) -> int:
 
 
 @njit
+def in_grid_order(ints: IntArray, floats: FloatArray, values: FloatArray) -> FloatArray:
+    """(N, 2) ``values`` rows in grid order: row ``slot`` of the result is the row of the agent
+    at that slot. Kernels that read a neighbour's velocity gather it once so that neighbours
+    in one cell sit side by side in memory (read by slot instead of by agent index)."""
+    n = values.shape[0]
+    out = np.empty((n, 2))
+    for s in range(n):
+        j = agent_at(ints, floats, s)
+        out[s, 0] = values[j, 0]
+        out[s, 1] = values[j, 1]
+    return out
+
+
+@njit
+def column_in_grid_order(ints: IntArray, floats: FloatArray, values: FloatArray) -> FloatArray:
+    """(N,) ``values`` in grid order (see :func:`in_grid_order`)."""
+    n = values.shape[0]
+    out = np.empty(n)
+    for s in range(n):
+        out[s] = values[agent_at(ints, floats, s)]
+    return out
+
+
+@njit
 def query(
     ints: IntArray, floats: FloatArray, pos: FloatArray, i: int, r: float, buf: FloatArray
 ) -> tuple[int, FloatArray]:
     """:func:`near` with ``buf`` grown as needed: (count, the buffer holding them)."""
     k = near(ints, floats, pos, i, r, buf)
     if k > buf.shape[0]:
-        buf = np.empty((2 * k, 4))
+        buf = np.empty((2 * k, BUF_COLS))
         k = near(ints, floats, pos, i, r, buf)
     return k, buf
 
@@ -455,7 +485,7 @@ def _count_pairs(
     rows: IntArray,
     counts: IntArray,
 ) -> None:
-    buf = np.empty((64, 4))
+    buf = np.empty((64, BUF_COLS))
     for a in range(rows.shape[0]):
         i = rows[a]
         k, buf = query(ints, floats, pos, i, radii[i], buf)
@@ -473,7 +503,7 @@ def _fill_pairs(
     out_i: IntArray,
     out_j: IntArray,
 ) -> None:
-    buf = np.empty((64, 4))
+    buf = np.empty((64, BUF_COLS))
     for a in range(rows.shape[0]):
         i = rows[a]
         k, buf = query(ints, floats, pos, i, radii[i], buf)

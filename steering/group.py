@@ -25,11 +25,13 @@ from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .grid import (
     BRUTE_MAX,
+    BUF_COLS,
     Grid,
     agent_at,
     brute_grid,
     covering_distance,
     directed_pairs,
+    in_grid_order,
     minimal_offset,
     query,
 )
@@ -192,7 +194,7 @@ def _separation_sum(
 
 @njit
 def _alignment_sum(
-    vel: FloatArray,
+    svel: FloatArray,
     buf: FloatArray,
     k: int,
     r: float,
@@ -201,16 +203,17 @@ def _alignment_sum(
     blind: bool,
     cos_half: float,
 ) -> tuple[float, float, int]:
-    """The sum of the velocities of the neighbours closer than ``r`` in view, and their count."""
+    """The sum of the velocities of the neighbours closer than ``r`` in view, and their count
+    (``svel``: the velocities in grid order, read by slot)."""
     tx = 0.0
     ty = 0.0
     m = 0
     for q in range(k):
         d = buf[q, 3]
         if d < r and _sees(ux, uy, blind, buf[q, 1], buf[q, 2], d, cos_half):
-            j = int(buf[q, 0])
-            tx += vel[j, 0]
-            ty += vel[j, 1]
+            slot = int(buf[q, 4])
+            tx += svel[slot, 0]
+            ty += svel[slot, 1]
             m += 1
     return tx, ty, m
 
@@ -292,7 +295,7 @@ def _separate_rows(
 ) -> None:
     n = pos.shape[0]
     for c in prange((n + CHUNK - 1) // CHUNK):
-        buf = np.empty((64, 4))
+        buf = np.empty((64, BUF_COLS))
         for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             i = agent_at(ints, floats, s)
             r = _radius(col, shared, per_agent, i)
@@ -334,14 +337,15 @@ def _align_rows(
     out: FloatArray,
 ) -> None:
     n = pos.shape[0]
+    svel = in_grid_order(ints, floats, vel)
     for c in prange((n + CHUNK - 1) // CHUNK):
-        buf = np.empty((64, 4))
+        buf = np.empty((64, BUF_COLS))
         for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             i = agent_at(ints, floats, s)
             r = _radius(col, shared, per_agent, i)
             k, buf = query(ints, floats, pos, i, r, buf)
             ux, uy, blind = _facing(heading, i, cos_half)
-            tx, ty, m = _alignment_sum(vel, buf, k, r, ux, uy, blind, cos_half)
+            tx, ty, m = _alignment_sum(svel, buf, k, r, ux, uy, blind, cos_half)
             out[i, 0], out[i, 1] = _align_force(
                 tx, ty, m, vel[i, 0], vel[i, 1], max_speed[i], gain, max_force[i], match_speed
             )
@@ -372,7 +376,7 @@ def _cohere_rows(
 ) -> None:
     n = pos.shape[0]
     for c in prange((n + CHUNK - 1) // CHUNK):
-        buf = np.empty((64, 4))
+        buf = np.empty((64, BUF_COLS))
         for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             i = agent_at(ints, floats, s)
             r = _radius(col, shared, per_agent, i)
@@ -415,8 +419,9 @@ def _flock_rows(
     reach = max(rs, max(ra, rc))
     seek = target.shape[0] > 0
     shared = target.shape[0] == 1
+    svel = in_grid_order(ints, floats, vel)
     for c in prange((n + CHUNK - 1) // CHUNK):
-        buf = np.empty((64, 4))
+        buf = np.empty((64, BUF_COLS))
         for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             i = agent_at(ints, floats, s)
             vx = vel[i, 0]
@@ -426,7 +431,7 @@ def _flock_rows(
             k, buf = query(ints, floats, pos, i, reach, buf)
             ux, uy, blind = _facing(heading, i, cos_half)
             sx, sy, ms = _separation_sum(i, buf, k, rs, ux, uy, blind, cos_half)
-            ax, ay, ma = _alignment_sum(vel, buf, k, ra, ux, uy, blind, cos_half)
+            ax, ay, ma = _alignment_sum(svel, buf, k, ra, ux, uy, blind, cos_half)
             cx, cy, mc = _cohesion_sum(buf, k, rc, ux, uy, blind, cos_half)
             fx, fy = _toward(sx, sy, ms, vx, vy, speed, gain, limit)
             totx = fx * weights[0]

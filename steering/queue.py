@@ -14,7 +14,7 @@ from ._checks import non_negative
 from ._jit import prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
-from .grid import BRUTE_MAX, agent_at, query
+from .grid import BRUTE_MAX, BUF_COLS, agent_at, query
 from .vec import EPSILON, FloatArray
 
 __all__ = ["Queue"]
@@ -123,7 +123,7 @@ def _queue_rows(
 ) -> None:
     n = pos.shape[0]
     for c in prange((n + CHUNK - 1) // CHUNK):
-        buf = np.empty((64, 4))
+        buf = np.empty((64, BUF_COLS))
         for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             i = agent_at(ints, floats, s)
             vx = vel[i, 0]
