@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -787,7 +788,7 @@ class Flock:
     fov: float = 360.0
     gain: float = DEFAULT_GAIN
     _cos: _FovCache = field(default_factory=_FovCache, init=False, repr=False, compare=False)
-    _memo: dict[str, object] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name in (
@@ -813,10 +814,26 @@ class Flock:
             TypeError, ValueError: for a target that is not finite points of the right shape.
         """
         n = agents.n
-        cos_half = self._cos.of("Flock.fov", self.fov)
+        world = agents.world_size
+        key = (
+            self.fov,
+            self.separation,
+            self.alignment,
+            self.cohesion,
+            self.separation_weight,
+            self.alignment_weight,
+            self.cohesion_weight,
+            self.seek_weight,
+            world,
+        )
+        memo = self._memo
+        prepared = memo.get("prepared")
+        if prepared is None or prepared[0] != key:
+            prepared = self._prepare(key)
+            memo["prepared"] = prepared
+        _, radii, weights, reach, cos_half, brute = prepared
         target = self._target(n)
-        radii, weights, reach = self._arrays()
-        grid = brute_grid(agents.world_size) if n <= BRUTE_MAX else agents.neighbour_grid(reach)
+        grid = brute if n <= BRUTE_MAX else agents.neighbour_grid(reach)
         counts = np.zeros((n, 3), dtype=np.int64) if debug is not None else _NO_COUNT_3
         out = np.empty((n, 2))
         _flock_rows(n)(
@@ -841,41 +858,31 @@ class Flock:
         return out
 
     def _target(self, n: int) -> FloatArray:
-        """The target as (1, 2) or (N, 2) points; a tuple's array is kept between calls (a
-        tuple cannot change), anything else is checked on every call."""
+        """The target as (1, 2) or (N, 2) points. A tuple cannot change, so its array is kept
+        between calls (while the agent count fits it); anything else is checked every call."""
         t = self.target
         if t is None:
             return _NO_TARGET
         memo = self._memo
-        if type(t) is tuple and memo.get("target") is t:
-            return memo["target_array"]  # type: ignore[return-value]
+        kept = memo.get("target")
+        if kept is not None and kept[0] is t and kept[1].shape[0] in (1, n):
+            return kept[1]
         arr = points("Flock.target", t, n)
         if type(t) is tuple:
-            memo["target"] = t
-            memo["target_array"] = arr
+            memo["target"] = (t, arr)
         return arr
 
-    def _arrays(self) -> tuple[FloatArray, FloatArray, float]:
-        """The radii and weights the kernel reads (a part weighted 0 gets radius 0: it finds
-        no neighbours and costs nothing), rebuilt only when the fields changed."""
-        key = (
-            self.separation,
-            self.alignment,
-            self.cohesion,
-            self.separation_weight,
-            self.alignment_weight,
-            self.cohesion_weight,
-            self.seek_weight,
+    def _prepare(self, key: tuple[Any, ...]) -> tuple[Any, ...]:
+        """What the kernel reads, for fields ``key`` (rebuilt only when they change): the radii
+        (a part weighted 0 gets radius 0, so it finds no neighbours and costs nothing), the
+        weights, the query reach, the fov's cosine and the no-grid marker of the world."""
+        fov, sep, ali, coh, ws, wa, wc, wseek, world = key
+        radii = np.array(
+            [sep if ws > 0.0 else 0.0, ali if wa > 0.0 else 0.0, coh if wc > 0.0 else 0.0]
         )
-        memo = self._memo
-        if memo.get("key") != key:
-            memo["radii"] = np.array(
-                [r if w > 0.0 else 0.0 for r, w in zip(key[:3], key[3:6], strict=True)]
-            )
-            memo["weights"] = np.array(key[3:])
-            memo["reach"] = float(memo["radii"].max())  # type: ignore[attr-defined]
-            memo["key"] = key
-        return memo["radii"], memo["weights"], memo["reach"]  # type: ignore[return-value]
+        weights = np.array([ws, wa, wc, wseek])
+        cos_half = self._cos.of("Flock.fov", fov)
+        return key, radii, weights, float(radii.max()), cos_half, brute_grid(world)
 
 
 _NO_COUNT_3 = np.zeros((1, 3), dtype=np.int64)

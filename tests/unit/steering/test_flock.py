@@ -227,3 +227,23 @@ def test_a_bad_flock_target_names_the_argument() -> None:
         Flock(target=(math.nan, 0.0))(agents, DT)
     with pytest.raises(TypeError):
         Separate(distance="far")  # type: ignore[arg-type]
+
+
+def test_changed_fields_and_targets_take_effect() -> None:
+    # Given a flock called once (its arrays are kept between calls)
+    agents = _scattered(10, 4, side=40.0)
+    flock = Flock(target=(100.0, 0.0))
+    first = flock(agents, DT)
+    # When a weight, the fov and the target change, the forces are those of a fresh preset
+    flock.cohesion_weight = 0.0
+    flock.fov = 180.0
+    flock.target = (0.0, 100.0)
+    fresh = Flock(cohesion_weight=0.0, fov=180.0, target=(0.0, 100.0))
+    np.testing.assert_array_equal(flock(agents, DT), fresh(agents, DT))
+    assert not np.array_equal(flock(agents, DT), first)
+    # and an array target written in place is read anew
+    target = np.array([[0.0, 0.0]])
+    flock.target = target
+    before = flock(agents, DT).copy()
+    target[0] = (500.0, 500.0)
+    assert not np.array_equal(flock(agents, DT), before)
