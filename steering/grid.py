@@ -61,6 +61,8 @@ BUF_COLS = 5
 
 #: Largest cell count per axis (cell coordinates and keys stay well inside int64).
 _MAX_CELLS_AXIS = 2.0**28
+#: Grids kept per group at once (one per cell size in use this step).
+_MAX_GRIDS = 8
 #: Padding, in cells, of every query range: covers rounding where a disc edge meets a cell edge.
 _PAD = 1e-6
 
@@ -137,6 +139,10 @@ class GridCache:
         key = float(cell)
         grid = self.grids.get(key)
         if grid is None:
+            if len(self.grids) >= _MAX_GRIDS:
+                # positions that stand still while cell sizes vary (AvoidAgents sizes its
+                # cells by the current speeds): keep the cache small
+                self.grids = {}
             grid = build_grid(snap, key, world_size)
             self.grids[key] = grid
             self.builds += 1

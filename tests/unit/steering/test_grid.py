@@ -182,3 +182,14 @@ def test_forces_are_the_same_run_to_run_and_with_or_without_a_grid(
     with_grid = Separate(24.0)(small, DT)
     monkeypatch.setattr(grid_module, "BRUTE_MAX", 10**6)
     np.testing.assert_allclose(Separate(24.0)(small, DT), with_grid, rtol=1e-12, atol=1e-9)
+
+
+def test_the_cache_stays_small_when_cell_sizes_vary_at_fixed_positions() -> None:
+    # AvoidAgents sizes its cells by the current speeds: velocities that change while the
+    # positions stand still must not grow the cache without end
+    rng = np.random.default_rng(6)
+    n = 4 * BRUTE_MAX
+    agents = AgentGroup.create(rng.uniform(0.0, 300.0, (n, 2)))
+    for k in range(50):
+        agents.neighbour_grid(10.0 + k)
+    assert len(agents._grids.grids) <= 8
