@@ -14,7 +14,20 @@ from ._checks import in_range, non_negative, positive
 from ._jit import njit, prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
-from .grid import BRUTE_MAX, BUF_COLS, agent_at, column_in_grid_order, in_grid_order, query
+from .grid import (
+    BRUTE_MAX,
+    BUF_COLS,
+    F_H,
+    F_W,
+    Grid,
+    agent_at,
+    brute_grid,
+    build_grid,
+    column_in_grid_order,
+    in_grid_order,
+    minimal_offset,
+    query,
+)
 from .vec import EPSILON, FloatArray
 
 __all__ = ["AvoidAgents"]
@@ -140,11 +153,8 @@ class AvoidAgents:
         if side.dtype != np.float64:
             side = agents.state["avoidagents.side"] = side.astype(np.float64)
         reach = self.reach(agents)
-        # Nothing further than (|v_i| + |v_j|) * horizon + clearance can threaten within the
-        # horizon: with the current speeds the query is often much shorter than the reach.
         fastest, biggest = _fastest(agents.vel, agents.radius)
-        cell = min(reach, 2.0 * fastest * self.time_horizon + 2.0 * biggest + self.margin)
-        grid = agents.neighbour_grid(cell if n > BRUTE_MAX else 0.0)
+        qpos, grid, halfway = self._search(agents, reach, fastest, biggest)
         out = np.empty((n, 2))
         if debug is None:
             threat, point, other, when = _NO_INTS, _NO_ROWS, _NO_ROWS, _NO_VALUES
@@ -155,6 +165,8 @@ class AvoidAgents:
             when = np.empty(n)
         _avoid_rows(n)(
             agents.pos,
+            qpos,
+            halfway,
             agents.vel,
             agents.heading,
             agents.max_speed,
@@ -186,6 +198,27 @@ class AvoidAgents:
             debug["avoidagents.time"] = when
             debug["avoidagents.side"] = side.copy()
         return out
+
+    def _search(
+        self, agents: AgentGroup, reach: float, fastest: float, biggest: float
+    ) -> tuple[FloatArray, Grid, bool]:
+        """Where to search for threats: (the points searched, their grid, whether they are the
+        halfway points).
+
+        A pair closest at ``t`` in (0, horizon] within the clearance is, halfway through the
+        horizon, within ``clearance + |dv| * horizon / 2`` of each other (``|t - horizon/2|
+        <= horizon/2``), ``|dv| <= |v_i| + |v_j|``. So a crowd is searched around where each
+        agent will be halfway, ``pos + vel * horizon / 2``, at half the radius that a search
+        around the current positions needs (a quarter of the neighbours; the halfway grid is
+        built per call, some 0.1 ms at 10,000 agents). Small crowds search every pair now."""
+        n = agents.n
+        if n <= BRUTE_MAX:
+            return agents.pos, brute_grid(agents.world_size), False
+        cell = 2.0 * max(biggest, 0.0) + self.margin + fastest * self.time_horizon
+        mid = agents.pos + agents.vel * (0.5 * self.time_horizon)
+        if not (0.0 < cell < math.inf) or not np.isfinite(mid).all():
+            return agents.pos, agents.neighbour_grid(min(reach, 2.0 * cell)), False
+        return mid, build_grid(mid, cell, agents.world_size), True
 
 
 @njit
@@ -223,6 +256,8 @@ def _sign(x: float) -> float:
 @rows_kernel
 def _avoid_rows(
     pos: FloatArray,
+    qpos: FloatArray,
+    halfway: bool,
     vel: FloatArray,
     heading: FloatArray,
     max_speed: FloatArray,
@@ -252,6 +287,10 @@ def _avoid_rows(
     # sit side by side in memory.
     svel = in_grid_order(ints, floats, vel)
     sradius = column_in_grid_order(ints, floats, radius)
+    spos = in_grid_order(ints, floats, pos)
+    world_w = floats[F_W]
+    world_h = floats[F_H]
+    reach2 = reach * reach
     for c in prange((n + CHUNK - 1) // CHUNK):
         buf = np.empty((64, BUF_COLS))
         for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
@@ -259,8 +298,16 @@ def _avoid_rows(
             vx = vel[i, 0]
             vy = vel[i, 1]
             ri = max(radius[i], 0.0)
-            near = (math.hypot(vx, vy) + fastest) * horizon + ri + max(biggest, 0.0) + margin
-            k, buf = query(ints, floats, pos, i, min(reach, near), buf)
+            # Nothing further than (|v_i| + |v_j|) * horizon + clearance can threaten within
+            # the horizon (and nothing beyond the reach counts); around the halfway points
+            # half that.
+            clear_max = ri + max(biggest, 0.0) + margin
+            closing_max = (math.hypot(vx, vy) + fastest) * horizon
+            if halfway:
+                radius_i = clear_max + 0.5 * closing_max
+            else:
+                radius_i = min(reach, clear_max + closing_max)
+            k, buf = query(ints, floats, qpos, i, radius_i, buf)
             # The most imminent threat: smallest time of closest approach, ties to the
             # lowest index.
             best = -1
@@ -272,8 +319,14 @@ def _avoid_rows(
             clear = 0.0
             for q in range(k):
                 slot = int(buf[q, 4])
-                dpx = buf[q, 1]
-                dpy = buf[q, 2]
+                if halfway:
+                    dpx = minimal_offset(spos[slot, 0] - pos[i, 0], world_w)
+                    dpy = minimal_offset(spos[slot, 1] - pos[i, 1], world_h)
+                    if not dpx * dpx + dpy * dpy < reach2:
+                        continue
+                else:
+                    dpx = buf[q, 1]
+                    dpy = buf[q, 2]
                 dvx = svel[slot, 0] - vx
                 dvy = svel[slot, 1] - vy
                 closing = -(dpx * dvx + dpy * dvy)

@@ -7,7 +7,9 @@ import pytest
 
 from steering import AgentGroup, Align, AvoidAgents, Cohere, Flock, Queue, Separate, integrate
 from steering import _jit as jit
+from steering import avoid_agents as avoid_module
 from steering import grid as grid_module
+from steering.base import Debug
 from steering.grid import (
     BRUTE_MAX,
     F_MODE,
@@ -193,3 +195,28 @@ def test_the_cache_stays_small_when_cell_sizes_vary_at_fixed_positions() -> None
     for k in range(50):
         agents.neighbour_grid(10.0 + k)
     assert len(agents._grids.grids) <= 8
+
+
+@pytest.mark.parametrize("world", [None, (400.0, 300.0)])
+def test_avoid_agents_searching_halfway_points_finds_what_every_pair_finds(
+    world: tuple[float, float] | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a crowd large enough to be searched around its halfway points, moving fast
+    rng = np.random.default_rng(7)
+    n = 300
+    pos = rng.uniform(0.0, 1.0, (n, 2)) * (400.0, 300.0)
+    agents = AgentGroup.create(
+        pos, rng.normal(0.0, 80.0, (n, 2)), max_speed=120.0, radius=8.0, world_size=world
+    )
+    debug: Debug = {}
+    force = AvoidAgents()(agents, DT, debug)
+    assert (debug["avoidagents.threat"] >= 0).sum() > n // 4  # plenty of threats
+    # When every pair is measured instead
+    agents.state["avoidagents.side"][:] = 0.0
+    monkeypatch.setattr(grid_module, "BRUTE_MAX", 10**6)
+    monkeypatch.setattr(avoid_module, "BRUTE_MAX", 10**6)
+    every: Debug = {}
+    # Then the threats, times and forces are the same
+    np.testing.assert_array_equal(AvoidAgents()(agents, DT, every), force)
+    for key in ("avoidagents.threat", "avoidagents.time", "avoidagents.side"):
+        np.testing.assert_array_equal(every[key], debug[key])
