@@ -15,7 +15,7 @@ from .basic import Arrive, Contain, Evade, Flee, Pursue, Seek, Wander
 from .combine import Limited, Masked, PrioritizedSum, Priority, Weighted, WeightedSum
 from .flow import MAX_CELLS, FlowField, FlowSource, FollowFlow, NoiseFlow
 from .follow import FollowPath
-from .group import Align, Cohere, Separate
+from .group import Align, Cohere, Flock, Separate
 from .neighbours import directed_candidates
 from .obstacles import AvoidObstacles, Obstacles
 from .orientation import Face, LookWhereYouAreGoing
@@ -44,6 +44,7 @@ __all__ = [
     "Evade",
     "Face",
     "Flee",
+    "Flock",
     "FlowField",
     "FlowSource",
     "FollowFlow",

@@ -207,3 +207,26 @@ def integer(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name}: expected an integer, got {type(value).__name__} {value!r:.40}")
     return int(value)
+
+
+def fov(name: str, value: Any, *, allow_zero: bool = False) -> float:
+    """A field of view in degrees: in (0, 360], or [0, 360] with ``allow_zero``.
+
+    The message reads "<name> must be in (0, 360] degrees" so that the argument is named.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name}: expected a number, got {type(value).__name__} {value!r:.40}")
+    x = float(value)
+    ok = (0.0 <= x <= 360.0) if allow_zero else (0.0 < x <= 360.0)
+    if not ok:
+        span = "[0, 360]" if allow_zero else "(0, 360]"
+        raise ValueError(f"{name} must be in {span} degrees, got {x!r}")
+    return x
+
+
+def in_range(name: str, value: Any, low: float, high: float) -> float:
+    """``value`` as a float in ``[low, high]`` (finite)."""
+    x = finite(name, value)
+    if not (low <= x <= high):
+        raise ValueError(f"{name}: must be in [{low:g}, {high:g}], got {x}")
+    return x

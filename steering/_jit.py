@@ -11,8 +11,10 @@ Python (for a debugger, or to test the maths without the compiler).
 
 from __future__ import annotations
 
+import hashlib
 import types
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numba
@@ -28,6 +30,38 @@ PARALLEL_MIN = 4096
 # error_model="numpy": a division by zero gives inf/NaN instead of raising, which spares a
 # branch per division; every kernel guards its divisions itself.
 _OPTIONS: dict[str, Any] = {"cache": True, "error_model": "numpy", "nogil": True}
+
+
+def _drop_stale_caches() -> None:
+    """Delete the engine's cached kernels when any of its sources changed since they were made.
+
+    numba stamps a cached kernel with its own file's time and size only, so a kernel that
+    inlines a helper from another module (every kernel uses ``_kern``) would load stale after
+    that helper changes. A digest of every source file, kept beside the caches, catches it.
+    Where the folder cannot be written (an installed, read-only package) nothing is done.
+    """
+    here = Path(__file__).resolve().parent
+    cache = here / "__pycache__"
+    digest = hashlib.sha256()
+    for source in sorted(here.glob("*.py")):
+        digest.update(source.name.encode())
+        digest.update(source.read_bytes())
+    stamp = cache / "kernels.sources"
+    try:
+        if stamp.read_text(encoding="ascii") == digest.hexdigest():
+            return
+    except OSError:
+        pass
+    try:
+        cache.mkdir(exist_ok=True)
+        for old in cache.glob("*.nb[ic]"):
+            old.unlink(missing_ok=True)
+        stamp.write_text(digest.hexdigest(), encoding="ascii")
+    except OSError:
+        return
+
+
+_drop_stale_caches()
 
 
 def njit(func: Callable[..., Any]) -> Any:

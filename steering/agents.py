@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.spatial import cKDTree
 
 from ._jit import njit, prange, rows_kernel
 from ._kern import EPSILON, truncate, unit
+from .grid import Grid, GridCache, directed_pairs
 from .vec import (
     FloatArray,
     length,
@@ -176,9 +177,9 @@ class AgentGroup:
     state: dict[str, FloatArray] = field(default_factory=dict)
     max_turn_rate: FloatArray = field(default_factory=lambda: np.zeros(0))
     world_size: tuple[float, float] | None = None
-    _tree: cKDTree | None = field(default=None, init=False, repr=False)
+    _grids: GridCache = field(default_factory=GridCache, init=False, repr=False)
+    _tree: Any = field(default=None, init=False, repr=False)
     _tree_pos: FloatArray | None = field(default=None, init=False, repr=False)
-    _pairs: dict[float, NDArray[np.intp]] = field(default_factory=dict, init=False, repr=False)
     _fills: dict[str, float] = field(default_factory=dict, init=False, repr=False)
 
     @classmethod
@@ -399,9 +400,9 @@ class AgentGroup:
                 self.state.get(name)  # gathers it from the parent
 
     def _forget_neighbours(self) -> None:
+        self._grids.clear()
         self._tree = None
         self._tree_pos = None
-        self._pairs = {}
 
     def with_limits(
         self,
@@ -430,38 +431,48 @@ class AgentGroup:
             if max_turn_rate is None
             else _turn_rate_column(max_turn_rate, n),
         )
-        group._tree, group._tree_pos, group._pairs = self._tree, self._tree_pos, self._pairs
+        group._grids, group._tree, group._tree_pos = self._grids, self._tree, self._tree_pos
         group._fills = self._fills
         group.world_size = self.world_size
         return group
 
     # -- neighbour index, shared by every behaviour in a step -------------------------------
 
-    def tree(self) -> cKDTree:
-        """A k-d tree over the current positions, rebuilt only when positions changed."""
+    def neighbour_grid(self, cell: float) -> Grid:
+        """The neighbour grid over the current positions with cells of at least ``cell`` px
+        (:mod:`~steering.grid`), built once per step per cell size and shared by every group
+        behaviour; the brute-force marker for small crowds or a cell that is not positive."""
+        return self._grids.get(self.pos, self.world_size, cell)
+
+    def pairs_within(self, r: float) -> NDArray[np.intp]:
+        """(P, 2) index pairs ``i < j`` of agents closer than ``r`` (minimal image in a
+        wrap-around world), sorted; from the neighbour grid."""
+        if self.n < 2 or not (0.0 < r < math.inf):
+            return np.zeros((0, 2), dtype=np.intp)
+        grid = self.neighbour_grid(float(r))
+        i, j = directed_pairs(grid, self.pos, np.full(self.n, float(r)))
+        keep = i < j
+        i, j = i[keep], j[keep]
+        order = np.lexsort((j, i))
+        return np.column_stack((i[order], j[order])).astype(np.intp)
+
+    def tree(self) -> Any:
+        """A scipy k-d tree over the current positions, rebuilt when they changed.
+
+        Legacy: the group behaviours use :meth:`neighbour_grid`; this remains for behaviours
+        that query other point sets against the agents (obstacles, walls). scipy is imported
+        on first use only.
+        """
         if (
             self._tree is None
             or self._tree_pos is None
             or not np.array_equal(self._tree_pos, self.pos)
         ):
-            self._tree_pos = self.pos.copy()
-            # Unbalanced, non-compact trees build twice as fast and query as fast here.
-            self._tree = cKDTree(self._tree_pos, balanced_tree=False, compact_nodes=False)
-            self._pairs = {}
-        return self._tree
+            from scipy.spatial import cKDTree  # lazy: only legacy callers need scipy
 
-    def pairs_within(self, r: float) -> NDArray[np.intp]:
-        """(P, 2) index pairs ``i < j`` of agents closer than ``r``, cached per step."""
-        tree = self.tree()
-        key = float(r)
-        cached = self._pairs.get(key)
-        if cached is None:
-            if self.n < 2 or r <= 0:
-                cached = np.zeros((0, 2), dtype=np.intp)
-            else:
-                cached = tree.query_pairs(key, output_type="ndarray").astype(np.intp)
-            self._pairs[key] = cached
-        return cached
+            self._tree_pos = self.pos.copy()
+            self._tree = cKDTree(self._tree_pos, balanced_tree=False, compact_nodes=False)
+        return self._tree
 
     # -- subsets -------------------------------------------------------------------------------
 

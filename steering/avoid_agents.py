@@ -9,14 +9,36 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from . import grid as vm
+from ._checks import in_range, non_negative, positive
+from ._jit import njit, prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
-from .vec import EPSILON, FloatArray, as_complex, as_rows, truncate_complex
+from .grid import (
+    BRUTE_MAX,
+    BUF_COLS,
+    F_H,
+    F_W,
+    Grid,
+    agent_at,
+    brute_grid,
+    build_grid,
+    column_in_grid_order,
+    in_grid_order,
+    minimal_offset,
+    query,
+)
+from .vec import EPSILON, FloatArray
 
 __all__ = ["AvoidAgents"]
 
-IntArray = NDArray[np.intp]
-ComplexArray = NDArray[np.complex128]
+IntArray = NDArray[np.int64]
+
+#: Agents per task of the compiled loop.
+CHUNK = 256
+_NO_INTS = np.zeros(1, dtype=np.int64)
+_NO_ROWS = np.zeros((1, 2))
+_NO_VALUES = np.zeros(1)
 
 
 @dataclass
@@ -63,8 +85,9 @@ class AvoidAgents:
     threaten within the horizon; the reach is capped at ``max_reach`` so that a fast group in
     a dense crowd does not gather hundreds of pairs per agent (measured: 1,000 agents in a
     1,000 px square still give some 100,000 pairs at 300 px and about 10 ms a call; in a
-    2,000 px square 30,000 pairs and 1-2 ms). One cached k-d tree pair query
-    (:meth:`AgentGroup.pairs_within`) serves the whole group.
+    2,000 px square 30,000 pairs and 1-2 ms). Each agent asks the group's neighbour grid
+    (:mod:`~steering.grid`) for the others within the reach, in one compiled loop over agents;
+    in a wrap-around world across the edges, at the minimal image.
 
     Trade-offs and failures: prediction is linear, so agents on curved paths are
     mispredicted. Only the first threat is avoided, so in a dense crowd a sidestep can walk
@@ -97,28 +120,24 @@ class AvoidAgents:
     tie_break: Literal["left", "right"] = "left"
 
     def __post_init__(self) -> None:
-        checks = {
-            "time_horizon": self.time_horizon > 0,
-            "gain": self.gain >= 0,
-            "margin": self.margin >= 0,
-            "brake": 0 <= self.brake <= 1,
-            "commit": 0 <= self.commit <= 1,
-            "max_reach": self.max_reach > 0,
-        }
-        for name, ok in checks.items():
-            value = getattr(self, name)
-            if not (ok and math.isfinite(value)):
-                raise ValueError(f"{name}: invalid value {value!r}")
+        self.time_horizon = positive("AvoidAgents.time_horizon", self.time_horizon)
+        self.gain = non_negative("AvoidAgents.gain", self.gain)
+        self.margin = non_negative("AvoidAgents.margin", self.margin)
+        self.brake = in_range("AvoidAgents.brake", self.brake, 0.0, 1.0)
+        self.commit = in_range("AvoidAgents.commit", self.commit, 0.0, 1.0)
+        self.max_reach = positive("AvoidAgents.max_reach", self.max_reach)
         if self.tie_break not in ("left", "right"):
-            raise ValueError(f"tie_break: expected 'left' or 'right', got {self.tie_break!r}")
+            raise ValueError(
+                f"AvoidAgents.tie_break: expected 'left' or 'right', got {self.tie_break!r}"
+            )
 
     def reach(self, agents: AgentGroup) -> float:
         """The neighbour query distance, px (see the class docstring)."""
         if agents.n < 2:
             return 0.0
-        speed = max(float(agents.max_speed.max()), 0.0)
-        radius = max(float(agents.radius.max()), 0.0)
-        return min(2.0 * speed * self.time_horizon + 2.0 * radius + self.margin, self.max_reach)
+        return float(
+            _reach(agents.max_speed, agents.radius, self.time_horizon, self.margin, self.max_reach)
+        )
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return (N, 2) avoidance forces; zero for agents with no threat.
@@ -130,122 +149,267 @@ class AvoidAgents:
         ``avoidagents.side`` (N,) the side steered to (+1 left, -1 right, 0 none).
         """
         n = agents.n
-        side_col = agents.column("avoidagents.side", fill=0.0)
-        who, other, t, miss, clear = self._threats(agents)
-
-        h = as_complex(agents.heading).take(who)
-        hn = np.abs(h)
-        h = np.divide(h, hn, out=np.ones_like(h), where=hn > EPSILON)  # (1, 0) if none
-        # The threat at closest approach, seen from where the agent will be, in the agent's
-        # frame: along its heading and to its left; and where it is now, to the left.
-        local = miss * h.conj()
-        lateral = local.imag
-        ahead = local.real
-        dp = as_complex(agents.pos)
-        dp = dp.take(other) - dp.take(who)
-        now = h.real * dp.imag - h.imag * dp.real
-        # Away from the threat at closest approach; when that is (nearly) dead ahead or behind
-        # (a threat converging from the side), away from where it is now.
-        band = self.commit * clear
-        natural = np.where(np.abs(lateral) > band, -np.sign(lateral), -np.sign(now))
-        # Where neither says much (head on, overtaking): a convention every agent shares, so
-        # that a crowd shifts one way: pass a threat ahead on the preferred side of the
-        # agent's heading, a threat behind on the other (head on, both agents turn to their
-        # own left, world directions opposite; overtaking, the one behind turns left, the
-        # one ahead right).
-        ambiguous = (np.abs(lateral) <= band) & (np.abs(now) <= band)
-        prefer = 1.0 if self.tie_break == "left" else -1.0
-        front = (dp.real * h.real + dp.imag * h.imag) >= 0.0
-        convention = np.where(front, prefer, -prefer)
-        remembered = side_col.take(who)
-        remembered = np.where(np.isfinite(remembered), np.sign(remembered), 0.0)
-        # The remembered side wins where the geometry does not clearly say otherwise.
-        fallback = np.where(remembered != 0.0, remembered, convention)
-        side = np.where(ambiguous, fallback, natural)
-        side_col[:] = 0.0
-        side_col[who] = side
-
-        # The sideways speed that moves the threat out to `clear` by closest approach: its
-        # lateral offset must end at -side * w, w the half chord of the clearance circle.
-        speed_max = np.maximum(agents.max_speed.take(who), 0.0)
-        w = np.sqrt(np.maximum(clear * clear - ahead * ahead, 0.0))
-        # (t is positive; the floor only keeps a subnormal one from overflowing the quotient.)
-        need = np.minimum((side * lateral + w) / np.maximum(t, EPSILON), speed_max)
-        steer = (h * 1j) * (side * need * self.gain)
-        # At contact range, straight away from the threat instead.
-        gap = np.abs(dp)
-        close = np.flatnonzero(gap < clear)
-        if close.size:
-            g = gap[close]
-            apart = g > EPSILON * clear[close]
-            away = (h[close] * 1j) * side[close]  # on top of each other: the chosen side
-            np.divide(-dp[close], g, out=away, where=apart)
-            steer[close] = away * (speed_max[close] * self.gain)
-        if self.brake > 0.0:
-            urgency = 1.0 - t / self.time_horizon
-            steer = steer - as_complex(agents.vel).take(who) * (self.brake * urgency * self.gain)
-        force = np.zeros(n, dtype=np.complex128)
-        force[who] = truncate_complex(steer, agents.max_force.take(who))
-
-        if debug is not None:
-            pos = as_complex(agents.pos)
-            vel = as_complex(agents.vel)
-            threat = np.full(n, -1, dtype=np.intp)
-            threat[who] = other
-            own = pos.take(who) + vel.take(who) * t
-            point = np.full(n, complex(np.nan, np.nan))
-            point[who] = own
-            other_point = np.full(n, complex(np.nan, np.nan))
-            other_point[who] = own + miss
-            when = np.full(n, np.inf)
-            when[who] = t
-            sides = np.zeros(n)
-            sides[who] = side
-            debug["avoidagents.threat"] = threat
-            debug["avoidagents.point"] = as_rows(point).copy()
-            debug["avoidagents.threat_point"] = as_rows(other_point).copy()
-            debug["avoidagents.time"] = when
-            debug["avoidagents.side"] = sides
-        return as_rows(force)
-
-    def _threats(
-        self, agents: AgentGroup
-    ) -> tuple[IntArray, IntArray, FloatArray, ComplexArray, FloatArray]:
-        """Each threatened agent (ascending), its most imminent threat, the time to closest
-        approach, the threat's offset from the agent then and the clearance they need."""
-        empty = np.zeros(0, dtype=np.intp)
-        none = (empty, empty, np.zeros(0), np.zeros(0, dtype=np.complex128), np.zeros(0))
+        side = agents.column("avoidagents.side", fill=0.0)
+        if side.dtype != np.float64:
+            side = agents.state["avoidagents.side"] = side.astype(np.float64)
         reach = self.reach(agents)
-        if reach <= 0.0:
-            return none
-        pairs = agents.pairs_within(reach)
-        i = np.ascontiguousarray(pairs[:, 0])
-        j = np.ascontiguousarray(pairs[:, 1])
-        pos = as_complex(agents.pos)
-        vel = as_complex(agents.vel)
-        dp = pos.take(j) - pos.take(i)
-        dv = vel.take(j) - vel.take(i)
-        closing = -(dp.real * dv.real + dp.imag * dv.imag)
-        dv2 = dv.real * dv.real + dv.imag * dv.imag
-        # t = closing / |dv|^2 in (0, horizon] without dividing by a tiny |dv|^2: closing > 0
-        # and closing <= horizon * |dv|^2 (which also rules out |dv| = 0).
-        soon = np.flatnonzero((closing > 0.0) & (closing <= self.time_horizon * dv2))
-        i, j, dp, dv = i[soon], j[soon], dp[soon], dv[soon]
-        t = closing[soon] / dv2[soon]
-        miss = dp + dv * t
-        radius = np.maximum(agents.radius, 0.0)
-        clear = radius.take(i) + radius.take(j) + self.margin
-        hit = np.flatnonzero(np.abs(miss) < clear)
-        if hit.size == 0:
-            return none
-        # Both agents of a pair see the other: directed (receiver, threat) rows.
-        who = np.concatenate((i[hit], j[hit]))
-        other = np.concatenate((j[hit], i[hit]))
-        t = np.concatenate((t[hit], t[hit]))
-        miss = np.concatenate((miss[hit], -miss[hit]))
-        clear = np.concatenate((clear[hit], clear[hit]))
-        # Most imminent per receiver, ties to the lowest threat index: sort by receiver, then
-        # time, then threat, and keep each receiver's first row.
-        order = np.lexsort((other, t, who))
-        first = order[np.concatenate(([True], who[order][1:] != who[order][:-1]))]
-        return who[first], other[first], t[first], miss[first], clear[first]
+        fastest, biggest = _fastest(agents.vel, agents.radius)
+        qpos, grid, halfway = self._search(agents, reach, fastest, biggest)
+        out = np.empty((n, 2))
+        if debug is None:
+            threat, point, other, when = _NO_INTS, _NO_ROWS, _NO_ROWS, _NO_VALUES
+        else:
+            threat = np.empty(n, dtype=np.int64)
+            point = np.empty((n, 2))
+            other = np.empty((n, 2))
+            when = np.empty(n)
+        _avoid_rows(n)(
+            agents.pos,
+            qpos,
+            halfway,
+            agents.vel,
+            agents.heading,
+            agents.max_speed,
+            agents.max_force,
+            agents.radius,
+            side,
+            reach,
+            fastest,
+            biggest,
+            self.time_horizon,
+            self.gain,
+            self.margin,
+            self.brake,
+            self.commit,
+            1.0 if self.tie_break == "left" else -1.0,
+            grid.ints,
+            grid.floats,
+            debug is not None,
+            threat,
+            point,
+            other,
+            when,
+            out,
+        )
+        if debug is not None:
+            debug["avoidagents.threat"] = threat.astype(np.intp)
+            debug["avoidagents.point"] = point
+            debug["avoidagents.threat_point"] = other
+            debug["avoidagents.time"] = when
+            debug["avoidagents.side"] = side.copy()
+        return out
+
+    def _search(
+        self, agents: AgentGroup, reach: float, fastest: float, biggest: float
+    ) -> tuple[FloatArray, Grid, bool]:
+        """Where to search for threats: (the points searched, their grid, whether they are the
+        halfway points).
+
+        A pair closest at ``t`` in (0, horizon] within the clearance is, halfway through the
+        horizon, within ``clearance + |dv| * horizon / 2`` of each other (``|t - horizon/2|
+        <= horizon/2``), ``|dv| <= |v_i| + |v_j|``. So a crowd is searched around where each
+        agent will be halfway, ``pos + vel * horizon / 2``, at half the radius that a search
+        around the current positions needs (a quarter of the neighbours; the halfway grid is
+        built per call, some 0.1 ms at 10,000 agents). Small crowds search every pair now."""
+        n = agents.n
+        if n <= BRUTE_MAX:
+            return agents.pos, brute_grid(agents.world_size), False
+        cell = 2.0 * max(biggest, 0.0) + self.margin + fastest * self.time_horizon
+        mid = agents.pos + agents.vel * (0.5 * self.time_horizon)
+        if not (0.0 < cell < math.inf) or not np.isfinite(mid).all():
+            return agents.pos, agents.neighbour_grid(min(reach, 2.0 * cell)), False
+        return mid, build_grid(mid, cell, agents.world_size), True
+
+
+@njit
+def _reach(
+    max_speed: FloatArray, radius: FloatArray, horizon: float, margin: float, cap: float
+) -> float:
+    speed = 0.0
+    big = 0.0
+    for i in range(max_speed.shape[0]):
+        speed = max(speed, max_speed[i])
+        big = max(big, radius[i])
+    return min(2.0 * speed * horizon + 2.0 * big + margin, cap)
+
+
+@njit
+def _fastest(vel: FloatArray, radius: FloatArray) -> tuple[float, float]:
+    """The largest current speed and radius of the group."""
+    speed = 0.0
+    big = 0.0
+    for i in range(vel.shape[0]):
+        speed = max(speed, vm.norm(vel[i, 0], vel[i, 1]))
+        big = max(big, radius[i])
+    return speed, big
+
+
+@njit
+def _sign(x: float) -> float:
+    if x > 0.0:
+        return 1.0
+    if x < 0.0:
+        return -1.0
+    return 0.0
+
+
+@rows_kernel
+def _avoid_rows(
+    pos: FloatArray,
+    qpos: FloatArray,
+    halfway: bool,
+    vel: FloatArray,
+    heading: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    radius: FloatArray,
+    side_col: FloatArray,
+    reach: float,
+    fastest: float,
+    biggest: float,
+    horizon: float,
+    gain: float,
+    margin: float,
+    brake: float,
+    commit: float,
+    prefer: float,
+    ints: IntArray,
+    floats: FloatArray,
+    debug: bool,
+    threat: IntArray,
+    point: FloatArray,
+    other: FloatArray,
+    when: FloatArray,
+    out: FloatArray,
+) -> None:
+    n = pos.shape[0]
+    # Neighbours' velocities and radii in grid order, read by slot: neighbours in one cell
+    # sit side by side in memory.
+    svel = in_grid_order(ints, floats, vel)
+    sradius = column_in_grid_order(ints, floats, radius)
+    spos = in_grid_order(ints, floats, pos)
+    world_w = floats[F_W]
+    world_h = floats[F_H]
+    reach2 = reach * reach
+    for c in prange((n + CHUNK - 1) // CHUNK):
+        buf = np.empty((64, BUF_COLS))
+        for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            i = agent_at(ints, floats, s)
+            vx = vel[i, 0]
+            vy = vel[i, 1]
+            ri = max(radius[i], 0.0)
+            # Nothing further than (|v_i| + |v_j|) * horizon + clearance can threaten within
+            # the horizon (and nothing beyond the reach counts); around the halfway points
+            # half that.
+            clear_max = ri + max(biggest, 0.0) + margin
+            closing_max = (vm.norm(vx, vy) + fastest) * horizon
+            if halfway:
+                radius_i = clear_max + 0.5 * closing_max
+            else:
+                radius_i = min(reach, clear_max + closing_max)
+            k, buf = query(ints, floats, qpos, i, radius_i, buf)
+            # The most imminent threat: smallest time of closest approach, ties to the
+            # lowest index.
+            best = -1
+            t = math.inf
+            px = 0.0
+            py = 0.0
+            mx = 0.0
+            my = 0.0
+            clear = 0.0
+            for q in range(k):
+                slot = int(buf[q, 4])
+                if halfway:
+                    dpx = minimal_offset(spos[slot, 0] - pos[i, 0], world_w)
+                    dpy = minimal_offset(spos[slot, 1] - pos[i, 1], world_h)
+                    if not dpx * dpx + dpy * dpy < reach2:
+                        continue
+                else:
+                    dpx = buf[q, 1]
+                    dpy = buf[q, 2]
+                dvx = svel[slot, 0] - vx
+                dvy = svel[slot, 1] - vy
+                closing = -(dpx * dvx + dpy * dvy)
+                dv2 = dvx * dvx + dvy * dvy
+                # t in (0, horizon] without dividing by a tiny |dv|^2
+                if not (closing > 0.0 and closing <= horizon * dv2):
+                    continue
+                tj = closing / dv2
+                missx = dpx + dvx * tj
+                missy = dpy + dvy * tj
+                cl = ri + max(sradius[slot], 0.0) + margin
+                if not missx * missx + missy * missy < cl * cl:
+                    continue
+                j = int(buf[q, 0])
+                if tj < t or (tj == t and j < best):
+                    best = j
+                    t = tj
+                    px = dpx
+                    py = dpy
+                    mx = missx
+                    my = missy
+                    clear = cl
+            if best < 0:
+                side_col[i] = 0.0
+                out[i, 0] = 0.0
+                out[i, 1] = 0.0
+                if debug:
+                    threat[i] = -1
+                    point[i, 0] = math.nan
+                    point[i, 1] = math.nan
+                    other[i, 0] = math.nan
+                    other[i, 1] = math.nan
+                    when[i] = math.inf
+                continue
+            hx, hy, ok = vm.unit(heading[i, 0], heading[i, 1])
+            if not ok:
+                hx = 1.0
+                hy = 0.0
+            # The threat at closest approach in the agent's frame (ahead, to the left), and
+            # where it is now, to the left.
+            ahead = mx * hx + my * hy
+            lateral = my * hx - mx * hy
+            now = hx * py - hy * px
+            band = commit * clear
+            if abs(lateral) <= band and abs(now) <= band:
+                # Ambiguous (head on, overtaking): the remembered side, else the convention:
+                # a threat in front passed on the preferred side, one behind on the other.
+                remembered = side_col[i]
+                remembered = _sign(remembered) if math.isfinite(remembered) else 0.0
+                if remembered != 0.0:
+                    side = remembered
+                else:
+                    side = prefer if px * hx + py * hy >= 0.0 else -prefer
+            elif abs(lateral) > band:
+                side = -_sign(lateral)
+            else:
+                side = -_sign(now)
+            side_col[i] = side
+            speed_max = max(max_speed[i], 0.0)
+            w = math.sqrt(max(clear * clear - ahead * ahead, 0.0))
+            need = min((side * lateral + w) / max(t, EPSILON), speed_max)
+            sx = -hy * (side * need * gain)
+            sy = hx * (side * need * gain)
+            gap = vm.norm(px, py)
+            if gap < clear:
+                # At contact range: straight away from the threat.
+                if gap > EPSILON * clear:
+                    ax = -px / gap
+                    ay = -py / gap
+                else:
+                    ax = -hy * side
+                    ay = hx * side
+                sx = ax * (speed_max * gain)
+                sy = ay * (speed_max * gain)
+            if brake > 0.0:
+                urgency = 1.0 - t / horizon
+                sx -= vx * (brake * urgency * gain)
+                sy -= vy * (brake * urgency * gain)
+            out[i, 0], out[i, 1] = vm.truncate(sx, sy, max_force[i])
+            if debug:
+                threat[i] = best
+                point[i, 0] = pos[i, 0] + vx * t
+                point[i, 1] = pos[i, 1] + vy * t
+                other[i, 0] = point[i, 0] + mx
+                other[i, 1] = point[i, 1] + my
+                when[i] = t

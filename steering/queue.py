@@ -6,12 +6,24 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
+from . import grid as vm
+from ._checks import fov as check_fov
+from ._checks import non_negative
+from ._jit import prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
-from .vec import EPSILON, FloatArray, as_complex, as_rows, truncate_complex
+from .grid import BRUTE_MAX, BUF_COLS, agent_at, query
+from .vec import EPSILON, FloatArray
 
 __all__ = ["Queue"]
+
+IntArray = NDArray[np.int64]
+
+#: Agents per task of the compiled loop.
+CHUNK = 256
+_NO_INTS = np.zeros(1, dtype=np.int64)
 
 
 @dataclass
@@ -43,7 +55,8 @@ class Queue:
     other head-on both brake and neither gets through: queueing is for flows in one
     direction. A stopped agent has no velocity to shed, so braking gives zero force and a
     :class:`~steering.Priority` falls through to the goal for a step (the agent inches
-    forward and brakes again). Stateless: no memory between steps.
+    forward and brakes again). Stateless: no memory between steps. Neighbours come from the
+    group's neighbour grid (:mod:`~steering.grid`), across the edges of a wrap-around world.
 
     Attributes:
         distance: how close (centre to centre, px) a neighbour must be to block.
@@ -58,16 +71,10 @@ class Queue:
     gain: float = DEFAULT_GAIN
 
     def __post_init__(self) -> None:
-        checks = {
-            "distance": self.distance >= 0,
-            "brake": self.brake >= 0,
-            "fov": 0 <= self.fov <= 360,
-            "gain": self.gain >= 0,
-        }
-        for name, ok in checks.items():
-            value = getattr(self, name)
-            if not (ok and math.isfinite(value)):
-                raise ValueError(f"{name}: invalid value {value!r}")
+        self.distance = non_negative("Queue.distance", self.distance)
+        self.brake = non_negative("Queue.brake", self.brake)
+        self.fov = check_fov("Queue.fov", self.fov, allow_zero=True)
+        self.gain = non_negative("Queue.gain", self.gain)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return (N, 2) braking forces for blocked agents, zero for the others.
@@ -76,46 +83,82 @@ class Queue:
         the nearest neighbour blocking it (-1: none).
         """
         n = agents.n
-        pairs = agents.pairs_within(self.distance)
-        # Directed pairs (receiver, neighbour): each undirected pair both ways.
-        who = np.concatenate((pairs[:, 0], pairs[:, 1]))
-        other = np.concatenate((pairs[:, 1], pairs[:, 0]))
-        pos = as_complex(agents.pos)
-        vel = as_complex(agents.vel)
-        # Direction of travel: the velocity, else the heading, else +x.
-        speed = np.abs(vel)
-        moving = speed > EPSILON
-        u = np.where(moving, vel / np.where(moving, speed, 1.0), as_complex(agents.heading))
-        un = np.abs(u)
-        u = np.where(un > EPSILON, u / np.where(un > EPSILON, un, 1.0), 1.0 + 0.0j)
-
-        ui = u.take(who)
-        d = pos.take(other) - pos.take(who)
-        dist = np.abs(d)
-        along = d.real * ui.real + d.imag * ui.imag
-        cos_half = math.cos(math.radians(self.fov) / 2.0)
-        # In the cone (a neighbour on the very same spot counts, whatever the cone).
-        inside = along >= dist * cos_half
-        own = speed.take(who)  # v_i . u_i: the speed, or 0 when standing still
-        theirs = (vel.take(other) * ui.conj()).real
-        block = np.flatnonzero(inside & (dist < self.distance) & (theirs < own))
-
-        braking = np.zeros(n, dtype=bool)
-        braking[who[block]] = True
-        force = np.zeros(n, dtype=np.complex128)
-        rows = np.flatnonzero(braking)
-        if rows.size:
-            force[rows] = truncate_complex(
-                vel.take(rows) * (-self.brake * self.gain), agents.max_force.take(rows)
-            )
+        grid = agents.neighbour_grid(self.distance if n > BRUTE_MAX else 0.0)
+        ahead = np.empty(n, dtype=np.int64) if debug is not None else _NO_INTS
+        out = np.empty((n, 2))
+        _queue_rows(n)(
+            agents.pos,
+            agents.vel,
+            agents.heading,
+            agents.max_force,
+            self.distance,
+            math.cos(math.radians(self.fov) / 2.0),
+            self.brake * self.gain,
+            grid.ints,
+            grid.floats,
+            debug is not None,
+            ahead,
+            out,
+        )
         if debug is not None:
-            ahead = np.full(n, -1, dtype=np.intp)
-            if block.size:
-                # The nearest blocker per agent: sort by receiver, then distance.
-                order = np.lexsort((dist[block], who[block]))
-                b = block[order]
-                first = np.concatenate(([True], who[b][1:] != who[b][:-1]))
-                ahead[who[b][first]] = other[b][first]
-            debug["queue.braking"] = braking
-            debug["queue.ahead"] = ahead
-        return as_rows(force)
+            debug["queue.braking"] = ahead >= 0
+            debug["queue.ahead"] = ahead.astype(np.intp)
+        return out
+
+
+@rows_kernel
+def _queue_rows(
+    pos: FloatArray,
+    vel: FloatArray,
+    heading: FloatArray,
+    max_force: FloatArray,
+    distance: float,
+    cos_half: float,
+    brake: float,
+    ints: IntArray,
+    floats: FloatArray,
+    debug: bool,
+    ahead: IntArray,
+    out: FloatArray,
+) -> None:
+    n = pos.shape[0]
+    for c in prange((n + CHUNK - 1) // CHUNK):
+        buf = np.empty((64, BUF_COLS))
+        for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            i = agent_at(ints, floats, s)
+            vx = vel[i, 0]
+            vy = vel[i, 1]
+            # Direction of travel: the velocity, else the heading, else +x.
+            speed = vm.norm(vx, vy)
+            if speed > EPSILON:
+                ux = vx / speed
+                uy = vy / speed
+            else:
+                ux, uy, ok = vm.unit(heading[i, 0], heading[i, 1])
+                if not ok:
+                    ux = 1.0
+                    uy = 0.0
+            k, buf = query(ints, floats, pos, i, distance, buf)
+            # The nearest blocker: in the cone (a neighbour on the very same spot counts,
+            # whatever the cone) and slower along the agent's direction.
+            best = -1
+            best_d = math.inf
+            for q in range(k):
+                dx = buf[q, 1]
+                dy = buf[q, 2]
+                d = buf[q, 3]
+                if not dx * ux + dy * uy >= d * cos_half:
+                    continue
+                j = int(buf[q, 0])
+                if not vel[j, 0] * ux + vel[j, 1] * uy < speed:
+                    continue
+                if d < best_d or (d == best_d and j < best):
+                    best = j
+                    best_d = d
+            if best >= 0:
+                out[i, 0], out[i, 1] = vm.truncate(-vx * brake, -vy * brake, max_force[i])
+            else:
+                out[i, 0] = 0.0
+                out[i, 1] = 0.0
+            if debug:
+                ahead[i] = best

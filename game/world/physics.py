@@ -469,9 +469,9 @@ def pushable_pairs(
     """(agent row, rock body row) of every agent that may touch a pushable rock within two
     steps: the candidates for :func:`clamp_approach` now and :func:`project_out` after the step.
 
-    Agents come from ``crowd_tree`` (a k-d tree over agent rows 1..N-1 that the steering
-    built over the current positions) with one ball query per rock; the player
-    (row 0) is paired with every pushable rock.
+    Agents come from ``crowd_tree`` (a k-d tree over agent rows 1..N-1 at the current
+    positions; built here when not given) with one ball query per rock; the player (row 0) is
+    paired with every pushable rock.
     """
     n = physics.n_agents
     d_count = physics.dynamic_rocks.size

@@ -585,7 +585,7 @@ class World:
         # exceeds max speed before collisions.
         v = vel.copy()
         n = self.n
-        self._pushable = pushable_pairs(pos, self._body_radius, self.physics, self._crowd_tree())
+        self._pushable = pushable_pairs(pos, self._body_radius, self.physics)
         clamp_approach(pos, v, self._body_radius, self.physics, DT, self._near, self._pushable)
         v_next = v + acc * DT
         _limit_speed(v_next[:n], self.agents.max_speed)
@@ -777,12 +777,6 @@ class World:
             avoid=self.roster.avoid[c],
             goal_first=(self.mode[c] == Mode.PATROL) & ~self._leads[c],
         )
-
-    def _crowd_tree(self) -> cKDTree | None:
-        """The crowd's k-d tree (the one separation built this step), for pushable rocks."""
-        if self.n < 2 or self.physics.dynamic_rocks.size == 0:
-            return None
-        return self.crowd.tree()
 
     def _crowd_forces(self) -> FloatArray:
         """Steering accelerations of the crowd: all of it, or this step's staggered group."""

@@ -142,25 +142,20 @@ def test_cohere_pulls_a_spread_group_together() -> None:
 # -- the shared neighbour query -----------------------------------------------------------------
 
 
-def test_separate_align_cohere_share_one_tree_and_one_pair_query() -> None:
-    # Given a group and the three behaviours at one distance
+def test_separate_align_cohere_share_one_neighbour_grid() -> None:
+    # Given a group (large enough to use a grid) and the three behaviours at one distance
     rng = np.random.default_rng(1)
-    agents = AgentGroup.create(rng.uniform(0.0, 100.0, (40, 2)), rng.normal(0.0, 30.0, (40, 2)))
-    radii: list[float] = []
-    query = agents.pairs_within
-
-    def spy(r: float) -> np.ndarray:
-        radii.append(r)
-        return query(r)
-
-    agents.pairs_within = spy  # type: ignore[method-assign]
+    agents = AgentGroup.create(rng.uniform(0.0, 400.0, (400, 2)), rng.normal(0.0, 30.0, (400, 2)))
     # When all three run in one step
-    tree = agents.tree()
+    grid = agents.neighbour_grid(30.0)
     for behaviour in (Separate(30.0), Align(30.0), Cohere(30.0)):
         behaviour(agents, DT)
-    # Then they asked for one cache key and the tree was not rebuilt
-    assert set(radii) == {30.0}
-    assert agents.tree() is tree
+    # Then they used one grid, built once and not rebuilt
+    assert agents.neighbour_grid(30.0) is grid
+    assert agents._grids.builds == 1
+    # And after a step it is rebuilt for the new positions
+    integrate(agents, Separate(30.0)(agents, DT), DT)
+    assert agents.neighbour_grid(30.0) is not grid
 
 
 # -- properties ----------------------------------------------------------------------------------
