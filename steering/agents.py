@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -178,8 +177,6 @@ class AgentGroup:
     max_turn_rate: FloatArray = field(default_factory=lambda: np.zeros(0))
     world_size: tuple[float, float] | None = None
     _grids: GridCache = field(default_factory=GridCache, init=False, repr=False)
-    _tree: Any = field(default=None, init=False, repr=False)
-    _tree_pos: FloatArray | None = field(default=None, init=False, repr=False)
     _fills: dict[str, float] = field(default_factory=dict, init=False, repr=False)
 
     @classmethod
@@ -401,8 +398,6 @@ class AgentGroup:
 
     def _forget_neighbours(self) -> None:
         self._grids.clear()
-        self._tree = None
-        self._tree_pos = None
 
     def with_limits(
         self,
@@ -431,7 +426,7 @@ class AgentGroup:
             if max_turn_rate is None
             else _turn_rate_column(max_turn_rate, n),
         )
-        group._grids, group._tree, group._tree_pos = self._grids, self._tree, self._tree_pos
+        group._grids = self._grids
         group._fills = self._fills
         group.world_size = self.world_size
         return group
@@ -455,24 +450,6 @@ class AgentGroup:
         i, j = i[keep], j[keep]
         order = np.lexsort((j, i))
         return np.column_stack((i[order], j[order])).astype(np.intp)
-
-    def tree(self) -> Any:
-        """A scipy k-d tree over the current positions, rebuilt when they changed.
-
-        Legacy: the group behaviours use :meth:`neighbour_grid`; this remains for behaviours
-        that query other point sets against the agents (obstacles, walls). scipy is imported
-        on first use only.
-        """
-        if (
-            self._tree is None
-            or self._tree_pos is None
-            or not np.array_equal(self._tree_pos, self.pos)
-        ):
-            from scipy.spatial import cKDTree  # lazy: only legacy callers need scipy
-
-            self._tree_pos = self.pos.copy()
-            self._tree = cKDTree(self._tree_pos, balanced_tree=False, compact_nodes=False)
-        return self._tree
 
     # -- subsets -------------------------------------------------------------------------------
 

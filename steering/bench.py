@@ -17,6 +17,7 @@ naive flock step at 1,000 agents already takes about a second).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -247,7 +248,7 @@ def sweep(
                 vehicles = [
                     Vehicle(*p, *v) for p, v in zip(pos.tolist(), vel.tolist(), strict=True)
                 ]
-                sides["naive"] = lambda vs=vehicles, t=target, f=flock: naive_step(vs, f, t)
+                sides["naive"] = functools.partial(naive_step, vehicles, flock, target)
             # Slow naive steps (a second each at 1,000) get fewer, longer blocks.
             slow = n >= 300
             timing = interleaved(sides, rounds, budget * (3 if slow else 1), 2000)
@@ -331,7 +332,7 @@ def behaviours(
         except Exception as exc:  # a case the bench builds wrong must not hide the others
             log(f"  {name}: skipped ({type(exc).__name__}: {exc})")
             continue
-        timing = interleaved({"ours": lambda b=behaviour, a=agents: b(a, DT)}, rounds, budget)
+        timing = interleaved({"ours": functools.partial(behaviour, agents, DT)}, rounds, budget)
         frac = None if reference is None else timing["ours"].median / reference.median
         row = BehaviourRow(name, n, timing["ours"], frac)
         rows.append(row)

@@ -350,7 +350,7 @@ class Limited:
         ):
             view = last[1]
             # Share the group's current neighbour index, as a new view would.
-            view._tree, view._tree_pos, view._pairs = agents._tree, agents._tree_pos, agents._pairs
+            view._grids = agents._grids
             return view
         view = agents.with_limits(speed, cap)
         self._last = (key, view)

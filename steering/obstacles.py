@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.spatial import cKDTree
 
 from . import _kern as kern
 from ._checks import all_finite, choice, float_array, instance, non_negative, positive
@@ -80,7 +79,7 @@ class Obstacles:
     radii: FloatArray
     _grid: Grid | None = field(default=None, init=False, repr=False)
     _grid_centers: FloatArray | None = field(default=None, init=False, repr=False)
-    _tree: cKDTree | None = field(default=None, init=False, repr=False)
+    _tree: Any = field(default=None, init=False, repr=False)
     _tree_centers: FloatArray | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -112,7 +111,7 @@ class Obstacles:
         """The largest radius, 0 when there is no obstacle."""
         return float(self.radii.max()) if len(self) else 0.0
 
-    def tree(self) -> cKDTree | None:
+    def tree(self) -> Any:
         """A scipy k-d tree over the centres (None when M = 0), rebuilt only when a centre
         moved. For callers that want scipy's queries; avoidance uses the compiled grid."""
         if len(self) == 0:
@@ -123,6 +122,8 @@ class Obstacles:
             or not np.array_equal(self._tree_centers, self.centers)
         ):
             self._tree_centers = self.centers.copy()
+            from scipy.spatial import cKDTree  # lazy: only callers of tree() need scipy
+
             self._tree = cKDTree(self._tree_centers)
         return self._tree
 

@@ -12,6 +12,7 @@ pymunk is imported here only: ``import steering`` never loads it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pymunk
@@ -91,7 +92,7 @@ class BodyBridge:
         batch.set_space_bodies(self.space, batch.BodyFields.FORCE, self._set)
 
     @staticmethod
-    def agents_of(bodies: Sequence[pymunk.Body], **limits: float) -> AgentGroup:
+    def agents_of(bodies: Sequence[pymunk.Body], **limits: Any) -> AgentGroup:
         """A group with the bodies' positions, velocities and masses (radius from their first
         circle shape, else 8); ``limits`` are passed to :meth:`AgentGroup.create`."""
         pos = np.array([tuple(b.position) for b in bodies], dtype=np.float64).reshape(-1, 2)

@@ -11,10 +11,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.spatial import cKDTree
 
 from ._checks import all_finite, float_array
 from ._grid import Grid, build_grid, cell_span
@@ -83,7 +83,7 @@ class Walls:
     _piece_wall: IntArray = field(init=False, repr=False)
     _piece_cell: IntArray = field(init=False, repr=False)
     _grid: Grid = field(init=False, repr=False)
-    _tree: cKDTree | None = field(default=None, init=False, repr=False)
+    _tree: Any = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         start = float_array("Walls.start", self.start)
@@ -199,12 +199,14 @@ class Walls:
         # Each piece's cell as (column, row): the kernels compare them without a division.
         self._piece_cell = np.stack((g.cell_of % g.nx, g.cell_of // g.nx), axis=1)
 
-    def tree(self) -> cKDTree | None:
+    def tree(self) -> Any:
         """A scipy k-d tree over the piece midpoints (None when M = 0), built on first use.
         For callers that want scipy's queries; the engine uses the compiled grid."""
         if len(self) == 0:
             return None
         if self._tree is None:
+            from scipy.spatial import cKDTree  # lazy: only callers of tree() need scipy
+
             self._tree = cKDTree(self._piece_mid)
         return self._tree
 

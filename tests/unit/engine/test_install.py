@@ -51,13 +51,24 @@ def test_the_engine_builds_a_typed_wheel_of_its_own(tmp_path: Path) -> None:
     assert sorted(r.split()[1].split(">")[0] for r in hard) == ["numba", "numpy"]
 
 
-def test_import_steering_loads_no_game_and_no_optional_library() -> None:
+def test_import_steering_needs_no_game_and_no_optional_library() -> None:
+    # Given an interpreter where scipy, opensimplex, PIL, arcade, pymunk and pyglet cannot load
+    # (numba itself imports scipy when it can: hiding them is the honest test)
     code = (
-        "import sys, steering\n"
-        "bad = sorted(m for m in ('game', 'arcade', 'pymunk', 'pyglet', 'opensimplex', 'scipy', 'PIL')"
-        " if m in sys.modules)\n"
-        "assert not bad, bad\n"
+        "import sys\n"
+        "class Hide:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in HIDDEN:\n"
+        "            raise ImportError(f'{name} is hidden')\n"
+        "HIDDEN = {'scipy', 'opensimplex', 'PIL', 'arcade', 'pymunk', 'pyglet', 'game'}\n"
+        "sys.meta_path.insert(0, Hide())\n"
+        "import numpy as np, steering as st\n"
+        "a = st.AgentGroup.create(np.zeros((3, 2)) + [[0, 0], [5, 0], [0, 5]])\n"
+        "f = st.WeightedSum([st.Separate(20.0), st.Seek((100.0, 0.0))])(a, 1 / 60)\n"
+        "st.integrate(a, f, 1 / 60)\n"
+        "assert np.isfinite(a.pos).all()\n"
     )
+    # When the engine is imported and steps, it works
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT / "tests"
     )
