@@ -1,7 +1,7 @@
 """Per-agent vector maths for the compiled kernels: the seeds' ``PVector`` calls on two floats.
 
 Each function takes and returns plain floats, so numba inlines it into the loop over agents.
-The rules are the ones every behaviour promises: lengths are ``hypot`` (no overflow), a zero or
+The rules are the ones every behaviour promises: lengths never overflow (:func:`hypot`), a zero or
 non-finite vector has no direction and normalises to zero, and a non-finite force becomes zero
 so that one bad input cannot poison a physics body.
 """
@@ -13,17 +13,32 @@ from typing import Any
 
 from ._jit import njit
 
-__all__ = ["EPSILON", "row_step", "set_length", "steer", "truncate", "unit"]
+__all__ = ["EPSILON", "hypot", "row_step", "set_length", "steer", "truncate", "unit"]
 
 #: Lengths at or below this count as zero when normalising (as ``vec.EPSILON``).
 EPSILON = 1e-9
 
 
 @njit
+def hypot(x: float, y: float) -> float:
+    """The length of (x, y): ``sqrt(x^2 + y^2)`` where the squares neither overflow nor lose
+    precision, else ``math.hypot``.
+
+    ``math.hypot`` costs some 25 ns in compiled code against about 3 ns for the square root,
+    and a step measures many vectors per agent. Both are correctly rounded to within an ulp
+    of each other; only lengths beyond 1e145 or below 1e-145 take the slow, exact path.
+    """
+    s = x * x + y * y
+    if 1e-290 < s < 1e290:
+        return math.sqrt(s)
+    return math.hypot(x, y)
+
+
+@njit
 def unit(x: float, y: float) -> tuple[float, float, bool]:
     """(x, y) scaled to length 1 and whether it had a direction; (0, 0, False) when its length
     is at most :data:`EPSILON` or not finite."""
-    n = math.hypot(x, y)
+    n = hypot(x, y)
     if n > EPSILON and n < math.inf:
         inv = 1.0 / n
         return x * inv, y * inv, True
@@ -41,7 +56,7 @@ def set_length(x: float, y: float, length: float) -> tuple[float, float]:
 def truncate(x: float, y: float, limit: float) -> tuple[float, float]:
     """(x, y) shortened to at most ``limit`` (a negative limit counts as zero); a non-finite
     vector becomes zero; a shorter one is returned unchanged."""
-    n = math.hypot(x, y)
+    n = hypot(x, y)
     if not n < math.inf:  # NaN or infinite
         return 0.0, 0.0
     if limit < 0.0:

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ._jit import njit, prange, rows_kernel
-from ._kern import EPSILON
+from ._kern import EPSILON, hypot
 from .vec import FloatArray
 
 P_LENGTH, P_CLOSED, P_BASE, P_RADIUS, P_UID, P_VERSION, P_LIVE = range(7)
@@ -229,7 +229,7 @@ def project_rows(
         out_pt[i, 0] = x
         out_pt[i, 1] = y
         out_seg[i] = g
-        out_d[i] = math.hypot(px - x, py - y)
+        out_d[i] = hypot(px - x, py - y)
 
 
 @rows_kernel

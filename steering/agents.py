@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._jit import njit, prange, rows_kernel
-from ._kern import EPSILON, truncate, unit
+from ._kern import EPSILON, hypot, truncate, unit
 from .grid import Grid, GridCache, directed_pairs
 from .vec import (
     FloatArray,
@@ -551,13 +551,13 @@ def _turn(hx: float, hy: float, wx: float, wy: float, reach: float) -> tuple[flo
     A desired heading of unit length is used as it is (so a velocity's direction is reached bit
     for bit); no desired direction keeps the heading; no heading takes the desired one.
     """
-    if abs(math.hypot(wx, wy) - 1.0) <= 4e-16:
+    if abs(hypot(wx, wy) - 1.0) <= 4e-16:
         dx, dy = wx, wy
     else:
         dx, dy, _ = unit(wx, wy)
     if dx == 0.0 and dy == 0.0:
         return hx, hy
-    h_len = math.hypot(hx, hy)
+    h_len = hypot(hx, hy)
     if not (h_len > EPSILON and h_len < math.inf):
         return dx, dy
     ux, uy = hx / h_len, hy / h_len
@@ -583,7 +583,7 @@ def _face(
     vx: float, vy: float, hx: float, hy: float, rate: float, dt: float
 ) -> tuple[float, float]:
     """The heading after one step of facing the velocity (kept when the agent stands)."""
-    if math.hypot(vx, vy) > 1e-6:
+    if hypot(vx, vy) > 1e-6:
         wx, wy, _ = unit(vx, vy)
         return _turn(hx, hy, wx, wy, _reach(rate, dt))
     return hx, hy

@@ -12,6 +12,7 @@ from numpy.typing import NDArray
 from . import _kern as kern
 from ._checks import finite, instance, non_negative
 from ._jit import njit, prange, rows_kernel
+from ._kern import hypot
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .vec import EPSILON, FloatArray
@@ -168,7 +169,7 @@ def _feeler_length(
     margin: float,
 ) -> float:
     """The front feeler's length (see :meth:`AvoidWalls.feeler_lengths`)."""
-    speed = math.hypot(vx, vy)
+    speed = hypot(vx, vy)
     ratio = 0.0
     if max_speed > EPSILON:
         ratio = speed / max_speed
@@ -325,7 +326,7 @@ def _avoid_walls_rows(
         )
         d0x, d0y, d1x, d1y, d2x, d2y = _feelers(hx, hy, f, tx, ty)
         skin = max(rad, 0.0) + margin
-        l0 = math.hypot(d0x, d0y)
+        l0 = hypot(d0x, d0y)
         l1 = l2 = -1.0  # the side feelers' lengths, measured at their first crossing
         reach = max(l0, skin)  # every feeler is within the front one's length
         # Per feeler: the closest crossing so far (px ahead), its wall, fraction and the
@@ -383,14 +384,14 @@ def _avoid_walls_rows(
                         hit, t = _crossing(d1x, d1y, -relx, -rely, ex, ey)
                         if hit:
                             if l1 < 0.0:
-                                l1 = math.hypot(d1x, d1y)
+                                l1 = hypot(d1x, d1y)
                             ahead = t * l1
                             if ahead < a1 or (ahead == a1 and w < w1):
                                 a1, w1, t1, n1x, n1y, u1x, u1y = ahead, w, t, nwx, nwy, ux, uy
                         hit, t = _crossing(d2x, d2y, -relx, -rely, ex, ey)
                         if hit:
                             if l2 < 0.0:
-                                l2 = math.hypot(d2x, d2y)
+                                l2 = hypot(d2x, d2y)
                             ahead = t * l2
                             if ahead < a2 or (ahead == a2 and w < w2):
                                 a2, w2, t2, n2x, n2y, u2x, u2y = ahead, w, t, nwx, nwy, ux, uy

@@ -15,6 +15,7 @@ from numpy.typing import ArrayLike
 from . import _kern as kern
 from ._checks import fast_points, finite, generator, non_negative
 from ._jit import njit, prange, rows_kernel
+from ._kern import hypot
 from .agents import UNSET, AgentGroup, is_unset
 from .base import DEFAULT_GAIN, Debug
 from .vec import FloatArray
@@ -100,7 +101,7 @@ def flee(
     point flees along its heading (hx, hy)."""
     ax = px - tx
     ay = py - ty
-    if not math.hypot(ax, ay) < panic:
+    if not hypot(ax, ay) < panic:
         return 0.0, 0.0
     ux, uy, ok = kern.unit(ax, ay)
     if not ok:
@@ -125,7 +126,7 @@ def arrive(
     """:class:`Arrive`'s force for one agent at (px, py) moving (vx, vy) toward (tx, ty)."""
     dx = tx - px
     dy = ty - py
-    dist = math.hypot(dx, dy)
+    dist = hypot(dx, dy)
     slow = max(slowing_radius, 1e-6)
     speed = min(max_speed, max_speed * dist / slow)
     speed = min(speed, math.sqrt(2.0 * brake_fraction * max_force * dist))
@@ -355,9 +356,9 @@ def _pursue_rows(
         tx, ty = target[t, 0], target[t, 1]
         tvx, tvy = target_vel[v, 0], target_vel[v, 1]
         ahead = prediction_time(
-            math.hypot(tx - pos[i, 0], ty - pos[i, 1]),
+            hypot(tx - pos[i, 0], ty - pos[i, 1]),
             max_speed[i],
-            math.hypot(tvx, tvy),
+            hypot(tvx, tvy),
             max_prediction,
         )
         qx = tx + tvx * ahead
@@ -435,9 +436,7 @@ def evade(
     gain: float,
 ) -> tuple[float, float, float, float]:
     """:class:`Evade` for one agent: the force, then the threat's predicted position."""
-    ahead = prediction_time(
-        math.hypot(tx - px, ty - py), max_speed, math.hypot(tvx, tvy), max_prediction
-    )
+    ahead = prediction_time(hypot(tx - px, ty - py), max_speed, hypot(tvx, tvy), max_prediction)
     qx = tx + tvx * ahead
     qy = ty + tvy * ahead
     fx, fy = flee(px, py, vx, vy, hx, hy, qx, qy, max_speed, max_force, panic, gain)

@@ -18,6 +18,7 @@ from . import _kern as kern
 from ._checks import behaviour as check_behaviour
 from ._checks import finite, limit, mask, non_negative
 from ._jit import prange, rows_kernel
+from ._kern import hypot
 from .agents import AgentGroup
 from .base import Behaviour, Debug
 from .vec import EPSILON, FloatArray
@@ -202,8 +203,8 @@ def _accumulate_rows(
         ty = 0.0 if first else total[i, 1]
         fx = force[i, 0] * weight
         fy = force[i, 1] * weight
-        remaining = max(max_force[i] - math.hypot(tx, ty), 0.0)
-        flen = math.hypot(fx, fy)
+        remaining = max(max_force[i] - hypot(tx, ty), 0.0)
+        flen = hypot(fx, fy)
         if not flen <= remaining:  # crosses the limit (or is not finite)
             if not flen < math.inf:
                 fx, fy = 0.0, 0.0
@@ -273,7 +274,7 @@ def _first_rows(
             result[i, 0] = 0.0
             result[i, 1] = 0.0
             chosen[i] = -1
-        if chosen[i] < 0 and math.hypot(force[i, 0], force[i, 1]) > epsilon:
+        if chosen[i] < 0 and hypot(force[i, 0], force[i, 1]) > epsilon:
             result[i, 0] = force[i, 0]
             result[i, 1] = force[i, 1]
             chosen[i] = k

@@ -22,6 +22,7 @@ from numpy.typing import ArrayLike, NDArray
 from . import _checks
 from . import _kern as kern
 from ._jit import njit, prange, rows_kernel
+from ._kern import hypot
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .vec import FloatArray, as_points, perp, safe_normalize
@@ -805,7 +806,7 @@ def _flow_force(
     1, when ``scales``), steer = (desired - velocity) * gain limited to max force."""
     speed = max_speed
     if scales:
-        speed = max_speed * min(math.hypot(sx, sy), 1.0)
+        speed = max_speed * min(hypot(sx, sy), 1.0)
     dx, dy = kern.set_length(sx, sy, speed)
     return kern.steer(dx, dy, vx, vy, gain, max_force)
 

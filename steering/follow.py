@@ -13,6 +13,7 @@ from . import _kern as kern
 from . import _pathkern as pk
 from ._checks import finite, non_negative
 from ._jit import njit, prange, rows_kernel
+from ._kern import hypot
 from ._pathkern import P_CLOSED, P_LENGTH, P_LIVE, P_RADIUS, P_UID, P_VERSION, S_RADIUS, S_UX, S_UY
 from .agents import UNSET, AgentGroup
 from .base import DEFAULT_GAIN, Debug
@@ -395,7 +396,7 @@ def _follow_rows(
             vx, vy, good = 0.0, 0.0, False
         ms = max_speed[i]
         mf = max_force[i]
-        speed = math.hypot(vx, vy)
+        speed = hypot(vx, vy)
         # The seeds' future position (a time ahead, or their fixed distance ahead).
         if use_distance:
             reach = lookahead
@@ -419,7 +420,7 @@ def _follow_rows(
         start, count = pk.band(pf, pi, sf, p, hint, window)
         g_pos, s_pos, _, _ = pk.nearest(pf, pi, sf, real, p, start, count, px, py)
         g_fut, s_fut, nx, ny = pk.nearest(pf, pi, sf, real, p, start, count, fx, fy)
-        d_fut = math.hypot(fx - nx, fy - ny)
+        d_fut = hypot(fx - nx, fy - ny)
         ahead = target_ahead + speed * target_ahead_time
         tx, ty = pk.point_at(pf, pi, sf, p, s_fut + sign * ahead)
         radius = sf[g_fut, S_RADIUS]
@@ -443,7 +444,7 @@ def _follow_rows(
                     nx, ny = tx, ty
                 else:
                     ax, ay = tx, ty
-                to_go = max(remaining, math.hypot(ex - px, ey - py))
+                to_go = max(remaining, hypot(ex - px, ey - py))
                 fo_x, fo_y = _arrive(
                     ms, mf, px, py, vx, vy, ax, ay, to_go, slowing_radius, brake_fraction, gain
                 )

@@ -18,6 +18,7 @@ from . import _kern as kern
 from ._checks import all_finite, choice, float_array, instance, non_negative, positive
 from ._grid import Grid, build_grid, cell_span
 from ._jit import njit, prange, rows_kernel
+from ._kern import hypot
 from .agents import AgentGroup
 from .base import Debug
 from .vec import EPSILON, FloatArray
@@ -248,7 +249,7 @@ def _pairs_rows(
                 c = cy * nx + cx
                 for s in range(start[c], start[c + 1]):
                     j = items[s]
-                    if math.hypot(centers[j, 0] - px, centers[j, 1] - py) <= reach:
+                    if hypot(centers[j, 0] - px, centers[j, 1] - py) <= reach:
                         if fill:
                             rock[k] = j
                         k += 1
@@ -284,7 +285,7 @@ def _box_length(vx: float, vy: float, max_speed: float, min_box_length: float) -
     to [0, 1] and 0 for an agent with no max speed."""
     ratio = 0.0
     if max_speed > EPSILON:
-        ratio = math.hypot(vx, vy) / max_speed
+        ratio = hypot(vx, vy) / max_speed
         if not ratio >= 0.0:
             ratio = 0.0
         elif ratio > 1.0:

@@ -19,6 +19,7 @@ from numpy.typing import ArrayLike
 from . import _kern as kern
 from ._checks import fast_points
 from ._jit import prange, rows_kernel
+from ._kern import hypot
 from .agents import AgentGroup, _reach, _turn
 from .base import Debug
 from .vec import FloatArray
@@ -96,7 +97,7 @@ def _look_rows(
     for i in prange(vel.shape[0]):
         vx, vy = vel[i, 0], vel[i, 1]
         wx, wy = 0.0, 0.0
-        if math.hypot(vx, vy) > MOVING_SPEED:
+        if hypot(vx, vy) > MOVING_SPEED:
             wx, wy, _ = kern.unit(vx, vy)
         desired[i, 0] = wx
         desired[i, 1] = wy

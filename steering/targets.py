@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike, NDArray
 from . import _kern as kern
 from ._checks import fast_points, finite, non_negative
 from ._jit import njit, prange, rows_kernel
+from ._kern import hypot
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .basic import arrive, evade
@@ -170,7 +171,7 @@ def _spots_rows(
             cx, cy = centers[j, 0], centers[j, 1]
             ax = cx - hx
             ay = cy - hy
-            d = math.hypot(ax, ay)
+            d = hypot(ax, ay)
             sx, sy = cx, cy
             ok = d > radii[j] and d < math.inf
             if ok:
@@ -222,7 +223,7 @@ def _hide_rows(
         hx, hy = hunter[t, 0], hunter[t, 1]
         spot[i, 0] = math.nan
         spot[i, 1] = math.nan
-        if math.hypot(px - hx, py - hy) > panic:  # calm
+        if hypot(px - hx, py - hy) > panic:  # calm
             out[i, 0] = 0.0
             out[i, 1] = 0.0
             continue
@@ -386,7 +387,7 @@ def _interpose_rows(
         speed = max_speed[i]
         nowx = ax + (bx - ax) * r
         nowy = ay + (by - ay) * r
-        t = math.hypot(nowx - px, nowy - py) / speed if speed > EPSILON else 0.0
+        t = hypot(nowx - px, nowy - py) / speed if speed > EPSILON else 0.0
         pax = ax + vax * t
         pay = ay + vay * t
         pbx = bx + vbx * t
@@ -513,8 +514,8 @@ def _offset_rows(
         slot[i, 0] = sx
         slot[i, 1] = sy
         px, py = pos[i, 0], pos[i, 1]
-        closing = max_speed[i] + math.hypot(lvx, lvy)
-        t = math.hypot(sx - px, sy - py) / closing if closing > EPSILON else 0.0
+        closing = max_speed[i] + hypot(lvx, lvy)
+        t = hypot(sx - px, sy - py) / closing if closing > EPSILON else 0.0
         # Arrive where the slot will be, in the frame that moves with the leader.
         out[i, 0], out[i, 1] = arrive(
             px,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -10,6 +9,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _kern as kern
 from ._jit import prange, rows_kernel
+from ._kern import hypot
 
 FloatArray = NDArray[np.float64]
 
@@ -111,7 +111,7 @@ def _rows(v: ArrayLike) -> FloatArray:
 @rows_kernel
 def _length_rows(v: FloatArray, out: FloatArray) -> None:
     for i in prange(v.shape[0]):
-        out[i] = math.hypot(v[i, 0], v[i, 1])
+        out[i] = hypot(v[i, 0], v[i, 1])
 
 
 @rows_kernel

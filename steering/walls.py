@@ -19,6 +19,7 @@ from numpy.typing import ArrayLike, NDArray
 from ._checks import all_finite, float_array
 from ._grid import Grid, build_grid, cell_span
 from ._jit import njit, prange, rows_kernel
+from ._kern import hypot
 from .agents import AgentGroup
 from .vec import FloatArray
 
@@ -262,7 +263,7 @@ def segment_distance(
     along = relx * ux + rely * uy
     along = min(max(along, 0.0), wlen)
     awx, awy = relx - ux * along, rely - uy * along
-    return awx, awy, math.hypot(awx, awy)
+    return awx, awy, hypot(awx, awy)
 
 
 @njit
@@ -277,7 +278,7 @@ def within(
     awx, awy = relx - ux * along, rely - uy * along
     if awx * awx + awy * awy > reach * reach * (1.0 + 1e-9):
         return False, awx, awy, math.inf
-    d = math.hypot(awx, awy)
+    d = hypot(awx, awy)
     return d <= reach, awx, awy, d
 
 
