@@ -30,14 +30,14 @@ def main(seconds: float = 10.0, n: int = 40) -> dict[str, float]:
     )
     for _ in range(round(seconds / DT)):
         st.integrate(agents, steer(agents, DT), DT)
-    # How far each agent ended from the loop's centre line, and from its nearest neighbour.
+    # How far each agent ended from the loop's center line, and from its nearest neighbour.
     off_path = np.abs(np.hypot(*(agents.pos - 300).T) - 200)
     gaps = np.hypot(*(agents.pos[:, None] - agents.pos[None]).transpose(2, 0, 1))
     np.fill_diagonal(gaps, np.inf)
     result = {
         "median distance from the path (px)": float(np.median(off_path)),
         "closest pair (px)": float(gaps.min()),
-        "mean speed (px/s)": float(np.mean(st.length(agents.vel))),
+        "mean speed (px/s)": float(np.mean(np.hypot(*agents.vel.T))),
     }
     return result
 

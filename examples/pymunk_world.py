@@ -21,9 +21,9 @@ DT = 1.0 / 60.0
 def main(seconds: float = 8.0, n: int = 30) -> dict[str, float]:
     space = pymunk.Space()
     rng = np.random.default_rng(3)
-    rock_centres = [(400.0, 300.0), (250.0, 200.0), (520.0, 420.0)]
+    rock_centers = [(400.0, 300.0), (250.0, 200.0), (520.0, 420.0)]
     rock_radii = [50.0, 30.0, 35.0]
-    for c, r in zip(rock_centres, rock_radii, strict=True):
+    for c, r in zip(rock_centers, rock_radii, strict=True):
         space.add(pymunk.Circle(space.static_body, r, offset=c))
     bodies = []
     for x, y in rng.uniform([20, 20], [120, 580], (n, 2)):
@@ -34,8 +34,8 @@ def main(seconds: float = 8.0, n: int = 30) -> dict[str, float]:
 
     bridge = BodyBridge(space, bodies)
     agents = BodyBridge.agents_of(bodies, max_speed=100.0, max_force=300.0)
-    rocks = st.Obstacles.create(rock_centres, rock_radii)
-    steer = st.PrioritizedSum(
+    rocks = st.Obstacles.create(rock_centers, rock_radii)
+    steer = st.TruncatedRunningSum(
         [
             st.Weighted(st.AvoidObstacles(rocks), 1.0),
             st.Weighted(st.Separate(18.0), 1.0),
@@ -48,7 +48,7 @@ def main(seconds: float = 8.0, n: int = 30) -> dict[str, float]:
         agents.update_heading(DT)
         bridge.write(steer(agents, DT))  # forces: pymunk divides by mass, as integrate does
         space.step(DT)
-        for c, r in zip(rock_centres, rock_radii, strict=True):
+        for c, r in zip(rock_centers, rock_radii, strict=True):
             inside = r + 6.0 - np.hypot(*(agents.pos - c).T)
             deepest = max(deepest, float(inside.max()))
     bridge.read(agents)

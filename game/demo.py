@@ -23,13 +23,13 @@ from steering import (
     FollowPath,
     Obstacles,
     Path,
-    PrioritizedSum,
     Separate,
+    TruncatedRunningSum,
     Weighted,
     WeightedSum,
     integrate,
-    length,
 )
+from steering.vec import length
 
 __all__ = ["DemoScene", "build_scene", "run_demo"]
 
@@ -44,7 +44,7 @@ class DemoScene:
     path: Path
     rocks: Obstacles
     field: FlowField
-    behaviour: PrioritizedSum
+    behaviour: TruncatedRunningSum
     size: tuple[float, float]
 
 
@@ -70,7 +70,7 @@ def build_scene(n: int, seed: int = 0, size: tuple[float, float] = (1600.0, 900.
         max_force=rng.uniform(300, 500, n),
         radius=7.0,
     )
-    behaviour = PrioritizedSum(
+    behaviour = TruncatedRunningSum(
         [
             Contain(0, 0, w, h),
             AvoidObstacles(rocks),

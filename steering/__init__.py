@@ -1,35 +1,34 @@
-"""Vectorised steering behaviours: pure NumPy over N agents at once; no arcade, no pymunk.
+"""Craig Reynolds' steering behaviours for N agents at once, compiled with numba.
 
 Every behaviour is a small parameter object called as ``behaviour(agents, dt, debug=None)`` that
-returns an (N, 2) steering acceleration (px/s^2, each row finite and within ``max_force``).
-Combinators are behaviours too, so they nest. See the README's "Steering core" section.
+returns an (N, 2) steering force (px/s^2 for a mass of 1; each row finite and within
+``max_force``); :func:`integrate` moves the agents by it. Combinators are behaviours too, so
+they nest. Each behaviour's per-agent maths is a compiled kernel (see ``steering/_jit.py``).
+No arcade, pymunk or pyglet is imported; the adapters :mod:`steering.arcade` and
+:mod:`steering.pymunk` import theirs when used. The guide is the repository's docs/steering.md.
 """
 
 from __future__ import annotations
 
-from .agents import UNSET, AgentGroup, integrate, is_unset
+from .agents import AgentGroup, integrate
 from .avoid_agents import AvoidAgents
 from .avoid_walls import AvoidWalls
-from .base import DEFAULT_GAIN, Behaviour, Debug, desired_toward, steer_to_velocity
+from .base import DEFAULT_GAIN, Behaviour, Debug
 from .basic import Arrive, Contain, Evade, Flee, Pursue, Seek, Wander
-from .combine import Limited, Masked, PrioritizedSum, Priority, Weighted, WeightedSum
-from .flow import MAX_CELLS, FlowField, FlowSource, FollowFlow, NoiseFlow
+from .combine import FirstNonZero, Limited, Masked, TruncatedRunningSum, Weighted, WeightedSum
+from .flow import FlowField, FlowSource, FollowFlow, NoiseFlow
 from .follow import FollowPath
 from .group import Align, Cohere, Flock, Separate
-from .neighbours import directed_candidates
 from .obstacles import AvoidObstacles, Obstacles
 from .orientation import Face, LookWhereYouAreGoing
 from .path import DriftingPath, Path
 from .paths import PathSet
 from .queue import Queue
 from .targets import Hide, Interpose, MatchVelocity, OffsetPursuit, formation_offsets
-from .vec import length, perp, safe_normalize, truncate
 from .walls import Walls
 
 __all__ = [
     "DEFAULT_GAIN",
-    "MAX_CELLS",
-    "UNSET",
     "AgentGroup",
     "Align",
     "Arrive",
@@ -43,6 +42,7 @@ __all__ = [
     "DriftingPath",
     "Evade",
     "Face",
+    "FirstNonZero",
     "Flee",
     "Flock",
     "FlowField",
@@ -60,24 +60,15 @@ __all__ = [
     "OffsetPursuit",
     "Path",
     "PathSet",
-    "PrioritizedSum",
-    "Priority",
     "Pursue",
     "Queue",
     "Seek",
     "Separate",
+    "TruncatedRunningSum",
     "Walls",
     "Wander",
     "Weighted",
     "WeightedSum",
-    "desired_toward",
-    "directed_candidates",
     "formation_offsets",
     "integrate",
-    "is_unset",
-    "length",
-    "perp",
-    "safe_normalize",
-    "steer_to_velocity",
-    "truncate",
 ]

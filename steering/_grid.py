@@ -1,6 +1,6 @@
 """A uniform grid over points, compiled: the spatial index of obstacles and wall pieces.
 
-The points (obstacle centres, midpoints of wall pieces) are counting-sorted into square cells
+The points (obstacle centers, midpoints of wall pieces) are counting-sorted into square cells
 once; a query visits the cells that overlap an axis-aligned rectangle and reads the points
 listed there. Building is O(points + cells), so a set whose points move can be rebuilt every
 step; the number of cells is at most a few times the number of points, so memory stays linear.

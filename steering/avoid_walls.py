@@ -31,10 +31,10 @@ _REC = 9
 class AvoidWalls:
     """Steer away from walls ahead: Buckland's three feelers, compiled per agent.
 
-    Each agent casts three feelers from its centre: one straight along its heading,
+    Each agent casts three feelers from its center: one straight along its heading,
     ``feeler_length * (1 + speed / max_speed)`` long (so twice as long at full speed), and two
     at ``+-feeler_angle`` degrees of half that length. For each feeler the closest crossing
-    with any wall counts; its force is the wall's normal on the side the agent's centre is on
+    with any wall counts; its force is the wall's normal on the side the agent's center is on
     times the feeler's overshoot past the wall (the part of the feeler beyond the crossing,
     px) times ``gain ** 2``: a desired velocity of ``overshoot * gain`` away from the wall,
     steered toward at ``gain`` (the library's usual gain, 8/s, gives 64/s^2 per px). A side
@@ -42,11 +42,11 @@ class AvoidWalls:
     heading: full for a wall alongside, nothing for a wall that faces the agent. Feelers are
     summed, so in a corner the two walls' normals add up to the way out.
 
-    A skin: an agent whose centre comes within ``radius + margin`` of a wall is pushed
-    straight out (along the line from the wall's closest point to its centre), by a force
+    A skin: an agent whose center comes within ``radius + margin`` of a wall is pushed
+    straight out (along the line from the wall's closest point to its center), by a force
     that grows linearly from 0 at the skin's edge to max force at contact and stays at max
     force while the disc overlaps the wall. The sum of feelers and skin is limited to max
-    force. A centre exactly on a wall's line counts as on the side its heading faces away
+    force. A center exactly on a wall's line counts as on the side its heading faces away
     from (left if the heading runs along the wall).
 
     Better than the book (each change measured in a failing run first):
@@ -60,7 +60,7 @@ class AvoidWalls:
     * With the plain normal on the side feelers, the jambs of a door (walls facing the
       agent) braked it to a stop in the doorway; the ``|cos|`` weight leaves walls ahead to
       the front feeler. (Pushing across the heading instead is unstable: the feeler nearer a
-      jamb wins and turns the agent further off centre.)
+      jamb wins and turns the agent further off center.)
     * Without the skin an agent whose goal lies behind a wall creeps into it: once its
       velocity turns away from the wall its feelers point away too, the goal pulls it back,
       and it chatters against the wall a step at a time.
@@ -71,9 +71,9 @@ class AvoidWalls:
     only the along-wall part of the goal force slides it to an end, and an agent whose line
     of travel hits a door's jamb stops there too. Never crossing a wall relies on the
     avoidance getting the whole of max force when it needs it: list it first in a
-    :class:`~steering.PrioritizedSum` (a :class:`~steering.WeightedSum` lets a
+    :class:`~steering.TruncatedRunningSum` (a :class:`~steering.WeightedSum` lets a
     strong goal push through). An agent rounding the end of a wall at speed can graze it
-    (the skin pushes it off; its centre does not cross). "The side the centre is on" is
+    (the skin pushes it off; its center does not cross). "The side the center is on" is
     decided afresh each step, so an agent pushed through a wall by physics is then kept on
     the wrong side. Walls are static (build a new :class:`Walls` to change them).
 
@@ -119,7 +119,7 @@ class AvoidWalls:
         return out
 
     def feelers(self, agents: AgentGroup) -> ComplexArray:
-        """(N, 3) feeler vectors from each agent's centre (complex ``x + iy``): ahead, left,
+        """(N, 3) feeler vectors from each agent's center (complex ``x + iy``): ahead, left,
         right."""
         n = agents.n
         out = np.empty((n, 3, 2))
@@ -258,7 +258,7 @@ def _feeler_rows(
 def _crossing(
     dx: float, dy: float, apx: float, apy: float, ex: float, ey: float
 ) -> tuple[bool, float]:
-    """Whether the feeler (dx, dy) from the centre crosses the wall from the centre + (apx,
+    """Whether the feeler (dx, dy) from the center crosses the wall from the center + (apx,
     apy) along (ex, ey) (ends included), and the fraction of the feeler at the crossing.
 
     Feeler ``p + t d`` meets wall ``a + s e`` where ``t = (ap x e) / (d x e)`` and ``s =
@@ -354,7 +354,7 @@ def _avoid_walls_rows(
                         if not near:
                             continue
                         relx, rely = px - start[w, 0], py - start[w, 1]
-                        # The side of the wall the centre is on: +1 left, -1 right; on the
+                        # The side of the wall the center is on: +1 left, -1 right; on the
                         # line, the side facing away from the heading (left along it).
                         cross = ux * rely - uy * relx
                         side = 1.0 if cross > 0.0 else -1.0
@@ -363,7 +363,7 @@ def _avoid_walls_rows(
                             side = 1.0 if facing <= 0.0 else -1.0
                         nwx, nwy = -uy * side, ux * side
                         # The skin: straight out from the closest point (along the side
-                        # normal when the centre is on the wall), ramping to max force.
+                        # normal when the center is on the wall), ramping to max force.
                         if dist < skin:
                             if dist > EPSILON * max(skin, 1.0):
                                 inv_d = 1.0 / dist

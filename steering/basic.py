@@ -544,7 +544,7 @@ class Wander:
         )
         if debug is not None:
             debug["wander.target"] = agents.pos + ahead
-            debug["wander.centre"] = agents.pos + agents.heading * self.circle_distance
+            debug["wander.center"] = agents.pos + agents.heading * self.circle_distance
         return out
 
 

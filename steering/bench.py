@@ -265,7 +265,7 @@ def behaviour_cases(n: int, seed: int = 2) -> dict[str, tuple[st.AgentGroup, Any
     """Each behaviour of the vocabulary on a crowd of ``n`` at the sweep's density."""
     pos, vel, side = _start(n, seed)
     rng = np.random.default_rng(seed)
-    centre = (side / 2.0, side / 2.0)
+    center = (side / 2.0, side / 2.0)
     ring = [
         (side / 2 + side / 3 * math.cos(a), side / 2 + side / 3 * math.sin(a))
         for a in np.linspace(0.0, 2 * math.pi, 12, endpoint=False)
@@ -283,11 +283,11 @@ def behaviour_cases(n: int, seed: int = 2) -> dict[str, tuple[st.AgentGroup, Any
     field = st.FlowField.uniform(cells, cells, 32.0, (60.0, 0.0))
     noise = st.NoiseFlow(cells, cells, 32.0, speed=0.1, seed=3)
     cases: dict[str, Any] = {
-        "Seek": st.Seek(centre),
-        "Flee": st.Flee(centre, 200.0),
-        "Arrive": st.Arrive(centre),
-        "Pursue": st.Pursue(centre, (30.0, 0.0)),
-        "Evade": st.Evade(centre, (30.0, 0.0), panic_distance=200.0),
+        "Seek": st.Seek(center),
+        "Flee": st.Flee(center, 200.0),
+        "Arrive": st.Arrive(center),
+        "Pursue": st.Pursue(center, (30.0, 0.0)),
+        "Evade": st.Evade(center, (30.0, 0.0), panic_distance=200.0),
         "Wander": st.Wander(np.random.default_rng(seed)),
         "Contain": st.Contain(0.0, 0.0, side, side),
         "Separate": st.Separate(SEPARATION),
@@ -300,14 +300,14 @@ def behaviour_cases(n: int, seed: int = 2) -> dict[str, tuple[st.AgentGroup, Any
         "FollowFlow (noise)": st.FollowFlow(noise),
         "AvoidObstacles": st.AvoidObstacles(rocks),
         "AvoidWalls": st.AvoidWalls(walls),
-        "Hide": st.Hide(centre, rocks),
-        "Interpose": st.Interpose(centre, (0.0, 0.0)),
+        "Hide": st.Hide(center, rocks),
+        "Interpose": st.Interpose(center, (0.0, 0.0)),
         "MatchVelocity": st.MatchVelocity((30.0, 0.0)),
-        "OffsetPursuit": st.OffsetPursuit(centre, (30.0, 0.0), (1.0, 0.0), (-30.0, 0.0)),
-        "Face": st.Face(centre),
+        "OffsetPursuit": st.OffsetPursuit(center, (30.0, 0.0), (1.0, 0.0), (-30.0, 0.0)),
+        "Face": st.Face(center),
         "LookWhereYouAreGoing": st.LookWhereYouAreGoing(),
-        "WeightedSum (separate, seek)": ours_sum(False, centre),
-        "Flock": ours_sum(True, centre),
+        "WeightedSum (separate, seek)": ours_sum(False, center),
+        "Flock": ours_sum(True, center),
     }
     return {name: (st.AgentGroup.create(pos, vel), b) for name, b in cases.items()}
 

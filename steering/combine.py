@@ -23,12 +23,12 @@ from .agents import AgentGroup
 from .base import Behaviour, Debug
 from .vec import EPSILON, FloatArray
 
-__all__ = ["Limited", "Masked", "PrioritizedSum", "Priority", "Weighted", "WeightedSum"]
+__all__ = ["FirstNonZero", "Limited", "Masked", "TruncatedRunningSum", "Weighted", "WeightedSum"]
 
 
 @dataclass
 class Weighted:
-    """A behaviour and its weight, for :class:`WeightedSum` and :class:`PrioritizedSum`.
+    """A behaviour and its weight, for :class:`WeightedSum` and :class:`TruncatedRunningSum`.
 
     Raises:
         TypeError: if ``behaviour`` cannot be called or ``weight`` is not a number.
@@ -83,7 +83,8 @@ class WeightedSum:
     """Weighted truncated sum: every behaviour times its weight, added, then limited.
 
     Simple and smooth; its weakness is that opposing forces cancel (a wall and a target behind
-    it can leave an agent stuck), which :class:`PrioritizedSum` and :class:`Priority` avoid.
+    it can leave an agent stuck), which :class:`TruncatedRunningSum` and :class:`FirstNonZero`
+    avoid.
 
     Raises:
         TypeError: (at construction) naming the index of an item that is not a behaviour.
@@ -131,7 +132,7 @@ def _add_rows(
 
 
 @dataclass
-class PrioritizedSum:
+class TruncatedRunningSum:
     """Buckland's prioritised truncated running sum.
 
     Parts are added in order, each weighted, until the running total reaches max force; the part
@@ -146,7 +147,7 @@ class PrioritizedSum:
     parts: Sequence[Weighted | Behaviour]
 
     def __post_init__(self) -> None:
-        _check_parts("PrioritizedSum.parts", self.parts, weighted=True)
+        _check_parts("TruncatedRunningSum.parts", self.parts, weighted=True)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the running sum capped at each agent's max force."""
@@ -156,8 +157,8 @@ class PrioritizedSum:
         total = np.empty((n, 2))
         last = len(self.parts) - 1
         for k, item in enumerate(self.parts):
-            b, w = _part("PrioritizedSum.parts", k, item)
-            force = _force("PrioritizedSum.parts", k, b(agents, dt, debug), n)
+            b, w = _part("TruncatedRunningSum.parts", k, item)
+            force = _force("TruncatedRunningSum.parts", k, b(agents, dt, debug), n)
             _accumulate_rows(n)(total, force, w, agents.max_force, k == 0, k == last)
         return total
 
@@ -176,11 +177,11 @@ class PrioritizedSum:
         n = total.shape[0]
         w = weight
         if type(w) is not float or not math.isfinite(w):
-            w = finite("PrioritizedSum.accumulate weight", weight)
-        f = _force("PrioritizedSum.accumulate force", -1, force, n)
+            w = finite("TruncatedRunningSum.accumulate weight", weight)
+        f = _force("TruncatedRunningSum.accumulate force", -1, force, n)
         if total.shape != (n, 2) or np.shape(max_force) != (n,):
             raise ValueError(
-                f"PrioritizedSum.accumulate: expected total ({n}, 2) and max_force ({n},), "
+                f"TruncatedRunningSum.accumulate: expected total ({n}, 2) and max_force ({n},), "
                 f"got {total.shape} and {np.shape(max_force)}"
             )
         _accumulate_rows(n)(total, f, w, max_force, False, False)
@@ -221,7 +222,7 @@ def _accumulate_rows(
 
 
 @dataclass
-class Priority:
+class FirstNonZero:
     """Per agent, the force of the first part whose force exceeds ``epsilon``; zero if none.
 
     Sharp: an agent switches completely from one behaviour to the next, which reads clearly
@@ -236,8 +237,8 @@ class Priority:
     epsilon: float = 1e-3
 
     def __post_init__(self) -> None:
-        _check_parts("Priority.parts", self.parts, weighted=False)
-        self.epsilon = non_negative("Priority.epsilon", self.epsilon)
+        _check_parts("FirstNonZero.parts", self.parts, weighted=False)
+        self.epsilon = non_negative("FirstNonZero.epsilon", self.epsilon)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return each agent's first significant force."""
@@ -250,7 +251,7 @@ class Priority:
             chosen = np.empty(n, dtype=np.int64)
         last = len(self.parts) - 1
         for k, part in enumerate(self.parts):
-            force = _force("Priority.parts", k, part(agents, dt, debug), n)
+            force = _force("FirstNonZero.parts", k, part(agents, dt, debug), n)
             _first_rows(n)(result, chosen, force, k, self.epsilon, agents.max_force, k == last)
         if debug is not None:
             debug["priority.chosen"] = chosen

@@ -65,8 +65,8 @@ def _origin(origin: ArrayLike) -> tuple[float, float]:
     return float(o[0]), float(o[1])
 
 
-def _cell_centres(rows: int, cols: int, cell: float, origin: tuple[float, float]) -> FloatArray:
-    """(rows, cols, 2) world positions of the cell centres; row 0 is the bottom row."""
+def _cell_centers(rows: int, cols: int, cell: float, origin: tuple[float, float]) -> FloatArray:
+    """(rows, cols, 2) world positions of the cell centers; row 0 is the bottom row."""
     xs = origin[0] + (np.arange(cols) + 0.5) * cell
     ys = origin[1] + (np.arange(rows) + 0.5) * cell
     gx, gy = np.meshgrid(xs, ys)
@@ -266,9 +266,9 @@ class FlowField:
         ox, oy = self.origin
         return ox, oy, ox + self.cols * self.cell, oy + self.rows * self.cell
 
-    def cell_centres(self) -> FloatArray:
-        """(rows, cols, 2) world positions of the cell centres (where the overlay draws arrows)."""
-        return _cell_centres(self.rows, self.cols, self.cell, self.origin)
+    def cell_centers(self) -> FloatArray:
+        """(rows, cols, 2) world positions of the cell centers (where the overlay draws arrows)."""
+        return _cell_centers(self.rows, self.cols, self.cell, self.origin)
 
     def contains(self, points: ArrayLike) -> NDArray[np.bool_]:
         """(N,) mask of the points inside the covered rectangle (left/bottom edges included)."""
@@ -296,8 +296,8 @@ class FlowField:
             points: (N, 2) world points (or one (x, y)). Points outside the grid read the
                 nearest border cell, as in the seed; a NaN coordinate reads as 0.
             bilinear: False is the seed's lookup (the vector of the cell holding the point).
-                True interpolates between the four nearest cell *centres* (continuous, no
-                sudden turn at cell edges), clamped to the outer centres. Interpolating between
+                True interpolates between the four nearest cell *centers* (continuous, no
+                sudden turn at cell edges), clamped to the outer centers. Interpolating between
                 opposing vectors gives a shorter vector (in the limit zero: still water).
 
         Returns:
@@ -388,8 +388,8 @@ class FlowField:
     ) -> FlowField:
         """A rotating current: unit vectors tangent to circles around ``center`` (Exercise 5.6).
 
-        Counter-clockwise (y up) by default: right of the centre the flow points +y. The seed's
-        field turns clockwise on screen. The cell exactly on the centre gets a zero vector.
+        Counter-clockwise (y up) by default: right of the center the flow points +y. The seed's
+        field turns clockwise on screen. The cell exactly on the center gets a zero vector.
 
         Args:
             center: world point the flow turns around; default the middle of the grid.
@@ -400,15 +400,15 @@ class FlowField:
         r, c = _grid_shape(rows, cols)
         cell = _positive(cell, "FlowField.cell")
         o = _origin(origin)
-        centre = (
+        center = (
             np.array([o[0] + c * cell / 2, o[1] + r * cell / 2])
             if center is None
             else as_points(center)[0]
         )
-        if not np.isfinite(centre).all():
+        if not np.isfinite(center).all():
             raise ValueError(f"FlowField.vortex center: must be finite, got {center!r}")
         pull = _finite(pull, "FlowField.vortex pull")
-        radial = safe_normalize((_cell_centres(r, c, cell, o) - centre).reshape(-1, 2))
+        radial = safe_normalize((_cell_centers(r, c, cell, o) - center).reshape(-1, 2))
         tangent = perp(radial) * (-1.0 if clockwise else 1.0)
         vec = safe_normalize(tangent - pull * radial)
         return cls(vec.reshape(r, c, 2), cell, o)
@@ -423,16 +423,16 @@ class FlowField:
         *,
         origin: ArrayLike = (0.0, 0.0),
     ) -> FlowField:
-        """Sample ``fn`` at every cell centre.
+        """Sample ``fn`` at every cell center.
 
         Args:
             fn: maps an (N, 2) array of world points to an (N, 2) array of vectors, called once
-                with all ``rows * cols`` centres (row 0 first, x fastest).
+                with all ``rows * cols`` centers (row 0 first, x fastest).
         """
         r, c = _grid_shape(rows, cols)
         o = _origin(origin)
-        centres = _cell_centres(r, c, _positive(cell, "FlowField.cell"), o).reshape(-1, 2)
-        out = np.asarray(fn(centres), dtype=np.float64)
+        centers = _cell_centers(r, c, _positive(cell, "FlowField.cell"), o).reshape(-1, 2)
+        out = np.asarray(fn(centers), dtype=np.float64)
         if out.shape != (r * c, 2):
             raise ValueError(
                 f"FlowField.from_function: fn returned shape {out.shape}, expected {(r * c, 2)}"
@@ -639,7 +639,7 @@ class FollowFlow:
         field: the shared :class:`FlowField`, a :class:`NoiseFlow`, or any
             :class:`FlowSource` (the world's currents).
         predict_time: seconds to look ahead, >= 0.
-        bilinear: interpolate between cell centres (False: the seed's nearest cell).
+        bilinear: interpolate between cell centers (False: the seed's nearest cell).
         strength_scales_speed: desired speed = max speed * min(|vector|, 1) instead of max speed.
         outside: agents outside the field's rectangle: "clamp" reads the nearest border cell
             (the seed); "zero" gives them no force at all, leaving them to other behaviours.
@@ -766,13 +766,13 @@ def _sample(
     vec: FloatArray, cell: float, ox: float, oy: float, x: float, y: float, bilinear: bool
 ) -> tuple[float, float]:
     """The field vector at (x, y): the holding cell's, or bilinear between the four nearest
-    cell centres (clamped to the outer centres)."""
+    cell centers (clamped to the outer centers)."""
     rows = vec.shape[0]
     cols = vec.shape[1]
     if not bilinear:
         r, c = _cell(vec, cell, ox, oy, x, y)
         return vec[r, c, 0], vec[r, c, 1]
-    u = _grid_clamp((x - ox) / cell - 0.5, cols - 1.0)  # in cell-centre coordinates
+    u = _grid_clamp((x - ox) / cell - 0.5, cols - 1.0)  # in cell-center coordinates
     v = _grid_clamp((y - oy) / cell - 0.5, rows - 1.0)
     c0 = min(int(u), max(cols - 2, 0))
     r0 = min(int(v), max(rows - 2, 0))

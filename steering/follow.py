@@ -66,7 +66,7 @@ class FollowPath:
       overshoot (desired speed capped by distance and braking ability, gain raised to
       critical damping, as in :class:`~steering.basic.Arrive`).
     * Per-agent memory lives in agent state columns, never on the path:
-      ``"<key>.nearest"`` (arc length of the agent's nearest point, the centre of next
+      ``"<key>.nearest"`` (arc length of the agent's nearest point, the center of next
       step's search), ``"<key>.progress"`` (the same, rate-limited to ``progress_rate`` x
       speed x dt per step, so it advances smoothly where the nearest point jumps inside a
       sharp corner), ``"<key>.version"`` and ``"<key>.uid"`` (which path and which edit they

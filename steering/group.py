@@ -373,7 +373,7 @@ def _cohere_rows(
     floats: FloatArray,
     debug: bool,
     count: IntArray,
-    centre: FloatArray,
+    center: FloatArray,
     out: FloatArray,
 ) -> None:
     n = pos.shape[0]
@@ -390,8 +390,8 @@ def _cohere_rows(
             )
             if debug:
                 count[i] = m
-                centre[i, 0] = pos[i, 0] + (tx / m if m > 0 else 0.0)
-                centre[i, 1] = pos[i, 1] + (ty / m if m > 0 else 0.0)
+                center[i, 0] = pos[i, 0] + (tx / m if m > 0 else 0.0)
+                center[i, 1] = pos[i, 1] + (ty / m if m > 0 else 0.0)
 
 
 @rows_kernel
@@ -677,16 +677,16 @@ class Align:
 
 @dataclass
 class Cohere:
-    """Seek the centre of mass of the neighbours within ``distance`` (Reynolds' cohesion).
+    """Seek the center of mass of the neighbours within ``distance`` (Reynolds' cohesion).
 
-    The centre is the agent's position plus the mean offset to its neighbours (offsets keep
+    The center is the agent's position plus the mean offset to its neighbours (offsets keep
     precision at huge coordinates, and in a wrap-around world they are the minimal images, so a
     group straddling an edge coheres across it); the desired velocity points at it at max speed
     and the steer is ``(desired - velocity) * gain`` limited to max force. Agents with no
     neighbour get zero force.
 
-    Trade-offs: seeking at max speed overshoots the centre and makes tight groups pulse; use it
-    with separation so the group holds a spacing. An agent exactly at the centre desires zero
+    Trade-offs: seeking at max speed overshoots the center and makes tight groups pulse; use it
+    with separation so the group holds a spacing. An agent exactly at the center desires zero
     velocity and brakes. Neighbours beyond ``distance`` are invisible, so two groups further
     apart than that never merge. A neighbour j counts for i when ``d < distance_i`` (and, with
     ``fov`` below 360, when j lies within ``fov / 2`` of i's heading, as in :class:`Separate`).
@@ -714,14 +714,14 @@ class Cohere:
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the (N, 2) cohesion forces (see the class docstring).
 
-        Debug keys: ``cohere.count`` (N,) neighbours, ``cohere.centre`` (N, 2) their centre of
+        Debug keys: ``cohere.count`` (N,) neighbours, ``cohere.center`` (N, 2) their center of
         mass (the agent's own position where it has none).
         """
         n = agents.n
         cos_half = self._cos.of("Cohere.fov", self.fov)
         col = _Setup.column(agents, self.per_agent, self.column, self.distance)
         grid = _Setup.grid(agents, self.per_agent, col, self.distance)
-        dbg, count, centre = _debug_arrays(n, debug)
+        dbg, count, center = _debug_arrays(n, debug)
         out = np.empty((n, 2))
         _cohere_rows(n)(
             agents.pos,
@@ -738,12 +738,12 @@ class Cohere:
             grid.floats,
             dbg,
             count,
-            centre,
+            center,
             out,
         )
         if debug is not None:
             debug["cohere.count"] = count.astype(np.intp)
-            debug["cohere.centre"] = centre
+            debug["cohere.center"] = center
         return out
 
 

@@ -1,7 +1,7 @@
 """Circular obstacles as shared data, and Buckland's detection-box obstacle avoidance over them.
 
 Both run as compiled per-agent loops (see :mod:`steering._jit`): the obstacles' spatial index is
-a uniform grid over their centres (:mod:`steering._grid`), and each agent's detection box reads
+a uniform grid over their centers (:mod:`steering._grid`), and each agent's detection box reads
 only the cells it overlaps.
 """
 
@@ -29,7 +29,7 @@ IntArray = NDArray[np.intp]
 
 _EMPTY_IDX: IntArray = np.zeros(0, dtype=np.intp)
 
-#: A grid is kept while no centre has moved farther than this fraction of a cell from where
+#: A grid is kept while no center has moved farther than this fraction of a cell from where
 #: it was when the grid was built (queries widen by the largest move); beyond, it is rebuilt.
 _REBUILD_SHIFT = 0.25
 
@@ -64,15 +64,15 @@ def _radii(values: ArrayLike, m: int) -> FloatArray:
 class Obstacles:
     """M circular obstacles (pymunk circles in the game), shared by every agent that avoids them.
 
-    Holds no per-agent memory. Rocks that move (pushable, dynamic) update their centres with
+    Holds no per-agent memory. Rocks that move (pushable, dynamic) update their centers with
     :meth:`set_centers` or :meth:`move`, or by writing into :attr:`centers`. The spatial index
-    is a uniform grid over the centres (compiled); it is kept while every centre stays within
+    is a uniform grid over the centers (compiled); it is kept while every center stays within
     a quarter cell of where it was when the grid was built (queries widen by the largest
-    move, one compiled pass over the centres per query) and rebuilt beyond, so moving rocks
+    move, one compiled pass over the centers per query) and rebuilt beyond, so moving rocks
     cost O(M) a step. M = 0 is allowed and makes avoidance a no-op.
 
     Attributes:
-        centers: (M, 2) centre positions, px.
+        centers: (M, 2) center positions, px.
         radii: (M,) radii, px, all > 0.
     """
 
@@ -113,7 +113,7 @@ class Obstacles:
         return float(self.radii.max()) if len(self) else 0.0
 
     def tree(self) -> Any:
-        """A scipy k-d tree over the centres (None when M = 0), rebuilt only when a centre
+        """A scipy k-d tree over the centers (None when M = 0), rebuilt only when a center
         moved. For callers that want scipy's queries; avoidance uses the compiled grid."""
         if len(self) == 0:
             return None
@@ -129,10 +129,10 @@ class Obstacles:
         return self._tree
 
     def index(self) -> tuple[Grid, float, float]:
-        """The grid over the centres, how far (px) a centre may have moved since it was built
+        """The grid over the centers, how far (px) a center may have moved since it was built
         (queries widen by that much), and the largest radius.
 
-        Built on first use; kept while no centre moved more than a quarter cell, rebuilt
+        Built on first use; kept while no center moved more than a quarter cell, rebuilt
         otherwise (also after :attr:`centers` was replaced by another array)."""
         c = self.centers
         m = c.shape[0]
@@ -159,7 +159,7 @@ class Obstacles:
         return grid, 0.0, rmax
 
     def set_centers(self, centers: ArrayLike) -> None:
-        """Replace every centre (same M) in place, e.g. from the physics bodies each step.
+        """Replace every center (same M) in place, e.g. from the physics bodies each step.
 
         Raises:
             ValueError: on a shape change or a non-finite value.
@@ -196,7 +196,7 @@ class Obstacles:
 def candidate_pairs(
     agents: AgentGroup, obstacles: Obstacles, reach: float
 ) -> tuple[IntArray, IntArray]:
-    """Index arrays ``(agent, obstacle)`` of every pair whose centres are at most ``reach``
+    """Index arrays ``(agent, obstacle)`` of every pair whose centers are at most ``reach``
     apart, sorted by agent then obstacle.
 
     Two compiled passes over the agents (count, then fill) reading the obstacles' grid cells
@@ -263,7 +263,7 @@ def _pairs_rows(
 def _shift_and_radius(
     centers: FloatArray, snap: FloatArray, radii: FloatArray
 ) -> tuple[float, float]:
-    """The largest squared distance of a centre from its snapshot (inf for a non-finite
+    """The largest squared distance of a center from its snapshot (inf for a non-finite
     one), and the largest radius (0 for none)."""
     worst = 0.0
     for j in range(centers.shape[0]):
@@ -316,18 +316,18 @@ class AvoidObstacles:
 
     Each agent sweeps a box ahead along its heading, ``L = min_box_length * (1 + speed /
     max_speed)`` long and as wide on each side as its radius plus ``margin``. In the agent's
-    local space (x along the heading, y to its left) obstacles whose centre is behind (x < 0)
+    local space (x along the heading, y to its left) obstacles whose center is behind (x < 0)
     are ignored; an obstacle hits the box when its radius expanded by the box half-width, R,
     covers the x axis (``|cy| < R``) within the box length. The agent reacts to the hit whose
     expanded circle crosses the x axis closest (``x = cx - sqrt(R^2 - cy^2)``, or ``cx + sqrt``
     when that is not positive: the seed's line-circle test), with, in local space,
 
     * lateral ``side * (R + side * cy) * multiplier``: on the natural side (``side =
-      -sign(cy)``, away from the centre) that is the seed's "expanded radius minus local y",
+      -sign(cy)``, away from the center) that is the seed's "expanded radius minus local y",
       the sideways distance still needed to clear; on the far side it is ``R + |cy|``;
     * ``multiplier = 1 + (L - gap) / L`` with ``gap`` the distance to the closest
       intersection (the seed's DistToCIB, 0 once overlapping), so 1 at the box end and 2 at
-      contact. The seed uses the centre's local x instead, which goes negative for a rock
+      contact. The seed uses the center's local x instead, which goes negative for a rock
       larger than the box: the agent then parked in front of it (measured), hence the change;
     * braking ``(R - cx) * braking_weight`` along x (the seed's, with the expanded radius);
 
@@ -349,7 +349,7 @@ class AvoidObstacles:
     Trade-offs and failures: with the memory, the next rock met within ``side_memory`` is
     passed on the same side even when the other would be shorter (``side_memory=0`` restores
     the seed's per-step choice). Only the closest rock counts, so a dense cluster can still
-    squeeze an agent; rocks whose centre is behind it are ignored even when overlapping (the
+    squeeze an agent; rocks whose center is behind it are ignored even when overlapping (the
     physics resolves those). A box shorter than the distance needed to turn (fast, weak agents)
     reacts too late: raise ``min_box_length``. Braking grows with the distance to the rock, as
     in the seed, so agents slow down when they first see one. Circles only, no walls. Calling
@@ -482,7 +482,7 @@ def _closest_rock(
     """Steps A-D of the seed for one agent: the rock whose expanded circle crosses the box's
     axis closest (ties: the lowest index), or -1, and its local x, local y, expanded radius,
     intersection x and gap (distance to the intersection, 0 when overlapping)."""
-    # Every rock that can hit has its centre in the local rectangle x in [0, box + R],
+    # Every rock that can hit has its center in the local rectangle x in [0, box + R],
     # |y| < R, with R the largest expanded radius; its grid snapshot is within `pad` of that.
     wide = rmax + half_w + pad
     back, front = -pad, box_len + rmax + half_w + pad
@@ -591,7 +591,7 @@ def _avoid_rows(
         side = 0.0
         lx = ly = 0.0
         if bj >= 0:
-            # The remembered side while its timer runs, else away from the centre; a rock
+            # The remembered side while its timer runs, else away from the center; a rock
             # dead ahead goes to the tie-break.
             if timer_col[i] > 0.0:
                 side = side_mem

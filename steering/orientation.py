@@ -44,7 +44,7 @@ class LookWhereYouAreGoing:
     An orientation behaviour: it steers the *heading*, not the velocity. Called as a behaviour
     (``look(agents, dt, debug)``) it turns ``agents.heading`` in place, once, by at most
     ``max_turn_rate * dt`` (as :meth:`AgentGroup.turn_toward`) and returns a zero (N, 2)
-    force, so it fits in a :class:`~steering.WeightedSum` or :class:`~steering.PrioritizedSum`
+    force, so it fits in a :class:`~steering.WeightedSum` or :class:`~steering.TruncatedRunningSum`
     (which evaluate every part) without changing the sum. :meth:`heading` only reports the
     desired heading. Stopped agents keep their heading.
 
@@ -55,7 +55,7 @@ class LookWhereYouAreGoing:
 
     Trade-offs: it is what :func:`integrate` with ``face_velocity=True`` already does after
     every step (there toward the new velocity, here toward the velocity before the step);
-    use it where facing is chosen per step, e.g. by :class:`~steering.Priority` (which, like
+    use it where facing is chosen per step, e.g. by :class:`~steering.FirstNonZero` (which, like
     every sharp switch, may skip later parts and so their turn). Inside
     :class:`~steering.Masked` the behaviour turns a copy of the rows and the turn is lost:
     call it on the group, or a :meth:`AgentGroup.with_limits` view, instead.
@@ -123,7 +123,7 @@ class Face:
     moving agents' headings back toward their velocity in the same step.
 
     Trade-offs: inside :class:`~steering.Masked` the turn applies to a copy of the rows and
-    is lost; sharp combinators such as :class:`~steering.Priority` may skip it. Behaviours
+    is lost; sharp combinators such as :class:`~steering.FirstNonZero` may skip it. Behaviours
     evaluated after it in the same sum (wander, for one) see the turned heading.
 
     Attributes:

@@ -32,17 +32,17 @@ class Queue:
     doorway), so a crowd funnelling through a gap forms a queue instead of a crush.
 
     An agent's direction of travel is its velocity (its heading when it stands still). A
-    neighbour ``j`` blocks agent ``i`` when its centre is closer than ``distance``, inside
+    neighbour ``j`` blocks agent ``i`` when its center is closer than ``distance``, inside
     the cone of full angle ``fov`` degrees around that direction, and it is slower along
     it: ``v_j . u_i < v_i . u_i`` (a neighbour that walks away faster, or at the same speed,
     does not block). A blocked agent brakes with ``-velocity * brake * gain``, limited to max
     force; an agent that is not blocked gets zero force.
 
-    Combine it in front of the goal: in a :class:`~steering.PrioritizedSum`
+    Combine it in front of the goal: in a :class:`~steering.TruncatedRunningSum`
     ``[Queue, Seek]`` the braking takes its share of max force first and the goal gets what is
     left, so a blocked agent creeps on at a speed where braking and goal balance (``max_force
     / (2 * brake * gain)`` for a goal at full force: 28 px/s with the defaults and a max force
-    of 360); with :class:`~steering.Priority` ``[Queue, Seek]`` it brakes outright and
+    of 360); with :class:`~steering.FirstNonZero` ``[Queue, Seek]`` it brakes outright and
     only starts again when the neighbour ahead moves off. Neither keeps a gap by itself, so
     list :class:`~steering.Separate` (a little beyond the bodies' diameter) before it to
     hold agents apart while they wait: measured, a line of eight behind a slow leader then
@@ -54,12 +54,12 @@ class Queue:
     easier, a wider one makes agents side by side block each other). Two agents facing each
     other head-on both brake and neither gets through: queueing is for flows in one
     direction. A stopped agent has no velocity to shed, so braking gives zero force and a
-    :class:`~steering.Priority` falls through to the goal for a step (the agent inches
+    :class:`~steering.FirstNonZero` falls through to the goal for a step (the agent inches
     forward and brakes again). Stateless: no memory between steps. Neighbours come from the
     group's neighbour grid (:mod:`~steering.grid`), across the edges of a wrap-around world.
 
     Attributes:
-        distance: how close (centre to centre, px) a neighbour must be to block.
+        distance: how close (center to center, px) a neighbour must be to block.
         brake: braking strength, the fraction of the velocity shed per ``1 / gain`` seconds.
         fov: full angle of the cone ahead, degrees (0-360).
         gain: 1/s, as for the other behaviours.

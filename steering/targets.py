@@ -43,12 +43,15 @@ class Hide:
     """Buckland's hide: get a rock between yourself and a hunter, else evade it.
 
     Each rock's hiding spot lies on the far side from the hunter, ``distance_from_boundary``
-    beyond its edge: ``centre + unit(centre - hunter) * (radius + distance_from_boundary)``.
+    beyond its edge: ``center + unit(center - hunter) * (radius + distance_from_boundary)``.
     A spot is usable when the hunter is outside its rock, it is not inside another rock, and
     the hunter is no closer to it than the agent is (the hunter would get there first).
     Among usable spots an agent prefers those it reaches without passing closer to the hunter
     than it is now (by more than its radius), nearest first; only when there is none does it
-    take the nearest usable spot. It arrives there (:class:`Arrive`), evades the hunter
+    take the nearest usable spot. It arrives there (:class:`Arrive`), or, once deeper in the
+    rock's shadow than the spot (a crowd hiding at one rock pushes some further back), at the
+    point of the shadow's axis level with it: better than the seed, whose crowded hiders are
+    pushed sideways out of the shadow. It evades the hunter
     (:class:`Evade`) when no spot is usable or there is no rock, and does nothing while the
     hunter is farther than ``panic_distance``.
 
@@ -258,13 +261,17 @@ def _hide_rows(
             sx, sy = spots[h, pick, 0], spots[h, pick, 1]
             spot[i, 0] = sx
             spot[i, 1] = sy
+            # The shadow goes on past the spot: an agent already deeper in it (pushed there by
+            # a crowd at the same rock) keeps its depth and only closes in on the axis.
+            ux, uy, _ = kern.unit(sx - hx, sy - hy)
+            depth = max((px - sx) * ux + (py - sy) * uy, 0.0)
             out[i, 0], out[i, 1] = arrive(
                 px,
                 py,
                 vel[i, 0],
                 vel[i, 1],
-                sx,
-                sy,
+                sx + ux * depth,
+                sy + uy * depth,
                 max_speed[i],
                 max_force[i],
                 slowing_radius,
@@ -536,7 +543,7 @@ def formation_offsets(kind: str, n: int, spacing: float) -> FloatArray:
     """Slots for ``n`` followers in a leader's frame (x ahead, y left) for :class:`OffsetPursuit`.
 
     Args:
-        kind: ``"line"`` side by side, centred, one ``spacing`` behind the leader, left to
+        kind: ``"line"`` side by side, centerd, one ``spacing`` behind the leader, left to
             right; ``"column"`` one behind another, ``spacing`` apart; ``"wedge"`` a V behind
             the leader at 45 degrees, alternating left and right, each slot ``spacing`` from the
             one before it on its arm (the leader heads both arms); ``"circle"`` a ring around the

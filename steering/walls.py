@@ -229,7 +229,7 @@ class Walls:
         return out
 
     def candidates(self, agents: AgentGroup, reach: ArrayLike) -> tuple[IntArray, IntArray]:
-        """Index arrays ``(agent, wall)`` of every wall within ``reach`` of an agent's centre.
+        """Index arrays ``(agent, wall)`` of every wall within ``reach`` of an agent's center.
 
         ``reach`` is one distance (px) for all or one per agent; non-finite or negative
         reaches count as 0. Each pair appears once, sorted by agent then wall. Two compiled

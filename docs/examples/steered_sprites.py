@@ -9,7 +9,16 @@ from __future__ import annotations
 import arcade
 import numpy as np
 
-from steering import AgentGroup, Align, Contain, PrioritizedSum, Seek, Separate, Weighted, integrate
+from steering import (
+    AgentGroup,
+    Align,
+    Contain,
+    Seek,
+    Separate,
+    TruncatedRunningSum,
+    Weighted,
+    integrate,
+)
 
 WIDTH, HEIGHT, COUNT, DT = 1024, 640, 500, 1 / 60
 
@@ -21,21 +30,24 @@ class SteeredSprites(arcade.View):
         super().__init__(window, background_color=(11, 30, 50, 255))
         rng = np.random.default_rng(1)
         pos = rng.uniform((0, 0), (WIDTH, HEIGHT), (COUNT, 2))
-        self.agents = AgentGroup.create(pos, rng.normal(0, 60, (COUNT, 2)),
-                                        max_speed=140, max_force=400, radius=6)
+        self.agents = AgentGroup.create(
+            pos, rng.normal(0, 60, (COUNT, 2)), max_speed=140, max_force=400, radius=6
+        )
         self.mouse = np.array([WIDTH / 2, HEIGHT / 2])
         self.sprites = arcade.SpriteList()
         for x, y in pos:
             self.sprites.append(arcade.SpriteSolidColor(14, 6, x, y, (120, 230, 210, 255)))
 
-    def steering(self) -> PrioritizedSum:
+    def steering(self) -> TruncatedRunningSum:
         """Contain first, then separate, then align and seek the mouse with what is left."""
-        return PrioritizedSum([
-            Contain(0, 0, WIDTH, HEIGHT, margin=20),
-            Weighted(Separate(14.0), 2.0),
-            Align(40.0),
-            Weighted(Seek(self.mouse), 0.4),
-        ])
+        return TruncatedRunningSum(
+            [
+                Contain(0, 0, WIDTH, HEIGHT, margin=20),
+                Weighted(Separate(14.0), 2.0),
+                Align(40.0),
+                Weighted(Seek(self.mouse), 0.4),
+            ]
+        )
 
     def on_fixed_update(self, delta_time: float) -> None:
         force = self.steering()(self.agents, DT)

@@ -68,7 +68,7 @@ def _predicted(sk: Sketch, debug: Debug, pos: FloatArray) -> None:
 def _wander(sk: Sketch, debug: Debug, pos: FloatArray) -> None:
     """Reynolds' wander: the circle ahead, and the point on it being sought."""
     n = pos.shape[0]
-    centre, target = _get(debug, "wander.centre", n), _get(debug, "wander.target", n)
+    centre, target = _get(debug, "wander.center", n), _get(debug, "wander.target", n)
     if centre is None or target is None:
         return
     r = np.hypot(*(target - centre).T)
@@ -106,7 +106,7 @@ def _group(sk: Sketch, debug: Debug, pos: FloatArray) -> None:
     vel = _get(debug, "align.velocity", n)
     if vel is not None:
         sk.arrow(pos, pos + vel * 0.3, DEBUG["normal"], 4.0)
-    centre = _get(debug, "cohere.centre", n)
+    centre = _get(debug, "cohere.center", n)
     c = _get(debug, "cohere.count", n)
     if centre is not None and c is not None:
         on = c > 0

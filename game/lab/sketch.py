@@ -157,7 +157,7 @@ def _world(sk: Sketch, scene: Scene, visible: tuple[float, float, float, float])
             sk.thin(seg, COLORS["path_line"])
     fld = scene.field
     if fld is not None:
-        c = fld.cell_centres().reshape(-1, 2)
+        c = fld.cell_centers().reshape(-1, 2)
         v = fld.vectors.reshape(-1, 2)
         left, bottom, right, top = visible
         on = (c[:, 0] >= left) & (c[:, 0] <= right) & (c[:, 1] >= bottom) & (c[:, 1] <= top)

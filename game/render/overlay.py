@@ -164,7 +164,7 @@ class DebugOverlay:
         """Seed 003: an arrow per grid cell along the field (cells on screen only)."""
         for current in world.currents.items:
             fld = current.field
-            centres = fld.cell_centres().reshape(-1, 2)
+            centres = fld.cell_centers().reshape(-1, 2)
             vec = fld.vectors.reshape(-1, 2)
             keep = np.flatnonzero(_inside(centres, visible))
             if keep.size > MAX_FLOW_ARROWS:

@@ -21,8 +21,8 @@ from numpy.typing import NDArray
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from steering import AgentGroup, Arrive, AvoidObstacles, PrioritizedSum, truncate
-from steering.vec import FloatArray
+from steering import AgentGroup, Arrive, AvoidObstacles, TruncatedRunningSum
+from steering.vec import FloatArray, truncate
 
 from .physics import SIGHT_FILTER
 
@@ -166,7 +166,7 @@ class Autopilot:
     """Drives the player to the nearest exit: call it each step for the thrust to give.
 
     ``thrust = pilot(world); world.step(thrust)``. The steering is the core's
-    ``PrioritizedSum([AvoidObstacles(rocks), Arrive(waypoint)])`` on a one-agent group that
+    ``TruncatedRunningSum([AvoidObstacles(rocks), Arrive(waypoint)])`` on a one-agent group that
     views the player's row; its force is turned back into an input (the swimming velocity
     relative to the water, as a fraction of max speed), so the autopilot also leans into
     currents.
@@ -203,7 +203,7 @@ class Autopilot:
     target: FloatArray = field(init=False)
     _group: AgentGroup = field(init=False)
     _arrive: Arrive = field(init=False)
-    _steer: PrioritizedSum = field(init=False)
+    _steer: TruncatedRunningSum = field(init=False)
 
     def __post_init__(self) -> None:
         a = self.world.agents
@@ -220,7 +220,7 @@ class Autopilot:
         )
         self.target = a.pos[0].copy()
         self._arrive = Arrive(self.target, slowing_radius=40.0)
-        self._steer = PrioritizedSum([AvoidObstacles(self.world.obstacles), self._arrive])
+        self._steer = TruncatedRunningSum([AvoidObstacles(self.world.obstacles), self._arrive])
 
     def danger(self) -> FloatArray | None:
         """(rows, cols) danger of every cell from the enemies (None without enemies)."""

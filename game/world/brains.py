@@ -48,15 +48,14 @@ from steering import (
     Limited,
     OffsetPursuit,
     PathSet,
-    PrioritizedSum,
     Pursue,
     Queue,
     Seek,
+    TruncatedRunningSum,
     Wander,
-    truncate,
 )
 from steering.combine import scatter_debug
-from steering.vec import FloatArray, length, scale_rows, take_rows
+from steering.vec import FloatArray, length, scale_rows, take_rows, truncate
 
 from .currents import ShoreFlow
 from .tuning import Tuning, default_tuning
@@ -201,7 +200,7 @@ class CrowdBrain:
     """Steering of every non-player agent: one prioritised sum over the whole group, each
     behaviour called once over every agent whatever the number of paths, modes or spawns.
 
-    In priority order (Buckland's running sum, :class:`~steering.PrioritizedSum`,
+    In priority order (Buckland's running sum, :class:`~steering.TruncatedRunningSum`,
     capped at max force): containment in the world rectangle, wall avoidance (feelers, when
     the level has walls), rock avoidance, queueing and agent avoidance (NPCs with ``queue`` /
     ``avoid`` set), separation (weighted), and the goal of the agent's mode (weighted). The
@@ -253,7 +252,7 @@ class CrowdBrain:
     _pace: Limited = field(init=False)
     _wander: Wander = field(init=False)
     _flow: FollowFlow = field(init=False)
-    _urgent: PrioritizedSum = field(init=False)
+    _urgent: TruncatedRunningSum = field(init=False)
     _queue: Queue = field(init=False)
     _avoid_agents: AvoidAgents = field(init=False)
 
@@ -267,7 +266,7 @@ class CrowdBrain:
         urgent: list[Behaviour] = [self.contain, self.avoid]
         if self.walls is not None:
             urgent.insert(1, self.walls)
-        self._urgent = PrioritizedSum(urgent)
+        self._urgent = TruncatedRunningSum(urgent)
         fish = self.tuning.fish
         self._queue = Queue(distance=fish.queue_distance, brake=fish.queue_brake)
         self._avoid_agents = AvoidAgents(time_horizon=fish.avoid_horizon)
@@ -403,7 +402,7 @@ class CrowdBrain:
         ):
             force = run(mask, behaviour)
             if force is not None:
-                PrioritizedSum.accumulate(urgent, force, weight, group.max_force)
+                TruncatedRunningSum.accumulate(urgent, force, weight, group.max_force)
         return urgent, truncate(goals, group.max_force)
 
     def _stem(self, group: AgentGroup, rows: BoolArray, goals: FloatArray) -> None:
@@ -425,7 +424,7 @@ def combine(
     tuning: Tuning | None = None,
     goal_first: BoolArray | None = None,
 ) -> FloatArray:
-    """The crowd's force: Buckland's running sum (:meth:`PrioritizedSum.accumulate`) of the
+    """The crowd's force: Buckland's running sum (:meth:`TruncatedRunningSum.accumulate`) of the
     urgent part, separation and the goal (weighted as the crowd's tuning says), capped at max
     force. The world holds the parts' forces (a staggered crowd reuses them between updates),
     so it runs the core's running sum on them.
@@ -440,14 +439,14 @@ def combine(
     total = urgent.copy()
     sep_w, goal_w = crowd.separation_weight, crowd.goal_weight
     if goal_first is None or not goal_first.any():
-        PrioritizedSum.accumulate(total, separation, sep_w, group.max_force)
-        PrioritizedSum.accumulate(total, goals, goal_w, group.max_force)
+        TruncatedRunningSum.accumulate(total, separation, sep_w, group.max_force)
+        TruncatedRunningSum.accumulate(total, goals, goal_w, group.max_force)
         return total
     first = goal_first[:, None]
-    PrioritizedSum.accumulate(
+    TruncatedRunningSum.accumulate(
         total, np.where(first, goals * goal_w, separation * sep_w), 1.0, group.max_force
     )
-    PrioritizedSum.accumulate(
+    TruncatedRunningSum.accumulate(
         total, np.where(first, separation * sep_w, goals * goal_w), 1.0, group.max_force
     )
     return total

@@ -6,7 +6,7 @@ import numpy as np
 
 from game.lab import FloatArray, Param, Scene
 from game.lab.sketch import COLORS
-from steering import AgentGroup, AvoidAgents, Debug, PrioritizedSum, Seek, Weighted
+from steering import AgentGroup, AvoidAgents, Debug, Seek, TruncatedRunningSum, Weighted
 
 PER_CROWD = 14
 
@@ -43,7 +43,7 @@ class AvoidAgentsScene(Scene):
     def steer(self, dt: float, debug: Debug) -> FloatArray:
         goals = self.agents.pos + self.goal_dir * 200.0  # each crowd straight on
         avoid = AvoidAgents(time_horizon=self.p["horizon"])
-        blend = PrioritizedSum([Weighted(avoid, self.p["weight"]), Seek(goals)])
+        blend = TruncatedRunningSum([Weighted(avoid, self.p["weight"]), Seek(goals)])
         return blend(self.agents, dt, debug)
 
     def after_step(self, dt: float) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from game.lab import FloatArray, Param, Scene
-from steering import AgentGroup, Contain, Debug, PrioritizedSum, Walls, Wander
+from steering import AgentGroup, Contain, Debug, TruncatedRunningSum, Walls, Wander
 
 BOX = (120.0, 60.0, 520.0, 300.0)
 
@@ -32,7 +32,7 @@ class ContainScene(Scene):
 
     def steer(self, dt: float, debug: Debug) -> FloatArray:
         contain = Contain(*BOX, margin=self.p["margin"], lookahead=self.p["lookahead"])
-        return PrioritizedSum([contain, Wander(self.rng)])(self.agents, dt, debug)
+        return TruncatedRunningSum([contain, Wander(self.rng)])(self.agents, dt, debug)
 
 
 SCENE = ContainScene

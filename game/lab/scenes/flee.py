@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from game.lab import FloatArray, Param, Scene
-from steering import AgentGroup, Contain, Debug, Flee, PrioritizedSum, Wander
+from steering import AgentGroup, Contain, Debug, Flee, TruncatedRunningSum, Wander
 
 
 class FleeScene(Scene):
@@ -26,7 +26,7 @@ class FleeScene(Scene):
         self.mark(self.target, 6, (255, 90, 60, 230))
         self.mark(self.target, self.p["panic"], (255, 90, 60, 120), ring=True)
         w, h = self.size
-        blend = PrioritizedSum(
+        blend = TruncatedRunningSum(
             [
                 Contain(0, 0, w, h),
                 Flee(self.target, panic_distance=self.p["panic"]),

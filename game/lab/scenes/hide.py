@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from game.lab import FloatArray, Param, Scene, place_obstacles
-from steering import AgentGroup, Contain, Debug, Hide, PrioritizedSum, Separate
+from steering import AgentGroup, Contain, Debug, Hide, Separate, TruncatedRunningSum
 
 
 class HideScene(Scene):
@@ -36,7 +36,9 @@ class HideScene(Scene):
             panic_distance=self.p["panic"],
         )
         w, h = self.size
-        return PrioritizedSum([Contain(0, 0, w, h), Separate(20), hide])(self.agents, dt, debug)
+        return TruncatedRunningSum([Contain(0, 0, w, h), Separate(20), hide])(
+            self.agents, dt, debug
+        )
 
 
 SCENE = HideScene

@@ -12,8 +12,8 @@ from steering import (
     Debug,
     Interpose,
     Masked,
-    PrioritizedSum,
     Separate,
+    TruncatedRunningSum,
     Wander,
 )
 
@@ -45,11 +45,11 @@ class InterposeScene(Scene):
     def steer(self, dt: float, debug: Debug) -> FloatArray:
         a = self.agents
         self.mark(self.target, 7, (255, 90, 60, 240))
-        guard = PrioritizedSum(
+        guard = TruncatedRunningSum(
             [Separate(30), Interpose(a.pos[VIP], self.target, a.vel[VIP], ratio=self.p["ratio"])]
         )
         w, h = self.size
-        vip = PrioritizedSum([Contain(40, 40, w - 40, h - 40), Wander(self.rng)])
+        vip = TruncatedRunningSum([Contain(40, 40, w - 40, h - 40), Wander(self.rng)])
         is_vip = np.arange(a.n) == VIP
         return Masked(vip, is_vip)(a, dt, debug) + Masked(guard, ~is_vip)(a, dt, debug)
 

@@ -13,8 +13,8 @@ from steering import (
     Debug,
     Evade,
     Masked,
-    PrioritizedSum,
     Pursue,
+    TruncatedRunningSum,
 )
 
 HUNTER, PREY = 0, 1
@@ -46,7 +46,7 @@ class PursueEvadeScene(Scene):
         self.mark(self.target, 5, (255, 220, 90, 230))
         hunter = Pursue(a.pos[PREY], a.vel[PREY], max_prediction=t)
         w, h = self.size
-        prey = PrioritizedSum(
+        prey = TruncatedRunningSum(
             [
                 Contain(0, 0, w, h),
                 Evade(

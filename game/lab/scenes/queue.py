@@ -9,10 +9,10 @@ from steering import (
     AgentGroup,
     AvoidWalls,
     Debug,
-    PrioritizedSum,
     Queue,
     Seek,
     Separate,
+    TruncatedRunningSum,
     Walls,
     Weighted,
 )
@@ -59,7 +59,9 @@ class QueueScene(Scene):
             self.agents.pos[:, :1] > WALL_X, (self.size[0] + 100, h / 2), (WALL_X + 40, h / 2)
         )
         queue = Queue(self.p["distance"], self.p["brake"], self.p["fov"])
-        blend = PrioritizedSum([AvoidWalls(walls), Separate(18), queue, Weighted(Seek(goal), 0.6)])
+        blend = TruncatedRunningSum(
+            [AvoidWalls(walls), Separate(18), queue, Weighted(Seek(goal), 0.6)]
+        )
         return blend(self.agents, dt, debug)
 
     def after_step(self, dt: float) -> None:

@@ -8,7 +8,7 @@ from steering import (
     AvoidObstacles,
     Contain,
     Debug,
-    PrioritizedSum,
+    TruncatedRunningSum,
     Wander,
 )
 
@@ -61,7 +61,7 @@ class AvoidBuckland(Scene):
         avoid = AvoidObstacles(
             self.obstacles, min_box_length=self.p["box"], braking_weight=self.p["braking"]
         )
-        blend = PrioritizedSum([avoid, Contain(0, 0, w, h), Wander(self.rng, jitter=2.0)])
+        blend = TruncatedRunningSum([avoid, Contain(0, 0, w, h), Wander(self.rng, jitter=2.0)])
         return blend(self.agents, dt, debug)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from game.lab import FloatArray, Param, Scene
-from steering import AgentGroup, AvoidWalls, Debug, PrioritizedSum, Walls, Wander
+from steering import AgentGroup, AvoidWalls, Debug, TruncatedRunningSum, Walls, Wander
 
 #: A room with two inner walls.
 ROOM = [[(20, 20), (620, 20), (620, 340), (20, 340)]]
@@ -34,7 +34,7 @@ class WallsScene(Scene):
     def steer(self, dt: float, debug: Debug) -> FloatArray:
         assert self.walls is not None
         avoid = AvoidWalls(self.walls, feeler_length=self.p["length"], feeler_angle=self.p["angle"])
-        return PrioritizedSum([avoid, Wander(self.rng)])(self.agents, dt, debug)
+        return TruncatedRunningSum([avoid, Wander(self.rng)])(self.agents, dt, debug)
 
 
 SCENE = WallsScene

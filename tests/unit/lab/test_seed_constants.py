@@ -115,7 +115,7 @@ def test_exercise_5_6_field_points_round_the_centre() -> None:
     scene = find_scene("seed_flow_ex5_6")()
     scene.step()
     assert scene.field is not None
-    corner = scene.field.cell_centres().reshape(-1, 2) - 10.0  # j * resolution, i * resolution
+    corner = scene.field.cell_centers().reshape(-1, 2) - 10.0  # j * resolution, i * resolution
     v = scene.field.vectors.reshape(-1, 2)
     # (0.5 - j/cols, 0.5 - i/rows) turned a quarter turn, clockwise as seen (rotate(-90), y down)
     u = np.stack((0.5 - corner[:, 0] / 640.0, 0.5 - corner[:, 1] / 360.0), axis=1)

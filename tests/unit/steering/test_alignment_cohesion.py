@@ -99,13 +99,13 @@ def test_cohere_seeks_the_neighbours_centre_of_mass() -> None:
     # When
     force = Cohere(distance=50.0, gain=8.0)(agents, DT, debug)
     # Then centre = (5, 10), desired = 120 * (1, 2)/sqrt(5) = (53.6656, 107.3313), steer * 8
-    np.testing.assert_allclose(debug["cohere.centre"][0], [5.0, 10.0])
+    np.testing.assert_allclose(debug["cohere.center"][0], [5.0, 10.0])
     np.testing.assert_allclose(force[0], [120 * INV_SQRT5 * 8, 240 * INV_SQRT5 * 8])
     np.testing.assert_allclose(force[0], [429.3251, 858.6501], atol=1e-3)
     # And the far agent has no neighbour: zero force, its own position as centre
     np.testing.assert_array_equal(debug["cohere.count"], [2, 2, 2, 0])
     np.testing.assert_array_equal(force[3], [0.0, 0.0])
-    np.testing.assert_array_equal(debug["cohere.centre"][3], [300.0, 300.0])
+    np.testing.assert_array_equal(debug["cohere.center"][3], [300.0, 300.0])
 
 
 def test_cohere_per_agent_radius() -> None:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.spatial.distance import pdist
 
-from steering import Arrive, AvoidAgents, PrioritizedSum, Seek, Separate
+from steering import Arrive, AvoidAgents, Seek, Separate, TruncatedRunningSum
 from steering.agents import AgentGroup, integrate
 from steering.base import Behaviour, Debug
 from steering.vec import FloatArray, length, truncate
@@ -197,7 +197,7 @@ def side_changes(forget: bool) -> tuple[int, int]:
     agents = AgentGroup.create(
         pos, vel, max_speed=[120] + [60] * 5, max_force=[360] + [0] * 5, radius=8
     )
-    steer = PrioritizedSum([AvoidAgents(), Seek((800.0, 0.0))])
+    steer = TruncatedRunningSum([AvoidAgents(), Seek((800.0, 0.0))])
     sides: list[float] = []
     threats: set[int] = set()
     for _ in range(300):
@@ -260,7 +260,7 @@ def test_two_files_crossing_head_on_never_overlap(seed: int) -> None:
     # Given two files of 10 agents, 40 px apart (bodies 16 px), walking into each other
     agents, goals = crowds(10, 1, 40.0, seed)
     # When they avoid each other and arrive on the far side
-    overlaps, deepest = cross_over(agents, PrioritizedSum([AvoidAgents(), Arrive(goals)]), 5.0)
+    overlaps, deepest = cross_over(agents, TruncatedRunningSum([AvoidAgents(), Arrive(goals)]), 5.0)
     # Then no two bodies overlap by more than a hair, while without avoidance they collide
     # head on (a dozen agents walk straight through one another)
     assert deepest <= 0.25, (overlaps, deepest)
@@ -279,7 +279,7 @@ def test_dense_blocks_overlap_drastically_less_with_separation() -> None:
         return truncate(avoid(agents, dt, debug) + separate(agents, dt), agents.max_force)
 
     avoid, separate = AvoidAgents(), Separate(20.0)
-    overlaps, deepest = cross_over(agents, PrioritizedSum([steer, Arrive(goals)]), 5.0)
+    overlaps, deepest = cross_over(agents, TruncatedRunningSum([steer, Arrive(goals)]), 5.0)
     plain, _ = crowds(4, 3, 36.0, 0)
     blind, _ = cross_over(plain, Arrive(goals), 5.0)
     # Then with separation for the touching ones: over 20 times fewer overlaps, all shallow

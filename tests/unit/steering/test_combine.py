@@ -11,7 +11,14 @@ import pytest
 from steering.agents import AgentGroup
 from steering.base import Debug
 from steering.basic import Seek
-from steering.combine import Limited, Masked, PrioritizedSum, Priority, Weighted, WeightedSum
+from steering.combine import (
+    FirstNonZero,
+    Limited,
+    Masked,
+    TruncatedRunningSum,
+    Weighted,
+    WeightedSum,
+)
 from steering.vec import FloatArray
 
 
@@ -38,32 +45,32 @@ def test_weighted_sum_adds_weights_then_truncates() -> None:
 
 def test_prioritized_sum_gives_first_parts_their_share() -> None:
     # max force 10: the first part takes 6, the second is cut to the remaining 4, the third nothing
-    blend = PrioritizedSum([Const((6.0, 0.0)), Const((8.0, 0.0)), Const((0.0, 5.0))])
+    blend = TruncatedRunningSum([Const((6.0, 0.0)), Const((8.0, 0.0)), Const((0.0, 5.0))])
     np.testing.assert_allclose(blend(_agents(), 0.0), [[10.0, 0.0]])
 
 
 def test_prioritized_sum_budget_is_on_magnitude_as_in_buckland() -> None:
     # (6, 0) then (0, 8) fits? |(6, 0)| = 6 leaves 4, so (0, 8) is cut to (0, 4); |(6, 4)| = 7.21
     # leaves 2.79 for the third part, (-5, 0) cut to (-2.79, 0).
-    blend = PrioritizedSum([Const((6.0, 0.0)), Const((0.0, 8.0)), Const((-5.0, 0.0))])
+    blend = TruncatedRunningSum([Const((6.0, 0.0)), Const((0.0, 8.0)), Const((-5.0, 0.0))])
     remaining = 10.0 - np.hypot(6.0, 4.0)
     np.testing.assert_allclose(blend(_agents(), 0.0), [[6.0 - remaining, 4.0]])
 
 
 def test_priority_takes_first_significant_force() -> None:
-    blend = Priority([Const((0.0, 0.0)), Const((3.0, 0.0)), Const((0.0, 9.0))])
+    blend = FirstNonZero([Const((0.0, 0.0)), Const((3.0, 0.0)), Const((0.0, 9.0))])
     debug: Debug = {}
     np.testing.assert_allclose(blend(_agents(), 0.0, debug), [[3.0, 0.0]])
     assert debug["priority.chosen"].tolist() == [1]
 
 
 def test_priority_all_zero_gives_zero() -> None:
-    np.testing.assert_allclose(Priority([Const((0.0, 0.0))])(_agents(2), 0.0), np.zeros((2, 2)))
+    np.testing.assert_allclose(FirstNonZero([Const((0.0, 0.0))])(_agents(2), 0.0), np.zeros((2, 2)))
 
 
 def test_combinators_nest() -> None:
     inner = WeightedSum([Weighted(Const((1.0, 1.0)), 2.0)])
-    outer = PrioritizedSum([Priority([Const((0.0, 0.0)), inner]), Const((5.0, 0.0))])
+    outer = TruncatedRunningSum([FirstNonZero([Const((0.0, 0.0)), inner]), Const((5.0, 0.0))])
     np.testing.assert_allclose(outer(_agents(), 0.0), [[7.0, 2.0]])
 
 
@@ -81,8 +88,8 @@ def test_masked_applies_to_selected_agents_only() -> None:
 def test_combinators_handle_any_group_size(n: int) -> None:
     for blend in (
         WeightedSum([Const((1.0, 0.0))]),
-        PrioritizedSum([Const((1.0, 0.0))]),
-        Priority([Const((1.0, 0.0))]),
+        TruncatedRunningSum([Const((1.0, 0.0))]),
+        FirstNonZero([Const((1.0, 0.0))]),
     ):
         assert blend(_agents(n), 0.0).shape == (n, 2)
 
@@ -90,7 +97,7 @@ def test_combinators_handle_any_group_size(n: int) -> None:
 # -- bad arguments -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("combinator", [WeightedSum, PrioritizedSum, Priority])
+@pytest.mark.parametrize("combinator", [WeightedSum, TruncatedRunningSum, FirstNonZero])
 def test_a_part_that_is_not_a_behaviour_is_named_by_its_index(combinator: type) -> None:
     # Given a list whose second item is a number, not a behaviour
     parts = [Const((1.0, 0.0)), 2.0]
@@ -107,11 +114,11 @@ def test_a_nan_or_infinite_weight_is_refused(weight: float) -> None:
     # And one set afterwards is refused at the call, naming the part
     part = Weighted(Const((1.0, 0.0)), 1.0)
     part.weight = weight
-    for blend in (WeightedSum([Const((0.0, 1.0)), part]), PrioritizedSum([part])):
+    for blend in (WeightedSum([Const((0.0, 1.0)), part]), TruncatedRunningSum([part])):
         with pytest.raises(ValueError, match=r"parts\[\d\]\.weight"):
             blend(_agents(), 0.0)
     with pytest.raises(ValueError, match="weight"):
-        PrioritizedSum.accumulate(np.zeros((1, 2)), np.ones((1, 2)), weight, np.ones(1))
+        TruncatedRunningSum.accumulate(np.zeros((1, 2)), np.ones((1, 2)), weight, np.ones(1))
 
 
 def test_a_weighted_that_is_not_a_behaviour_is_refused() -> None:
@@ -176,7 +183,7 @@ def test_combinator_loops_match_the_numpy_formulas() -> None:
     want = np.where(np.isfinite(norm)[:, None], total * scale[:, None], 0.0)
     np.testing.assert_allclose(blend(agents, 0.0), want, rtol=1e-12, atol=1e-12)
     # And the running sum never exceeds max force
-    run = PrioritizedSum([Weighted(p, w) for p, w in zip(parts, weights, strict=True)])
+    run = TruncatedRunningSum([Weighted(p, w) for p, w in zip(parts, weights, strict=True)])
     out = run(agents, 0.0)
     assert np.isfinite(out).all()
     assert (np.hypot(out[:, 0], out[:, 1]) <= agents.max_force + 1e-9).all()

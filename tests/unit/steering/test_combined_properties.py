@@ -17,28 +17,28 @@ from steering import (
     AvoidObstacles,
     Cohere,
     Contain,
+    FirstNonZero,
     FlowField,
     FollowFlow,
     FollowPath,
     Obstacles,
     Path,
-    PrioritizedSum,
-    Priority,
     Pursue,
     Separate,
+    TruncatedRunningSum,
     Wander,
     Weighted,
     WeightedSum,
     integrate,
-    length,
 )
+from steering.vec import length
 
 coords = st.floats(-2000, 2000, allow_nan=False)
 points = st.integers(1, 30).flatmap(lambda n: arrays(np.float64, (n, 2), elements=coords))
 
 
 @st.composite
-def scenes(draw: st.DrawFn) -> tuple[AgentGroup, PrioritizedSum]:
+def scenes(draw: st.DrawFn) -> tuple[AgentGroup, TruncatedRunningSum]:
     pos = draw(points)
     n = len(pos)
     # Duplicate some agents on purpose: coincident neighbours must not produce NaN.
@@ -63,12 +63,12 @@ def scenes(draw: st.DrawFn) -> tuple[AgentGroup, PrioritizedSum]:
         centres.reshape(-1, 2), draw(st.floats(1, 100)) if len(centres) else np.zeros(0)
     )
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    behaviour = PrioritizedSum(
+    behaviour = TruncatedRunningSum(
         [
             Contain(-2500, -2500, 2500, 2500),
             AvoidObstacles(rocks),
             Weighted(Separate(distance=draw(st.floats(0, 60))), 1.5),
-            Priority([FollowPath(path), Arrive((0.0, 0.0))]),
+            FirstNonZero([FollowPath(path), Arrive((0.0, 0.0))]),
             WeightedSum(
                 [
                     Weighted(FollowFlow(field), 0.5),
@@ -87,7 +87,7 @@ def scenes(draw: st.DrawFn) -> tuple[AgentGroup, PrioritizedSum]:
 @settings(max_examples=150, deadline=None)
 @given(scenes())
 def test_combined_forces_are_finite_and_within_max_force(
-    scene: tuple[AgentGroup, PrioritizedSum],
+    scene: tuple[AgentGroup, TruncatedRunningSum],
 ) -> None:
     agents, behaviour = scene
     with warnings.catch_warnings():

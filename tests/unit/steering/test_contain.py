@@ -9,7 +9,7 @@ import pytest
 
 from steering.agents import AgentGroup, integrate
 from steering.basic import Contain, Wander
-from steering.combine import PrioritizedSum
+from steering.combine import TruncatedRunningSum
 
 
 def test_contain_is_zero_well_inside() -> None:
@@ -28,7 +28,7 @@ def test_wandering_agents_stay_inside_a_box() -> None:
     agents = AgentGroup.create(
         np.random.default_rng(0).uniform(100, 300, (50, 2)), max_speed=150, max_force=500, radius=8
     )
-    steer = PrioritizedSum([Contain(0, 0, 400, 400), Wander(np.random.default_rng(1))])
+    steer = TruncatedRunningSum([Contain(0, 0, 400, 400), Wander(np.random.default_rng(1))])
     for _ in range(60 * 20):
         integrate(agents, steer(agents, 1 / 60), 1 / 60)
         assert (agents.pos > -1).all() and (agents.pos < 401).all()

@@ -135,7 +135,7 @@ def test_cohesion_and_alignment_see_across_the_seam(n: int) -> None:
     # Then everyone has the whole group as neighbours, and the centre lies near the corner
     assert (debug["cohere.count"] == n - 1).all()
     assert (debug["align.count"] == n - 1).all()
-    centre = debug["cohere.centre"]
+    centre = debug["cohere.center"]
     offset = centre - np.round(centre / world) * world
     assert np.abs(offset).max() < 25.0
 

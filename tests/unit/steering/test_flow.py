@@ -103,8 +103,8 @@ def test_contains_covers_the_rectangle_half_open() -> None:
     np.testing.assert_array_equal(mask, [True, True, False, False, False, False])
 
 
-def test_cell_centres_put_row_zero_at_the_bottom() -> None:
-    centres = _indexed_field().cell_centres()
+def test_cell_centers_put_row_zero_at_the_bottom() -> None:
+    centres = _indexed_field().cell_centers()
     assert centres.shape == (3, 4, 2)
     np.testing.assert_allclose(centres[0, 0], [105.0, 55.0])
     np.testing.assert_allclose(centres[2, 3], [135.0, 75.0])
@@ -182,7 +182,7 @@ def test_vortex_turns_counter_clockwise_by_default_and_clockwise_on_request() ->
     # And the clockwise flag flips every vector
     np.testing.assert_allclose(cw.lookup(pts, bilinear=False), -expected, atol=1e-12)
     # And every vector is tangent: perpendicular to the radius
-    radius = (ccw.cell_centres() - 25.0).reshape(-1, 2)
+    radius = (ccw.cell_centers() - 25.0).reshape(-1, 2)
     np.testing.assert_allclose(np.einsum("ij,ij->i", radius, ccw.vectors.reshape(-1, 2)), 0.0,
                                atol=1e-9)  # fmt: skip
 
@@ -298,7 +298,7 @@ def test_noise_falls_back_to_opensimplex_array_functions() -> None:
     np.testing.assert_allclose(slow.grid3(xs, ys, 1.5), fast.grid3(xs, ys, 1.5), atol=1e-4)
 
 
-def test_from_function_samples_cell_centres() -> None:
+def test_from_function_samples_cell_centers() -> None:
     # Given fn(p) = (y, -x) on a 2 x 3 grid of 10 px cells at origin (0, 100)
     field = FlowField.from_function(lambda p: np.stack((p[:, 1], -p[:, 0]), 1), 2, 3, 10.0,
                                     origin=(0.0, 100.0))  # fmt: skip

@@ -10,10 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from steering import Debug, Hide, Obstacles, length
+from steering import Debug, Hide, Obstacles
 from steering import targets as targets_module
 from steering.agents import AgentGroup, integrate
 from steering.basic import Arrive, Evade
+from steering.vec import length
 
 DT = 1 / 60
 NAN_ROW = [math.nan, math.nan]

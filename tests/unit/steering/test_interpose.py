@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from steering import Debug, Interpose, length
+from steering import Debug, Interpose
 from steering.agents import AgentGroup, integrate
+from steering.vec import length
 
 DT = 1 / 60
 

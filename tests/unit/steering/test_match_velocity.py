@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from steering import Debug, MatchVelocity, length
+from steering import Debug, MatchVelocity
 from steering.agents import AgentGroup, integrate
+from steering.vec import length
 
 DT = 1 / 60
 

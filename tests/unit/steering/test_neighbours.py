@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from steering import AgentGroup, Separate, directed_candidates
+from steering import AgentGroup, Separate
+from steering.neighbours import directed_candidates
 from steering.vec import FloatArray, truncate
 
 DT = 1.0 / 60.0

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from steering import Debug, OffsetPursuit, formation_offsets, length
+from steering import Debug, OffsetPursuit, formation_offsets
 from steering.agents import AgentGroup, integrate
+from steering.vec import length
 
 DT = 1 / 60
 S2 = 40.0 / math.sqrt(2.0)  # 28.28: a 45-degree step of 40 px

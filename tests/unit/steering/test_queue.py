@@ -12,11 +12,11 @@ from scipy.spatial.distance import pdist
 
 from steering import (
     AvoidWalls,
-    PrioritizedSum,
-    Priority,
+    FirstNonZero,
     Queue,
     Seek,
     Separate,
+    TruncatedRunningSum,
     Walls,
 )
 from steering.agents import AgentGroup, integrate
@@ -122,7 +122,7 @@ def through_the_door(steer: Behaviour, seconds: float = 11.0) -> tuple[list[int]
         max_force=360.0,
         radius=8.0,
     )
-    full = PrioritizedSum([AvoidWalls(walls), steer])
+    full = TruncatedRunningSum([AvoidWalls(walls), steer])
     order: list[int] = []
     gap = np.inf
     for _ in range(round(seconds / DT)):
@@ -138,7 +138,7 @@ GOAL = (3000.0, 0.0)
 
 def test_a_line_queues_through_a_door_in_order_without_touching() -> None:
     # Given the line, queueing in front of its goal and keeping 20 px apart
-    steer = PrioritizedSum([Separate(20.0), Queue(), Seek(GOAL)])
+    steer = TruncatedRunningSum([Separate(20.0), Queue(), Seek(GOAL)])
     # When they go through the door
     order, gap = through_the_door(steer)
     # Then all pass, in the order of the line, and no two bodies ever touch
@@ -147,8 +147,10 @@ def test_a_line_queues_through_a_door_in_order_without_touching() -> None:
 
 
 def test_queueing_by_priority_also_keeps_the_order() -> None:
-    # Priority: a blocked agent brakes outright instead of creeping on
-    order, gap = through_the_door(PrioritizedSum([Separate(20.0), Priority([Queue(), Seek(GOAL)])]))
+    # FirstNonZero: a blocked agent brakes outright instead of creeping on
+    order, gap = through_the_door(
+        TruncatedRunningSum([Separate(20.0), FirstNonZero([Queue(), Seek(GOAL)])])
+    )
     assert order == list(range(8))
     assert gap > 0.0
 
@@ -156,7 +158,7 @@ def test_queueing_by_priority_also_keeps_the_order() -> None:
 def test_without_queueing_the_line_pushes_past_its_slow_leader() -> None:
     # The same line with separation and the goal only: the fast ones jostle round the slow
     # leader, pass the door out of order and press into each other
-    order, gap = through_the_door(PrioritizedSum([Separate(20.0), Seek(GOAL)]))
+    order, gap = through_the_door(TruncatedRunningSum([Separate(20.0), Seek(GOAL)]))
     assert order[:2] != [0, 1]
     assert gap < 0.0
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from steering import AvoidWalls, PrioritizedSum, Seek, Walls
+from steering import AvoidWalls, Seek, TruncatedRunningSum, Walls
 from steering.agents import AgentGroup, integrate
 from steering.base import Debug
 from steering.vec import FloatArray, length
@@ -290,7 +290,7 @@ def test_an_agent_seeking_behind_a_long_wall_never_crosses_it(
     agents = AgentGroup.create(
         [start], [(speed, 0.0)], max_speed=speed, max_force=max_force, radius=radius
     )
-    steer = PrioritizedSum([AvoidWalls(walls), Seek(goal)])
+    steer = TruncatedRunningSum([AvoidWalls(walls), Seek(goal)])
     # When it avoids first and seeks with what is left, for 10 s
     for _ in range(600):
         before = agents.pos.copy()
@@ -305,7 +305,7 @@ def test_a_line_of_agents_passes_a_door_without_touching_its_jambs() -> None:
     n = 6
     start = np.stack((-np.arange(n) * 40.0, np.linspace(-3.0, 3.0, n)), 1)
     agents = AgentGroup.create(start, np.tile([120.0, 0.0], (n, 1)), max_force=360, radius=8)
-    steer = PrioritizedSum([AvoidWalls(walls), Seek((3000.0, 0.0))])
+    steer = TruncatedRunningSum([AvoidWalls(walls), Seek((3000.0, 0.0))])
     clearance = np.inf
     for _ in range(300):
         integrate(agents, steer(agents, DT), DT)

@@ -12,7 +12,8 @@ from game.level import load_level, resolve_level
 from game.world import World
 from game.world.brains import combine
 from game.world.tuning import default_tuning
-from steering import AgentGroup, PrioritizedSum, Weighted, truncate
+from steering import AgentGroup, TruncatedRunningSum, Weighted
+from steering.vec import truncate
 
 CROWD = default_tuning().crowd
 
@@ -63,7 +64,7 @@ def test_combine_equals_the_cores_prioritised_sum() -> None:
     # When
     got = combine(group, urgent, sep, goal)
     # Then it is Buckland's running sum, as the core computes it
-    expected = PrioritizedSum(
+    expected = TruncatedRunningSum(
         [
             Given(urgent),
             Weighted(Given(sep), CROWD.separation_weight),
