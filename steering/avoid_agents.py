@@ -9,7 +9,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from . import _kern as vm
+from . import grid as vm
 from ._checks import in_range, non_negative, positive
 from ._jit import njit, prange, rows_kernel
 from .agents import AgentGroup
@@ -239,7 +239,7 @@ def _fastest(vel: FloatArray, radius: FloatArray) -> tuple[float, float]:
     speed = 0.0
     big = 0.0
     for i in range(vel.shape[0]):
-        speed = max(speed, vm.hypot(vel[i, 0], vel[i, 1]))
+        speed = max(speed, vm.norm(vel[i, 0], vel[i, 1]))
         big = max(big, radius[i])
     return speed, big
 
@@ -302,7 +302,7 @@ def _avoid_rows(
             # the horizon (and nothing beyond the reach counts); around the halfway points
             # half that.
             clear_max = ri + max(biggest, 0.0) + margin
-            closing_max = (vm.hypot(vx, vy) + fastest) * horizon
+            closing_max = (vm.norm(vx, vy) + fastest) * horizon
             if halfway:
                 radius_i = clear_max + 0.5 * closing_max
             else:
@@ -390,7 +390,7 @@ def _avoid_rows(
             need = min((side * lateral + w) / max(t, EPSILON), speed_max)
             sx = -hy * (side * need * gain)
             sy = hx * (side * need * gain)
-            gap = vm.hypot(px, py)
+            gap = vm.norm(px, py)
             if gap < clear:
                 # At contact range: straight away from the threat.
                 if gap > EPSILON * clear:

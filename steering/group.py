@@ -18,11 +18,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _kern as vm
+from . import grid as vm
 from ._checks import fov as check_fov
 from ._checks import non_negative, points
 from ._jit import njit, prange, rows_kernel
-from ._kern import hypot
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .grid import (
@@ -268,7 +267,7 @@ def _align_force(
         return _toward(tx, ty, m, vx, vy, speed, gain, force)
     ax = tx / m
     ay = ty / m
-    if vm.hypot(ax, ay) > speed:
+    if vm.norm(ax, ay) > speed:
         ax, ay = vm.set_length(ax, ay, speed)
     return vm.steer(ax, ay, vx, vy, gain, force)
 
@@ -597,7 +596,7 @@ def _sees_pair(
     dx = float(minimal_offset(pos[j, 0] - pos[i, 0], w))
     dy = float(minimal_offset(pos[j, 1] - pos[i, 1], h))
     ux, uy, blind = _facing(heading, i, cos_half)
-    return bool(_sees(ux, uy, blind, dx, dy, hypot(dx, dy), cos_half))
+    return bool(_sees(ux, uy, blind, dx, dy, math.hypot(dx, dy), cos_half))
 
 
 @dataclass

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from . import _kern as vm
+from . import grid as vm
 from ._checks import fov as check_fov
 from ._checks import non_negative
 from ._jit import prange, rows_kernel
@@ -129,7 +129,7 @@ def _queue_rows(
             vx = vel[i, 0]
             vy = vel[i, 1]
             # Direction of travel: the velocity, else the heading, else +x.
-            speed = vm.hypot(vx, vy)
+            speed = vm.norm(vx, vy)
             if speed > EPSILON:
                 ux = vx / speed
                 uy = vy / speed
