@@ -45,6 +45,10 @@ NEIGHBOUR = 50.0
 AREA_PER_AGENT = 40.0 * 40.0
 SIZES = (1, 2, 5, 10, 30, 100, 300, 1_000, 3_000, 10_000, 20_000)
 FLOCK_WEIGHTS = (1.5, 1.0, 1.0, 0.5)  # separate, align, cohere, seek
+PRESET = "flock (Flock preset)"
+#: What the sweep times: ours as WeightedSum of the parts each time, and the flock once more as
+#: the Flock preset (the same forces); the naive side is the same per-object code for both.
+SCENARIOS = ("separate + seek", "flock", PRESET)
 
 
 # -- the naive reference: the seeds' Vehicle, one object per agent ---------------------------
@@ -159,6 +163,22 @@ def _start(n: int, seed: int = 1) -> tuple[np.ndarray, np.ndarray, float]:
     return pos, vel, side
 
 
+def ours_preset(target: tuple[float, float]) -> st.Flock:
+    """The naive flock's blend as the :class:`~steering.Flock` preset: one pass over the
+    neighbours for all three group rules, the same forces as the weighted sum of the parts."""
+    ws, wa, wc, wt = FLOCK_WEIGHTS
+    return st.Flock(
+        separation=SEPARATION,
+        alignment=NEIGHBOUR,
+        cohesion=NEIGHBOUR,
+        separation_weight=ws,
+        alignment_weight=wa,
+        cohesion_weight=wc,
+        target=target,
+        seek_weight=wt,
+    )
+
+
 def ours_sum(flock: bool, target: tuple[float, float]) -> st.WeightedSum:
     """The same blend as :func:`naive_step`, built from the public API."""
     ws, wa, wc, wt = FLOCK_WEIGHTS if flock else (1.5, 0.0, 0.0, 1.0)
@@ -231,15 +251,15 @@ def sweep(
 ) -> list[SweepRow]:
     """Both scenarios at every size, ours and naive in interleaved blocks."""
     rows: list[SweepRow] = []
-    for flock in (False, True):
-        scenario = "flock" if flock else "separate + seek"
+    for scenario in SCENARIOS:
+        flock = scenario != "separate + seek"
         for n in sizes:
             pos, vel, side = _start(n)
             target = (side / 2.0, side / 2.0)
             agents = st.AgentGroup.create(pos, vel)
-            blend = ours_sum(flock, target)
+            blend: Any = ours_preset(target) if scenario == PRESET else ours_sum(flock, target)
 
-            def ours(agents: st.AgentGroup = agents, blend: st.WeightedSum = blend) -> None:
+            def ours(agents: st.AgentGroup = agents, blend: Any = blend) -> None:
                 st.integrate(agents, blend(agents, DT), DT)
 
             ours()  # compiles on a cold cache
@@ -307,7 +327,8 @@ def behaviour_cases(n: int, seed: int = 2) -> dict[str, tuple[st.AgentGroup, Any
         "Face": st.Face(center),
         "LookWhereYouAreGoing": st.LookWhereYouAreGoing(),
         "WeightedSum (separate, seek)": ours_sum(False, center),
-        "Flock": ours_sum(True, center),
+        "Flock (WeightedSum of the parts)": ours_sum(True, center),
+        "Flock (preset)": ours_preset(center),
     }
     return {name: (st.AgentGroup.create(pos, vel), b) for name, b in cases.items()}
 
@@ -352,7 +373,7 @@ def _sweep_line(row: SweepRow) -> str:
     naive = "—" if row.naive is None else f"{_us(row.naive.median)} (p95 {_us(row.naive.p95)})"
     ratio = "—" if row.ratio is None else f"{row.ratio:,.2f}x"
     return (
-        f"{row.scenario:16} {row.agents:>6} agents  ours {_us(row.ours.median)} "
+        f"{row.scenario:20} {row.agents:>6} agents  ours {_us(row.ours.median)} "
         f"(p95 {_us(row.ours.p95)})  naive {naive}  naive/ours {ratio}"
     )
 
@@ -370,13 +391,13 @@ def markdown(rows: list[SweepRow], brows: list[BehaviourRow]) -> str:
     sizes = sorted({r.agents for r in rows})
     out = ["| agents | " + " | ".join(f"{n:,}" for n in sizes) + " |"]
     out.append("|---|" + "---:|" * len(sizes))
-    for scenario in ("separate + seek", "flock"):
+    for scenario in SCENARIOS:
         cells = []
         for n in sizes:
             row = next(r for r in rows if r.scenario == scenario and r.agents == n)
             cells.append("—" if row.ratio is None else f"{row.ratio:,.2f}x")
         out.append(f"| {scenario}, naive / ours | " + " | ".join(cells) + " |")
-    for scenario in ("separate + seek", "flock"):
+    for scenario in SCENARIOS:
         cells = [
             _us(next(r for r in rows if r.scenario == scenario and r.agents == n).ours.median)
             for n in sizes
