@@ -7,6 +7,7 @@ only the cells it overlaps.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -408,7 +409,7 @@ class AvoidObstacles:
         if len(obs):
             grid, pad, rmax = obs.index()
         else:
-            grid, pad, rmax = _NO_GRID, 0.0, 0.0
+            grid, pad, rmax = _no_grid(), 0.0, 0.0
         out = np.empty((n, 2))
         rec = np.empty((n if debug is not None else 0, _REC))
         tie = _TIE[self.tie_break]
@@ -456,7 +457,10 @@ class AvoidObstacles:
 _TIE = {"left": 1.0, "right": -1.0, "parity": 0.0}
 
 #: The grid of no obstacle at all (one empty cell).
-_NO_GRID = build_grid(np.zeros((0, 2)))
+@functools.cache
+def _no_grid() -> Grid:
+    """The grid of no obstacle, made on first use (not at import: it runs a kernel)."""
+    return build_grid(np.zeros((0, 2)))
 
 
 @njit
