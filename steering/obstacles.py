@@ -456,6 +456,7 @@ class AvoidObstacles:
 #: Side for a dead-ahead rock with no remembered side: +1 left, -1 right, 0 by parity.
 _TIE = {"left": 1.0, "right": -1.0, "parity": 0.0}
 
+
 #: The grid of no obstacle at all (one empty cell).
 @functools.cache
 def _no_grid() -> Grid:
