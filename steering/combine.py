@@ -100,35 +100,38 @@ class WeightedSum:
         n = agents.n
         if not self.parts:
             return np.zeros((n, 2))
-        total = np.empty((n, 2))
-        last = len(self.parts) - 1
+        forces = []
+        weights = []
         for k, item in enumerate(self.parts):
             b, w = _part("WeightedSum.parts", k, item)
             force = _force("WeightedSum.parts", k, b(agents, dt, debug), n)
-            _add_rows(n)(total, force, w, agents.max_force, k == 0, k == last)
+            if not (force.flags.c_contiguous and force.flags.writeable):
+                force = np.array(force)  # one array type for the kernel's tuple
+            forces.append(force)
+            weights.append(w)
+        total = np.empty((n, 2))
+        # One compiled call for the sum, whatever the number of parts (a call per part cost
+        # more than the parts themselves at a handful of agents).
+        _sum_rows(n)(tuple(forces), tuple(weights), agents.max_force, total)
         return total
 
 
 @rows_kernel
-def _add_rows(
-    total: FloatArray,
-    force: FloatArray,
-    weight: float,
+def _sum_rows(
+    forces: tuple[FloatArray, ...],
+    weights: tuple[float, ...],
     max_force: FloatArray,
-    first: bool,
-    cap: bool,
+    total: FloatArray,
 ) -> None:
-    """total += weight * force (``first``: total = 0 + weight * force); with ``cap`` the sum
-    is then limited to max force."""
+    """total = the parts' forces times their weights, added in order, limited to max force."""
     for i in prange(total.shape[0]):
-        x = 0.0 if first else total[i, 0]
-        y = 0.0 if first else total[i, 1]
-        x += weight * force[i, 0]
-        y += weight * force[i, 1]
-        if cap:
-            x, y = kern.truncate(x, y, max_force[i])
-        total[i, 0] = x
-        total[i, 1] = y
+        x = 0.0
+        y = 0.0
+        for k in range(len(forces)):
+            f = forces[k]
+            x += weights[k] * f[i, 0]
+            y += weights[k] * f[i, 1]
+        total[i, 0], total[i, 1] = kern.truncate(x, y, max_force[i])
 
 
 @dataclass
