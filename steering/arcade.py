@@ -75,13 +75,15 @@ def _fill_rows(
 
 
 def _slots(sprites: Any, slots: dict[Any, int]) -> np.ndarray:
-    """The buffer slot of each sprite, in list order; cached until the list changes."""
-    key = (id(sprites.sprite_list), len(sprites), getattr(sprites, "_sprite_buffer_slots", 0))
+    """The buffer slot of each sprite, in list order; cached while the list holds the same
+    sprites in the same order (compared sprite by sprite: a sprite removed and another
+    appended, a swap or a sort all make the slots again)."""
+    current = sprites.sprite_list
     cached = getattr(sprites, "_steering_slots", None)
-    if cached is not None and cached[0] == key:
+    if cached is not None and cached[0] == current:
         return cached[1]
-    rows = np.fromiter((slots[s] for s in sprites), dtype=np.intp, count=len(sprites))
-    sprites._steering_slots = (key, rows)
+    rows = np.fromiter((slots[s] for s in current), dtype=np.intp, count=len(current))
+    sprites._steering_slots = (list(current), rows)
     return rows
 
 

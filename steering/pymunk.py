@@ -11,6 +11,7 @@ pymunk is imported here only: ``import steering`` never loads it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,8 +31,9 @@ class BodyBridge:
     """Rows of an agent group mapped onto pymunk bodies, read and written in batches.
 
     ``pymunk.batch`` visits the space's dynamic bodies in its own order, then
-    ``space.static_body``; the bridge reads that order once from the bodies' ids and keeps a
-    row permutation. Build a new bridge after adding or removing bodies.
+    ``space.static_body`` (sleeping bodies after the awake ones); the bridge reads the bodies'
+    ids with every batch and remakes its row permutation when that order changed. Build a new
+    bridge after adding bodies; one whose body was removed raises.
 
     Args:
         space: the space holding the bodies.
@@ -44,23 +46,35 @@ class BodyBridge:
     def __init__(self, space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> None:
         self.space = space
         self.n = len(bodies)
-        ids = self._visited_ids()
-        row_of = {b.id: k for k, b in enumerate(bodies)}
-        if len(row_of) != self.n:
+        self._row_of = {b.id: k for k, b in enumerate(bodies)}
+        if len(self._row_of) != self.n:
             raise ValueError("bodies: a body is listed twice")
-        self.order = np.array([row_of.get(int(i), -1) for i in ids], dtype=np.intp)
-        if np.count_nonzero(self.order >= 0) != self.n:
-            raise ValueError("bodies: every body must be a dynamic body of the space")
-        self._live = np.flatnonzero(self.order >= 0)
-        self._rows = self.order[self._live]
-        self._forces = np.zeros((ids.shape[0], 2))
-        self._set = batch.Buffer()
-        self._set.set_float_buf(self._forces)
+        self._ids: np.ndarray | None = None
+        self._order(self._visited_ids())
 
     def _visited_ids(self) -> np.ndarray:
         buf = batch.Buffer()
         batch.get_space_bodies(self.space, batch.BodyFields.BODY_ID, buf)
         return np.frombuffer(buf.int_buf(), dtype=np.uintp).copy()
+
+    def _order(self, ids: np.ndarray) -> None:
+        """The row of each visited body, made again whenever pymunk's order changed (a body
+        that falls asleep is visited after the awake ones).
+
+        Raises:
+            ValueError: if a body of the bridge is no longer in the space.
+        """
+        if self._ids is not None and np.array_equal(ids, self._ids):
+            return
+        order = np.array([self._row_of.get(int(i), -1) for i in ids], dtype=np.intp)
+        if np.count_nonzero(order >= 0) != self.n:
+            raise ValueError("bodies: every body must be a dynamic body of the space")
+        self._ids = ids
+        self._live = np.flatnonzero(order >= 0)
+        self._rows = order[self._live]
+        self._forces = np.zeros((ids.shape[0], 2))
+        self._set = batch.Buffer()
+        self._set.set_float_buf(self._forces)
 
     def read(self, agents: AgentGroup) -> None:
         """Copy every body's position and velocity into ``agents`` (in place).
@@ -71,7 +85,8 @@ class BodyBridge:
         if agents.n != self.n:
             raise ValueError(f"agents: the bridge has {self.n} bodies, the group {agents.n} rows")
         buf = batch.Buffer()
-        batch.get_space_bodies(self.space, _READ, buf)
+        batch.get_space_bodies(self.space, _READ | batch.BodyFields.BODY_ID, buf)
+        self._order(np.frombuffer(buf.int_buf(), dtype=np.uintp).copy())
         data = np.frombuffer(buf.float_buf(), dtype=np.float64).reshape(-1, 4)
         agents.pos[self._rows] = data[self._live, 0:2]
         agents.vel[self._rows] = data[self._live, 2:4]
@@ -81,11 +96,19 @@ class BodyBridge:
         is not finite is written as zero (a NaN force poisons a pymunk body for good).
 
         Raises:
-            ValueError: if ``forces`` is not (N, 2).
+            ValueError: if ``forces`` is not (N, 2), or the space lets bodies sleep.
         """
         f = np.asarray(forces, dtype=np.float64)
         if f.shape != (self.n, 2):
             raise ValueError(f"forces: expected ({self.n}, 2), got {f.shape}")
+        if self.space.sleep_time_threshold < math.inf:
+            # Setting a sleeping body's force wakes it, which reorders pymunk's list while the
+            # batch walks it: rows would land on the wrong bodies.
+            raise ValueError(
+                "space.sleep_time_threshold: BodyBridge.write needs bodies that never sleep "
+                "(keep pymunk's default, inf)"
+            )
+        self._order(self._visited_ids())
         rows = f[self._rows]
         rows[~np.isfinite(rows).all(axis=1)] = 0.0
         self._forces[self._live] = rows

@@ -83,3 +83,53 @@ def test_body_bridge_refuses_bodies_outside_the_space() -> None:
     space = pymunk.Space()
     with pytest.raises(ValueError, match="bodies"):
         BodyBridge(space, [pymunk.Body(1.0, 1.0)])
+
+
+def test_body_bridge_follows_pymunk_when_bodies_fall_asleep() -> None:
+    import pymunk
+
+    from steering.pymunk import BodyBridge
+
+    # Given four bodies of which two fall asleep (pymunk then visits them after the others)
+    space = pymunk.Space()
+    space.sleep_time_threshold = 0.5
+    bodies = [pymunk.Body(1.0, math.inf) for _ in range(4)]
+    for k, b in enumerate(bodies):
+        b.position = (100.0 * k, 0.0)
+        space.add(b, pymunk.Circle(b, 3.0))
+    bridge = BodyBridge(space, bodies)
+    agents = BodyBridge.agents_of(bodies)
+    for _ in range(120):
+        bodies[1].velocity = (1.0, 0.0)
+        bodies[2].velocity = (-1.0, 0.0)
+        space.step(1 / 60)
+    assert [b.is_sleeping for b in bodies] == [True, False, False, True]
+    # When read, each row is still its own body
+    bridge.read(agents)
+    np.testing.assert_array_equal(agents.pos, [tuple(b.position) for b in bodies])
+    # And writing forces, which would wake bodies mid-batch, is refused with the reason
+    with pytest.raises(ValueError, match="sleep_time_threshold"):
+        bridge.write(np.zeros((4, 2)))
+
+
+@pytest.mark.window
+def test_sync_sprites_follows_a_list_changed_to_the_same_length(window: object) -> None:
+    import arcade
+
+    from steering.arcade import sync_sprites
+
+    # Given four agents and their sprites, synced once
+    agents = st.AgentGroup.create([(0.0, 1.0), (2.0, 3.0), (4.0, 5.0), (6.0, 7.0)])
+    sprites = arcade.SpriteList()
+    for _ in range(4):
+        sprites.append(arcade.SpriteSolidColor(4, 4, color=arcade.color.WHITE))
+    sync_sprites(sprites, agents)
+    # When one sprite is removed and another appended, then two are swapped
+    sprites.remove(sprites[0])
+    sprites.append(arcade.SpriteSolidColor(4, 4, color=arcade.color.WHITE))
+    sprites.swap(0, 1)
+    sync_sprites(sprites, agents)
+    # Then sprite k still sits on agent k in the buffer arcade draws
+    buf = np.frombuffer(sprites._sprite_pos_angle_data, dtype=np.float32).reshape(-1, 4)
+    rows = np.array([buf[sprites.sprite_slot[s], 0:2] for s in sprites])
+    np.testing.assert_array_equal(rows, agents.pos)
