@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -75,6 +76,50 @@ def _points(values: ArrayLike, n: int | None, name: str) -> FloatArray:
     if not np.isfinite(arr).all():
         raise ValueError(f"{name}: values must be finite")
     return arr
+
+
+_VECTORS = ("pos", "vel", "heading")
+_SCALARS = ("max_speed", "max_force", "radius", "mass", "max_turn_rate")
+_COLUMNS = frozenset(_VECTORS + _SCALARS)
+
+
+def _column_of(name: str, value: Any, n: int | None) -> FloatArray:
+    """A column as the kernels need it: float64, (n, 2) or (n,) rows, the vectors writeable
+    (integrate moves them in place). A float64 array of the right shape is kept as it is (a
+    view stays a view); a scalar fills a per-agent column.
+
+    Raises:
+        TypeError: for values that are not numbers.
+        ValueError: for the wrong number of rows or a read-only position, velocity or heading.
+    """
+    vector = name in _VECTORS
+    if not (isinstance(value, np.ndarray) and value.dtype == np.float64):
+        if isinstance(value, (str, bytes)):
+            raise TypeError(f"{name}: expected numbers, got {value!r:.40}")
+        try:
+            value = np.array(value, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name}: expected numbers, got {value!r:.40}") from None
+    if not vector and value.ndim == 0 and n is not None:
+        return np.full(n, float(value))
+    want = (n if n is not None else value.shape[0] if value.ndim else 0, 2) if vector else (n,)
+    if value.shape != want:
+        rows = "(N, 2)" if vector and n is None else str(want)
+        raise ValueError(f"{name}: expected {rows} values, one row per agent, got {value.shape}")
+    if vector and not value.flags.writeable:
+        raise ValueError(f"{name}: must be a writeable array (integrate moves it in place)")
+    return value
+
+
+def _limit(values: ArrayLike, n: int, name: str) -> FloatArray:
+    """A limit for :meth:`AgentGroup.with_limits`: a float64 (n,) array is used as it is (so
+    a change made to it in place is seen, as a view), anything else is made a column; either
+    way negative, non-finite or misshapen values are refused by name."""
+    if isinstance(values, np.ndarray) and values.dtype == np.float64 and values.shape == (n,):
+        if not (np.isfinite(values).all() and (values >= 0.0).all()):
+            raise ValueError(f"{name}: values must be finite and >= 0")
+        return values
+    return _column(values, n, name, minimum=0.0)
 
 
 def _world_size(size: tuple[float, float] | None) -> tuple[float, float] | None:
@@ -221,13 +266,25 @@ class AgentGroup:
         )
 
     def __post_init__(self) -> None:
+        self.pos = _column_of("pos", self.pos, None)
         n = self.pos.shape[0]
-        if self.heading.shape != (n, 2):
+        self.vel = _column_of("vel", self.vel, n)
+        if np.shape(self.heading) != (n, 2):
             self.heading = safe_normalize(self.vel, np.array([1.0, 0.0]))
-        if self.max_turn_rate.shape != (n,):
-            if self.max_turn_rate.size:
-                raise ValueError(f"max_turn_rate: expected {n} values")
-            self.max_turn_rate = np.full(n, math.inf)
+        self.heading = _column_of("heading", self.heading, n)
+        if np.shape(self.max_turn_rate) == (0,) and n:  # the field's default: no limit
+            object.__setattr__(self, "max_turn_rate", np.full(n, math.inf))
+        for name in _SCALARS:
+            object.__setattr__(self, name, _column_of(name, getattr(self, name), n))
+        object.__setattr__(self, "_ready", True)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # A column assigned later is checked as at construction: the kernels index every
+        # column by the rows of pos without bounds checks, so a short one would be read (and,
+        # by integrate, written) past its end.
+        if name in _COLUMNS and self.__dict__.get("_ready"):
+            value = _column_of(name, value, None if name == "pos" else self.pos.shape[0])
+        object.__setattr__(self, name, value)
 
     def __len__(self) -> int:
         return int(self.pos.shape[0])
@@ -407,17 +464,17 @@ class AgentGroup:
     ) -> AgentGroup:
         """A group that shares this one's rows and state but has other limits (a value for
         all, or one per agent; None keeps this group's). For :class:`~steering.Limited`.
+
+        Raises:
+            ValueError, TypeError: for a limit that is negative, not finite, not numbers or
+                of the wrong length (named).
         """
         n = self.n
         group = AgentGroup(
             pos=self.pos,
             vel=self.vel,
-            max_speed=self.max_speed
-            if max_speed is None
-            else np.broadcast_to(np.asarray(max_speed, dtype=np.float64), (n,)),
-            max_force=self.max_force
-            if max_force is None
-            else np.broadcast_to(np.asarray(max_force, dtype=np.float64), (n,)),
+            max_speed=self.max_speed if max_speed is None else _limit(max_speed, n, "max_speed"),
+            max_force=self.max_force if max_force is None else _limit(max_force, n, "max_force"),
             radius=self.radius,
             mass=self.mass,
             heading=self.heading,
