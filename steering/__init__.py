@@ -2,8 +2,9 @@
 
 Every behaviour is a small parameter object called as ``behaviour(agents, dt, debug=None)`` that
 returns an (N, 2) steering force (px/s^2 for a mass of 1; each row finite and within
-``max_force``); :func:`integrate` moves the agents by it. Combinators are behaviours too, so
-they nest. Each behaviour's per-agent maths is a compiled kernel (see ``steering/_jit.py``).
+``max_force``); :func:`integrate` moves the agents by it, and :func:`step` does both in one
+call (one compiled call for a :class:`WeightedSum`). Combinators are behaviours too, so they
+nest. Each behaviour's per-agent maths is a compiled kernel (see ``steering/_jit.py``).
 No arcade, pymunk or pyglet is imported; the adapters :mod:`steering.arcade` and
 :mod:`steering.pymunk` import theirs when used. The guide is the repository's docs/steering.md.
 """
@@ -15,7 +16,15 @@ from .avoid_agents import AvoidAgents
 from .avoid_walls import AvoidWalls
 from .base import DEFAULT_GAIN, Behaviour, Debug
 from .basic import Arrive, Contain, Evade, Flee, Pursue, Seek, Wander
-from .combine import FirstNonZero, Limited, Masked, TruncatedRunningSum, Weighted, WeightedSum
+from .combine import (
+    FirstNonZero,
+    Limited,
+    Masked,
+    TruncatedRunningSum,
+    Weighted,
+    WeightedSum,
+    step,
+)
 from .flow import FlowField, FlowSource, FollowFlow, NoiseFlow
 from .follow import FollowPath
 from .group import Align, Cohere, Flock, Separate
@@ -71,4 +80,5 @@ __all__ = [
     "WeightedSum",
     "formation_offsets",
     "integrate",
+    "step",
 ]

@@ -17,7 +17,8 @@ from .vec import FloatArray
 __all__ = ["finite", "integer", "non_negative", "points", "positive"]
 
 
-def _number(name: str, value: Any) -> float:
+def number(name: str, value: Any) -> float:
+    """``value`` as a float; TypeError naming ``name`` if it is not a number (a bool is not)."""
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name}: expected a number, got {type(value).__name__} {value!r:.40}")
     return float(value)
@@ -25,7 +26,7 @@ def _number(name: str, value: Any) -> float:
 
 def finite(name: str, value: Any) -> float:
     """``value`` as a float; TypeError if it is not a number, ValueError if NaN or infinite."""
-    x = _number(name, value)
+    x = number(name, value)
     if not math.isfinite(x):
         raise ValueError(f"{name}: must be finite, got {x}")
     return x
@@ -33,7 +34,7 @@ def finite(name: str, value: Any) -> float:
 
 def non_negative(name: str, value: Any, *, allow_inf: bool = False) -> float:
     """``value`` as a float >= 0 (and finite unless ``allow_inf``)."""
-    x = _number(name, value)
+    x = number(name, value)
     if not (x >= 0.0) or (x == math.inf and not allow_inf):
         raise ValueError(f"{name}: must be {'>= 0' if allow_inf else 'finite and >= 0'}, got {x}")
     return x
@@ -41,7 +42,7 @@ def non_negative(name: str, value: Any, *, allow_inf: bool = False) -> float:
 
 def positive(name: str, value: Any) -> float:
     """``value`` as a finite float > 0."""
-    x = _number(name, value)
+    x = number(name, value)
     if not (0.0 < x < math.inf):
         raise ValueError(f"{name}: must be finite and > 0, got {x}")
     return x

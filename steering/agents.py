@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ._checks import number
 from ._jit import njit, prange, rows_kernel
 from ._kern import EPSILON, hypot, truncate, unit
 from .grid import Grid, GridCache, directed_pairs
@@ -549,6 +550,15 @@ class AgentGroup:
             self.state[key][idx] = col
 
 
+def time_step(who: str, dt: Any) -> float:
+    """``dt`` as a float; TypeError or ValueError (naming ``who``) unless finite and >= 0."""
+    if type(dt) is not float:
+        dt = number(f"{who}: dt", dt)
+    if not (math.isfinite(dt) and dt >= 0.0):
+        raise ValueError(f"{who}: dt must be finite and >= 0, got {dt}")
+    return dt
+
+
 def integrate(
     agents: AgentGroup, force: FloatArray, dt: float, *, face_velocity: bool = True
 ) -> None:
@@ -566,39 +576,53 @@ def integrate(
     Raises:
         ValueError: if ``force`` is not (N, 2) or ``dt`` is negative or not finite.
     """
-    n = agents.n
-    f = np.asarray(force, dtype=np.float64)
+    pos = agents.pos
+    n = pos.shape[0]
+    f = force
+    if type(f) is not np.ndarray or f.dtype != np.float64:
+        try:
+            f = np.asarray(force, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"integrate: force must be ({n}, 2) numbers, got {force!r:.40}"
+            ) from None
     if f.shape != (n, 2):
         raise ValueError(f"integrate: force must have shape ({n}, 2), got {f.shape}")
-    if not (math.isfinite(dt) and dt >= 0.0):
-        raise ValueError(f"integrate: dt must be finite and >= 0, got {dt}")
+    dt = time_step("integrate", dt)
     _integrate_rows(n)(
-        agents.pos,
+        pos,
         agents.vel,
         agents.heading,
         agents.max_speed,
         agents.mass,
         agents.max_turn_rate,
         f,
-        float(dt),
+        dt,
         face_velocity,
     )
-    if agents.world_size is not None:
-        _wrap_rows(n)(agents.pos, agents.world_size[0], agents.world_size[1])
+    world = agents.world_size
+    if world is not None:
+        _wrap_rows(n)(pos, world[0], world[1])
 
 
 # -- kernels ---------------------------------------------------------------------------------
+
+
+@njit
+def wrap_row(pos: FloatArray, width: float, height: float, i: int) -> None:
+    """Agent ``i``'s position wrapped into ``[0, width) x [0, height)`` in place."""
+    x = pos[i, 0] % width
+    y = pos[i, 1] % height
+    # -1e-20 % w is w in floats: keep the half-open box half-open.
+    pos[i, 0] = x if x < width else 0.0
+    pos[i, 1] = y if y < height else 0.0
 
 
 @rows_kernel
 def _wrap_rows(pos: FloatArray, width: float, height: float) -> None:
     """Positions wrapped into ``[0, width) x [0, height)`` in place."""
     for i in prange(pos.shape[0]):
-        x = pos[i, 0] % width
-        y = pos[i, 1] % height
-        # -1e-20 % w is w in floats: keep the half-open box half-open.
-        pos[i, 0] = x if x < width else 0.0
-        pos[i, 1] = y if y < height else 0.0
+        wrap_row(pos, width, height, i)
 
 
 @njit
@@ -662,6 +686,31 @@ def _face_rows(vel: FloatArray, heading: FloatArray, rate: FloatArray, dt: float
         )
 
 
+@njit
+def integrate_row(
+    pos: FloatArray,
+    vel: FloatArray,
+    heading: FloatArray,
+    max_speed: FloatArray,
+    mass: FloatArray,
+    rate: FloatArray,
+    fx: float,
+    fy: float,
+    dt: float,
+    face: bool,
+    i: int,
+) -> None:
+    """Agent ``i``'s semi-implicit Euler step under force (fx, fy) (see :func:`integrate`)."""
+    m = mass[i]
+    vx, vy = truncate(vel[i, 0] + fx / m * dt, vel[i, 1] + fy / m * dt, max_speed[i])
+    vel[i, 0] = vx
+    vel[i, 1] = vy
+    pos[i, 0] += vx * dt
+    pos[i, 1] += vy * dt
+    if face:
+        heading[i, 0], heading[i, 1] = _face(vx, vy, heading[i, 0], heading[i, 1], rate[i], dt)
+
+
 @rows_kernel
 def _integrate_rows(
     pos: FloatArray,
@@ -675,13 +724,6 @@ def _integrate_rows(
     face: bool,
 ) -> None:
     for i in prange(pos.shape[0]):
-        m = mass[i]
-        vx, vy = truncate(
-            vel[i, 0] + force[i, 0] / m * dt, vel[i, 1] + force[i, 1] / m * dt, max_speed[i]
+        integrate_row(
+            pos, vel, heading, max_speed, mass, rate, force[i, 0], force[i, 1], dt, face, i
         )
-        vel[i, 0] = vx
-        vel[i, 1] = vy
-        pos[i, 0] += vx * dt
-        pos[i, 1] += vy * dt
-        if face:
-            heading[i, 0], heading[i, 1] = _face(vx, vy, heading[i, 0], heading[i, 1], rate[i], dt)

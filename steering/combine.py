@@ -15,15 +15,24 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import _kern as kern
+from ._blend import Plan
 from ._checks import behaviour as check_behaviour
 from ._checks import finite, limit, mask, non_negative
 from ._jit import prange, rows_kernel
 from ._kern import hypot
-from .agents import AgentGroup
+from .agents import AgentGroup, integrate, time_step
 from .base import Behaviour, Debug
 from .vec import EPSILON, FloatArray
 
-__all__ = ["FirstNonZero", "Limited", "Masked", "TruncatedRunningSum", "Weighted", "WeightedSum"]
+__all__ = [
+    "FirstNonZero",
+    "Limited",
+    "Masked",
+    "TruncatedRunningSum",
+    "Weighted",
+    "WeightedSum",
+    "step",
+]
 
 
 @dataclass
@@ -91,47 +100,55 @@ class WeightedSum:
     """
 
     parts: Sequence[Weighted | Behaviour]
+    _plan: Plan = field(
+        default_factory=lambda: Plan(Weighted), init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         _check_parts("WeightedSum.parts", self.parts, weighted=True)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return the limited weighted sum of the parts' forces."""
-        n = agents.n
+        """Return the limited weighted sum of the parts' forces.
+
+        The sum runs as one compiled loop (:mod:`steering._blend`): seek, flee, arrive and the
+        group rules are computed inside it, every other part is called as itself first.
+        """
         if not self.parts:
-            return np.zeros((n, 2))
-        forces = []
-        weights = []
-        for k, item in enumerate(self.parts):
-            b, w = _part("WeightedSum.parts", k, item)
-            force = _force("WeightedSum.parts", k, b(agents, dt, debug), n)
-            if not (force.flags.c_contiguous and force.flags.writeable):
-                force = np.array(force)  # one array type for the kernel's tuple
-            forces.append(force)
-            weights.append(w)
-        total = np.empty((n, 2))
-        # One compiled call for the sum, whatever the number of parts (a call per part cost
-        # more than the parts themselves at a handful of agents).
-        _sum_rows(n)(tuple(forces), tuple(weights), agents.max_force, total)
-        return total
+            return np.zeros((agents.n, 2))
+        return self._plan.run("WeightedSum.parts", self.parts, agents, dt, debug, _force)
 
 
-@rows_kernel
-def _sum_rows(
-    forces: tuple[FloatArray, ...],
-    weights: tuple[float, ...],
-    max_force: FloatArray,
-    total: FloatArray,
-) -> None:
-    """total = the parts' forces times their weights, added in order, limited to max force."""
-    for i in prange(total.shape[0]):
-        x = 0.0
-        y = 0.0
-        for k in range(len(forces)):
-            f = forces[k]
-            x += weights[k] * f[i, 0]
-            y += weights[k] * f[i, 1]
-        total[i, 0], total[i, 1] = kern.truncate(x, y, max_force[i])
+def step(
+    agents: AgentGroup,
+    behaviour: Behaviour,
+    dt: float,
+    *,
+    face_velocity: bool = True,
+    debug: Debug | None = None,
+) -> FloatArray:
+    """One step of a crowd: the behaviour's forces, then :func:`~steering.integrate` under them.
+
+    The same as ``integrate(agents, behaviour(agents, dt, debug), dt, face_velocity=...)``,
+    and the way to move agents when speed counts: for a :class:`WeightedSum` the forces and the
+    integration are one compiled call (at a handful of agents that call, not the maths, is the
+    cost of a step).
+
+    Returns:
+        The (N, 2) forces the agents were moved by.
+
+    Raises:
+        TypeError, ValueError: for a ``dt`` that is not a finite number >= 0 (before anything
+        moves), and whatever the behaviour raises.
+    """
+    dt = time_step("step", dt)
+    if type(behaviour) is WeightedSum and behaviour.parts:
+        move = 2 if face_velocity else 1
+        return behaviour._plan.run(
+            "WeightedSum.parts", behaviour.parts, agents, dt, debug, _force, move
+        )
+    force = _force("step: behaviour", -1, behaviour(agents, dt, debug), agents.n)
+    integrate(agents, force, dt, face_velocity=face_velocity)
+    return force
 
 
 @dataclass

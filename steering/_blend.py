@@ -1,0 +1,355 @@
+"""One compiled call for a whole weighted blend: the plan behind :class:`~steering.WeightedSum`.
+
+At a handful of agents a behaviour's cost is its Python call, not its maths: a sum of four
+behaviours made five compiled calls and as many output arrays, six times the cost of the
+seeds' per-object loop at one agent. So a sum is run as a *plan*: a table with one row per
+part (:data:`SPEC_COLS` floats: the part's code, weight, gain and parameters), read by one
+kernel that walks every agent once and, for each row, does what that behaviour's own kernel
+does for the agent, adding the weighted force. The table is a fixed shape, so one compiled
+kernel serves every blend of any length and order (no compile per combination) and its cache
+is kept on disk like the others.
+
+Which parts go into the table: the behaviours whose per-agent maths needs nothing but the
+agent's columns, a target point or the neighbour grid (:data:`FUSED` lists their classes,
+matched by exact type, so a subclass that overrides ``__call__`` is called as itself). Any
+other part (a path, a flow field, wander with its memory, a user's function, or any part when
+debug output is wanted) is called as usual and its force enters the table as a ``FORCE`` row
+that reads it, so the sum is still added in the parts' order, once, in one loop.
+
+The group rules share one neighbour query per agent at the largest of their distances and
+then each keeps the neighbours within its own, as :class:`~steering.Flock` does; the result
+equals calling the parts one by one (to rounding: the neighbours may be visited in another
+order).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from . import _kern as kern
+from ._checks import fast_points, finite, number
+from ._jit import prange, rows_kernel
+from .agents import AgentGroup, integrate_row, wrap_row
+from .basic import Arrive, Flee, Seek, arrive, flee
+from .grid import BRUTE_MAX, BUF_COLS, agent_at, brute_grid, in_grid_order, query
+from .group import (
+    CHUNK,
+    Align,
+    Cohere,
+    Separate,
+    _align_force,
+    _alignment_sum,
+    _cohesion_sum,
+    _facing,
+    _separation_sum,
+    _toward,
+)
+from .vec import FloatArray
+
+__all__ = ["FUSED", "SPEC_COLS", "Plan"]
+
+#: Floats per row of the table: code, weight, gain, then up to five parameters.
+SPEC_COLS = 8
+
+# Row codes. A target's third parameter is the row of its points in ``pts`` when every agent
+# has its own (-1: the point is in the row itself).
+FORCE, SEEK, FLEE, ARRIVE, SEPARATE, ALIGN, COHERE = range(7)
+_GROUP = (SEPARATE, ALIGN, COHERE)
+
+_NONE = np.zeros((1, 2))
+_NOTHING: dict[type, Any] = {}
+_BRUTE = brute_grid(None)
+
+Row = tuple[float, ...]
+
+
+class Plan:
+    """A blend's table, rebuilt only when a part's parameters change.
+
+    Args:
+        weighted: the class of a weighted item (:class:`~steering.Weighted`): its
+            ``behaviour`` and ``weight`` are read; any other item is a behaviour of weight 1.
+    """
+
+    __slots__ = ("key", "reach", "spec", "weighted")
+
+    def __init__(self, weighted: type) -> None:
+        self.weighted: Any = weighted
+        self.key: list[Row] | None = None
+        self.spec = np.zeros((0, SPEC_COLS))
+        self.reach = 0.0
+
+    def run(
+        self,
+        name: str,
+        items: Sequence[Any],
+        agents: AgentGroup,
+        dt: float,
+        debug: Any,
+        check: Callable[[str, int, Any, int], FloatArray],
+        move: int = 0,
+    ) -> FloatArray:
+        """The weighted sum of ``items``' forces, limited to max force.
+
+        A part the table cannot hold is called as ``b(agents, dt, debug)`` and its output
+        checked by ``check(name, k, output, n)``. With ``move`` 1 the same compiled call then
+        integrates the agents under the sum (:func:`~steering.integrate`), with 2 also turning
+        their headings toward their velocities.
+        """
+        n = agents.pos.shape[0]
+        rows: list[Row] = []
+        inputs: list[FloatArray] = []  # per-agent targets and called parts' forces
+        fused = FUSED if debug is None else _NOTHING
+        weighted: Any = self.weighted
+        for k, item in enumerate(items):
+            if type(item) is weighted:
+                b = item.behaviour
+                w = item.weight
+                if type(w) is not float or not math.isfinite(w):  # assigned after construction
+                    w = finite(f"{name}[{k}].weight", w)
+            else:
+                b = item
+                w = 1.0
+            make = fused.get(type(b))
+            row = None if make is None else make(name, k, b, w, n, inputs)
+            if row is None:
+                row = (FORCE, w, 0.0, len(inputs) * n, 0.0, 0.0, 0.0, 0.0)
+                inputs.append(check(name, k, b(agents, dt, debug), n))
+            rows.append(row)
+        if rows != self.key:
+            self._build(name, items, rows)
+        reach = self.reach
+        world = agents.world_size
+        if reach > 0.0 and n > BRUTE_MAX:
+            grid = agents.neighbour_grid(reach)
+        elif world is None:
+            grid = _BRUTE
+        else:
+            grid = brute_grid(world)
+        if not inputs:
+            stacked = _NONE
+        elif len(inputs) == 1:
+            stacked = np.ascontiguousarray(inputs[0])
+        else:
+            stacked = np.concatenate(inputs)
+        width, height = (0.0, 0.0) if world is None else world
+        total = np.empty((n, 2))
+        _blend_rows(n)(
+            agents.pos,
+            agents.vel,
+            agents.heading,
+            agents.max_speed,
+            agents.max_force,
+            agents.mass,
+            agents.max_turn_rate,
+            self.spec,
+            stacked,
+            reach,
+            grid.ints,
+            grid.floats,
+            dt,
+            move,
+            width,
+            height,
+            total,
+        )
+        return total
+
+    def _build(self, name: str, items: Sequence[Any], rows: list[Row]) -> None:
+        """The table of ``rows`` and the group rules' common reach; a parameter assigned a
+        non-number after construction is refused by name."""
+        try:
+            spec = np.array(rows, dtype=np.float64).reshape(-1, SPEC_COLS)
+        except (TypeError, ValueError):
+            for k, item in enumerate(items):
+                b = getattr(item, "behaviour", item)
+                for field in ("gain", "distance", "panic_distance", "slowing_radius"):
+                    if hasattr(b, field):
+                        number(f"{name}[{k}].{field}", getattr(b, field))
+            raise
+        self.spec = spec
+        self.reach = max(
+            (r[3] for r in rows if r[0] in _GROUP and 0.0 < r[3] < math.inf), default=0.0
+        )
+        self.key = rows
+
+
+def _target(name: str, k: int, value: Any, n: int, pts: list[FloatArray]) -> Row:
+    """Part ``k``'s target (not a pair of finite floats) as (x, y, -1) when shared, or
+    (0, 0, row in ``pts``) with its points appended; the same checks as the behaviour's own
+    call, naming the part."""
+    arr = fast_points(f"{name}[{k}].target", value, n)
+    if arr.shape[0] == 1:
+        return float(arr[0, 0]), float(arr[0, 1]), -1.0
+    start = len(pts) * n
+    pts.append(arr)
+    return 0.0, 0.0, float(start)
+
+
+# Each maker reads a point target that is a pair of finite floats (the common case) itself.
+
+
+def _seek(name: str, k: int, b: Seek, w: float, n: int, pts: list[FloatArray]) -> Row:
+    t = b.target
+    if type(t) is tuple and len(t) == 2:
+        x, y = t
+        if type(x) is float and type(y) is float and math.isfinite(x) and math.isfinite(y):
+            return (SEEK, w, b.gain, x, y, -1.0, 0.0, 0.0)
+    return (SEEK, w, b.gain, *_target(name, k, t, n, pts), 0.0, 0.0)
+
+
+def _flee(name: str, k: int, b: Flee, w: float, n: int, pts: list[FloatArray]) -> Row:
+    t = b.target
+    if type(t) is tuple and len(t) == 2:
+        x, y = t
+        if type(x) is float and type(y) is float and math.isfinite(x) and math.isfinite(y):
+            return (FLEE, w, b.gain, x, y, -1.0, b.panic_distance, 0.0)
+    return (FLEE, w, b.gain, *_target(name, k, t, n, pts), b.panic_distance, 0.0)
+
+
+def _arrive(name: str, k: int, b: Arrive, w: float, n: int, pts: list[FloatArray]) -> Row:
+    t = b.target
+    extra = (b.slowing_radius, b.brake_fraction)
+    if type(t) is tuple and len(t) == 2:
+        x, y = t
+        if type(x) is float and type(y) is float and math.isfinite(x) and math.isfinite(y):
+            return (ARRIVE, w, b.gain, x, y, -1.0, *extra)
+    return (ARRIVE, w, b.gain, *_target(name, k, t, n, pts), *extra)
+
+
+def _group(code: int, what: str) -> Callable[..., Row | None]:
+    def make(name: str, k: int, b: Any, w: float, n: int, pts: list[FloatArray]) -> Row | None:
+        if b.per_agent:  # radii from a state column: called as itself
+            return None
+        cos_half = b._cos.of(f"{what}.fov", b.fov)
+        match = 1.0 if code == ALIGN and b.match_speed else 0.0
+        return (code, w, b.gain, b.distance, cos_half, match, 0.0, 0.0)
+
+    return make
+
+
+#: The behaviours a plan computes in its own loop, by exact class, and how each fills its row.
+FUSED: dict[type, Callable[..., Row | None]] = {
+    Seek: _seek,
+    Flee: _flee,
+    Arrive: _arrive,
+    Separate: _group(SEPARATE, "Separate"),
+    Align: _group(ALIGN, "Align"),
+    Cohere: _group(COHERE, "Cohere"),
+}
+
+
+@rows_kernel
+def _blend_rows(
+    pos: FloatArray,
+    vel: FloatArray,
+    heading: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    mass: FloatArray,
+    rate: FloatArray,
+    spec: FloatArray,
+    inputs: FloatArray,
+    reach: float,
+    ints: Any,
+    floats: FloatArray,
+    dt: float,
+    move: int,
+    width: float,
+    height: float,
+    total: FloatArray,
+) -> None:
+    """total = the rows' weighted forces added in order, limited to max force; then, with
+    ``move``, every agent integrated under its total (and wrapped in a ``width`` x ``height``
+    torus when those are not 0)."""
+    n = pos.shape[0]
+    parts = spec.shape[0]
+    group = reach > 0.0
+    svel = in_grid_order(ints, floats, vel) if group else np.empty((0, 2))
+    for c in prange((n + CHUNK - 1) // CHUNK):
+        buf = np.empty((64, BUF_COLS))
+        for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            i = agent_at(ints, floats, s)
+            px = pos[i, 0]
+            py = pos[i, 1]
+            vx = vel[i, 0]
+            vy = vel[i, 1]
+            speed = max_speed[i]
+            limit = max_force[i]
+            k = 0
+            if group:
+                k, buf = query(ints, floats, pos, i, reach, buf)
+            x = 0.0
+            y = 0.0
+            for p in range(parts):
+                code = int(spec[p, 0])
+                gain = spec[p, 2]
+                fx = 0.0
+                fy = 0.0
+                if code == FORCE:
+                    row = int(spec[p, 3]) + i
+                    fx = inputs[row, 0]
+                    fy = inputs[row, 1]
+                elif code <= ARRIVE:
+                    tx = spec[p, 3]
+                    ty = spec[p, 4]
+                    if spec[p, 5] >= 0.0:
+                        row = int(spec[p, 5]) + i
+                        tx = inputs[row, 0]
+                        ty = inputs[row, 1]
+                    if code == SEEK:
+                        dx, dy = kern.set_length(tx - px, ty - py, speed)
+                        fx, fy = kern.steer(dx, dy, vx, vy, gain, limit)
+                    elif code == FLEE:
+                        fx, fy = flee(
+                            px,
+                            py,
+                            vx,
+                            vy,
+                            heading[i, 0],
+                            heading[i, 1],
+                            tx,
+                            ty,
+                            speed,
+                            limit,
+                            spec[p, 6],
+                            gain,
+                        )
+                    else:
+                        fx, fy = arrive(
+                            px, py, vx, vy, tx, ty, speed, limit, spec[p, 6], gain, spec[p, 7]
+                        )
+                else:
+                    r = spec[p, 3]
+                    if not (r > 0.0 and r < math.inf):
+                        r = 0.0
+                    cos_half = spec[p, 4]
+                    ux, uy, blind = _facing(heading, i, cos_half)
+                    if code == SEPARATE:
+                        tx, ty, m = _separation_sum(i, buf, k, r, ux, uy, blind, cos_half)
+                        fx, fy = _toward(tx, ty, m, vx, vy, speed, gain, limit)
+                    elif code == ALIGN:
+                        tx, ty, m = _alignment_sum(svel, buf, k, r, ux, uy, blind, cos_half)
+                        fx, fy = _align_force(
+                            tx, ty, m, vx, vy, speed, gain, limit, spec[p, 5] > 0.0
+                        )
+                    else:
+                        tx, ty, m = _cohesion_sum(buf, k, r, ux, uy, blind, cos_half)
+                        fx, fy = _toward(tx, ty, m, vx, vy, speed, gain, limit)
+                w = spec[p, 1]
+                x += w * fx
+                y += w * fy
+            total[i, 0], total[i, 1] = kern.truncate(x, y, limit)
+    if move > 0:
+        face = move > 1
+        wrap = width > 0.0
+        for i in prange(n):
+            integrate_row(
+                pos, vel, heading, max_speed, mass, rate, total[i, 0], total[i, 1], dt, face, i
+            )
+            if wrap:
+                wrap_row(pos, width, height, i)

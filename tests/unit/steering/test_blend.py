@@ -1,0 +1,176 @@
+"""A WeightedSum runs as one compiled plan (steering._blend), and steering.step moves agents
+under it in the same call: both must equal calling the parts one by one."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from steering import (
+    AgentGroup,
+    Align,
+    Arrive,
+    Cohere,
+    Debug,
+    Flee,
+    Seek,
+    Separate,
+    Wander,
+    Weighted,
+    WeightedSum,
+    integrate,
+    step,
+)
+
+DT = 1 / 60
+
+
+def _crowd(n: int, seed: int = 4, world: tuple[float, float] | None = None) -> AgentGroup:
+    rng = np.random.default_rng(seed)
+    side = math.sqrt(900.0 * n)
+    return AgentGroup.create(
+        rng.uniform(0.0, side, (n, 2)),
+        rng.normal(0.0, 40.0, (n, 2)),
+        max_speed=rng.uniform(60.0, 140.0, n),
+        max_force=rng.uniform(80.0, 300.0, n),
+        world_size=world,
+    )
+
+
+def _parts(n: int) -> list[Any]:
+    """Every behaviour the plan computes itself, with shared and per-agent targets, a field of
+    view, matched speed, and a negative weight."""
+    rng = np.random.default_rng(9)
+    side = math.sqrt(900.0 * n)
+    return [
+        Weighted(Separate(25.0, fov=270.0), 1.5),
+        Weighted(Align(50.0, match_speed=True), 0.7),
+        Weighted(Cohere(70.0, gain=3.0), 0.4),
+        Weighted(Seek((side / 2, side / 3)), 1.0),
+        Weighted(Flee(rng.uniform(0.0, side, (n, 2)), panic_distance=80.0), 0.8),
+        Weighted(Arrive(np.array([[side / 4, side / 5]]), slowing_radius=60.0), -0.3),
+    ]
+
+
+def _one_by_one(parts: list[Any], agents: AgentGroup) -> np.ndarray:
+    """What the sum must equal: each part called as itself, weighted, added, limited."""
+    total = np.zeros((agents.n, 2))
+    for p in parts:
+        b, w = (p.behaviour, p.weight) if isinstance(p, Weighted) else (p, 1.0)
+        total += w * b(agents, DT)
+    length = np.hypot(total[:, 0], total[:, 1])
+    scale = np.minimum(1.0, agents.max_force / np.maximum(length, 1e-300))
+    return total * scale[:, None]
+
+
+@pytest.mark.parametrize("n", [1, 2, 12, 150])  # 150: through the neighbour grid
+@pytest.mark.parametrize("world", [None, (400.0, 300.0)])
+def test_the_plan_equals_the_parts_called_one_by_one(
+    n: int, world: tuple[float, float] | None
+) -> None:
+    agents = _crowd(n, world=world)
+    parts = _parts(n)
+    got = WeightedSum(parts)(agents, DT)
+    np.testing.assert_allclose(got, _one_by_one(parts, agents), rtol=0, atol=1e-9)
+    assert np.abs(got).max() > 1.0  # the parts really pushed
+
+
+def test_a_part_the_plan_cannot_hold_is_called_as_itself_in_its_place() -> None:
+    agents = _crowd(30)
+    wander = Wander(np.random.default_rng(1))
+    twin = Wander(np.random.default_rng(1))  # wander keeps memory in its group: a twin of both
+    sep = Separate(25.0)
+    got = WeightedSum([Weighted(sep, 2.0), Weighted(wander, 0.5), Seek((0.0, 0.0))])(agents, DT)
+    want = _one_by_one([Weighted(sep, 2.0), Weighted(twin, 0.5), Seek((0.0, 0.0))], _crowd(30))
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-9)
+    # a per-agent separation column is read by Separate itself, so it is called too
+    per = Separate(25.0, per_agent=True)
+    agents.column("separation", fill=25.0)[:5] = 60.0
+    np.testing.assert_allclose(
+        WeightedSum([per, Seek((0.0, 0.0))])(agents, DT),
+        _one_by_one([per, Seek((0.0, 0.0))], agents),
+        rtol=0,
+        atol=1e-9,
+    )
+
+
+def test_a_changed_parameter_is_used_on_the_next_call() -> None:
+    agents = _crowd(40)
+    seek = Seek((0.0, 0.0))
+    sep = Separate(10.0)
+    blend = WeightedSum([sep, Weighted(seek, 1.0)])
+    blend(agents, DT)
+    seek.target = (900.0, -300.0)
+    sep.distance = 45.0
+    blend.parts[1].weight = 2.5
+    parts = [sep, Weighted(seek, 2.5)]
+    np.testing.assert_allclose(blend(agents, DT), _one_by_one(parts, agents), atol=1e-9)
+    # a per-agent target array changed in place is read as it is now
+    targets = np.zeros((40, 2))
+    seek.target = targets
+    blend(agents, DT)
+    targets[:] = (500.0, 500.0)
+    np.testing.assert_allclose(blend(agents, DT), _one_by_one(parts, agents), atol=1e-9)
+
+
+def test_with_debug_every_part_writes_its_own_keys() -> None:
+    agents = _crowd(12)
+    debug: Debug = {}
+    parts = _parts(12)
+    got = WeightedSum(parts)(agents, DT, debug)
+    np.testing.assert_allclose(got, _one_by_one(parts, agents), atol=1e-9)
+    assert {"separate.count", "align.count", "cohere.center", "seek.target"} <= set(debug)
+
+
+def test_bad_values_assigned_after_construction_are_refused_by_name() -> None:
+    agents = _crowd(3)
+    seek = Seek((0.0, 0.0))
+    blend = WeightedSum([Weighted(seek, 1.0)])
+    seek.target = (math.nan, 0.0)
+    with pytest.raises(ValueError, match=r"WeightedSum.parts\[0\].target"):
+        blend(agents, DT)
+    seek.target = "here"
+    with pytest.raises(TypeError, match=r"WeightedSum.parts\[0\].target"):
+        blend(agents, DT)
+    seek.target = (1.0, 2.0)
+    seek.gain = "fast"  # type: ignore[assignment]
+    with pytest.raises(TypeError, match=r"WeightedSum.parts\[0\].gain"):
+        blend(agents, DT)
+    seek.gain = 8.0
+    blend.parts[0].weight = math.inf
+    with pytest.raises(ValueError, match=r"WeightedSum.parts\[0\].weight"):
+        blend(agents, DT)
+
+
+@pytest.mark.parametrize("face", [True, False])
+@pytest.mark.parametrize("world", [None, (400.0, 300.0)])
+def test_step_equals_the_forces_then_integrate(face: bool, world: tuple[float, float]) -> None:
+    ours = _crowd(60, world=world)
+    theirs = _crowd(60, world=world)
+    blend = WeightedSum(_parts(60))
+    for _ in range(20):
+        force = step(ours, blend, DT, face_velocity=face)
+        want = blend(theirs, DT)
+        integrate(theirs, want, DT, face_velocity=face)
+        np.testing.assert_allclose(force, want, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(ours.pos, theirs.pos, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(ours.vel, theirs.vel, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(ours.heading, theirs.heading, rtol=0, atol=1e-6)
+    if world is not None:
+        assert (ours.pos >= 0).all() and (ours.pos < world).all()
+
+
+def test_step_takes_any_behaviour_and_refuses_a_bad_dt_before_moving() -> None:
+    agents = _crowd(5)
+    before = agents.pos.copy()
+    force = step(agents, Seek((0.0, 0.0)), DT)
+    assert force.shape == (5, 2)
+    assert not np.array_equal(agents.pos, before)
+    moved = agents.pos.copy()
+    for bad, error in ((-1.0, ValueError), (math.nan, ValueError), ("x", TypeError)):
+        with pytest.raises(error, match="step: dt"):
+            step(agents, WeightedSum([Seek((0.0, 0.0))]), bad)  # type: ignore[arg-type]
+    np.testing.assert_array_equal(agents.pos, moved)
