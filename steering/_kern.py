@@ -21,14 +21,17 @@ EPSILON = 1e-9
 
 @njit
 def hypot(x: float, y: float) -> float:
-    """The length of (x, y), without overflow: ``math.hypot``, the one place to change how
-    every kernel measures.
+    """The length of (x, y), without overflow: the one place that decides how every kernel
+    measures.
 
-    A guarded ``sqrt(x^2 + y^2)`` costs ~3 ns against ~25 ns and agrees to an ulp (the group
-    kernels in :mod:`steering.grid` use it); switching every kernel to it flipped two chaotic
-    game tests (a hider crowd, a queue through a gate), so that change waits for those tests
-    to be made robust.
+    ``sqrt(x^2 + y^2)`` where the squares neither overflow nor lose precision (lengths between
+    about 1e-145 and 1e145), ``math.hypot`` beyond: the square root costs some 3 ns in compiled
+    code against 25 ns for ``math.hypot``, and a step measures several vectors per agent. The
+    two agree to an ulp.
     """
+    s = x * x + y * y
+    if 1e-290 < s < 1e290:
+        return math.sqrt(s)
     return math.hypot(x, y)
 
 

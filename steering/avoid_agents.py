@@ -9,7 +9,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from . import grid as vm
+from . import _kern as kern
 from ._checks import in_range, non_negative, positive
 from ._jit import njit, prange, rows_kernel
 from .agents import AgentGroup
@@ -239,7 +239,7 @@ def _fastest(vel: FloatArray, radius: FloatArray) -> tuple[float, float]:
     speed = 0.0
     big = 0.0
     for i in range(vel.shape[0]):
-        speed = max(speed, vm.norm(vel[i, 0], vel[i, 1]))
+        speed = max(speed, kern.hypot(vel[i, 0], vel[i, 1]))
         big = max(big, radius[i])
     return speed, big
 
@@ -302,7 +302,7 @@ def _avoid_rows(
             # the horizon (and nothing beyond the reach counts); around the halfway points
             # half that.
             clear_max = ri + max(biggest, 0.0) + margin
-            closing_max = (vm.norm(vx, vy) + fastest) * horizon
+            closing_max = (kern.hypot(vx, vy) + fastest) * horizon
             if halfway:
                 radius_i = clear_max + 0.5 * closing_max
             else:
@@ -361,7 +361,7 @@ def _avoid_rows(
                     other[i, 1] = math.nan
                     when[i] = math.inf
                 continue
-            hx, hy, ok = vm.unit(heading[i, 0], heading[i, 1])
+            hx, hy, ok = kern.unit(heading[i, 0], heading[i, 1])
             if not ok:
                 hx = 1.0
                 hy = 0.0
@@ -390,7 +390,7 @@ def _avoid_rows(
             need = min((side * lateral + w) / max(t, EPSILON), speed_max)
             sx = -hy * (side * need * gain)
             sy = hx * (side * need * gain)
-            gap = vm.norm(px, py)
+            gap = kern.hypot(px, py)
             if gap < clear:
                 # At contact range: straight away from the threat.
                 if gap > EPSILON * clear:
@@ -405,7 +405,7 @@ def _avoid_rows(
                 urgency = 1.0 - t / horizon
                 sx -= vx * (brake * urgency * gain)
                 sy -= vy * (brake * urgency * gain)
-            out[i, 0], out[i, 1] = vm.truncate(sx, sy, max_force[i])
+            out[i, 0], out[i, 1] = kern.truncate(sx, sy, max_force[i])
             if debug:
                 threat[i] = best
                 point[i, 0] = pos[i, 0] + vx * t

@@ -28,7 +28,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._jit import njit
-from ._kern import EPSILON
 from .vec import FloatArray
 
 __all__ = [
@@ -340,61 +339,6 @@ def distance_below(dx: float, dy: float, r: float) -> float:
             return r
         return math.sqrt(s)
     return math.hypot(dx, dy)
-
-
-# -- per-agent vector maths on squares --------------------------------------------------------
-# _kern's unit / set_length / truncate / steer, with the same rules (EPSILON, non-finite
-# vectors give zero), measuring lengths as sqrt(x^2 + y^2) wherever the squares neither
-# overflow nor lose precision: math.hypot costs some 25 ns in compiled code, and a flock's
-# agent measures a dozen vectors. Results agree with _kern's to an ulp or so.
-
-
-@njit
-def norm(x: float, y: float) -> float:
-    """``hypot(x, y)``, on squares where they are safe."""
-    s = x * x + y * y
-    if 1e-290 < s < 1e290:
-        return math.sqrt(s)
-    return math.hypot(x, y)
-
-
-@njit
-def unit(x: float, y: float) -> tuple[float, float, bool]:
-    """As ``_kern.unit``: (x, y) at length 1 and whether it had a direction."""
-    n = norm(x, y)
-    if n > EPSILON and n < math.inf:
-        inv = 1.0 / n
-        return x * inv, y * inv, True
-    return 0.0, 0.0, False
-
-
-@njit
-def set_length(x: float, y: float, length: float) -> tuple[float, float]:
-    """As ``_kern.set_length``."""
-    ux, uy, _ = unit(x, y)
-    return ux * length, uy * length
-
-
-@njit
-def truncate(x: float, y: float, limit: float) -> tuple[float, float]:
-    """As ``_kern.truncate``: at most ``limit`` long; a non-finite vector becomes zero."""
-    n = norm(x, y)
-    if not n < math.inf:
-        return 0.0, 0.0
-    if limit < 0.0:
-        limit = 0.0
-    if n > limit:
-        s = limit / n
-        return x * s, y * s
-    return x, y
-
-
-@njit
-def steer(
-    desired_x: float, desired_y: float, vx: float, vy: float, gain: float, max_force: float
-) -> tuple[float, float]:
-    """As ``_kern.steer``: ``(desired - velocity) * gain`` limited to ``max_force``."""
-    return truncate((desired_x - vx) * gain, (desired_y - vy) * gain, max_force)
 
 
 @njit

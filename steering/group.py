@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import grid as vm
+from . import _kern as kern
 from ._checks import fov as check_fov
 from ._checks import non_negative, points
 from ._jit import njit, prange, rows_kernel
@@ -134,7 +134,7 @@ def _facing(heading: FloatArray, i: int, cos_half: float) -> tuple[float, float,
     """Agent ``i``'s unit heading and whether it sees all round (no fov, or no heading)."""
     if cos_half <= -1.5:
         return 0.0, 0.0, True
-    ux, uy, ok = vm.unit(heading[i, 0], heading[i, 1])
+    ux, uy, ok = kern.unit(heading[i, 0], heading[i, 1])
     return ux, uy, not ok
 
 
@@ -243,8 +243,8 @@ def _toward(
     """Steer toward direction (tx, ty) at max ``speed`` (zero force without neighbours)."""
     if m == 0:
         return 0.0, 0.0
-    dx, dy = vm.set_length(tx, ty, speed)
-    return vm.steer(dx, dy, vx, vy, gain, force)
+    dx, dy = kern.set_length(tx, ty, speed)
+    return kern.steer(dx, dy, vx, vy, gain, force)
 
 
 @njit
@@ -267,9 +267,9 @@ def _align_force(
         return _toward(tx, ty, m, vx, vy, speed, gain, force)
     ax = tx / m
     ay = ty / m
-    if vm.norm(ax, ay) > speed:
-        ax, ay = vm.set_length(ax, ay, speed)
-    return vm.steer(ax, ay, vx, vy, gain, force)
+    if kern.hypot(ax, ay) > speed:
+        ax, ay = kern.set_length(ax, ay, speed)
+    return kern.steer(ax, ay, vx, vy, gain, force)
 
 
 # -- kernels -------------------------------------------------------------------------------
@@ -445,11 +445,11 @@ def _flock_rows(
             toty += fy * weights[2]
             if seek:
                 t = 0 if shared else i
-                dx, dy = vm.set_length(target[t, 0] - pos[i, 0], target[t, 1] - pos[i, 1], speed)
-                fx, fy = vm.steer(dx, dy, vx, vy, gain, limit)
+                dx, dy = kern.set_length(target[t, 0] - pos[i, 0], target[t, 1] - pos[i, 1], speed)
+                fx, fy = kern.steer(dx, dy, vx, vy, gain, limit)
                 totx += fx * weights[3]
                 toty += fy * weights[3]
-            out[i, 0], out[i, 1] = vm.truncate(totx, toty, limit)
+            out[i, 0], out[i, 1] = kern.truncate(totx, toty, limit)
             if debug:
                 counts[i, 0] = ms
                 counts[i, 1] = ma

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from . import grid as vm
+from . import _kern as kern
 from ._checks import fov as check_fov
 from ._checks import non_negative
 from ._jit import prange, rows_kernel
@@ -129,12 +129,12 @@ def _queue_rows(
             vx = vel[i, 0]
             vy = vel[i, 1]
             # Direction of travel: the velocity, else the heading, else +x.
-            speed = vm.norm(vx, vy)
+            speed = kern.hypot(vx, vy)
             if speed > EPSILON:
                 ux = vx / speed
                 uy = vy / speed
             else:
-                ux, uy, ok = vm.unit(heading[i, 0], heading[i, 1])
+                ux, uy, ok = kern.unit(heading[i, 0], heading[i, 1])
                 if not ok:
                     ux = 1.0
                     uy = 0.0
@@ -156,7 +156,7 @@ def _queue_rows(
                     best = j
                     best_d = d
             if best >= 0:
-                out[i, 0], out[i, 1] = vm.truncate(-vx * brake, -vy * brake, max_force[i])
+                out[i, 0], out[i, 1] = kern.truncate(-vx * brake, -vy * brake, max_force[i])
             else:
                 out[i, 0] = 0.0
                 out[i, 1] = 0.0
