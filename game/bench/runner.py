@@ -27,7 +27,8 @@ the same; its keys:
 * ``rows``: one per size, ``agents``, ``steered``, ``reference`` (``steering_ms``, ``total_ms``,
   ``steps``, ``note``; null figures where it did not run), ``ours`` (``steering_ms``,
   ``steering_p95_ms``, ``world``: per stagger ``median_ms``, ``p95_ms``, ``steering_ms`` (the
-  world's own steering inside the step), ``pymunk_ms``), ``speedup`` (``steering``, ``total``
+  world's ``steer`` system), ``physics_ms`` (its ``physics`` system), ``systems_ms`` (every
+  system by name)), ``speedup`` (``steering``, ``total``
   per stagger; reference / ours);
 * ``exponents``: ``ours_steering``, ``ours_world`` (per stagger), ``reference_steering``,
   ``reference_total`` (null with fewer than two sizes);
@@ -67,7 +68,6 @@ if TYPE_CHECKING:
     from pymunk import Vec2d
 
     from game.world import World
-    from steering.vec import FloatArray
 
     from .behaviours import BehaviourTiming
     from .frames import FrameReport
@@ -463,7 +463,11 @@ class WorldTiming:
     median_ms: float
     p95_ms: float
     steering_ms: float
-    pymunk_ms: float
+    """The ``steer`` system: every body's acceleration."""
+    physics_ms: float
+    """The ``physics`` system: contacts, pymunk's step, the bodies read back."""
+    systems_ms: dict[str, float]
+    """Every system of the step by name (:attr:`World.systems`)."""
     steps: int
 
     def to_json(self) -> dict[str, Any]:
@@ -472,7 +476,8 @@ class WorldTiming:
             "median_ms": self.median_ms,
             "p95_ms": self.p95_ms,
             "steering_ms": self.steering_ms,
-            "pymunk_ms": self.pymunk_ms,
+            "physics_ms": self.physics_ms,
+            "systems_ms": dict(self.systems_ms),
             "steps": self.steps,
         }
 
@@ -494,35 +499,22 @@ def time_world(
     clock: Clock = time.perf_counter,
     tick: Tick = _nothing,
 ) -> WorldTiming:
-    """Median ms of ``World.step`` on ``level`` with ``agents`` agents, and of its steering
-    (``world._crowd_forces``) and pymunk (``world.physics.step``) parts.
+    """Median ms of ``World.step`` on ``level`` with ``agents`` agents, and of each of its
+    systems (:attr:`World.systems`, timed through the world's ``timer`` hook).
 
     The crowd spreads out of its spawn area during the untimed warm-up.
     """
     world = _world(level, agents, stagger)
-    steer_ms: list[float] = []
-    physics_ms: list[float] = []
-    plain_forces = world._crowd_forces
-    plain_physics = world.physics.step
+    parts: dict[str, list[float]] = {}
 
-    def timed_forces() -> FloatArray:
-        t0 = clock()
-        out = plain_forces()
-        steer_ms.append((clock() - t0) * 1000.0)
-        return out
+    def record(system: str, seconds: float) -> None:
+        parts.setdefault(system, []).append(seconds * 1000.0)
 
-    def timed_physics(dt: float) -> None:
-        t0 = clock()
-        plain_physics(dt)
-        physics_ms.append((clock() - t0) * 1000.0)
-
-    world._crowd_forces = timed_forces  # type: ignore[method-assign]
-    world.physics.step = timed_physics  # type: ignore[method-assign]
+    world.timer = record
     total: list[float] = []
     for k in range(warmup + steps):
         if k == warmup:
-            steer_ms.clear()
-            physics_ms.clear()
+            parts.clear()
         t0 = clock()
         world.step()
         if k >= warmup:
@@ -530,13 +522,15 @@ def time_world(
         tick()
     if not np.isfinite(world.agents.pos).all():
         raise RuntimeError(f"non-finite positions at {agents} agents, stagger {stagger}")
+    systems = {name: float(np.median(ms)) for name, ms in parts.items()}
     return WorldTiming(
         agents=int(world.n),
         stagger=stagger,
         median_ms=float(np.median(total)),
         p95_ms=float(np.percentile(total, 95)),
-        steering_ms=float(np.median(steer_ms)),
-        pymunk_ms=float(np.median(physics_ms)),
+        steering_ms=systems.get("steer", math.nan),
+        physics_ms=systems.get("physics", math.nan),
+        systems_ms=systems,
         steps=len(total),
     )
 
@@ -909,19 +903,18 @@ def format_report(result: BenchResult) -> str:
         cells += [_k(exp["ours_world"][str(k)]), ""]
     lines.append("| " + " | ".join(cells) + " |")
     if result.world:
+        from game.world.world import SYSTEMS
+
         lines += [
             "",
-            "Inside World.step (median ms per step):",
+            "Inside World.step, system by system (median ms per step):",
             "",
-            "| agents | stagger | World.step | p95 | steering (crowd forces) "
-            "| pymunk (space.step) |",
-            "|---:|---:|---:|---:|---:|---:|",
+            "| agents | stagger | World.step | p95 | " + " | ".join(SYSTEMS) + " |",
+            "|---:|---:|---:|---:|" + "---:|" * len(SYSTEMS),
         ]
         for (_, k), w in sorted(result.world.items()):
-            lines.append(
-                f"| {w.agents:,} | {k} | {_ms(w.median_ms)} | {_ms(w.p95_ms)} "
-                f"| {_ms(w.steering_ms)} | {_ms(w.pymunk_ms)} |"
-            )
+            parts = " | ".join(_ms(w.systems_ms.get(name)) for name in SYSTEMS)
+            lines.append(f"| {w.agents:,} | {k} | {_ms(w.median_ms)} | {_ms(w.p95_ms)} | {parts} |")
     if result.behaviours:
         from .behaviours import format_behaviours
 

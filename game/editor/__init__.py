@@ -8,16 +8,6 @@ which edit steering paths node by node so that agents keep their progress along 
 
 from __future__ import annotations
 
-from game.editor.changes import (
-    Change,
-    Listener,
-    ObjectsChanged,
-    PathChanged,
-    PathRemoved,
-    RockChanged,
-    RockRemoved,
-    diff_levels,
-)
 from game.editor.files import (
     AUTOSAVE_SUFFIX,
     autosave_path_for,
@@ -47,7 +37,17 @@ from game.editor.model import (
     EditModel,
     Step,
 )
-from game.editor.sync import apply_changes, apply_to_paths, sync_path
+from game.level.changes import (
+    Change,
+    Listener,
+    ObjectsChanged,
+    PathChanged,
+    PathRemoved,
+    RockChanged,
+    RockRemoved,
+    diff_levels,
+)
+from game.level.sync import apply_changes, apply_to_paths, sync_path
 
 __all__ = [
     "AUTOSAVE_SUFFIX",

@@ -12,8 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from game.level import Level, LevelObject, PathData, Point
+from game.level.changes import Listener, diff_levels
 
-from .changes import Listener, diff_levels
 from .drags import Drag, dragged, start_drag
 from .history import HISTORY_LIMIT, History, Step
 from .hits import OBJECT_KINDS, ROCK_KINDS, Hit, HitKind, hit_test
@@ -130,7 +130,7 @@ class EditCore:
         """Call ``listener`` with the changes of every update of the level.
 
         Updates are edits, every step of a drag, undo, redo and recovering an autosave. The
-        listener gets the list from :func:`~game.editor.changes.diff_levels`.
+        listener gets the list from :func:`~game.level.changes.diff_levels`.
 
         Args:
             listener: Called as ``listener(changes)``.

@@ -2,7 +2,7 @@
 
 Pure Python (no arcade, no pymunk): the editor view turns mouse and keys into calls here and
 draws :attr:`EditModel.level`; a live world mirrors each change through
-:meth:`EditModel.subscribe` (see :mod:`game.editor.changes` and :mod:`game.editor.sync`).
+:meth:`EditModel.subscribe` (see :mod:`game.level.changes` and :mod:`game.level.sync`).
 
 :class:`EditModel` is put together from parts, one module each: the state, selection, drags
 and undo/redo (:mod:`~game.editor.core`, with :mod:`~game.editor.drags` and

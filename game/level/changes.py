@@ -33,7 +33,7 @@ class PathChanged:
         name: The path's name (paths are known by name: spawns refer to them by it). A name
             the listener does not know yet is a new path.
         nodes: All its nodes now (a mirror updates itself with the fewest node edits, see
-            :func:`game.editor.sync.sync_path`).
+            :func:`game.level.sync.sync_path`).
         closed: Whether it loops.
         radius: Its radius (px).
         radii: One radius per segment (px), or empty when ``radius`` holds for every one.

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+import time
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -14,9 +14,8 @@ from scipy.spatial import cKDTree
 
 from game.clock import DT
 from game.level import EnemySpawn, Level, NpcSpawn
-
-if TYPE_CHECKING:
-    from game.editor.changes import Change
+from game.level.changes import Change, ObjectsChanged, RockChanged, RockRemoved
+from game.level.sync import apply_changes
 from steering import (
     AgentGroup,
     AvoidObstacles,
@@ -95,6 +94,10 @@ ROCK_GRIP = 300.0
 
 IntArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
+
+
+#: The names of :attr:`World.systems`, in the order a step runs them.
+SYSTEMS = ("perceive", "think", "steer", "physics", "decide")
 
 
 class World:
@@ -329,6 +332,12 @@ class World:
             [(e.rect.left, e.rect.bottom, e.rect.right, e.rect.top) for e in exits]
         ).reshape(-1, 4)
         self._exit_centres = np.array([e.rect.center for e in exits]).reshape(-1, 2)
+        #: Called as ``timer(system, seconds)`` after each system of a step when set (the
+        #: bench's hook: see :attr:`systems`).
+        self.timer: Callable[[str, float], None] | None = None
+        self._thrust_now = np.zeros(2)
+        self._acc = np.zeros((self.physics.n_bodies, 2))
+        self._seen = np.zeros(self.minds.rows.size, dtype=bool)
         self._read_state()
         self._current, self._in_current = self.currents.velocity_at(self._pos_all)
         self._update_npc_modes()
@@ -383,7 +392,7 @@ class World:
     # -- editing -----------------------------------------------------------------------------
 
     def edit(self, changes: Sequence[Change], level: Level | None = None) -> str:
-        """Apply an editor's changes (:class:`~game.editor.changes.Change` events) live,
+        """Apply an editor's changes (:class:`~game.level.changes.Change` events) live,
         with no rebuild: agents keep their positions, velocities and path progress.
 
         Paths change in place in :attr:`paths` with the fewest node edits (followers keep
@@ -407,9 +416,6 @@ class World:
             themselves changed (a drawing made from :attr:`level` or sized by the agents must
             be rebuilt).
         """
-        from game.editor.changes import ObjectsChanged
-        from game.editor.sync import apply_changes  # the editor's pure model, no arcade
-
         old = self.level
         if level is not None:
             self.level = level
@@ -445,6 +451,7 @@ class World:
             tuning=self.tuning,
         )
         fresh.steering_enabled = self.steering_enabled
+        fresh.timer = self.timer
         fresh.rocks_version = self.rocks_version + 1
         carry_over(self, fresh)
         state = vars(self)
@@ -453,8 +460,6 @@ class World:
 
     def _edit_rocks(self, changes: Sequence[Change], old: Level, level: Level | None) -> None:
         """Mirror rock events in the physics (see :meth:`edit`)."""
-        from game.editor.changes import RockChanged, RockRemoved
-
         phys = self.physics
         ids = list(self.obstacle_id.tolist())
         rebuild: int | None = None
@@ -543,7 +548,7 @@ class World:
     # -- stepping ----------------------------------------------------------------------------
 
     def step(self, thrust: ArrayLike = (0.0, 0.0)) -> str:
-        """Advance exactly one fixed step of :data:`DT` seconds.
+        """Advance exactly one fixed step of :data:`DT` seconds: run :attr:`systems` in order.
 
         Args:
             thrust: the player's input, a direction: a unit vector or zero from keys (longer
@@ -555,18 +560,58 @@ class World:
         """
         u = _thrust(thrust)
         self.inputs.append((float(u[0]), float(u[1])))
+        self._thrust_now = u
+        timer = self.timer
+        if timer is None:
+            for _, system in self.systems:
+                system()
+        else:
+            clock = time.perf_counter
+            for name, system in self.systems:
+                t0 = clock()
+                system()
+                timer(name, clock() - t0)
+        return self.outcome
+
+    @property
+    def systems(self) -> tuple[tuple[str, Callable[[], None]], ...]:
+        """The step's systems, in the order they run, by name: ``perceive`` (drifting paths,
+        currents, sight), ``think`` (the enemies' state machine, NPC modes, path turns),
+        ``steer`` (every body's acceleration), ``physics`` (contacts, pymunk, reading the
+        bodies back) and ``decide`` (caught or won). Names are :data:`SYSTEMS`."""
+        return (
+            ("perceive", self._perceive),
+            ("think", self._think),
+            ("steer", self._steer_all),
+            ("physics", self._physics),
+            ("decide", self._decide),
+        )
+
+    # -- systems -----------------------------------------------------------------------------
+
+    def _perceive(self) -> None:
+        """What every agent senses this step: drifting paths moved, the currents where each
+        body is, and which enemies see the player."""
         t = self.time
         self.paths.drift(t)
         self.currents.update(t, self.frame)
-        pos, vel = self._pos_all, self._vel_all
+        pos = self._pos_all
         self._current, self._in_current = self.currents.velocity_at(pos)
         self.currents.remember(pos[1 : self.n], self._current[1 : self.n])
+        a = self.agents
+        rows = self.minds.rows
+        self._seen = self.minds.look(
+            a.pos[rows], a.pos[0], self.physics.line_of_sight, a.heading[rows]
+        )
 
-        self._think()
+    def _steer_all(self) -> None:
+        """Every body's acceleration: the crowd's steering, the player's thrust, rocks'
+        friction, and the currents' drag."""
+        vel = self._vel_all
         acc = np.zeros_like(vel)
         acc[1 : self.n] = self._crowd_forces()
         acc[0] = player_accel(
-            u,
+            self._thrust_now,
             vel[0],
             self._current[0],
             float(self.agents.max_speed[0]),
@@ -579,15 +624,21 @@ class World:
             drag = (self._current[wet] - vel[wet]) * self.currents.drag
             _grip(drag, wet >= self.n, ROCK_GRIP)  # rocks rest on the bottom
             acc[wet] += drag
+        self._acc = acc
 
-        # Speculative contacts with static rocks and walls, then the speed limit: the velocity
-        # pymunk integrates with this step is clamped; forces bring it to v_next, which never
-        # exceeds max speed before collisions.
+    def _physics(self) -> None:
+        """Contacts, pymunk's step, and the bodies' state read back into the agents.
+
+        Speculative contacts with static rocks and walls, then the speed limit: the velocity
+        pymunk integrates with this step is clamped; forces bring it to v_next, which never
+        exceeds max speed before collisions.
+        """
+        pos, vel = self._pos_all, self._vel_all
         v = vel.copy()
         n = self.n
         self._pushable = pushable_pairs(pos, self._body_radius, self.physics)
         clamp_approach(pos, v, self._body_radius, self.physics, DT, self._near, self._pushable)
-        v_next = v + acc * DT
+        v_next = v + self._acc * DT
         _limit_speed(v_next[:n], self.agents.max_speed)
         force = scale_rows(v_next - v, self._body_mass / DT)
         bad = ~np.isfinite(force)
@@ -598,8 +649,6 @@ class World:
         self.physics.step(DT)
         self.frame += 1
         self._read_state()
-        self._decide()
-        return self.outcome
 
     # -- internals ---------------------------------------------------------------------------
 
@@ -687,13 +736,13 @@ class World:
         self.mode[hiders[hide]] = Mode.HIDE
 
     def _think(self) -> None:
-        """Perception and modes: sight, the enemies' state machine, NPC modes, path turns."""
+        """Modes: the enemies' state machine (from what they saw), NPC modes, path turns."""
         a = self.agents
         player, player_vel = a.pos[0].copy(), a.vel[0].copy()
         minds = self.minds
         rows = minds.rows
         epos = a.pos[rows]
-        seen = minds.look(epos, player, self.physics.line_of_sight, a.heading[rows])
+        seen = self._seen
         # Returning enemies head for the nearest point of their path (or their post).
         ret = rows[self.mode[rows] == Mode.RETURN]
         on_route = np.zeros(rows.size, dtype=bool)

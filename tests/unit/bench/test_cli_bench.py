@@ -49,7 +49,7 @@ OPTION_KEYS = {
     "stagger",
     "step_limit_s",
 }
-WORLD_KEYS = {"median_ms", "p95_ms", "steering_ms", "pymunk_ms", "steps"}
+WORLD_KEYS = {"median_ms", "p95_ms", "steering_ms", "physics_ms", "systems_ms", "steps"}
 EXPONENT_KEYS = {"ours_steering", "ours_world", "reference_steering", "reference_total"}
 TINY = ["--sizes", "250", "--reference-sizes", "250", "--steps", "2", "--warmup", "1"]
 

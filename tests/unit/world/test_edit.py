@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from game.editor.changes import PathChanged, RockChanged, RockRemoved
 from game.level import load_level, resolve_level
+from game.level.changes import PathChanged, RockChanged, RockRemoved
 from game.world import World
 
 

@@ -116,7 +116,7 @@ def test_fish_whose_path_runs_through_a_wall_stay_on_their_side() -> None:
 
 
 def test_a_world_with_walls_takes_rock_edits() -> None:
-    from game.editor.changes import RockChanged
+    from game.level.changes import RockChanged
 
     level = _gated(ascii_level([*ROOM[:-1], "......o................................."]))
     world = World(level)
