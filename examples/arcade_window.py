@@ -49,7 +49,7 @@ class Flock(arcade.Window):
         self.seek.target = (x, y)
 
     def on_fixed_update(self, delta_time: float) -> None:
-        st.integrate(self.agents, self.steer(self.agents, DT), DT)
+        st.step(self.agents, self.steer, DT)
 
     def on_update(self, delta_time: float) -> None:
         if self.frames_left is not None:
