@@ -222,10 +222,12 @@ def _arrive(name: str, k: int, b: Arrive, w: float, n: int, pts: list[FloatArray
 
 
 def _group(code: int, what: str) -> Callable[..., Row | None]:
+    fov_name = f"{what}.fov"
+
     def make(name: str, k: int, b: Any, w: float, n: int, pts: list[FloatArray]) -> Row | None:
         if b.per_agent:  # radii from a state column: called as itself
             return None
-        cos_half = b._cos.of(f"{what}.fov", b.fov)
+        cos_half = b._cos.of(fov_name, b.fov)
         match = 1.0 if code == ALIGN and b.match_speed else 0.0
         return (code, w, b.gain, b.distance, cos_half, match, 0.0, 0.0)
 
