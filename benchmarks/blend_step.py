@@ -38,11 +38,11 @@ def main() -> int:
             one, two = st.AgentGroup.create(pos, vel), st.AgentGroup.create(pos, vel)
             blend_one, blend_two = ours_sum(flock, target), ours_sum(flock, target)
 
-            def by_step() -> None:
-                st.step(one, blend_one, DT)
+            def by_step(one: st.AgentGroup = one, blend: st.WeightedSum = blend_one) -> None:
+                st.step(one, blend, DT)
 
-            def by_calls() -> None:
-                st.integrate(two, blend_two(two, DT), DT)
+            def by_calls(two: st.AgentGroup = two, blend: st.WeightedSum = blend_two) -> None:
+                st.integrate(two, blend(two, DT), DT)
 
             times: dict[str, list[float]] = {"step": [], "calls": []}
             for _ in range(7):
