@@ -10,11 +10,13 @@ import logging
 from collections.abc import Callable, Hashable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from game.level import Level, LevelObject, PathData, Point
 from game.level.changes import Listener, diff_levels
 
 from .drags import Drag, dragged, start_drag
+from .files import FileStamp
 from .history import HISTORY_LIMIT, History, Step
 from .hits import OBJECT_KINDS, ROCK_KINDS, Hit, HitKind, hit_test
 from .objects import Ref, RefusedError
@@ -33,6 +35,10 @@ class EditCore:
         history_limit: How many undo steps to keep.
         next_id: The smallest object id new objects may take (the map's ``nextobjectid``);
             one more than the level's largest id when None.
+        base: The raw map the level was read from (what saves start from); read from
+            ``level.source`` at the first save when None.
+        stamp: What the level's file was when it was read (see
+            :func:`~game.editor.files.changed_on_disk`).
     """
 
     def __init__(
@@ -42,10 +48,16 @@ class EditCore:
         grid: float | None = None,
         history_limit: int = HISTORY_LIMIT,
         next_id: int | None = None,
+        base: dict[str, Any] | None = None,
+        stamp: FileStamp | None = None,
     ) -> None:
         self._level = level
         self._saved = level
         self._source: Path | None = level.source
+        # The map the level was read from (saves start from it, never from the file on disk)
+        # and what that file was then (a save over a file changed since goes beside it).
+        self._base = base
+        self._stamp = stamp
         self._history = History(history_limit)
         self._drag: Drag | None = None
         self._listeners: list[Listener] = []

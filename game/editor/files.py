@@ -7,15 +7,100 @@ is offered.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-__all__ = ["AUTOSAVE_SUFFIX", "autosave_path_for", "is_autosave", "newer_autosave", "used_ids"]
+__all__ = [
+    "AUTOSAVE_SUFFIX",
+    "EDITED_SUFFIX",
+    "FileStamp",
+    "autosave_path_for",
+    "changed_on_disk",
+    "edited_copy_path",
+    "is_autosave",
+    "newer_autosave",
+    "stamp_file",
+    "used_ids",
+]
 
 #: What an autosave adds to the level's stem.
 AUTOSAVE_SUFFIX = ".autosave"
+#: What the copy a save writes instead of a file changed on disk adds to the level's stem.
+EDITED_SUFFIX = ".edited"
+
+
+class FileStamp(NamedTuple):
+    """What a level file was when the editor read or wrote it: enough to tell later whether
+    someone else changed it (size, modification time and inode; its bytes' digest when they
+    could be read, "" otherwise)."""
+
+    size: int
+    mtime_ns: int
+    inode: int
+    digest: str
+
+
+def _digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except (OSError, RuntimeError):
+        return ""
+
+
+def stamp_file(path: str | os.PathLike[str]) -> FileStamp | None:
+    """The stamp of ``path`` now; None when there is no such file (or it cannot be looked at).
+    Never raises."""
+    file = Path(path)
+    try:
+        info = file.stat()
+    except (OSError, RuntimeError):
+        return None
+    return FileStamp(info.st_size, info.st_mtime_ns, info.st_ino, _digest(file))
+
+
+def changed_on_disk(path: str | os.PathLike[str], known: FileStamp | None) -> str:
+    """Why saving over ``path`` could lose someone else's work, in a few words; "" when it is
+    as the editor last read or wrote it (``known``), or gone (saving only puts it back).
+
+    A file whose size, time and inode are unchanged is taken as unchanged; otherwise its bytes
+    decide (a file merely touched is unchanged). Never raises.
+    """
+    file = Path(path)
+    try:
+        info = file.stat()
+    except FileNotFoundError:
+        return ""
+    except OSError as exc:  # a symlink loop, a name too long, no permission on the folder
+        return f"cannot be checked ({exc.strerror or exc})"
+    except RuntimeError:
+        return "cannot be checked (symbolic link loop)"
+    if known is None:
+        return "appeared on disk since the level was opened"
+    if (info.st_size, info.st_mtime_ns, info.st_ino) == known[:3]:
+        return ""
+    digest = _digest(file)
+    if not digest:
+        return "changed on disk and cannot be read"
+    if digest == known.digest:
+        return ""
+    return "changed on disk since it was opened"
+
+
+def edited_copy_path(source: str | os.PathLike[str]) -> Path:
+    """Where a save goes when the level's own file changed on disk: ``NAME.edited.tmj`` beside
+    it, or ``NAME.edited-2.tmj`` and so on when that name is taken by something else."""
+    path = Path(source)
+    suffix = path.suffix or ".tmj"
+    stem = path.stem
+    for k in range(1, 10_000):
+        tail = EDITED_SUFFIX if k == 1 else f"{EDITED_SUFFIX}-{k}"
+        candidate = path.with_name(f"{stem}{tail}{suffix}")
+        if not os.path.lexists(candidate):
+            return candidate
+    return path.with_name(f"{stem}{EDITED_SUFFIX}-{os.getpid()}{suffix}")
 
 
 def autosave_path_for(source: str | os.PathLike[str]) -> Path:

@@ -36,7 +36,7 @@ import os
 from game.level import load_level
 from game.level.loader import read_raw
 
-from .files import used_ids
+from .files import stamp_file, used_ids
 from .history import HISTORY_LIMIT, Step
 from .object_edits import CREATABLE, ObjectEdits
 from .path_edits import NEW_PATH_LENGTH, PathEdits
@@ -90,10 +90,18 @@ class EditModel(PathEdits, WallEdits, ObjectEdits, SavingEdits):
         Raises:
             LevelError: if the file cannot be loaded.
         """
+        stamp = stamp_file(path)  # before reading: a change while reading shows at the save
         level = load_level(path)
         raw = read_raw(path)
         next_id = raw.get("nextobjectid")
         if not isinstance(next_id, int) or isinstance(next_id, bool):
             next_id = 1
         next_id = max([next_id, *(i + 1 for i in used_ids(raw))])
-        return cls(level, grid=grid, history_limit=history_limit, next_id=next_id)
+        return cls(
+            level,
+            grid=grid,
+            history_limit=history_limit,
+            next_id=next_id,
+            base=raw,
+            stamp=stamp,
+        )

@@ -11,6 +11,7 @@ a path's nodes: see :mod:`game.editor.walls`).
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -311,7 +312,7 @@ def with_property(level: Level, ref: Ref | None, spec: PropSpec, raw: object) ->
         LevelError: when the loader would refuse the value (its own message).
     """
     file = level.source
-    base_dir = file.resolve().parent if file is not None else Path.cwd()
+    base_dir = Path(os.path.realpath(file)).parent if file is not None else Path.cwd()
     if ref is None:
         value = checked_value(spec, raw, _Where(file), base_dir)
         return _with(level, **{spec.name: value})

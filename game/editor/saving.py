@@ -6,11 +6,19 @@ import logging
 import os
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from game.level import Level, LevelError, load_level, save_level
+from game.level.loader import read_raw
 
 from .core import EditCore
-from .files import autosave_path_for, newer_autosave
+from .files import (
+    autosave_path_for,
+    changed_on_disk,
+    edited_copy_path,
+    newer_autosave,
+    stamp_file,
+)
 
 __all__ = ["SavingEdits"]
 
@@ -28,9 +36,16 @@ class SavingEdits(EditCore):
     def save(self, path: str | os.PathLike[str] | None = None) -> Level:
         """Save through the level saver (atomic; the old file is kept as ``.bak``).
 
-        The file the level was loaded from is the starting point, so everything the editor
-        does not own survives; only the edited objects change. The level becomes clean, and
-        its autosave is deleted.
+        The map the level was opened from is the starting point, so everything the editor
+        does not own survives; only the edited objects change. The file on disk is not read
+        again: a save works when it has become unreadable. The level becomes clean, and its
+        autosave is deleted.
+
+        Saving over the level's own file when that file changed on disk since it was opened
+        or last saved (a ``git checkout``, another editor) would lose the other change, so
+        the edits go to the autosave and to a copy beside it instead
+        (:func:`~game.editor.files.edited_copy_path`, ``NAME.edited.tmj``), which becomes the
+        file later saves go to; the notice says so. The changed file is left as it is.
 
         Args:
             path: Where to save; the level's own file when None (a different path also
@@ -40,14 +55,33 @@ class SavingEdits(EditCore):
             The level as saved.
 
         Raises:
-            LevelError: if it cannot be saved (the old file is then untouched).
+            LevelError: if it cannot be saved (the old file is then untouched, and the edits
+                are still here).
         """
         self._finish_drag()
         target = Path(path) if path is not None else self._source
         if target is None:
             raise LevelError("nowhere to save: the level has no file; give a path")
-        saved = save_level(replace(self._level, source=self._source), target)
+        if self._source is not None and _same_file(target, self._source):
+            why = changed_on_disk(target, self._stamp)
+            if why:
+                return self._save_beside(target, why)
+        saved = self._write(target)
+        self.notice = f"saved {target.name}"
+        self.discard_autosave()  # its failure is the notice, after the save's own
+        return saved
+
+    def _write(self, target: Path, *, note: bool = True) -> Level:
+        """Write the level to ``target`` from the map it was opened from; ``target`` becomes
+        its file and the level clean."""
+        base = self._base_map()
+        saved = save_level(replace(self._level, source=self._source), target, base=base)
         self._source = target
+        self._stamp = stamp_file(target)
+        try:  # what later saves start from: the file as written
+            self._base = read_raw(target)
+        except LevelError:
+            logger.warning("cannot read back %s; later saves start from the map opened", target)
         if saved != self._level:
             # The saver assigned something the model did not (an id taken meanwhile).
             logger.info("saved level differs from the edited one; adopting the saved one")
@@ -56,9 +90,30 @@ class SavingEdits(EditCore):
             self._level = replace(self._level, source=target)
         self._saved = self._level
         self._history.merge_open = False
-        self.notice = f"saved {target.name}"
-        self.discard_autosave()  # its failure is the notice, after the save's own
         return saved
+
+    def _save_beside(self, target: Path, why: str) -> Level:
+        """The save of :meth:`save` when ``target`` changed on disk: the autosave, then a
+        copy beside the file, which becomes the level's file."""
+        copy = edited_copy_path(target)
+        try:
+            self.autosave()
+        except LevelError as err:
+            logger.warning("%s", err)
+        saved = self._write(copy)
+        self._autosave_settled = True
+        self.notice = (
+            f"{target.name} {why}: saved your level as {copy.name}, {target.name} left as it is"
+        )
+        logger.warning("%s", self.notice)
+        return saved
+
+    def _base_map(self) -> dict[str, Any] | None:
+        """The raw map saves start from: the one the level was opened from, or (a model made
+        from a level without one) its file as it is now, or None for a new map."""
+        if self._base is None and self._source is not None and self._source.is_file():
+            self._base = read_raw(self._source)
+        return self._base
 
     def autosave(self) -> Path | None:
         """Write unsaved work to ``NAME.autosave.tmj`` (the level file is not touched).
@@ -78,7 +133,12 @@ class SavingEdits(EditCore):
             self.discard_autosave()
         if target is None or not self.dirty:
             return None
-        save_level(replace(self._level, source=self._source), target, backup=False)
+        save_level(
+            replace(self._level, source=self._source),
+            target,
+            backup=False,
+            base=self._base_map(),
+        )
         self._autosave_settled = True
         logger.info("autosaved %s", target)
         return target
@@ -143,3 +203,9 @@ class SavingEdits(EditCore):
             logger.warning("cannot delete %s: %s", target, exc)
             return False
         return True
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name the same level file (compared as absolute paths: a symlink
+    loop must not make this raise)."""
+    return os.path.abspath(a) == os.path.abspath(b)

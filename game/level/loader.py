@@ -1105,7 +1105,7 @@ def parse_level(raw: dict[str, Any], source: str | os.PathLike[str] | None = Non
             )
     info = MapInfo(
         file=file,
-        base_dir=file.resolve().parent if file is not None else LEVELS_DIR,
+        base_dir=Path(os.path.realpath(file)).parent if file is not None else LEVELS_DIR,
         width_px=float(width * tile_w),
         height_px=float(height * tile_h),
     )

@@ -7,6 +7,7 @@ atomically and the previous version is kept as ``NAME.tmj.bak``.
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import os
@@ -371,7 +372,7 @@ def apply_level(raw: dict[str, Any], level: Level, target: Path) -> dict[str, An
     _set_size(raw, level, where)
     info = MapInfo(
         file=target,
-        base_dir=target.resolve().parent,
+        base_dir=Path(os.path.realpath(target)).parent,  # no RuntimeError on a link loop
         width_px=float(level.width_px),
         height_px=float(level.height_px),
     )
@@ -473,7 +474,11 @@ def dumps_map(raw: dict[str, Any]) -> str:
 
 
 def save_level(
-    level: Level, path: str | os.PathLike[str] | None = None, *, backup: bool = True
+    level: Level,
+    path: str | os.PathLike[str] | None = None,
+    *,
+    backup: bool = True,
+    base: dict[str, Any] | None = None,
 ) -> Level:
     """Save ``level`` into a Tiled map file, atomically, keeping the old file as ``.bak``.
 
@@ -487,6 +492,9 @@ def save_level(
         path: Where to write; ``level.source`` when None.
         backup: Keep the previous file as ``NAME.tmj.bak`` (tools regenerating files turn
             this off).
+        base: The raw map to start from instead of reading ``level.source`` again (the
+            editor keeps the map it opened, so a save never depends on the file on disk
+            being readable or unchanged). It is not modified.
 
     Returns:
         The level as saved: new objects have their ids and ``source`` is ``path``.
@@ -500,7 +508,12 @@ def save_level(
         path = level.source
     target = Path(path)
     source = level.source
-    raw = read_raw(source) if source is not None and source.is_file() else new_map(level)
+    if base is not None:
+        raw = copy.deepcopy(base)
+    elif source is not None and source.is_file():
+        raw = read_raw(source)
+    else:
+        raw = new_map(level)
     apply_level(raw, level, target)
     try:
         text = dumps_map(raw)
@@ -521,3 +534,5 @@ def _atomic_write(target: Path, text: str, backup: bool) -> None:
         atomic_write(real, text.encode("utf-8"), backup=bak)
     except OutputError as exc:
         raise LevelError(f"cannot save: {exc.reason}", file=target) from exc
+    except RuntimeError as exc:  # pathlib's own "symlink loop" on some Pythons
+        raise LevelError(f"cannot save: {exc}", file=target) from exc

@@ -275,6 +275,9 @@ def exit_image(width: int, height: int) -> Image.Image:
     for x in range(-h, w, step):
         d.line([(x, h), (x + h, 0)], fill=(90, 240, 160, 40), width=5)
     inset = 4
-    d.rectangle((inset, inset, w - 1 - inset, h - 1 - inset), outline=(160, 255, 200, 120), width=1)
-    d.rectangle((0, 0, w - 1, h - 1), outline=(140, 255, 190, 235), width=3)
+    if w - 1 - inset > inset and h - 1 - inset > inset:  # an inner frame only where it fits
+        d.rectangle(
+            (inset, inset, w - 1 - inset, h - 1 - inset), outline=(160, 255, 200, 120), width=1
+        )
+    d.rectangle((0, 0, w - 1, h - 1), outline=(140, 255, 190, 235), width=min(3, w // 2, h // 2))
     return img

@@ -23,7 +23,7 @@ from game.world import World
 
 from .app import GameApp
 from .editor_draw import EditorLayer
-from .editor_input import PICK_PX, EditorInput, fit_camera
+from .editor_input import PICK_PX, EditorInput, fit_camera, rescued
 from .editor_panel import PanelLayer
 from .level import LevelView
 
@@ -61,6 +61,7 @@ class EditorView(EditorInput):
         self._wall_press = None  # the wall tool's press: (selected wall, x, y)
         self._drag_to = None  # the drag's next cursor place, applied once per frame
         self.caption = ""  # the window title it set (headless windows ignore titles)
+        self._forsake = ""
         self.layer = EditorLayer(app.window.ctx)
         self.panel = Panel()
         self.panel_layer = PanelLayer()
@@ -107,8 +108,10 @@ class EditorView(EditorInput):
         """Play the edited level (F5 or Tab); the same keys come back here."""
         self.window.show_view(PlaytestView(self))
 
-    def _on_close(self) -> None:
-        self._guard(self.model.autosave)
+    def _on_close(self) -> bool:
+        """The window is closing: unsaved work to the autosave; when that fails the window
+        stays open and says why (True stops the close), once."""
+        return self.keep_unsaved("close")
 
     def on_show_view(self) -> None:
         """Resize cameras; autosave on window close while shown."""
@@ -123,11 +126,13 @@ class EditorView(EditorInput):
 
     # -- time -------------------------------------------------------------------------------
 
+    @rescued
     def on_fixed_update(self, delta_time: float) -> None:
         """The simulation keeps running while editing (Space pauses it)."""
         if self.running and self.world is not None:
             self.world.step((0.0, 0.0))
 
+    @rescued
     def on_update(self, delta_time: float) -> None:
         """Pan with the arrows; a new drawing or world after edits; the handles, the HUD,
         the panel and the title."""
@@ -162,6 +167,7 @@ class EditorView(EditorInput):
         self.layer.update(m, self.shown_level(), self.hover, self.camera.zoom, status, size)
         self.panel_layer.update(m, self.panel, size)
 
+    @rescued
     def on_draw(self) -> None:
         """The live world, the handles, the HUD and the panel. Changes nothing."""
         self.clear()

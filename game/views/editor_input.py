@@ -3,9 +3,11 @@ camera's pan and zoom, and the property panel's presses (every control is in doc
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import arcade
 
@@ -48,6 +50,24 @@ def fit_camera(camera: arcade.Camera2D, level: Level, size: tuple[int, int]) -> 
     )
 
 
+Handler = TypeVar("Handler", bound=Callable[..., Any])
+
+
+def rescued(handler: Handler) -> Handler:
+    """An editor event handler that, when it raises, writes the autosave before the error
+    goes on (see :meth:`EditorInput.rescue`)."""
+
+    @functools.wraps(handler)
+    def run(self: EditorInput, *args: Any) -> Any:
+        try:
+            return handler(self, *args)
+        except Exception:
+            self.rescue()
+            raise
+
+    return cast("Handler", run)
+
+
 class EditorInput(arcade.View):
     """The editor view's mouse and key handlers; :class:`~game.views.editor.EditorView` sets
     the attributes below and provides :meth:`shown_level` and :meth:`play_test`."""
@@ -67,6 +87,7 @@ class EditorInput(arcade.View):
     _press: tuple[str, float] | None  # a press on a panel value
     _wall_press: tuple[int | None, float, float] | None  # the wall tool's press
     _drag_to: tuple[float, float] | None  # where the drag goes at the next frame
+    _forsake: str  # the action asked once after a failed autosave ("leave", "close", "")
 
     def shown_level(self) -> Level:
         """The level as drawn, where the cursor hits things."""
@@ -99,6 +120,7 @@ class EditorInput(arcade.View):
 
     # -- mouse ------------------------------------------------------------------------------
 
+    @rescued
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
         """Hover (or continue a drag)."""
         self.mouse = self.to_world(x, y)
@@ -120,6 +142,7 @@ class EditorInput(arcade.View):
             self.model.update_drag(*self._drag_to)
         self._drag_to = None
 
+    @rescued
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
         """Left: the tool (drag, create, append on double-click); right: delete; middle: pan."""
         self.mouse = wx, wy = self.to_world(x, y)
@@ -178,6 +201,7 @@ class EditorInput(arcade.View):
             self.model.delete(hit.ref)
         self.hover = self._hit()
 
+    @rescued
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
         """Pan with the middle button, else move the drag."""
         if self.panning:
@@ -186,6 +210,7 @@ class EditorInput(arcade.View):
         else:
             self.on_mouse_motion(x, y, dx, dy)
 
+    @rescued
     def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
         """End the drag: one undo step (a click on a panel value types or cycles it)."""
         if button == arcade.MOUSE_BUTTON_MIDDLE:
@@ -211,6 +236,7 @@ class EditorInput(arcade.View):
         self.model.append_wall_node(press[0], *self.to_world(x, y))
         return True
 
+    @rescued
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
         """Over a path or rock: its radius; over a wall: its thickness; else zoom."""
         self.mouse = self.to_world(x, y)
@@ -226,10 +252,12 @@ class EditorInput(arcade.View):
 
     # -- keys -------------------------------------------------------------------------------
 
+    @rescued
     def on_text(self, text: str) -> None:
         """Typed characters go to the panel row being edited."""
         self.panel.type(text)
 
+    @rescued
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """The editor's keys (see docs/editor.md); while a value is typed, only Enter, Esc
         and Backspace."""
@@ -327,7 +355,41 @@ class EditorInput(arcade.View):
         """Save through the level saver (atomic, .bak kept)."""
         self._guard(self.model.save)
 
+    def keep_unsaved(self, action: str) -> bool:
+        """Before ``action`` ("leave", "close") ends the editor: put unsaved work in the
+        autosave. When that fails, say why in one line and keep the editor open (True); a
+        leave or close asked again after that goes ahead without it (False)."""
+        m = self.model
+        if not m.dirty:
+            return False
+        try:
+            m.autosave()
+        except LevelError as err:
+            if self._forsake:  # asked before: the designer chose to go without them
+                log.warning("%s without the unsaved edits (the autosave failed)", action)
+                return False
+            self._forsake = action
+            again = "Esc" if action == "leave" else "close the window"
+            m.notice = (
+                f"unsaved edits kept: the autosave failed ({err}); "
+                f"Ctrl+S saves, {again} again to {action} without them"
+            )
+            log.warning("%s", m.notice)
+            return True
+        self._forsake = ""
+        return False
+
     def leave(self) -> None:
-        """Back to the title; unsaved work goes to the autosave first."""
-        self._guard(self.model.autosave)
+        """Back to the title; unsaved work goes to the autosave first (see
+        :meth:`keep_unsaved`: a failed autosave keeps the editor open)."""
+        if self.keep_unsaved("leave"):
+            return
         self.app.show_title(self.model.source)
+
+    def rescue(self) -> None:
+        """After a crash in one of the editor's frames or events: the autosave first, so the
+        error is reported with the edits on disk. Never raises."""
+        try:
+            self.model.autosave()
+        except Exception:  # the crash itself is what gets reported
+            log.exception("the autosave after a crash failed")

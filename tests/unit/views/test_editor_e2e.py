@@ -15,6 +15,7 @@ import pytest
 
 from game.editor import EditModel
 from game.level import LEVELS_DIR, load_level
+from game.safe_io import OutputError
 from game.views.app import GameApp
 from game.views.editor import EditorView, PlaytestView
 from game.views.level import LevelView
@@ -181,6 +182,75 @@ def test_leaving_with_unsaved_changes_writes_the_autosave(app: GameApp, level_fi
     send(app.window, "on_key_press", arcade.key.R, 0)
     assert again.model.level.paths[0].points[0] == moved
     assert again.model.dirty
+
+
+def test_merge_markers_then_save_and_leave_lose_nothing(app: GameApp, level_file: Path) -> None:
+    # Given a few edits, then merge-conflict markers put into the file from outside (issue
+    # 27's repro: `edit l.tmj`, edits, a conflicted `git checkout`, Ctrl+S, Esc)
+    view = open_view(app, level_file)
+    node = view.model.level.paths[0].points[0]
+    drag(app.window, on_screen(view, node), 0.0, 25.0)
+    moved = view.model.level.paths[0].points[0]
+    conflicted = "<<<<<<< HEAD\n" + level_file.read_text(encoding="utf-8") + "=======\n>>>>>>> x\n"
+    level_file.write_text(conflicted, encoding="utf-8")
+    # When Ctrl+S, then Esc
+    send(app.window, "on_key_press", arcade.key.S, arcade.key.MOD_CTRL)
+    notice = view.model.notice
+    send(app.window, "on_key_press", arcade.key.ESCAPE, 0)
+    # Then the conflicted file is as it was, the edit is in a copy beside it and in the
+    # autosave, and the notice said where, in one line
+    assert level_file.read_text(encoding="utf-8") == conflicted
+    assert load_level(level_file.with_name("01_patrol.edited.tmj")).paths[0].points[0] == moved
+    assert load_level(level_file.with_name("01_patrol.autosave.tmj")).paths[0].points[0] == moved
+    assert "01_patrol.edited.tmj" in notice and "\n" not in notice
+    assert isinstance(app.window.current_view, TitleView)
+
+
+@pytest.mark.parametrize("first", ["esc", "close"])
+def test_a_failed_autosave_keeps_the_editor_open_until_asked_again(
+    app: GameApp, level_file: Path, monkeypatch: pytest.MonkeyPatch, first: str
+) -> None:
+    # Given an unsaved edit and a disk that refuses every write
+    import game.level.saver as saver
+
+    view = open_view(app, level_file)
+    node = view.model.level.paths[0].points[0]
+    drag(app.window, on_screen(view, node), 0.0, 25.0)
+
+    def full(path: object, data: bytes, backup: object = None) -> None:
+        raise OutputError(f"cannot write {path}: No space left on device")
+
+    monkeypatch.setattr(saver, "atomic_write", full)
+    # When Esc is pressed, or the window is closed: the editor stays, with the edit, and
+    # says why in one line (a close handler returning True stops the close)
+    if first == "esc":
+        send(app.window, "on_key_press", arcade.key.ESCAPE, 0)
+    else:
+        assert view._on_close() is True
+    assert app.window.current_view is view and view.model.dirty
+    assert "autosave failed" in view.model.notice and "No space left" in view.model.notice
+    assert "\n" not in view.model.notice
+    # Then Esc again leaves without the autosave (the designer's choice)
+    send(app.window, "on_key_press", arcade.key.ESCAPE, 0)
+    assert isinstance(app.window.current_view, TitleView)
+
+
+def test_a_crash_in_an_editor_frame_writes_the_autosave_first(
+    app: GameApp, level_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    view = open_view(app, level_file)
+    node = view.model.level.paths[0].points[0]
+    drag(app.window, on_screen(view, node), 0.0, 25.0)
+    moved = view.model.level.paths[0].points[0]
+
+    def boom(*args: object) -> None:
+        raise ValueError("y1 must be greater than or equal to y0")
+
+    monkeypatch.setattr(view.layer, "draw_world", boom)
+    with pytest.raises(ValueError, match="y1 must be"):
+        view.on_draw()
+    assert load_level(level_file.with_name("01_patrol.autosave.tmj")).paths[0].points[0] == moved
+    monkeypatch.undo()
 
 
 @pytest.mark.skipif(shutil.which("tiled") is None, reason="the Tiled map editor is not installed")
