@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from game.cli_common import bounded_float
 from game.level import LevelError, load_level, resolve_level
+from game.level.text import shown
 from game.safe_io import OutputError, atomic_write, check_output
 
 if TYPE_CHECKING:
@@ -202,7 +203,7 @@ def screenshot(
         atomic_write(out, encoded.getvalue())
         log.info(
             "screenshot of %s after %.2f s (%s) written to %s",
-            path.name,
+            shown(path.name),
             view.world.time,
             view.world.outcome,
             out,

@@ -17,6 +17,7 @@ from game.level import (
     save_level,
 )
 from game.level.schema import MAX_WORLD_PX
+from game.level.text import printable_title
 
 __all__ = [
     "DEFAULT_SIZE",
@@ -110,5 +111,5 @@ def create_level_file(path: str | os.PathLike[str], size: tuple[int, int] = DEFA
         )
     if target.suffix.lower() not in (".tmj", ".json"):
         raise LevelError("a new level is a Tiled JSON map: name it NAME.tmj", file=target)
-    level = blank_level(*size, title=target.stem.replace("_", " "))
+    level = blank_level(*size, title=printable_title(target.stem))
     return save_level(level, target, backup=False)

@@ -17,6 +17,7 @@ from game.level.errors import LevelError
 from game.level.loader import load_level
 from game.level.model import Level
 from game.level.shipped import REPO_ROOT, resolve_level, shipped_levels
+from game.level.text import shown
 
 __all__ = ["main", "summary"]
 
@@ -41,7 +42,7 @@ def summary(level: Level) -> str:
 
 def _display(path: object) -> str:
     """A path relative to the repository when it is inside it."""
-    text = str(path)
+    text = shown(str(path))
     root = str(REPO_ROOT) + "/"
     return text[len(root) :] if text.startswith(root) else text
 

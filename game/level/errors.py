@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 
+from game.level.text import shown
 from game.safe_io import one_line
 
 __all__ = ["LevelError", "describe"]
@@ -34,7 +35,7 @@ def describe(
     """
     parts: list[str] = []
     if file is not None:
-        parts.append(os.fspath(file))
+        parts.append(shown(file))
     where: list[str] = []
     if object_id is not None:
         name = object_name if object_name is not None else ""

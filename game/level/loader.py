@@ -49,6 +49,7 @@ from game.level.schema import (
     PropSpec,
 )
 from game.level.shipped import IMAGE_ROOTS, LEVELS_DIR
+from game.level.text import text_problem
 
 __all__ = ["load_level", "loads_level", "number_list", "parse_level", "read_raw"]
 
@@ -565,6 +566,9 @@ def property_value(
         raise where.error(f"expected {expected or 'a string'}, got {_kind_of(value)}", field)
     if spec.kind == "floats":
         return _floats(value, spec, where)
+    problem = text_problem(value, field)
+    if problem:
+        raise where.error(problem, field)
     if spec.kind == "enum" and value not in spec.choices:
         choices = ", ".join(spec.choices)
         raise where.error(
@@ -798,6 +802,9 @@ def object_identity(obj: dict[str, Any], where: _Where) -> _Where:
     here = _Where(where.file, oid, name)
     if not isinstance(raw_name, str) and raw_name is not None:
         raise here.error(f"expected a string, got {_kind_of(raw_name)}", "name")
+    problem = text_problem(name, "name")
+    if problem:
+        raise here.error(problem, "name")
     return here
 
 

@@ -14,6 +14,7 @@ import arcade
 
 from game.clock import DT
 from game.level import Level, LevelError, load_level, shipped_levels
+from game.level.text import shown
 from game.recording import RunRecorder
 from game.render.bank import TextureBank
 from game.render.theme import BACKGROUND
@@ -67,9 +68,9 @@ def level_entry(path: Path) -> LevelEntry:
     try:
         level = load_level(path)
     except LevelError as err:
-        log.warning("level %s cannot be loaded: %s", path.name, err)
-        return LevelEntry(path, path.stem, str(err))
-    return LevelEntry(path, level.title or path.stem)
+        log.warning("level %s cannot be loaded: %s", shown(path.name), err)
+        return LevelEntry(path, shown(path.stem), str(err))
+    return LevelEntry(path, level.title or shown(path.stem))
 
 
 def shipped_entries() -> list[LevelEntry]:

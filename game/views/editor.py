@@ -17,6 +17,7 @@ from game.editor.hits import followed
 from game.editor.panel import Panel
 from game.editor.tools import Tool
 from game.level import Level
+from game.level.text import shown
 from game.render import theme
 from game.render.scene import WorldRenderer
 from game.world import World
@@ -154,7 +155,7 @@ class EditorView(EditorInput):
             self.hover = self._hit()  # the hover ring follows what moved under the cursor
         elif self.hover is not None:
             self.hover = followed(self.shown_level(), self.hover)  # and the dragged handle
-        name = m.source.name if m.source else "untitled"
+        name = shown(m.source.name) if m.source else "untitled"
         caption = f"{name}{' *' if m.dirty else ''} - editor"
         if caption != self.caption:
             self.caption = caption

@@ -12,6 +12,7 @@ import arcade
 import numpy as np
 
 from game.level import Level, LevelError, load_level
+from game.level.text import shown
 from game.render import theme
 from game.render.stage import LevelStage
 from game.world import Autopilot, World
@@ -49,7 +50,7 @@ def open_editor_hook(window: arcade.Window, level_path: Path, world: World) -> s
         opener(window, level_path, world)
     except LevelError as err:  # the file changed on disk since the level started
         log.warning("cannot edit %s: %s", level_path, err)
-        return f"cannot edit {level_path.name}: {err.reason}"
+        return f"cannot edit {shown(level_path.name)}: {err.reason}"
     return None
 
 
