@@ -62,7 +62,7 @@ def test_unprintable_or_too_long_text_is_refused_in_one_line(
 
 
 def test_hints_and_names_have_the_same_rules(tmp_path: Path) -> None:
-    with pytest.raises(LevelError, match='field "hint".*at most 300'):
+    with pytest.raises(LevelError, match=r'field "hint".*at most 300'):
         load_level(write(tmp_path, _titled("ok", hint="h" * 301)))
     raw = valid_map()
     raw["layers"][0]["objects"] = [player(name="bad\tname"), exit_()]  # type: ignore[index]
