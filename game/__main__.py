@@ -152,10 +152,16 @@ def _exit(status: int) -> NoReturn:
 
 
 if __name__ == "__main__":
+    from .safe_io import Terminated, exit_cleanly_on_sigterm
+
+    exit_cleanly_on_sigterm()  # SIGTERM unwinds like Ctrl+C: no temporary file is left
     try:
         code = main()
     except SystemExit as stop:  # argparse's errors, --help
         code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 2)
+    except Terminated:
+        sys.stderr.write("terminated\n")
+        code = 143
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         code = 130

@@ -4,6 +4,12 @@ symlink to its target, and never over a directory, a FIFO or a device.
 
 A failure raises :class:`OutputError` whose message is one line naming the file; the old file
 is untouched and no temporary file is left behind.
+
+A write killed outright (SIGKILL, a power cut) cannot clean up after itself, so temporary files
+carry their writer's process id (``.NAME.PID.RANDOM.tmp``) and the next write to the same
+target removes those whose writer is no longer running (:func:`clear_stale_temps`). SIGTERM is
+turned into :class:`Terminated` by :func:`exit_cleanly_on_sigterm` (the command line installs
+it), which unwinds like Ctrl+C: the temporary file is removed and the process exits with 143.
 """
 
 from __future__ import annotations
@@ -11,22 +17,87 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import signal
 import stat
 import tempfile
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import BinaryIO
 
 __all__ = [
     "OutputError",
+    "Terminated",
     "atomic_write",
     "check_output",
+    "clear_stale_temps",
+    "exit_cleanly_on_sigterm",
     "fsync_dir",
     "one_line",
     "real_target",
     "set_aside",
     "unique_sibling",
 ]
+
+
+#: A temporary file without a writer's id (from an older version) counts as stale after this
+#: many seconds.
+LEGACY_TEMP_AGE_S = 60.0
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread so that it unwinds like Ctrl+C (``finally`` blocks
+    run: a write in progress removes its temporary file)."""
+
+
+def exit_cleanly_on_sigterm() -> None:
+    """Make SIGTERM raise :class:`Terminated` in the main thread (call it from there)."""
+
+    def terminated(signum: int, frame: object) -> None:
+        raise Terminated()
+
+    signal.signal(signal.SIGTERM, terminated)
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process with id ``pid`` runs (another user's counts as running)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: it exists, someone else's
+        return True
+    return True
+
+
+def clear_stale_temps(folder: Path, name: str) -> list[Path]:
+    """Remove the temporary files of earlier writes of ``folder / name`` whose writer is gone
+    (killed before it could clean up); returns them. Temporaries of running writers stay.
+    Never raises."""
+    removed: list[Path] = []
+    prefix = f".{name}."
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    now = time.time()
+    for entry in entries:
+        fname = entry.name
+        if not (fname.startswith(prefix) and fname.endswith(".tmp")):
+            continue
+        middle = fname[len(prefix) : -len(".tmp")]
+        pid_text, dot, _ = middle.partition(".")
+        try:
+            if dot and pid_text.isdigit() and pid_text.isascii():
+                stale = int(pid_text) != os.getpid() and not _alive(int(pid_text))
+            else:  # an older writer's name, without its id: judged by age
+                stale = now - entry.stat(follow_symlinks=False).st_mtime > LEGACY_TEMP_AGE_S
+            if stale and entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
 
 
 class OutputError(OSError):
@@ -169,6 +240,10 @@ def atomic_write(
         mode: permission bits (default: the old file's, else 0o644).
         backup: also keep the old content here (written atomically too) before replacing.
 
+    The temporary file is ``.NAME.PID.RANDOM.tmp`` beside the target; one left by a writer
+    that was killed is removed by the next write to the same target (see the module's
+    docstring).
+
     Raises:
         OutputError: one line naming the file; the old file and the backup are untouched and
             no temporary file is left.
@@ -179,6 +254,7 @@ def atomic_write(
     try:
         if not folder.is_dir():
             raise _fail(path, f"folder {folder} does not exist")
+        clear_stale_temps(folder, target.name)
         exists = target.exists()
         bits = (
             mode if mode is not None else (stat.S_IMODE(target.stat().st_mode) if exists else 0o644)
@@ -211,7 +287,7 @@ def _write_temp(
     mode: int,
     temps: list[Path],
 ) -> Path:
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{name}.{os.getpid()}.", suffix=".tmp", dir=folder)
     tmp = Path(tmp_name)
     temps.append(tmp)
     with os.fdopen(fd, "wb") as handle:

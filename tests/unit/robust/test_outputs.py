@@ -6,6 +6,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,6 +21,8 @@ from game.level import LevelError, load_level, save_level
 from game.level.shipped import LEVELS_DIR
 from game.safe_io import OutputError, atomic_write, check_output, set_aside
 from game.world import TraceRecorder, World
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _no_space(*_args: object, **_kwargs: object) -> None:
@@ -200,3 +206,93 @@ def test_check_output_finds_a_full_disk_before_the_run(
 def test_a_file_name_too_long_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(OutputError, match="too long"):
         check_output(tmp_path / ("x" * 300 + ".png"))
+
+
+# -- writes that were killed (issue 27) --------------------------------------------------------
+
+
+def _dead_pid() -> int:
+    """The id of a process that has just exited (not reused this soon)."""
+    child = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    return int(child.stdout)
+
+
+def test_the_next_write_removes_the_temp_files_of_killed_writers(tmp_path: Path) -> None:
+    # Given what a SIGKILLed write leaves: its temporary file beside the target, and one of a
+    # writer that is still running, and one of an older version without a writer id
+    target = tmp_path / "trace.json"
+    target.write_bytes(b"old")
+    dead = tmp_path / f".trace.json.{_dead_pid()}.k3x9.tmp"
+    live = tmp_path / f".trace.json.{os.getppid()}.a1b2.tmp"
+    legacy = tmp_path / ".trace.json.q8w7e6.tmp"
+    fresh_legacy = tmp_path / ".trace.json.z1x2c3.tmp"
+    other = tmp_path / f".other.json.{_dead_pid()}.k3x9.tmp"
+    for f in (dead, live, legacy, fresh_legacy, other):
+        f.write_bytes(b"x" * 1000)
+    old = time.time() - 3600
+    os.utime(legacy, (old, old))
+    # When the same target is written again
+    atomic_write(target, b"new")
+    # Then the killed writers' temporaries are gone, the running writer's stays, and nothing
+    # of another target is touched
+    assert target.read_bytes() == b"new"
+    assert not dead.exists() and not legacy.exists()
+    assert live.exists() and fresh_legacy.exists() and other.exists()
+
+
+def test_sigterm_during_a_long_write_removes_the_temp_and_exits_143(tmp_path: Path) -> None:
+    # Given a command-line process in the middle of a slow atomic write
+    target = tmp_path / "big.bin"
+    script = (
+        "import sys, time\n"
+        "from pathlib import Path\n"
+        "from game.safe_io import Terminated, atomic_write, exit_cleanly_on_sigterm\n"
+        "exit_cleanly_on_sigterm()\n"
+        "def slow(handle):\n"
+        "    handle.write(b'x' * 1000)\n"
+        "    handle.flush()\n"
+        "    print('writing', flush=True)\n"
+        "    time.sleep(30)\n"
+        "try:\n"
+        f"    atomic_write(Path({str(target)!r}), slow)\n"
+        "except Terminated:\n"
+        "    sys.exit(143)\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, cwd=ROOT, text=True
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "writing"
+    assert list(tmp_path.glob(".big.bin.*.tmp"))  # the temporary file is there
+    # When it is sent SIGTERM
+    proc.send_signal(signal.SIGTERM)
+    # Then it ends with 143 and leaves neither the temporary file nor a target
+    assert proc.wait(timeout=20) == 143
+    assert not list(tmp_path.glob(".big.bin.*.tmp")) and not target.exists()
+
+
+def test_the_game_command_exits_143_on_sigterm(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "game",
+            "simulate",
+            "01_patrol",
+            "--seconds",
+            "600",
+            "--trace",
+            str(tmp_path / "t.npz"),
+        ],
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        text=True,
+    )
+    time.sleep(4.0)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert "terminated" in err and "Traceback" not in err
+    assert not list(tmp_path.glob(".t.npz.*.tmp"))
