@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from game.level.schema import MAX_SEED
+from game.level.text import PLAIN_INT, PLAIN_NUMBER, plain_number
 from game.safe_io import one_line
 
 __all__ = [
@@ -54,19 +55,39 @@ def one_line_errors(parser: argparse.ArgumentParser) -> None:
     parser.error = types.MethodType(_error_line, parser)  # type: ignore[method-assign]
     _strict(parser)
     for action in parser._actions:
+        # Numbers are typed with ASCII digits everywhere (float and int also take other
+        # scripts' digits and "1_000").
+        if action.type is float:
+            action.type = plain_float
+        elif action.type is int:
+            action.type = plain_int
         if isinstance(action, argparse._SubParsersAction):
             for sub in set(action.choices.values()):
                 one_line_errors(sub)
+
+
+def plain_float(text: str) -> float:
+    """An argparse type: a number written with ASCII digits (``inf``, ``nan``, ``1_0`` and
+    other scripts' digits are not)."""
+    if not PLAIN_NUMBER.fullmatch(text.strip()):
+        raise argparse.ArgumentTypeError(f"not a number (ASCII digits): {text!r}")
+    return float(text)
+
+
+def plain_int(text: str) -> int:
+    """An argparse type: an integer written with ASCII digits."""
+    if not PLAIN_INT.fullmatch(text.strip()):
+        raise argparse.ArgumentTypeError(f"not an integer (ASCII digits): {text!r}")
+    return int(text.strip())
 
 
 def bounded_int(low: int, high: int) -> Callable[[str], int]:
     """An argparse type: an integer in ``low..high``."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text.strip())
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if not PLAIN_INT.fullmatch(text.strip()):
+            raise argparse.ArgumentTypeError(f"not an integer (ASCII digits): {text!r}")
+        value = int(text.strip())
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"must be in {low:,}..{high:,}, got {text.strip()}")
         return value
@@ -80,15 +101,15 @@ def bounded_float(low: float, high: float, *, open_low: bool = False) -> Callabl
     ``open_low``)."""
 
     def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not PLAIN_NUMBER.fullmatch(text.strip()):
+            raise argparse.ArgumentTypeError(f"not a number (ASCII digits): {text!r}")
+        value = float(text)
         too_low = value <= low if open_low else value < low
         if not math.isfinite(value) or too_low or value > high:
             bracket = "(" if open_low else "["
             raise argparse.ArgumentTypeError(
-                f"must be in {bracket}{low:g}, {high:g}], got {text.strip()}"
+                f"must be in {bracket}{plain_number(low)}, {plain_number(high)}], "
+                f"got {text.strip()}"
             )
         return value
 

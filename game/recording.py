@@ -25,6 +25,7 @@ from game.clock import DT
 from game.level import LevelError, load_level, resolve_level
 from game.level.schema import MAX_SEED
 from game.level.shipped import LEVELS_DIR
+from game.level.text import plain_number
 from game.safe_io import OutputError, atomic_write, one_line
 
 if TYPE_CHECKING:
@@ -292,7 +293,8 @@ def _keyframes(items: list[Any], file: Path | None) -> tuple[Keyframe, ...]:
         length = math.hypot(x, y)
         if length > 1.0 + THRUST_TOLERANCE:
             raise ReplayError(
-                f"thrust ({x:g}, {y:g}) is {length:.6g} long; at most 1",
+                f"thrust ({plain_number(x)}, {plain_number(y)}) is {plain_number(length)} "
+                "long; at most 1",
                 file=file,
                 keyframe=i,
                 field="thrust",

@@ -43,7 +43,7 @@ def parse_size(text: str) -> tuple[int, int]:
     Raises:
         ValueError: with a one-line reason.
     """
-    match = re.fullmatch(r"\s*(\d{1,6})\s*[xX]\s*(\d{1,6})\s*", text)
+    match = re.fullmatch(r"\s*(\d{1,6})\s*[xX]\s*(\d{1,6})\s*", text, re.ASCII)
     most = MAX_WORLD_PX // TILE
     if match is None:
         raise ValueError(f"expected WIDTHxHEIGHT in tiles, like 40x24, got {text!r}")

@@ -13,7 +13,6 @@ import json
 import logging
 import math
 import os
-import re
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -49,7 +48,7 @@ from game.level.schema import (
     PropSpec,
 )
 from game.level.shipped import IMAGE_ROOTS, LEVELS_DIR
-from game.level.text import text_problem
+from game.level.text import PLAIN_NUMBER, plain_number, text_problem
 
 __all__ = ["load_level", "loads_level", "number_list", "parse_level", "read_raw"]
 
@@ -87,7 +86,7 @@ TILED_INT_MAX = 2**31 - 1
 SHAPE_KEYS = ("point", "ellipse", "polygon", "polyline")
 _EPS = 1e-6
 #: One number of a ``floats`` property (a JSON number; no ``nan``, ``inf`` or ``1_000``).
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+_NUMBER = PLAIN_NUMBER  # ASCII digits only
 
 
 def tiled_float(value: float, digits: int = TILED_DIGITS) -> float:
@@ -579,13 +578,14 @@ def property_value(
 
 def _check_range(value: float, spec: PropSpec, where: _Where, what: str = "") -> None:
     """Refuse a number outside the property's range (``what`` names an item of a list)."""
-    if spec.minimum is not None:
-        if spec.exclusive and value <= spec.minimum:
-            raise where.error(f"{what}must be > {spec.minimum:g}, got {value:g}", spec.name)
-        if not spec.exclusive and value < spec.minimum:
-            raise where.error(f"{what}must be >= {spec.minimum:g}, got {value:g}", spec.name)
-    if spec.maximum is not None and value > spec.maximum:
-        raise where.error(f"{what}must be at most {spec.maximum:g}, got {value:g}", spec.name)
+    low, high, got = spec.minimum, spec.maximum, plain_number(value)
+    if low is not None:
+        if spec.exclusive and value <= low:
+            raise where.error(f"{what}must be > {plain_number(low)}, got {got}", spec.name)
+        if not spec.exclusive and value < low:
+            raise where.error(f"{what}must be >= {plain_number(low)}, got {got}", spec.name)
+    if high is not None and value > high:
+        raise where.error(f"{what}must be at most {plain_number(high)}, got {got}", spec.name)
 
 
 def _warn_unknown(props: dict[str, tuple[str | None, Any]], spec: ClassSpec, where: _Where) -> None:

@@ -91,15 +91,22 @@ def resolve_level(name_or_path: str | os.PathLike[str]) -> Path:
     Raises:
         LevelError: if nothing matches; the message lists the shipped levels.
     """
+    text = os.fspath(name_or_path)
+    if not text.strip():
+        raise LevelError(f"{text!r}: an empty level name; give a level file or a shipped level")
     candidate = Path(name_or_path)
+    wanted = _squash(text)
+    levels = shipped_levels()
+    shipped = next((path for path in levels if wanted in {_squash(n) for n in _names(path)}), None)
     if os.path.lexists(candidate):
+        # A folder that happens to be named like a shipped level ("1", "patrol" in the
+        # working directory) is not what was meant: the shipped level wins.
+        if shipped is not None and candidate.is_dir():
+            return shipped
         # Also a directory, a FIFO or a symlink loop: the loader says which, in one line.
         return candidate
-    wanted = _squash(os.fspath(name_or_path))
-    levels = shipped_levels()
-    for path in levels:
-        if wanted in {_squash(n) for n in _names(path)}:
-            return path
+    if shipped is not None:
+        return shipped
     known = ", ".join(p.stem for p in levels) or "none"
     raise LevelError(
         f"no such level file or shipped level; shipped levels: {known}", file=candidate
