@@ -43,6 +43,7 @@ from game.level.schema import (
     MAX_LAYER_DEPTH,
     MAX_OBJECTS,
     MAX_PATH_POINTS,
+    MAX_WALL_POINTS,
     MAX_WORLD_PX,
     ClassSpec,
     PropSpec,
@@ -1154,6 +1155,15 @@ def _assemble(
     flows = tuple(f for f in found["flow"] if isinstance(f, FlowRegion))
     obstacles = tuple(o for o in found["obstacle"] if isinstance(o, ObstacleData))
     walls = tuple(w for w in found["wall"] if isinstance(w, WallData))
+    total = 0
+    for wall in walls:
+        total += len(wall.points)
+        if total > MAX_WALL_POINTS:
+            raise _where_of(wall, info, "wall").error(
+                f"the walls so far have {total:,} points; at most {MAX_WALL_POINTS:,} in all "
+                "walls together",
+                "polyline" if wall.shape == "polyline" else "polygon",
+            )
     if not players:
         raise LevelError('no player start: add one point object of class "player"', file=info.file)
     if len(players) > 1:

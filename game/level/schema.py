@@ -23,6 +23,7 @@ __all__ = [
     "MAX_OBJECTS",
     "MAX_PATH_POINTS",
     "MAX_SEED",
+    "MAX_WALL_POINTS",
     "MAX_WORLD_PX",
     "NPC_ROLES",
     "ClassSpec",
@@ -39,6 +40,9 @@ MAX_AGENTS = 10_000
 MAX_FLOW_CELLS = 1_000_000
 #: At most this many points in one path.
 MAX_PATH_POINTS = 10_000
+#: At most this many points in all walls together (each segment is a body in the physics and
+#: a row in the steering's wall index, and the autopilot rasterises every one).
+MAX_WALL_POINTS = 20_000
 #: Group layers nest at most this deep.
 MAX_LAYER_DEPTH = 32
 #: Files larger than this are refused before they are parsed.

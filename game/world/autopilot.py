@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy.ndimage import convolve1d
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import dijkstra
 
@@ -64,21 +65,44 @@ class NavGrid:
 
     @classmethod
     def build(cls, world: World, clearance: float, cell: float = 16.0) -> NavGrid:
-        """Plan on ``world``'s map for a body of radius ``clearance``."""
+        """Plan on ``world``'s map for a body of radius ``clearance``.
+
+        Cells are ``cell`` px, or larger on a map so big that it would need more than
+        :data:`MAX_NAV_CELLS` of them. Each rock and wall segment marks only the cells within
+        its reach (a window of the grid), so building costs the map's cells plus the
+        obstacles' footprints, not their product.
+        """
         w, h = world.level.width_px, world.level.height_px
+        cell = max(cell, math.sqrt(w * h / MAX_NAV_CELLS))
         cols, rows = max(int(w // cell), 1), max(int(h // cell), 1)
         cw, ch = w / cols, h / rows
         cx = (np.arange(cols) + 0.5) * cw
         cy = (np.arange(rows) + 0.5) * ch
         gx, gy = np.meshgrid(cx, cy)
         free = (gx > clearance) & (gx < w - clearance) & (gy > clearance) & (gy < h - clearance)
+
+        def window(x0: float, x1: float, y0: float, y1: float) -> tuple[slice, slice]:
+            """The rows and columns whose centres lie in [x0, x1] x [y0, y1]."""
+            c0 = max(math.floor(x0 / cw - 0.5), 0)
+            c1 = min(math.ceil(x1 / cw - 0.5) + 1, cols)
+            r0 = max(math.floor(y0 / ch - 0.5), 0)
+            r1 = min(math.ceil(y1 / ch - 0.5) + 1, rows)
+            return slice(r0, max(r1, r0)), slice(c0, max(c1, c0))
+
         static = ~world.obstacle_dynamic
         for (ox, oy), r in zip(
             world.obstacle_pos[static], world.obstacle_radius[static], strict=True
         ):
-            free &= np.hypot(gx - ox, gy - oy) > r + clearance
+            reach = float(r) + clearance
+            rs, cs = window(ox - reach, ox + reach, oy - reach, oy + reach)
+            sub = free[rs, cs]
+            sub &= np.hypot(gx[rs, cs] - ox, gy[rs, cs] - oy) > reach
         for (a, b), t in zip(world.walls.segments, world.wall_thickness, strict=True):
-            free &= _segment_distance(gx, gy, a, b) > clearance + 0.5 * float(t)
+            reach = clearance + 0.5 * float(t)
+            lo, hi = np.minimum(a, b) - reach, np.maximum(a, b) + reach
+            rs, cs = window(float(lo[0]), float(hi[0]), float(lo[1]), float(hi[1]))
+            sub = free[rs, cs]
+            sub &= _segment_distance(gx[rs, cs], gy[rs, cs], a, b) > reach
         goal = np.zeros_like(free)
         for e in world.level.exits:
             rect = e.rect
@@ -161,6 +185,15 @@ class NavGrid:
         return None
 
 
+#: The planning grid never has more cells than this (about 512 x 512): a bigger map gets
+#: bigger cells (a 100,000 px square map plans on 195 px cells instead of 16 px ones, 39
+#: million of them).
+MAX_NAV_CELLS = 262_144
+#: Above this many (threat points x cells), the danger is the binned approximation
+#: (:func:`_binned_danger`) instead of one exact Gaussian per threat over every cell.
+EXACT_DANGER_WORK = 20_000_000
+
+
 @dataclass(eq=False)
 class Autopilot:
     """Drives the player to the nearest exit: call it each step for the thrust to give.
@@ -232,10 +265,14 @@ class Autopilot:
             return None
         pos = world.agents.pos[rows]
         ahead = pos + world.agents.vel[rows] * self.lead_time
-        gx, gy = self.nav.centres()
+        points = np.concatenate((pos, ahead))
+        nav = self.nav
+        if points.shape[0] * nav.rows * nav.cols > EXACT_DANGER_WORK:
+            return _binned_danger(nav, points, self.threat_radius) * self.threat_weight
+        gx, gy = nav.centres()
         out = np.zeros_like(gx)
         two_s2 = 2.0 * self.threat_radius**2
-        for ex, ey in np.concatenate((pos, ahead)):
+        for ex, ey in points:
             out += np.exp(-((gx - ex) ** 2 + (gy - ey) ** 2) / two_s2)
         return out * self.threat_weight
 
@@ -341,6 +378,22 @@ def _edges(free: NDArray[np.bool_], cw: float, ch: float) -> tuple[IntArray, Int
         dst.append(b[ok])
         cost.append(np.full(int(ok.sum()), length))
     return np.concatenate(src), np.concatenate(dst), np.concatenate(cost)
+
+
+def _binned_danger(nav: NavGrid, points: FloatArray, radius: float) -> FloatArray:
+    """The sum of Gaussians of width ``radius`` at ``points`` over the grid's cells, with each
+    point moved to its cell's centre: a count per cell blurred by the separable Gaussian (out
+    to four widths), so its cost is the grid's, whatever the number of points."""
+    col = np.clip((points[:, 0] // nav.cell_w).astype(np.intp), 0, nav.cols - 1)
+    row = np.clip((points[:, 1] // nav.cell_h).astype(np.intp), 0, nav.rows - 1)
+    counts = np.bincount(row * nav.cols + col, minlength=nav.rows * nav.cols)
+    out = counts.reshape(nav.rows, nav.cols).astype(np.float64)
+    for axis, size in ((1, nav.cell_w), (0, nav.cell_h)):
+        reach = max(math.ceil(4.0 * radius / size), 1)
+        offsets = np.arange(-reach, reach + 1) * size
+        kernel = np.exp(-(offsets**2) / (2.0 * radius**2))
+        out = convolve1d(out, kernel, axis=axis, mode="constant")
+    return out
 
 
 def _segment_distance(gx: FloatArray, gy: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray:

@@ -608,6 +608,10 @@ class Near(NamedTuple):
     """(E,) body rows within the pad of the map's edge."""
 
 
+#: The most cells a :class:`RockGrid` has (about 512 x 512).
+MAX_ROCK_CELLS = 262_144
+
+
 class RockGrid:
     """Static rocks binned on a coarse grid, to find the rocks near many points at once.
 
@@ -632,22 +636,34 @@ class RockGrid:
     ) -> None:
         self.centers = centers
         self.radii = radii
-        self.cell = float(cell)
+        # A map so big that 32 px cells would number millions gets bigger cells (at most
+        # MAX_ROCK_CELLS of them): the table's memory is bounded whatever the map's size.
+        cell = max(float(cell), math.sqrt(size[0] * size[1] / MAX_ROCK_CELLS))
+        self.cell = cell
         self.cols = max(math.ceil(size[0] / cell), 1)
         self.rows = max(math.ceil(size[1] / cell), 1)
-        lists: list[list[int]] = [[] for _ in range(self.cols * self.rows)]
-        for k in range(centers.shape[0]):  # a handful of rocks, once
+        n_cells = self.cols * self.rows
+        cells: list[IntArray] = []
+        rocks: list[IntArray] = []
+        for k in range(centers.shape[0]):  # every rock once: the cells its grown circle touches
             r = float(radii[k]) + pad
             x0, x1 = centers[k, 0] - r, centers[k, 0] + r
             y0, y1 = centers[k, 1] - r, centers[k, 1] + r
-            for row in range(max(int(y0 // cell), 0), min(int(y1 // cell), self.rows - 1) + 1):
-                for col in range(max(int(x0 // cell), 0), min(int(x1 // cell), self.cols - 1) + 1):
-                    lists[row * self.cols + col].append(k)
-        width = max((len(v) for v in lists), default=0)
-        self.table = np.full((len(lists), max(width, 1)), -1, dtype=np.intp)
-        for c, v in enumerate(lists):
-            self.table[c, : len(v)] = v
-        self.count = (self.table >= 0).sum(axis=1)
+            rs = np.arange(max(int(y0 // cell), 0), min(int(y1 // cell), self.rows - 1) + 1)
+            cs = np.arange(max(int(x0 // cell), 0), min(int(x1 // cell), self.cols - 1) + 1)
+            ids = (rs[:, None] * self.cols + cs[None, :]).ravel()
+            cells.append(ids)
+            rocks.append(np.full(ids.size, k, dtype=np.intp))
+        cell_of = np.concatenate(cells) if cells else np.zeros(0, dtype=np.intp)
+        rock_of = np.concatenate(rocks) if rocks else np.zeros(0, dtype=np.intp)
+        order = np.argsort(cell_of, kind="stable")  # each cell's rocks in rock order
+        cell_of, rock_of = cell_of[order], rock_of[order]
+        count = np.bincount(cell_of, minlength=n_cells)
+        width = int(count.max()) if count.size else 0
+        self.table = np.full((n_cells, max(width, 1)), -1, dtype=np.intp)
+        start = np.cumsum(count) - count
+        self.table[cell_of, np.arange(cell_of.size) - start[cell_of]] = rock_of
+        self.count = count
         cols = np.arange(self.cols)
         rows = np.arange(self.rows)
         # Cells any part of which lies within ``pad`` of an edge.

@@ -139,3 +139,15 @@ def test_a_new_wall_gets_an_id_and_keeps_its_points(tmp_path: Path) -> None:
     saved = save_level(replace(level, walls=(wall,)), backup=False)
     assert saved.walls[0].id > 0
     assert saved.walls[0].points == wall.points
+
+
+def test_walls_over_the_total_point_limit_are_refused_naming_the_wall(tmp_path: Path) -> None:
+    # Given three walls of 8,000 points each (the limit is 20,000 in all walls together)
+    zigzag = [(10.0 + 0.1 * i, float(i % 2)) for i in range(8000)]
+    walls = [poly(10 + k, "wall", 200.0, 100.0 + 60.0 * k, zigzag, closed=False) for k in range(3)]
+    error, path = _error(tmp_path, _wall_map(*walls))
+    # Then the third wall is named, with the count and the limit
+    assert_names(error, path, "polyline", object_id=12)
+    assert "24,000 points; at most 20,000" in str(error)
+    # and two of them load
+    assert len(load_level(write(tmp_path, _wall_map(*walls[:2]), "two.tmj")).walls) == 2

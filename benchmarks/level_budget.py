@@ -1,0 +1,209 @@
+"""The cost of the worst level the loader accepts, one kind of excess at a time.
+
+Run: ``python benchmarks/level_budget.py [--timeout S] [--only KIND ...]``. Each level is
+written to a temporary folder and run as a user would, each command in its own process:
+``python -m game.level check``, ``python -m game simulate --seconds 1``, the same with
+``--autopilot``, and ``python -m game screenshot --seconds 0`` (headless). Each line gives the
+wall time and the process's peak memory (``ru_maxrss``, from ``os.wait4``); a command past the
+timeout is killed and shown as such. The budget these are held to is in docs/levels.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from game.level.schema import (  # noqa: E402
+    MAX_AGENTS,
+    MAX_FLOW_CELLS,
+    MAX_PATH_POINTS,
+    MAX_WALL_POINTS,
+    MAX_WORLD_PX,
+)
+
+TILE = 32
+
+
+def _prop(name: str, kind: str, value: Any) -> dict[str, Any]:
+    return {"name": name, "type": kind, "value": value}
+
+
+def _map(w_px: int, h_px: int, objects: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "type": "map",
+        "version": "1.8",
+        "tiledversion": "1.8.2",
+        "orientation": "orthogonal",
+        "renderorder": "right-down",
+        "infinite": False,
+        "width": w_px // TILE,
+        "height": h_px // TILE,
+        "tilewidth": TILE,
+        "tileheight": TILE,
+        "tilesets": [],
+        "nextlayerid": 2,
+        "nextobjectid": len(objects) + 10,
+        "layers": [{"id": 1, "name": "objects", "type": "objectgroup", "objects": objects}],
+    }
+
+
+def _player(x: float, y: float) -> dict[str, Any]:
+    return {"id": 1, "class": "player", "x": x, "y": y, "point": True, "name": ""}
+
+
+def _exit(x: float, y: float) -> dict[str, Any]:
+    return {"id": 2, "class": "exit", "x": x, "y": y, "width": 64, "height": 64, "name": ""}
+
+
+def big_map() -> dict[str, Any]:
+    """The largest world, nothing else in it."""
+    side = MAX_WORLD_PX // TILE * TILE
+    return _map(side, side, [_player(100, 100), _exit(side - 200, 200)])
+
+
+def wall_points() -> dict[str, Any]:
+    """Walls of as many points as allowed, zig-zagging across a 4,000 px map."""
+    side = 4000
+    walls = []
+    per_wall = 1000
+    for k in range(MAX_WALL_POINTS // per_wall):
+        y0 = 300 + k * (side - 600) / (MAX_WALL_POINTS // per_wall)
+        pts = [{"x": 10 + 3.5 * i, "y": (i % 2) * 8} for i in range(per_wall)]
+        walls.append(
+            {"id": 10 + k, "class": "wall", "x": 200, "y": side - y0, "polyline": pts, "name": ""}
+        )
+    return _map(side, side, [_player(60, 60), _exit(side - 200, 200), *walls])
+
+
+def agents_on_a_long_path() -> dict[str, Any]:
+    """Every agent allowed, enemies on one path of the most nodes allowed."""
+    side = 20000
+    n = MAX_PATH_POINTS
+    pts = [
+        {"x": 8000 * math.cos(2 * math.pi * i / n), "y": 8000 * math.sin(2 * math.pi * i / n)}
+        for i in range(n)
+    ]
+    path = {"id": 3, "class": "path", "name": "ring", "x": side / 2, "y": side / 2, "polygon": pts}
+    enemy = {
+        "id": 4,
+        "class": "enemy",
+        "x": side / 2 + 8000,
+        "y": side / 2,
+        "point": True,
+        "name": "",
+        "properties": [_prop("path", "string", "ring"), _prop("count", "int", MAX_AGENTS - 1)],
+    }
+    return _map(side, side, [_player(100, 100), _exit(side - 200, 200), path, enemy])
+
+
+def many_noise_regions() -> dict[str, Any]:
+    """As many overlapping noise regions as the flow cells allow (32 px cells)."""
+    side = 2048
+    cells_each = (side // 32) ** 2
+    count = MAX_FLOW_CELLS // cells_each
+    flows = [
+        {
+            "id": 10 + k,
+            "class": "flow",
+            "x": 0,
+            "y": 0,
+            "width": side,
+            "height": side,
+            "name": "",
+            "properties": [_prop("kind", "string", "noise"), _prop("seed", "int", k)],
+        }
+        for k in range(count)
+    ]
+    return _map(side, side, [_player(60, 60), _exit(side - 200, 200), *flows])
+
+
+def fine_noise() -> dict[str, Any]:
+    """One noise region of the most cells allowed, 2 px each."""
+    side = int(math.sqrt(MAX_FLOW_CELLS)) * 2 // TILE * TILE
+    flow = {
+        "id": 10,
+        "class": "flow",
+        "x": 0,
+        "y": 0,
+        "width": side,
+        "height": side,
+        "name": "",
+        "properties": [_prop("kind", "string", "noise"), _prop("cell", "float", 2.0)],
+    }
+    return _map(side, side, [_player(60, 60), _exit(side - 200, 200), flow])
+
+
+KINDS = {
+    "big map": big_map,
+    "wall points": wall_points,
+    "agents x path nodes": agents_on_a_long_path,
+    "noise regions": many_noise_regions,
+    "fine noise": fine_noise,
+}
+
+COMMANDS = {
+    "check": ["-m", "game.level", "check"],
+    "simulate 1 s": ["-m", "game", "simulate", "{level}", "--seconds", "1"],
+    "autopilot 1 s": ["-m", "game", "simulate", "{level}", "--seconds", "1", "--autopilot"],
+    "screenshot": ["-m", "game", "screenshot", "{level}", "--seconds", "0", "--out", "{png}"],
+}
+
+
+def run(args: list[str], timeout: float) -> tuple[float, float, str]:
+    """Wall seconds, peak MiB and "ok" / "exit N" / "killed" of one command."""
+    env = {**os.environ, "ARCADE_HEADLESS": "1", "PYTHONPATH": str(ROOT)}
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
+    )
+    deadline = t0 + timeout
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.perf_counter() > deadline:
+            proc.kill()
+            pid, status, usage = os.wait4(proc.pid, 0)
+            return time.perf_counter() - t0, usage.ru_maxrss / 1024, "killed"
+        time.sleep(0.05)
+    seconds = time.perf_counter() - t0
+    code = os.waitstatus_to_exitcode(status)
+    proc.returncode = code
+    return seconds, usage.ru_maxrss / 1024, "ok" if code == 0 else f"exit {code}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--only", nargs="+", choices=sorted(KINDS), default=None)
+    args = parser.parse_args()
+    print(f"{'level':>22} {'command':>14} {'seconds':>8} {'peak MiB':>9} result")
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind, make in KINDS.items():
+            if args.only and kind not in args.only:
+                continue
+            level = Path(tmp) / f"{kind.replace(' ', '_')}.tmj"
+            level.write_text(json.dumps(make()), encoding="utf-8")
+            png = Path(tmp) / "shot.png"
+            for name, template in COMMANDS.items():
+                argv = [a.format(level=level, png=png) for a in template]
+                if name == "check":
+                    argv.append(str(level))
+                seconds, mib, result = run(argv, args.timeout)
+                print(f"{kind:>22} {name:>14} {seconds:>8.1f} {mib:>9,.0f} {result}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
