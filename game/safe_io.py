@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import signal
 import stat
 import tempfile
@@ -43,6 +44,10 @@ __all__ = [
 #: A temporary file without a writer's id (from an older version) counts as stale after this
 #: many seconds.
 LEGACY_TEMP_AGE_S = 60.0
+#: The part of a temporary file's name between ``.NAME.`` and ``.tmp``: the writer's process
+#: id and ``tempfile``'s eight random characters; before ids were added, the random part alone.
+_TEMP_MIDDLE = re.compile(r"([0-9]+)\.[a-z0-9_]{8}", re.ASCII)
+_LEGACY_MIDDLE = re.compile(r"[a-z0-9_]{8}", re.ASCII)
 
 
 class Terminated(KeyboardInterrupt):
@@ -86,12 +91,16 @@ def clear_stale_temps(folder: Path, name: str) -> list[Path]:
         if not (fname.startswith(prefix) and fname.endswith(".tmp")):
             continue
         middle = fname[len(prefix) : -len(".tmp")]
-        pid_text, dot, _ = middle.partition(".")
+        ours = _TEMP_MIDDLE.fullmatch(middle)  # "PID.RANDOM"
+        legacy = _LEGACY_MIDDLE.fullmatch(middle)  # "RANDOM" (no writer's id)
         try:
-            if dot and pid_text.isdigit() and pid_text.isascii():
-                stale = int(pid_text) != os.getpid() and not _alive(int(pid_text))
-            else:  # an older writer's name, without its id: judged by age
+            if ours is not None:
+                pid = int(ours[1])
+                stale = pid != os.getpid() and not _alive(pid)
+            elif legacy is not None:  # an older writer's name: judged by age
                 stale = now - entry.stat(follow_symlinks=False).st_mtime > LEGACY_TEMP_AGE_S
+            else:  # another target's (".a.b.PID.RANDOM.tmp" when this is "a")
+                continue
             if stale and entry.is_file(follow_symlinks=False):
                 os.unlink(entry.path)
                 removed.append(Path(entry.path))

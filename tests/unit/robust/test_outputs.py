@@ -224,22 +224,25 @@ def test_the_next_write_removes_the_temp_files_of_killed_writers(tmp_path: Path)
     # writer that is still running, and one of an older version without a writer id
     target = tmp_path / "trace.json"
     target.write_bytes(b"old")
-    dead = tmp_path / f".trace.json.{_dead_pid()}.k3x9.tmp"
-    live = tmp_path / f".trace.json.{os.getppid()}.a1b2.tmp"
-    legacy = tmp_path / ".trace.json.q8w7e6.tmp"
-    fresh_legacy = tmp_path / ".trace.json.z1x2c3.tmp"
-    other = tmp_path / f".other.json.{_dead_pid()}.k3x9.tmp"
-    for f in (dead, live, legacy, fresh_legacy, other):
+    dead = tmp_path / f".trace.json.{_dead_pid()}.k3x9ab_7.tmp"
+    live = tmp_path / f".trace.json.{os.getppid()}.a1b2c3d4.tmp"
+    legacy = tmp_path / ".trace.json.q8w7e6r5.tmp"
+    fresh_legacy = tmp_path / ".trace.json.z1x2c3v4.tmp"
+    other = tmp_path / f".other.json.{_dead_pid()}.k3x9ab_7.tmp"
+    # a temporary of the target "trace.json.old", which shares the prefix, old and dead
+    longer = tmp_path / f".trace.json.old.{_dead_pid()}.k3x9ab_7.tmp"
+    for f in (dead, live, legacy, fresh_legacy, other, longer):
         f.write_bytes(b"x" * 1000)
     old = time.time() - 3600
     os.utime(legacy, (old, old))
+    os.utime(longer, (old, old))
     # When the same target is written again
     atomic_write(target, b"new")
     # Then the killed writers' temporaries are gone, the running writer's stays, and nothing
     # of another target is touched
     assert target.read_bytes() == b"new"
     assert not dead.exists() and not legacy.exists()
-    assert live.exists() and fresh_legacy.exists() and other.exists()
+    assert live.exists() and fresh_legacy.exists() and other.exists() and longer.exists()
 
 
 def test_sigterm_during_a_long_write_removes_the_temp_and_exits_143(tmp_path: Path) -> None:
