@@ -170,7 +170,10 @@ def run_window(level: str | None = None, *, debug: bool = False, record: Path | 
         app.show_title()
     else:
         app.play(path, debug=debug)
-    arcade.run()
+    from game.views.editor import rescue_on_exit
+
+    with rescue_on_exit(window):  # the editor (opened with Tab) keeps its work on a crash
+        arcade.run()
     if app.recorder is not None:
         app.recorder.save()  # the run the window was closed on
     return 0

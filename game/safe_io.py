@@ -41,12 +41,12 @@ __all__ = [
 ]
 
 
-#: A temporary file without a writer's id (from an older version) counts as stale after this
-#: many seconds.
-LEGACY_TEMP_AGE_S = 60.0
+#: A temporary file younger than this is never removed by another write (its writer may be on
+#: another machine); older, it goes when its writer is gone (or it has no writer's id).
+TEMP_MIN_AGE_S = 60.0
 #: The part of a temporary file's name between ``.NAME.`` and ``.tmp``: the writer's process
 #: id and ``tempfile``'s eight random characters; before ids were added, the random part alone.
-_TEMP_MIDDLE = re.compile(r"([0-9]+)\.[a-z0-9_]{8}", re.ASCII)
+_TEMP_MIDDLE = re.compile(r"([0-9]{1,10})\.[a-z0-9_]{8}", re.ASCII)
 _LEGACY_MIDDLE = re.compile(r"[a-z0-9_]{8}", re.ASCII)
 
 
@@ -59,6 +59,7 @@ def exit_cleanly_on_sigterm() -> None:
     """Make SIGTERM raise :class:`Terminated` in the main thread (call it from there)."""
 
     def terminated(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends it outright
         raise Terminated()
 
     signal.signal(signal.SIGTERM, terminated)
@@ -94,17 +95,18 @@ def clear_stale_temps(folder: Path, name: str) -> list[Path]:
         ours = _TEMP_MIDDLE.fullmatch(middle)  # "PID.RANDOM"
         legacy = _LEGACY_MIDDLE.fullmatch(middle)  # "RANDOM" (no writer's id)
         try:
-            if ours is not None:
+            if ours is None and legacy is None:  # another target's (".a.b.PID.X.tmp" for "a")
+                continue
+            # Never one written in the last minute (a writer elsewhere, on a shared disk, has
+            # an id this machine does not know); then a dead writer's, or an old id-less one.
+            stale = now - entry.stat(follow_symlinks=False).st_mtime > TEMP_MIN_AGE_S
+            if stale and ours is not None:
                 pid = int(ours[1])
                 stale = pid != os.getpid() and not _alive(pid)
-            elif legacy is not None:  # an older writer's name: judged by age
-                stale = now - entry.stat(follow_symlinks=False).st_mtime > LEGACY_TEMP_AGE_S
-            else:  # another target's (".a.b.PID.RANDOM.tmp" when this is "a")
-                continue
             if stale and entry.is_file(follow_symlinks=False):
                 os.unlink(entry.path)
                 removed.append(Path(entry.path))
-        except OSError:
+        except (OSError, OverflowError, ValueError):
             continue
     return removed
 

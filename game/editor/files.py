@@ -34,11 +34,13 @@ EDITED_SUFFIX = ".edited"
 
 class FileStamp(NamedTuple):
     """What a level file was when the editor read or wrote it: enough to tell later whether
-    someone else changed it (size, modification time and inode; its bytes' digest when they
+    someone else changed it (size, modification and change times and inode: a rewrite that
+    keeps the modification time still changes the change time; its bytes' digest when they
     could be read, "" otherwise)."""
 
     size: int
     mtime_ns: int
+    ctime_ns: int
     inode: int
     digest: str
 
@@ -58,7 +60,7 @@ def stamp_file(path: str | os.PathLike[str]) -> FileStamp | None:
         info = file.stat()
     except (OSError, RuntimeError):
         return None
-    return FileStamp(info.st_size, info.st_mtime_ns, info.st_ino, _digest(file))
+    return FileStamp(info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, _digest(file))
 
 
 def changed_on_disk(path: str | os.PathLike[str], known: FileStamp | None) -> str:
@@ -79,7 +81,7 @@ def changed_on_disk(path: str | os.PathLike[str], known: FileStamp | None) -> st
         return "cannot be checked (symbolic link loop)"
     if known is None:
         return "appeared on disk since the level was opened"
-    if (info.st_size, info.st_mtime_ns, info.st_ino) == known[:3]:
+    if (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino) == known[:4]:
         return ""
     digest = _digest(file)
     if not digest:

@@ -10,6 +10,8 @@ from typing import Any
 
 from game.level import Level, LevelError, load_level, save_level
 from game.level.loader import read_raw
+from game.level.saver import save_level_and_map
+from game.safe_io import set_aside
 
 from .core import EditCore
 from .files import (
@@ -66,6 +68,7 @@ class SavingEdits(EditCore):
             why = changed_on_disk(target, self._stamp)
             if why:
                 return self._save_beside(target, why)
+        self._keep_unrecovered()
         saved = self._write(target)
         self.notice = f"saved {target.name}"
         self.discard_autosave()  # its failure is the notice, after the save's own
@@ -75,13 +78,12 @@ class SavingEdits(EditCore):
         """Write the level to ``target`` from the map it was opened from; ``target`` becomes
         its file and the level clean."""
         base = self._base_map()
-        saved = save_level(replace(self._level, source=self._source), target, base=base)
+        saved, written = save_level_and_map(
+            replace(self._level, source=self._source), target, base=base
+        )
         self._source = target
         self._stamp = stamp_file(target)
-        try:  # what later saves start from: the file as written
-            self._base = read_raw(target)
-        except LevelError:
-            logger.warning("cannot read back %s; later saves start from the map opened", target)
+        self._base = written  # later saves start from the map written, not the file read back
         if saved != self._level:
             # The saver assigned something the model did not (an id taken meanwhile).
             logger.info("saved level differs from the edited one; adopting the saved one")
@@ -108,6 +110,24 @@ class SavingEdits(EditCore):
         logger.warning("%s", self.notice)
         return saved
 
+    def _keep_unrecovered(self) -> None:
+        """An autosave from an earlier session that was offered and neither recovered nor
+        discarded holds someone's work: before this model writes or deletes that file, it is
+        set aside (``NAME.autosave.tmj.unrecovered``) and the notice says so."""
+        offered = self.autosave_offered
+        if offered is None:
+            return
+        self._autosave_settled = True
+        try:
+            kept = set_aside(offered, ".unrecovered")
+        except OSError as exc:
+            logger.warning("cannot set aside the unrecovered %s: %s", offered, exc)
+            raise LevelError(
+                f"an unrecovered autosave is in the way and cannot be set aside: {exc}",
+                file=offered,
+            ) from exc
+        logger.warning("an unrecovered autosave was set aside as %s", kept)
+
     def _base_map(self) -> dict[str, Any] | None:
         """The raw map saves start from: the one the level was opened from, or (a model made
         from a level without one) its file as it is now, or None for a new map."""
@@ -133,6 +153,7 @@ class SavingEdits(EditCore):
             self.discard_autosave()
         if target is None or not self.dirty:
             return None
+        self._keep_unrecovered()
         save_level(
             replace(self._level, source=self._source),
             target,
@@ -206,6 +227,9 @@ class SavingEdits(EditCore):
 
 
 def _same_file(a: Path, b: Path) -> bool:
-    """Whether two paths name the same level file (compared as absolute paths: a symlink
-    loop must not make this raise)."""
-    return os.path.abspath(a) == os.path.abspath(b)
+    """Whether two paths name the same level file: the same file on disk when both exist
+    (through symlinks, on a case-insensitive disk), else the same real path. Never raises."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return os.path.realpath(a) == os.path.realpath(b)

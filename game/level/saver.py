@@ -54,7 +54,7 @@ from game.level.schema import (
 )
 from game.safe_io import OutputError, atomic_write, real_target
 
-__all__ = ["apply_level", "dumps_map", "new_map", "save_level"]
+__all__ = ["apply_level", "dumps_map", "new_map", "save_level", "save_level_and_map"]
 
 logger = logging.getLogger(__name__)
 
@@ -480,6 +480,22 @@ def save_level(
     backup: bool = True,
     base: dict[str, Any] | None = None,
 ) -> Level:
+    """:func:`save_level_and_map` without the map: save ``level`` into a Tiled map file,
+    atomically, keeping the old file as ``.bak`` (see there for the arguments).
+
+    Raises:
+        LevelError: if the level is invalid or the file cannot be written.
+    """
+    return save_level_and_map(level, path, backup=backup, base=base)[0]
+
+
+def save_level_and_map(
+    level: Level,
+    path: str | os.PathLike[str] | None = None,
+    *,
+    backup: bool = True,
+    base: dict[str, Any] | None = None,
+) -> tuple[Level, dict[str, Any]]:
     """Save ``level`` into a Tiled map file, atomically, keeping the old file as ``.bak``.
 
     The map the level was loaded from (``level.source``) is the starting point, so tile
@@ -497,7 +513,8 @@ def save_level(
             being readable or unchanged). It is not modified.
 
     Returns:
-        The level as saved: new objects have their ids and ``source`` is ``path``.
+        The level as saved (new objects have their ids and ``source`` is ``path``) and the
+        raw map written (what a later save can start from without reading the file again).
 
     Raises:
         LevelError: if the level is invalid or the file cannot be written.
@@ -522,7 +539,7 @@ def save_level(
     saved = loads_level(text, target)
     _atomic_write(target, text, backup)
     logger.info("saved %s (%d objects)", target, sum(1 for _ in saved.objects()))
-    return saved
+    return saved, json.loads(text)
 
 
 def _atomic_write(target: Path, text: str, backup: bool) -> None:

@@ -5,8 +5,9 @@ this view forwards changes to the world and draws. Every control is listed in do
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -62,7 +63,7 @@ class EditorView(EditorInput):
         self._wall_press = None  # the wall tool's press: (selected wall, x, y)
         self._drag_to = None  # the drag's next cursor place, applied once per frame
         self.caption = ""  # the window title it set (headless windows ignore titles)
-        self._forsake = ""
+        self._forsake = None
         self.layer = EditorLayer(app.window.ctx)
         self.panel = Panel()
         self.panel_layer = PanelLayer()
@@ -121,7 +122,7 @@ class EditorView(EditorInput):
         self.window.push_handlers(on_close=self._on_close)
 
     def on_hide_view(self) -> None:
-        """Stop listening for the window closing."""
+        """Stop listening for the window closing (the play-test listens in its place)."""
         self.window.remove_handlers(on_close=self._on_close)
         self.keys.clear()
 
@@ -190,6 +191,31 @@ class PlaytestView(LevelView):
         super().__init__(editor.app, source, level=editor.model.level, show_result=False)
         self.editor = editor
 
+    def rescue(self) -> None:
+        """After a crash in the play-test: the editor's unsaved work to its autosave."""
+        self.editor.rescue()
+
+    def on_show_view(self) -> None:
+        """The editor's unsaved work is kept on a window close here too."""
+        super().on_show_view()
+        self.window.push_handlers(on_close=self.editor._on_close)
+
+    def on_hide_view(self) -> None:
+        """Stop listening for the window closing."""
+        self.window.remove_handlers(on_close=self.editor._on_close)
+        super().on_hide_view()
+
+    @rescued
+    def on_update(self, delta_time: float) -> None:
+        """The level view's update (a crash writes the editor's autosave first)."""
+        super().on_update(delta_time)
+
+    @rescued
+    def on_draw(self) -> None:
+        """The level view's frame (a crash writes the editor's autosave first)."""
+        super().on_draw()
+
+    @rescued
     def on_fixed_update(self, delta_time: float) -> None:
         """Step the world; a finished play-test records no best time and stays on screen."""
         if self.world.outcome == "running":
@@ -198,6 +224,7 @@ class PlaytestView(LevelView):
                 self.app.sounds.play(outcome)
                 self.stage.hud.show_message(f"{outcome}: Tab returns to the editor")
 
+    @rescued
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """Back to the editor, or the level's own keys."""
         k = arcade.key
@@ -237,5 +264,19 @@ def run_editor(level_path: Path) -> int:
         print(f"error: cannot open the editor window: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     window.show_view(EditorView(GameApp(window), model))
-    arcade.run()
+    with rescue_on_exit(window):
+        arcade.run()
     return 0
+
+
+@contextlib.contextmanager
+def rescue_on_exit(window: arcade.Window) -> Iterator[None]:
+    """Around the event loop: anything that ends it by an exception (a crash, Ctrl+C,
+    SIGTERM) while the editor or its play-test is shown writes the editor's autosave first."""
+    try:
+        yield
+    except BaseException:
+        view = window.current_view
+        if isinstance(view, EditorView | PlaytestView):
+            view.rescue()
+        raise

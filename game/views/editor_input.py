@@ -3,6 +3,7 @@ camera's pan and zoom, and the property panel's presses (every control is in doc
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import time
@@ -58,11 +59,14 @@ def rescued(handler: Handler) -> Handler:
     goes on (see :meth:`EditorInput.rescue`)."""
 
     @functools.wraps(handler)
-    def run(self: EditorInput, *args: Any) -> Any:
+    def run(self: Any, *args: Any) -> Any:
         try:
             return handler(self, *args)
-        except Exception:
-            self.rescue()
+        except BaseException as exc:  # a crash, and Ctrl+C or SIGTERM in a handler
+            if not getattr(exc, "editor_rescued", False):  # once, by the innermost handler
+                self.rescue()
+                with contextlib.suppress(AttributeError, TypeError):
+                    exc.editor_rescued = True  # type: ignore[attr-defined]
             raise
 
     return cast("Handler", run)
@@ -87,7 +91,9 @@ class EditorInput(arcade.View):
     _press: tuple[str, float] | None  # a press on a panel value
     _wall_press: tuple[int | None, float, float] | None  # the wall tool's press
     _drag_to: tuple[float, float] | None  # where the drag goes at the next frame
-    _forsake: str  # the action asked once after a failed autosave ("leave", "close", "")
+    # After a failed autosave: the action refused and the level then (the same action on the
+    # same level goes ahead); None otherwise.
+    _forsake: tuple[str, Level] | None
 
     def shown_level(self) -> Level:
         """The level as drawn, where the cursor hits things."""
@@ -354,21 +360,23 @@ class EditorInput(arcade.View):
     def save(self) -> None:
         """Save through the level saver (atomic, .bak kept)."""
         self._guard(self.model.save)
+        self._forsake = None
 
     def keep_unsaved(self, action: str) -> bool:
         """Before ``action`` ("leave", "close") ends the editor: put unsaved work in the
-        autosave. When that fails, say why in one line and keep the editor open (True); a
-        leave or close asked again after that goes ahead without it (False)."""
+        autosave. When that fails, say why in one line and keep the editor open (True); the
+        same action asked again, with nothing edited or saved since, goes ahead without it
+        (False)."""
         m = self.model
         if not m.dirty:
             return False
         try:
             m.autosave()
         except LevelError as err:
-            if self._forsake:  # asked before: the designer chose to go without them
+            if self._forsake == (action, m.level):  # asked before, nothing edited since
                 log.warning("%s without the unsaved edits (the autosave failed)", action)
                 return False
-            self._forsake = action
+            self._forsake = (action, m.level)
             again = "Esc" if action == "leave" else "close the window"
             m.notice = (
                 f"unsaved edits kept: the autosave failed ({err}); "
@@ -376,7 +384,7 @@ class EditorInput(arcade.View):
             )
             log.warning("%s", m.notice)
             return True
-        self._forsake = ""
+        self._forsake = None
         return False
 
     def leave(self) -> None:

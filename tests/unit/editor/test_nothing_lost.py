@@ -162,3 +162,55 @@ def test_saving_twice_after_a_conflict_goes_on_in_the_copy(model: EditModel) -> 
     model.move_node("loop", 0, 180.0, 190.0)
     model.save()
     assert model.source == copy
+
+
+def test_a_rewrite_that_keeps_size_and_mtime_is_still_seen(model: EditModel) -> None:
+    # Given the file rewritten in place by someone else, same size, its mtime put back
+    level_file = model.source
+    assert level_file is not None
+    info = level_file.stat()
+    text = level_file.read_text(encoding="utf-8")
+    swapped = text.replace('"loop"', '"pool"')
+    assert len(swapped) == len(text)
+    with open(level_file, "r+", encoding="utf-8") as handle:  # the same inode
+        handle.write(swapped)
+    os.utime(level_file, ns=(info.st_atime_ns, info.st_mtime_ns))
+    # When saved: the change time differs, so the bytes decide, and they changed
+    model.save()
+    assert level_file.read_text(encoding="utf-8") == swapped
+    assert model.source == level_file.with_name("level.edited.tmj")
+
+
+def test_an_unrecovered_autosave_is_set_aside_not_overwritten(tmp_path: Path) -> None:
+    # Given an autosave from an earlier session, newer than the level, offered and ignored
+    level_file = write_rich(tmp_path)
+    earlier = EditModel.open(level_file)
+    earlier.move_rock(2, 300.0, 300.0)
+    earlier.autosave()
+    autosave = autosave_path_for(level_file)
+    old_work = autosave.read_bytes()
+    os.utime(autosave, (level_file.stat().st_mtime + 10,) * 2)
+    model = EditModel.open(level_file)
+    assert model.autosave_offered == autosave
+    # When the designer edits something else and the editor autosaves
+    model.move_node("loop", 2, 410.0, 420.0)
+    model.autosave()
+    # Then the earlier work is kept beside it, byte for byte
+    kept = autosave.with_name(autosave.name + ".unrecovered")
+    assert kept.read_bytes() == old_work
+    assert load_level(autosave).obstacles[2].x != 300.0
+
+
+def test_saving_through_another_name_of_the_same_file_still_checks_it(tmp_path: Path) -> None:
+    # Given a level opened through a symlink, and the real file changed by someone else
+    real = write_rich(tmp_path)
+    link = tmp_path / "link.tmj"
+    link.symlink_to(real.name)
+    model = EditModel.open(link)
+    model.move_node("loop", 2, 410.0, 420.0)
+    real.write_text(real.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    # When saved to the real file's name
+    model.save(real)
+    # Then it is recognised as the same file and not overwritten
+    assert real.read_text(encoding="utf-8").endswith("\n\n")
+    assert "changed on disk" in model.notice

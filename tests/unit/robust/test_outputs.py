@@ -234,8 +234,10 @@ def test_the_next_write_removes_the_temp_files_of_killed_writers(tmp_path: Path)
     for f in (dead, live, legacy, fresh_legacy, other, longer):
         f.write_bytes(b"x" * 1000)
     old = time.time() - 3600
-    os.utime(legacy, (old, old))
-    os.utime(longer, (old, old))
+    for f in (dead, live, legacy, other, longer):  # all but one are an hour old
+        os.utime(f, (old, old))
+    young_dead = tmp_path / f".trace.json.{_dead_pid()}.n0w0n0w0.tmp"
+    young_dead.write_bytes(b"x")
     # When the same target is written again
     atomic_write(target, b"new")
     # Then the killed writers' temporaries are gone, the running writer's stays, and nothing
@@ -243,6 +245,7 @@ def test_the_next_write_removes_the_temp_files_of_killed_writers(tmp_path: Path)
     assert target.read_bytes() == b"new"
     assert not dead.exists() and not legacy.exists()
     assert live.exists() and fresh_legacy.exists() and other.exists() and longer.exists()
+    assert young_dead.exists()  # written in the last minute: maybe a writer elsewhere
 
 
 def test_sigterm_during_a_long_write_removes_the_temp_and_exits_143(tmp_path: Path) -> None:

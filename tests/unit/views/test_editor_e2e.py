@@ -230,9 +230,20 @@ def test_a_failed_autosave_keeps_the_editor_open_until_asked_again(
     assert app.window.current_view is view and view.model.dirty
     assert "autosave failed" in view.model.notice and "No space left" in view.model.notice
     assert "\n" not in view.model.notice
-    # Then Esc again leaves without the autosave (the designer's choice)
-    send(app.window, "on_key_press", arcade.key.ESCAPE, 0)
-    assert isinstance(app.window.current_view, TitleView)
+    # And after another edit the same action asks again (its answer was for the old level)
+    drag(app.window, on_screen(view, view.model.level.paths[0].points[0]), 0.0, 10.0)
+    if first == "esc":
+        send(app.window, "on_key_press", arcade.key.ESCAPE, 0)
+        assert app.window.current_view is view
+    else:
+        assert view._on_close() is True
+    # Then the same action again, nothing edited since, goes without the autosave (the
+    # designer's choice)
+    if first == "esc":
+        send(app.window, "on_key_press", arcade.key.ESCAPE, 0)
+        assert isinstance(app.window.current_view, TitleView)
+    else:
+        assert view._on_close() is False
 
 
 def test_a_crash_in_an_editor_frame_writes_the_autosave_first(
@@ -309,4 +320,40 @@ def test_a_finished_play_test_records_nothing(app: GameApp, level_file: Path) ->
     assert app.window.current_view is playtest
     assert app.progress.record("01_patrol").wins == 0
     send(app.window, "on_key_press", arcade.key.TAB, 0)
+    assert app.window.current_view is view
+
+
+def test_the_play_test_keeps_the_editors_work_on_close_and_on_a_crash(
+    app: GameApp, level_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given an unsaved edit, then a play-test (F5)
+    view = open_view(app, level_file)
+    node = view.model.level.paths[0].points[0]
+    drag(app.window, on_screen(view, node), 0.0, 25.0)
+    moved = view.model.level.paths[0].points[0]
+    send(app.window, "on_key_press", arcade.key.F5, 0)
+    test_view = app.window.current_view
+    assert isinstance(test_view, PlaytestView)
+    # When the window is asked to close while the autosave cannot be written: the close is
+    # refused (the editor's handler is listening during the play-test)
+    import game.level.saver as saver
+
+    def full(path: object, data: bytes, backup: object = None) -> None:
+        raise OutputError(f"cannot write {path}: No space left on device")
+
+    monkeypatch.setattr(saver, "atomic_write", full)
+    app.window.dispatch_event("on_close")
+    assert not app.window.closed and app.window.current_view is test_view
+    monkeypatch.undo()
+
+    # And when the play-test's world crashes, the autosave is written first
+    def boom(*args: object) -> str:
+        raise RuntimeError("a world that breaks")
+
+    monkeypatch.setattr(test_view.world, "step", boom)
+    with pytest.raises(RuntimeError, match="breaks"):
+        test_view.on_fixed_update(1 / 60)
+    assert load_level(level_file.with_name("01_patrol.autosave.tmj")).paths[0].points[0] == moved
+    monkeypatch.undo()
+    send(app.window, "on_key_press", arcade.key.F5, 0)
     assert app.window.current_view is view
