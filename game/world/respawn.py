@@ -30,10 +30,6 @@ __all__ = ["agent_keys", "carry_over", "match_agents"]
 
 IntArray = NDArray[np.intp]
 
-#: Per-agent arrays of a world (one row per agent) carried for agents whose role is unchanged.
-_AGENT_ROWS = ("mode", "reverse", "_hiding", "_threat", "_threat_vel", "_target")
-#: Per-crowd-row arrays (agent row - 1) carried the same way.
-_CROWD_ROWS = ("_steer", "_urgent", "_goals")
 #: Per-enemy arrays of :class:`~game.world.brains.EnemyMinds` carried the same way.
 _MIND_ROWS = ("lost_for", "last_seen", "last_vel", "seen")
 
@@ -112,11 +108,8 @@ def carry_over(old: World, new: World) -> int:
     heading = a.heading[o]
 
     # Agents with the same role keep their mode, their behaviours' memory and their minds.
-    for name in _AGENT_ROWS:
-        getattr(new, name)[sn] = getattr(old, name)[so]
+    new.state.put(sn, old.state.take(so))
     crowd_o, crowd_n = so[so > 0] - 1, sn[sn > 0] - 1
-    for name in _CROWD_ROWS:
-        getattr(new, name)[crowd_n] = getattr(old, name)[crowd_o]
     for name, col in old.crowd.state.items():
         width = col.shape[1] if col.ndim == 2 else 0
         new.crowd.column(name, old.crowd.fill_of(name), width)[crowd_n] = col[crowd_o]
@@ -149,8 +142,7 @@ def carry_over(old: World, new: World) -> int:
         if row is not None:
             pos[new.n + k], vel[new.n + k] = old_pos[row], old_vel[row]
     new.physics.write(vel, np.zeros_like(vel), pos)
-    new._read_state()
-    new._current, new._in_current = new.currents.velocity_at(new._pos_all)
+    new.read_bodies()
     b.heading[n] = heading
     return int(o.size)
 

@@ -68,6 +68,7 @@ from .spawn import (
     agent_mass,
     build_roster,
 )
+from .state import AgentState
 from .tuning import (
     FormationTuning,
     PatrolTuning,
@@ -225,7 +226,6 @@ class World:
                 )
                 self.paths.set_drift(pd.name, drift)
         self.path_index = roster.path
-        self.reverse = np.zeros(n, dtype=bool)
 
         # Rocks.
         obs = level.obstacles
@@ -266,14 +266,14 @@ class World:
         self._body_mass = np.concatenate((a.mass, rock_mass[dyn]))
 
         # Brains.
-        self.mode = np.full(n, Mode.NONE, dtype=np.int8)
+        mode = np.full(n, Mode.NONE, dtype=np.int8)
         enemies = np.flatnonzero(roster.kind == ENEMY)
         arch = roster.archetype[enemies]
         sentinel = arch == Archetype.SENTINEL
         follower = roster.leader[enemies] >= 0
-        self.mode[enemies] = np.where(roster.path[enemies] >= 0, Mode.PATROL, Mode.WANDER)
-        self.mode[enemies[sentinel]] = Mode.GUARD
-        self.mode[enemies[follower]] = Mode.FORM
+        mode[enemies] = np.where(roster.path[enemies] >= 0, Mode.PATROL, Mode.WANDER)
+        mode[enemies[sentinel]] = Mode.GUARD
+        mode[enemies[follower]] = Mode.FORM
         per_arch: dict[Archetype, PatrolTuning | SentinelTuning | FormationTuning] = {
             Archetype.PATROL: tuning.patrol,
             Archetype.SENTINEL: tuning.sentinel,
@@ -298,9 +298,6 @@ class World:
             tuning.patrol.patrol_speed,
         )
         self._hider = roster.archetype == Archetype.HIDER
-        self._hiding = np.zeros(n, dtype=bool)
-        self._threat = np.zeros((n, 2))
-        self._threat_vel = np.zeros((n, 2))
         self._npc = np.flatnonzero(roster.kind == NPC)
         npc_path = roster.path[self._npc] >= 0
         self._npc_free = ~npc_path
@@ -319,12 +316,9 @@ class World:
             drag=self.currents.drag,  # issue 15: patrols hold their route in a current
             bounds=(0.0, 0.0, w, h),  # issue 15: fish turn back from the map's edges
         )
-        self._steer = np.zeros((n - 1, 2))
+        self.state = AgentState.empty(n, mode)
         self._pushable: tuple[IntArray, IntArray] | None = None
-        self._urgent = np.zeros((n - 1, 2))
-        self._goals = np.zeros((n - 1, 2))
         self._separate = Separate(per_agent=True)
-        self._target = np.zeros((n, 2))
         self._current = np.zeros((self.physics.n_bodies, 2))
         self._in_current = np.zeros(self.physics.n_bodies, dtype=bool)
         exits = level.exits
@@ -343,6 +337,16 @@ class World:
         self._update_npc_modes()
 
     # -- public views ------------------------------------------------------------------------
+
+    @property
+    def mode(self) -> NDArray[np.int8]:
+        """(N,) each agent's mode (``state.mode``); names in :data:`MODE_NAMES`."""
+        return self.state.mode
+
+    @property
+    def reverse(self) -> NDArray[np.bool_]:
+        """(N,) agents walking their open path backwards (``state.reverse``)."""
+        return self.state.reverse
 
     @property
     def time(self) -> float:
@@ -652,6 +656,13 @@ class World:
 
     # -- internals ---------------------------------------------------------------------------
 
+    def read_bodies(self) -> None:
+        """Take the agents' state from the physics bodies again, and the currents where they
+        are (after the bodies were written from outside: a world carried over to an edited
+        level)."""
+        self._read_state()
+        self._current, self._in_current = self.currents.velocity_at(self._pos_all)
+
     def _read_state(self) -> None:
         """Pull body state from pymunk into the agent arrays (in place: views stay valid).
 
@@ -725,14 +736,14 @@ class World:
         threats = np.concatenate(([0], self.minds.rows))
         _, k = cKDTree(a.pos[threats]).query(a.pos[hiders])
         who = threats[np.asarray(k, dtype=np.intp)]
-        self._threat[hiders] = a.pos[who]
-        self._threat_vel[hiders] = a.vel[who]
+        self.state.threat[hiders] = a.pos[who]
+        self.state.threat_vel[hiders] = a.vel[who]
         d = length(a.pos[hiders] - a.pos[who])
         hider = self.tuning.hider
         # Hysteresis: a hider starts within panic distance and keeps hiding until calm.
-        limit = np.where(self._hiding[hiders], hider.calm_distance, hider.panic_distance)
+        limit = np.where(self.state.hiding[hiders], hider.calm_distance, hider.panic_distance)
         hide = d < limit
-        self._hiding[hiders] = hide
+        self.state.hiding[hiders] = hide
         self.mode[hiders[hide]] = Mode.HIDE
 
     def _think(self) -> None:
@@ -749,14 +760,14 @@ class World:
         if ret.size:
             limit = self._return_targets(ret)
             k = np.searchsorted(rows, ret)
-            gap = np.hypot(*(a.pos[ret] - self._target[ret]).T)
+            gap = np.hypot(*(a.pos[ret] - self.state.target[ret]).T)
             on_route[k] = gap <= limit
         resumed = minds.update(self.mode, epos, player, player_vel, seen, on_route, DT)
         if resumed.any():
             self.brain.follow.forget(self.crowd, rows[resumed] - 1)
         hunting = rows[self.mode[rows] == Mode.PURSUE]
         k = np.searchsorted(rows, hunting)
-        self._target[hunting] = np.where(minds.seen[k, None], player, minds.last_seen[k])
+        self.state.target[hunting] = np.where(minds.seen[k, None], player, minds.last_seen[k])
         self._update_npc_modes()
         self._turn_open_paths()
         self.brain.player_pos = player
@@ -769,12 +780,12 @@ class World:
         it has none); returns how close counts as back (the radius of the path where it is
         nearest, else half the leash)."""
         pidx = self.path_index[ret]
-        self._target[ret] = self.roster.post[ret]
+        self.state.target[ret] = self.roster.post[ret]
         limit = np.full(ret.size, self.tuning.patrol.leash / 2)
         on = np.flatnonzero(pidx >= 0)
         if on.size:
             s, near = self.paths.project(pidx[on], self.agents.pos[ret[on]])
-            self._target[ret[on]] = near
+            self.state.target[ret[on]] = near
             limit[on] = self.paths.radius_at(pidx[on], s)
         return limit
 
@@ -811,7 +822,7 @@ class World:
             reverse=self.reverse[c],
             wander=self.roster.wander[c] & (self.kind[c] == NPC),
             seen=seen[c],
-            target=self._target[c],
+            target=self.state.target[c],
             target_vel=tvel[c],
             post=self.roster.post[c],
             leash=(self.kind[c] == ENEMY) & (self.path_index[c] < 0),
@@ -820,8 +831,8 @@ class World:
             leader_vel=a.vel[lead][c],
             leader_heading=a.heading[lead][c],
             slot=self.roster.slot[c],
-            threat=self._threat[c],
-            threat_vel=self._threat_vel[c],
+            threat=self.state.threat[c],
+            threat_vel=self.state.threat_vel[c],
             queue=self.roster.queue[c],
             avoid=self.roster.avoid[c],
             goal_first=(self.mode[c] == Mode.PATROL) & ~self._leads[c],
@@ -830,15 +841,15 @@ class World:
     def _crowd_forces(self) -> FloatArray:
         """Steering accelerations of the crowd: all of it, or this step's staggered group."""
         if not self.steering_enabled:
-            self._steer[:] = 0.0
-            return self._steer
+            self.state.steer[:] = 0.0
+            return self.state.steer
         tasks = self._tasks()
         debug: Debug | None = {} if self.debug_enabled else None
         k = self.stagger
         if k == 1:
             crow = np.arange(self.n - 1)
             sep = self._separate(self.crowd, DT, debug)
-            self._steer[:] = self.brain(self.crowd, tasks, DT, sep, debug)
+            self.state.steer[:] = self.brain(self.crowd, tasks, DT, sep, debug)
         else:
             # Goals, avoidance and containment are held between updates; separation, whose
             # neighbours change fastest, is fresh every step (its neighbour query costs about
@@ -847,18 +858,18 @@ class World:
             if crow.size:
                 sub = self.crowd.take(crow)
                 urgent, goals = self.brain.parts(sub, tasks.take(crow), k * DT, debug)
-                put_rows(self._urgent, crow, urgent)
-                put_rows(self._goals, crow, goals)
+                put_rows(self.state.urgent, crow, urgent)
+                put_rows(self.state.goals, crow, goals)
                 self.crowd.put_state(crow, sub)
             sep = self._separate(self.crowd, DT, debug)
-            self._steer[:] = combine(
-                self.crowd, self._urgent, sep, self._goals, self.tuning, tasks.goal_first
+            self.state.steer[:] = combine(
+                self.crowd, self.state.urgent, sep, self.state.goals, self.tuning, tasks.goal_first
             )
         rows = crow + 1
         if debug is not None:
             debug["rows"] = rows
             self.debug = debug
-        return self._steer
+        return self.state.steer
 
 
 def _wall_avoidance(walls: Walls, thickness: FloatArray, tuning: Tuning) -> AvoidWalls | None:
