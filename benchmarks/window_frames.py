@@ -1,0 +1,168 @@
+"""Whole frames of any level in a real window, zoomed out to the whole map: the frame rate over
+some seconds, the 95th-percentile frame, and the split of a frame into world, render update and
+draw. Issue 24's frame table.
+
+Run under a real display, for example Xvfb (Mesa llvmpipe here):
+
+    xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python benchmarks/window_frames.py \\
+        [LEVEL ...] [--seconds 10] [--size 1280x800] [--no-blank]
+
+Each level plays in the game's own window and loop (``arcade.run``: fixed updates at 60 Hz,
+drawing at up to 60 fps, as in play) with the autopilot driving the player and the camera
+zoomed so the whole map is in view (below the game's own zoom limit when the map needs it).
+The run never ends: a catch or a win is ignored, so that all the seconds are play. The first
+line is a blank arcade window on the same display, the ceiling any level can reach.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import arcade
+import pyglet
+
+from game.level import resolve_level, shipped_levels
+from game.views.app import GameApp, create_window
+from game.views.level import LevelView
+from game.views.sound import Sounds
+
+
+class Meter:
+    """Frame stamps and per-frame sums of the timed parts."""
+
+    def __init__(self) -> None:
+        self.stamps: list[float] = []
+        self.parts: dict[str, list[float]] = {"world": [], "update": [], "draw": []}
+        self._frame = {"world": 0.0, "update": 0.0, "draw": 0.0}
+
+    def timed(self, part: str, handler: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any) -> Any:
+            t0 = time.perf_counter()
+            out = handler(*args)
+            self._frame[part] += time.perf_counter() - t0
+            if part == "draw":  # a frame ends when it is drawn
+                self.stamps.append(time.perf_counter())
+                for name, seconds in self._frame.items():
+                    self.parts[name].append(seconds * 1000.0)
+                    self._frame[name] = 0.0
+            return out
+
+        return run
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+
+def measure(window: arcade.Window, view: arcade.View, seconds: float) -> dict[str, float]:
+    """Show ``view`` (its handlers already wrapped) for ``seconds`` in the game loop."""
+    meter: Meter = view.meter  # type: ignore[attr-defined]
+    window.show_view(view)
+    pyglet.clock.schedule_once(lambda dt: pyglet.app.exit(), seconds + 1.0)  # 1 s warm-up
+    arcade.run()
+    start = meter.stamps[0] + 1.0
+    keep = [k for k, t in enumerate(meter.stamps) if t >= start]
+    stamps = [meter.stamps[k] for k in keep]
+    gaps = [(b - a) * 1000.0 for a, b in itertools.pairwise(stamps)]
+    fps = (len(stamps) - 1) / (stamps[-1] - stamps[0]) if len(stamps) > 1 else 0.0
+    out = {"fps": fps, "p95_ms": _p95(gaps) if gaps else 0.0}
+    for name, values in meter.parts.items():
+        kept = [values[k] for k in keep]
+        out[f"{name}_ms"] = statistics.median(kept) if kept else 0.0
+    return out
+
+
+class Blank(arcade.View):
+    """A view that only clears the window."""
+
+    def on_draw(self) -> None:
+        self.clear()
+
+
+def wrap(view: arcade.View, meter: Meter) -> None:
+    """Time the view's fixed updates (the world), updates and draws: the view becomes an
+    instance of a subclass whose handlers time its own (pyglet keeps handlers as bound
+    methods, so instance attributes would not do)."""
+    base = type(view)
+    timed: dict[str, Any] = {}
+    for name, part in (("on_fixed_update", "world"), ("on_update", "update"), ("on_draw", "draw")):
+        if hasattr(base, name):
+            timed[name] = _timed_method(getattr(base, name), part)
+    view.meter = meter  # type: ignore[attr-defined]
+    view.__class__ = type(f"Timed{base.__name__}", (base,), timed)
+
+
+def _timed_method(plain: Callable[..., Any], part: str) -> Callable[..., Any]:
+    def method(self: Any, *args: Any) -> Any:
+        return self.meter.timed(part, lambda *a: plain(self, *a))(*args)
+
+    return method
+
+
+def level_view(app: GameApp, path: Path, size: tuple[int, int]) -> LevelView:
+    view = LevelView(app, path, autopilot=True, show_result=False)
+    world = view.world
+    step = world.step
+
+    def endless(thrust: Any = (0.0, 0.0)) -> str:
+        step(thrust)
+        world.outcome = "running"  # a catch or a win is ignored: all the seconds are play
+        return "running"
+
+    world.step = endless  # type: ignore[method-assign]
+    rig = view.stage.rig
+    rig.zoom = min(size[0] / world.level.width_px, size[1] / world.level.height_px)
+    view.stage.snap_camera()
+    return view
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("levels", nargs="*", help="levels (default: every shipped level)")
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--size", type=parse_size_px, default=(1280, 800))
+    parser.add_argument("--no-blank", action="store_true")
+    args = parser.parse_args()
+    paths = [resolve_level(name) for name in args.levels] or shipped_levels()
+    window = create_window(*args.size, visible=True)
+    app = GameApp(window, sounds=Sounds(muted=True))
+    print(
+        f"{'level':>18} {'fps':>6} {'p95 ms':>7} {'world ms':>9} {'update ms':>10} "
+        f"{'draw ms':>8}  ({args.size[0]}x{args.size[1]}, {args.seconds:g} s each)"
+    )
+    rows: list[tuple[str, arcade.View]] = []
+    if not args.no_blank:
+        rows.append(("blank window", Blank(window)))
+    for path in paths:
+        rows.append((path.stem, level_view(app, path, args.size)))
+    for name, view in rows:
+        meter = Meter()
+        wrap(view, meter)
+        r = measure(window, view, args.seconds)
+        print(
+            f"{name:>18} {r['fps']:>6.1f} {r['p95_ms']:>7.1f} {r['world_ms']:>9.2f} "
+            f"{r['update_ms']:>10.2f} {r['draw_ms']:>8.2f}",
+            flush=True,
+        )
+    window.close()
+    return 0
+
+
+def parse_size_px(text: str) -> tuple[int, int]:
+    """``WxH`` in pixels."""
+    w, _, h = text.lower().partition("x")
+    return int(w), int(h)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
