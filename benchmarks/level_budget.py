@@ -4,7 +4,7 @@ Run: ``python benchmarks/level_budget.py [--timeout S] [--only KIND ...]``. Each
 written to a temporary folder and run as a user would, each command in its own process:
 ``python -m game.level check``, ``python -m game simulate --seconds 1``, the same with
 ``--autopilot``, and ``python -m game screenshot --seconds 0`` (headless). Each line gives the
-wall time and the process's peak memory (``ru_maxrss``, from ``os.wait4``); a command past the
+wall time and the process's peak memory (``VmHWM``, read while it runs); a command past the
 timeout is killed and shown as such. The budget these are held to is in docs/levels.md.
 """
 
@@ -160,27 +160,46 @@ COMMANDS = {
 }
 
 
+def _peak_mib(pid: int) -> float:
+    """The process's peak resident memory so far (``VmHWM``), MiB; 0 when unknown.
+
+    Not ``ru_maxrss``: Linux carries a process's peak across ``exec``, so a command started
+    from a big process (a long pytest run) would report its parent's size.
+    """
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError):
+        pass
+    return 0.0
+
+
 def run(args: list[str], timeout: float) -> tuple[float, float, str]:
-    """Wall seconds, peak MiB and "ok" / "exit N" / "killed" of one command."""
+    """Wall seconds, peak MiB and "ok" / "exit N" / "killed" of one command (its peak memory
+    read every 20 ms while it runs)."""
     env = {**os.environ, "ARCADE_HEADLESS": "1", "PYTHONPATH": str(ROOT)}
     t0 = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
     )
     deadline = t0 + timeout
+    peak = 0.0
     while True:
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        peak = max(peak, _peak_mib(proc.pid))
+        pid, status = os.waitpid(proc.pid, os.WNOHANG)
         if pid:
             break
         if time.perf_counter() > deadline:
             proc.kill()
-            pid, status, usage = os.wait4(proc.pid, 0)
-            return time.perf_counter() - t0, usage.ru_maxrss / 1024, "killed"
-        time.sleep(0.05)
+            os.waitpid(proc.pid, 0)
+            return time.perf_counter() - t0, peak, "killed"
+        time.sleep(0.02)
     seconds = time.perf_counter() - t0
     code = os.waitstatus_to_exitcode(status)
     proc.returncode = code
-    return seconds, usage.ru_maxrss / 1024, "ok" if code == 0 else f"exit {code}"
+    return seconds, peak, "ok" if code == 0 else f"exit {code}"
 
 
 def main() -> int:

@@ -30,7 +30,7 @@ from game.recording import (
     load_recording,
     resolve_recording_level,
 )
-from game.safe_io import OutputError, check_output
+from game.safe_io import OutputError, check_output, raise_if_terminated
 
 __all__ = ["MAX_EXTRA_AGENTS", "MAX_SECONDS", "PROGRESS_AFTER", "add_parser", "run", "summary"]
 
@@ -273,6 +273,7 @@ def run(args: argparse.Namespace) -> int:
             if trace is not None:
                 trace.after_step(world)
             progress.update(k + 1, world.time)
+            raise_if_terminated()  # SIGTERM's exception can be lost in a physics callback
             if world.outcome != "running":
                 break
     finally:

@@ -35,6 +35,7 @@ __all__ = [
     "exit_cleanly_on_sigterm",
     "fsync_dir",
     "one_line",
+    "raise_if_terminated",
     "real_target",
     "set_aside",
     "unique_sibling",
@@ -55,14 +56,32 @@ class Terminated(KeyboardInterrupt):
     run: a write in progress removes its temporary file)."""
 
 
+_terminated = False
+
+
 def exit_cleanly_on_sigterm() -> None:
-    """Make SIGTERM raise :class:`Terminated` in the main thread (call it from there)."""
+    """Make SIGTERM raise :class:`Terminated` in the main thread (call it from there).
+
+    An exception raised in a signal handler can be swallowed: when the signal lands while
+    Python code runs inside a C library's callback (pymunk's collision handlers go through
+    cffi, which prints the error and carries on). So the handler also leaves a flag that long
+    loops check with :func:`raise_if_terminated`.
+    """
 
     def terminated(signum: int, frame: object) -> None:
+        global _terminated
+        _terminated = True
         signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends it outright
         raise Terminated()
 
     signal.signal(signal.SIGTERM, terminated)
+
+
+def raise_if_terminated() -> None:
+    """Raise :class:`Terminated` if SIGTERM arrived (and its exception was lost on the way);
+    a long loop calls this once per round."""
+    if _terminated:
+        raise Terminated()
 
 
 def _alive(pid: int) -> bool:

@@ -21,6 +21,7 @@ from game.level import Level
 from game.level.text import shown
 from game.render import theme
 from game.render.scene import WorldRenderer
+from game.safe_io import raise_if_terminated
 from game.world import World
 
 from .app import GameApp
@@ -131,6 +132,7 @@ class EditorView(EditorInput):
     @rescued
     def on_fixed_update(self, delta_time: float) -> None:
         """The simulation keeps running while editing (Space pauses it)."""
+        raise_if_terminated()  # SIGTERM's exception can be lost in a physics callback
         if self.running and self.world is not None:
             self.world.step((0.0, 0.0))
 

@@ -15,6 +15,7 @@ from game.level import Level, LevelError, load_level
 from game.level.text import shown
 from game.render import theme
 from game.render.stage import LevelStage
+from game.safe_io import raise_if_terminated
 from game.world import Autopilot, World
 
 from . import controls
@@ -103,6 +104,7 @@ class LevelView(arcade.View):
 
     def on_fixed_update(self, delta_time: float) -> None:
         """Advance the world one fixed step while the run is undecided."""
+        raise_if_terminated()  # SIGTERM's exception can be lost in a physics callback
         if self.world.outcome != "running":
             return
         outcome = self.world.step(self.thrust())
