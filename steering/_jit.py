@@ -19,7 +19,7 @@ from typing import Any
 
 import numba
 
-__all__ = ["PARALLEL_MIN", "RowsKernel", "njit", "prange", "rows_kernel"]
+__all__ = ["PARALLEL_MIN", "RowsKernel", "drop_stale_caches", "njit", "prange", "rows_kernel"]
 
 prange = numba.prange
 
@@ -32,18 +32,22 @@ PARALLEL_MIN = 4096
 _OPTIONS: dict[str, Any] = {"cache": True, "error_model": "numpy", "nogil": True}
 
 
-def _drop_stale_caches() -> None:
-    """Delete the engine's cached kernels when any of its sources changed since they were made.
+def drop_stale_caches(folder: Path | None = None) -> None:
+    """Delete the cached kernels of ``folder`` (default: the engine's own) when any source
+    they may inline changed since they were made: the engine's modules and ``folder``'s.
 
     numba stamps a cached kernel with its own file's time and size only, so a kernel that
-    inlines a helper from another module (every kernel uses ``_kern``) would load stale after
-    that helper changes. A digest of every source file, kept beside the caches, catches it.
-    Where the folder cannot be written (an installed, read-only package) nothing is done.
+    inlines a helper from another module (every kernel uses ``_kern``; a game's kernels use
+    :mod:`steering.kernels`) would load stale after that helper changes. A digest of every
+    such source file, kept beside the caches, catches it. Where the folder cannot be written
+    (an installed, read-only package) nothing is done.
     """
     here = Path(__file__).resolve().parent
-    cache = here / "__pycache__"
+    folder = here if folder is None else Path(folder).resolve()
+    cache = folder / "__pycache__"
     digest = hashlib.sha256()
-    for source in sorted(here.glob("*.py")):
+    sources = sorted(set(here.glob("*.py")) | set(folder.glob("*.py")))
+    for source in sources:
         digest.update(source.name.encode())
         digest.update(source.read_bytes())
     stamp = cache / "kernels.sources"
@@ -61,7 +65,7 @@ def _drop_stale_caches() -> None:
         return
 
 
-_drop_stale_caches()
+drop_stale_caches()
 
 
 def njit(func: Callable[..., Any]) -> Any:

@@ -353,20 +353,44 @@ def _pursue_rows(
     vs = 0 if target_vel.shape[0] == 1 else 1
     for i in prange(pos.shape[0]):
         t, v = i * ts, i * vs
-        tx, ty = target[t, 0], target[t, 1]
-        tvx, tvy = target_vel[v, 0], target_vel[v, 1]
-        ahead = prediction_time(
-            hypot(tx - pos[i, 0], ty - pos[i, 1]),
+        out[i, 0], out[i, 1], predicted[i, 0], predicted[i, 1] = pursue(
+            pos[i, 0],
+            pos[i, 1],
+            vel[i, 0],
+            vel[i, 1],
+            target[t, 0],
+            target[t, 1],
+            target_vel[v, 0],
+            target_vel[v, 1],
             max_speed[i],
-            hypot(tvx, tvy),
+            max_force[i],
             max_prediction,
+            gain,
         )
-        qx = tx + tvx * ahead
-        qy = ty + tvy * ahead
-        predicted[i, 0] = qx
-        predicted[i, 1] = qy
-        dx, dy = kern.set_length(qx - pos[i, 0], qy - pos[i, 1], max_speed[i])
-        out[i, 0], out[i, 1] = kern.steer(dx, dy, vel[i, 0], vel[i, 1], gain, max_force[i])
+
+
+@njit
+def pursue(
+    px: float,
+    py: float,
+    vx: float,
+    vy: float,
+    tx: float,
+    ty: float,
+    tvx: float,
+    tvy: float,
+    max_speed: float,
+    max_force: float,
+    max_prediction: float,
+    gain: float,
+) -> tuple[float, float, float, float]:
+    """:class:`Pursue`'s force for one agent, and the point it heads for: (fx, fy, x, y)."""
+    ahead = prediction_time(hypot(tx - px, ty - py), max_speed, hypot(tvx, tvy), max_prediction)
+    qx = tx + tvx * ahead
+    qy = ty + tvy * ahead
+    dx, dy = kern.set_length(qx - px, qy - py, max_speed)
+    fx, fy = kern.steer(dx, dy, vx, vy, gain, max_force)
+    return fx, fy, qx, qy
 
 
 @dataclass

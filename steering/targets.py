@@ -386,39 +386,64 @@ def _interpose_rows(
     svb = 0 if b_vel.shape[0] == 1 else 1
     for i in prange(pos.shape[0]):
         ia, ib, iva, ivb = i * sa, i * sb, i * sva, i * svb
-        ax, ay = a[ia, 0], a[ia, 1]
-        bx, by = b[ib, 0], b[ib, 1]
-        vax, vay = a_vel[iva, 0], a_vel[iva, 1]
-        vbx, vby = b_vel[ivb, 0], b_vel[ivb, 1]
-        px, py = pos[i, 0], pos[i, 1]
-        speed = max_speed[i]
-        nowx = ax + (bx - ax) * r
-        nowy = ay + (by - ay) * r
-        t = hypot(nowx - px, nowy - py) / speed if speed > EPSILON else 0.0
-        pax = ax + vax * t
-        pay = ay + vay * t
-        pbx = bx + vbx * t
-        pby = by + vby * t
-        tx = pax + (pbx - pax) * r
-        ty = pay + (pby - pay) * r
-        point[i, 0] = tx
-        point[i, 1] = ty
-        # Arrive in the frame that moves with the point.
-        tvx = vax + (vbx - vax) * r
-        tvy = vay + (vby - vay) * r
-        out[i, 0], out[i, 1] = arrive(
-            px,
-            py,
-            vel[i, 0] - tvx,
-            vel[i, 1] - tvy,
-            tx,
-            ty,
-            speed,
+        out[i, 0], out[i, 1], point[i, 0], point[i, 1] = interpose(
+            pos[i, 0],
+            pos[i, 1],
+            vel[i, 0],
+            vel[i, 1],
+            a[ia, 0],
+            a[ia, 1],
+            b[ib, 0],
+            b[ib, 1],
+            a_vel[iva, 0],
+            a_vel[iva, 1],
+            b_vel[ivb, 0],
+            b_vel[ivb, 1],
+            r,
+            max_speed[i],
             max_force[i],
-            slowing_radius,
             gain,
-            _BRAKE,
+            slowing_radius,
         )
+
+
+@njit
+def interpose(
+    px: float,
+    py: float,
+    vx: float,
+    vy: float,
+    ax: float,
+    ay: float,
+    bx: float,
+    by: float,
+    vax: float,
+    vay: float,
+    vbx: float,
+    vby: float,
+    r: float,
+    speed: float,
+    max_force: float,
+    gain: float,
+    slowing_radius: float,
+) -> tuple[float, float, float, float]:
+    """:class:`Interpose`'s force for one agent, and the point it heads for: (fx, fy, x, y)."""
+    nowx = ax + (bx - ax) * r
+    nowy = ay + (by - ay) * r
+    t = hypot(nowx - px, nowy - py) / speed if speed > EPSILON else 0.0
+    pax = ax + vax * t
+    pay = ay + vay * t
+    pbx = bx + vbx * t
+    pby = by + vby * t
+    tx = pax + (pbx - pax) * r
+    ty = pay + (pby - pay) * r
+    # Arrive in the frame that moves with the point.
+    tvx = vax + (vbx - vax) * r
+    tvy = vay + (vby - vay) * r
+    fx, fy = arrive(
+        px, py, vx - tvx, vy - tvy, tx, ty, speed, max_force, slowing_radius, gain, _BRAKE
+    )
+    return fx, fy, tx, ty
 
 
 @dataclass
@@ -507,36 +532,72 @@ def _offset_rows(
     so = 0 if offset.shape[0] == 1 else 1
     for i in prange(pos.shape[0]):
         il, iv, ih, io = i * sl, i * sv, i * sh, i * so
-        lvx, lvy = leader_vel[iv, 0], leader_vel[iv, 1]
-        fx, fy, moving = kern.unit(lvx, lvy)
-        if not moving:
-            fx, fy = 1.0, 0.0
-        hx, hy, ok = kern.unit(leader_heading[ih, 0], leader_heading[ih, 1])
-        if not ok:
-            hx, hy = fx, fy
-        # The offset turned from the leader's frame into the world.
-        ox, oy = offset[io, 0], offset[io, 1]
-        sx = leader[il, 0] + (hx * ox - hy * oy)
-        sy = leader[il, 1] + (hx * oy + hy * ox)
-        slot[i, 0] = sx
-        slot[i, 1] = sy
-        px, py = pos[i, 0], pos[i, 1]
-        closing = max_speed[i] + hypot(lvx, lvy)
-        t = hypot(sx - px, sy - py) / closing if closing > EPSILON else 0.0
-        # Arrive where the slot will be, in the frame that moves with the leader.
-        out[i, 0], out[i, 1] = arrive(
-            px,
-            py,
-            vel[i, 0] - lvx,
-            vel[i, 1] - lvy,
-            sx + lvx * t,
-            sy + lvy * t,
+        out[i, 0], out[i, 1], slot[i, 0], slot[i, 1] = offset_pursuit(
+            pos[i, 0],
+            pos[i, 1],
+            vel[i, 0],
+            vel[i, 1],
+            leader[il, 0],
+            leader[il, 1],
+            leader_vel[iv, 0],
+            leader_vel[iv, 1],
+            leader_heading[ih, 0],
+            leader_heading[ih, 1],
+            offset[io, 0],
+            offset[io, 1],
             max_speed[i],
             max_force[i],
-            slowing_radius,
             gain,
-            _BRAKE,
+            slowing_radius,
         )
+
+
+@njit
+def offset_pursuit(
+    px: float,
+    py: float,
+    vx: float,
+    vy: float,
+    lx: float,
+    ly: float,
+    lvx: float,
+    lvy: float,
+    lhx: float,
+    lhy: float,
+    ox: float,
+    oy: float,
+    max_speed: float,
+    max_force: float,
+    gain: float,
+    slowing_radius: float,
+) -> tuple[float, float, float, float]:
+    """:class:`OffsetPursuit`'s force for one agent, and its slot now: (fx, fy, x, y)."""
+    fx, fy, moving = kern.unit(lvx, lvy)
+    if not moving:
+        fx, fy = 1.0, 0.0
+    hx, hy, ok = kern.unit(lhx, lhy)
+    if not ok:
+        hx, hy = fx, fy
+    # The offset turned from the leader's frame into the world.
+    sx = lx + (hx * ox - hy * oy)
+    sy = ly + (hx * oy + hy * ox)
+    closing = max_speed + hypot(lvx, lvy)
+    t = hypot(sx - px, sy - py) / closing if closing > EPSILON else 0.0
+    # Arrive where the slot will be, in the frame that moves with the leader.
+    gx, gy = arrive(
+        px,
+        py,
+        vx - lvx,
+        vy - lvy,
+        sx + lvx * t,
+        sy + lvy * t,
+        max_speed,
+        max_force,
+        slowing_radius,
+        gain,
+        _BRAKE,
+    )
+    return gx, gy, sx, sy
 
 
 def formation_offsets(kind: str, n: int, spacing: float) -> FloatArray:
