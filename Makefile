@@ -11,6 +11,7 @@ $(STAMP): pyproject.toml steering/pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ./steering -e '.[test,bench]'
 	$(BIN)/python -m steering.warmup
+	$(BIN)/python -m game.world.warmup
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -18,6 +19,7 @@ install: $(STAMP)
 # Compile and cache every steering kernel again (after editing the engine).
 warm: $(STAMP)
 	$(BIN)/python -m steering.warmup
+	$(BIN)/python -m game.world.warmup
 
 play: $(STAMP)
 	$(BIN)/python -m game

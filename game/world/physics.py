@@ -12,7 +12,6 @@ import logging
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 import pymunk
@@ -20,7 +19,8 @@ import pymunk.batch as batch
 from numpy.typing import NDArray
 from scipy.spatial import cKDTree
 
-from steering.vec import FloatArray, clamp
+from steering.kernels import hypot, njit, use_cache
+from steering.vec import FloatArray
 
 __all__ = [
     "CAT_AGENT",
@@ -36,7 +36,6 @@ __all__ = [
     "SIGHT_FILTER",
     "WALL_TYPE",
     "BatchIO",
-    "Near",
     "Physics",
     "PhysicsSettings",
     "RockGrid",
@@ -44,6 +43,8 @@ __all__ = [
     "project_out",
     "pushable_pairs",
 ]
+
+use_cache(__file__)
 
 log = logging.getLogger(__name__)
 
@@ -406,58 +407,54 @@ def clamp_approach(
     radius: FloatArray,
     physics: Physics,
     dt: float,
-    near: Near | None = None,
     pushable: tuple[IntArray, IntArray] | None = None,
 ) -> None:
-    """Speculative contacts with the walls and the rocks, in place on ``vel``.
+    """Speculative contacts with the map's edges and the rocks, in place on ``vel``.
 
     pymunk (Chipmunk 7) finds a contact only once two shapes overlap, so a body moving at
     ``v`` sinks up to ``v * dt`` into a rock before it is pushed out. Before each step this
-    removes the part of each body's velocity that would carry it closer to a static rock or a
-    wall than touching within the step (sliding along them is untouched), and the part of an
-    agent's velocity relative to a pushable rock that would carry it into the rock: agents
-    stop on its surface, the player sinks by the slop so that pymunk lets it push the rock. A
-    body moving more than :data:`MAX_STEP` px in a step is left to pymunk.
+    removes the part of each body's velocity that would carry it closer to a static rock or
+    the map's edge than touching within the step (sliding along them is untouched), and the
+    part of an agent's velocity relative to a pushable rock that would carry it into the rock:
+    agents stop on its surface, the player sinks by the slop so that pymunk lets it push the
+    rock. One compiled pass over the bodies, each looking up its cell of the rock grid.
 
     Args:
         pos, vel, radius: (N + D, 2), (N + D, 2), (N + D,) every body in row order (agents,
             then pushable rocks); ``vel`` is modified.
         physics: the world's physics (rocks and world size).
         dt: the coming step.
-        near: ``physics.static_rocks.near(pos)`` if already computed for these positions.
         pushable: :func:`pushable_pairs` if already computed for these positions.
     """
-    if near is None:
-        near = physics.static_rocks.near(pos)
     if pushable is None:
         pushable = pushable_pairs(pos, radius, physics)
-    e = near.edge
-    if e.size:
-        w, h = physics.size
-        p, r = pos[e], radius[e]
-        vx = np.clip(vel[e, 0], np.minimum((r - p[:, 0]) / dt, 0.0), None)
-        vel[e, 0] = np.clip(vx, None, np.maximum((w - r - p[:, 0]) / dt, 0.0))
-        vy = np.clip(vel[e, 1], np.minimum((r - p[:, 1]) / dt, 0.0), None)
-        vel[e, 1] = np.clip(vy, None, np.maximum((h - r - p[:, 1]) / dt, 0.0))
-    _clamp_pushable(pos, vel, radius, physics, dt, pushable)
-    i, j = near.body, near.rock
-    if i.size == 0:
-        return
     grid = physics.static_rocks
-    dx = pos[i, 0] - grid.centers[j, 0]
-    dy = pos[i, 1] - grid.centers[j, 1]
-    d = np.hypot(dx, dy)
-    gap = d - radius[i] - grid.radii[j]
-    safe_d = np.where(d > 1e-9, d, 1.0)
-    nx, ny = dx / safe_d, dy / safe_d  # away from the rock
-    approach = -(vel[i, 0] * nx + vel[i, 1] * ny)
-    excess = approach - np.maximum(gap, 0.0) / dt
-    hit = (excess > 0.0) & (d > 1e-9)
-    if not hit.any():
-        return
-    i, nx, ny, excess = i[hit], nx[hit], ny[hit], excess[hit]
-    np.add.at(vel[:, 0], i, nx * excess)
-    np.add.at(vel[:, 1], i, ny * excess)
+    w, h = physics.size
+    _clamp_bodies(
+        pos,
+        vel,
+        radius,
+        grid.cell,
+        grid.cols,
+        grid.rows,
+        grid.flags,
+        grid.table,
+        grid.centers,
+        grid.radii,
+        float(w),
+        float(h),
+        float(dt),
+        float(physics.settings.collision_slop),
+        *_pairs_by_agent(pushable, pos.shape[0]),
+    )
+
+
+def _pairs_by_agent(pairs: tuple[IntArray, IntArray], n: int) -> tuple[IntArray, IntArray]:
+    """The pushable rocks of each body as a CSR table: (start of each body's run, rocks)."""
+    agent, rock = pairs
+    order = np.argsort(agent, kind="stable")
+    start = np.searchsorted(agent[order], np.arange(n + 1)).astype(np.intp)
+    return start, rock[order].astype(np.intp)
 
 
 def pushable_pairs(
@@ -494,118 +491,242 @@ def pushable_pairs(
     return agent, rock
 
 
-def _clamp_pushable(
-    pos: FloatArray,
-    vel: FloatArray,
-    radius: FloatArray,
-    physics: Physics,
-    dt: float,
-    pairs: tuple[IntArray, IntArray],
-) -> None:
-    """Speculative contacts of the agents with the pushable rocks (bodies ``n_agents..``).
-
-    The relative velocity toward a rock is limited so that an agent stops on its surface; the
-    player may sink by the slop, enough for pymunk to see the contact and let it push the rock.
-    """
-    agent, rock = pairs
-    if agent.size == 0:
-        return
-    allow = np.where(agent == 0, physics.settings.collision_slop, 0.0)
-    dx = pos[agent, 0] - pos[rock, 0]
-    dy = pos[agent, 1] - pos[rock, 1]
-    d = np.hypot(dx, dy)
-    ok = d > 1e-9
-    safe_d = np.where(ok, d, 1.0)
-    nx, ny = dx / safe_d, dy / safe_d
-    approach = -((vel[agent, 0] - vel[rock, 0]) * nx + (vel[agent, 1] - vel[rock, 1]) * ny)
-    gap = d - radius[agent] - radius[rock] + allow
-    excess = approach - np.maximum(gap, 0.0) / dt
-    hit = ok & (excess > 0.0)
-    if hit.any():
-        np.add.at(vel[:, 0], agent[hit], nx[hit] * excess[hit])
-        np.add.at(vel[:, 1], agent[hit], ny[hit] * excess[hit])
-
-
 def project_out(
     pos: FloatArray,
     radius: FloatArray,
     physics: Physics,
-    near: Near | None = None,
     pushable: tuple[IntArray, IntArray] | None = None,
 ) -> bool:
-    """Move bodies that sank into a rock or a wall by more than the slop back to the surface
-    (in place on ``pos``); returns whether any moved. Against a pushable rock only the agent
-    moves (the rock keeps its place).
+    """Move bodies that sank into a rock or out of the map by more than the slop back to the
+    surface (in place on ``pos``); returns whether any moved. Against a pushable rock only the
+    agent moves (the rock keeps its place).
 
     The speculative contacts of :func:`clamp_approach` keep a body's own motion out of rocks,
     but a crowd pressed against a rock (by a current, say) pushes its front row in through
     pymunk's contact solver, which lets overlaps heal over several steps. Projecting those few
-    bodies back makes static rocks and walls hard, so no centre is ever closer to a rock than
-    the sum of the radii minus the slop. The world writes the moved positions back to pymunk
-    with its next step.
+    bodies back makes static rocks hard, so no centre is ever closer to a rock than the sum of
+    the radii minus the slop. The world writes the moved positions back to pymunk with its
+    next step.
 
     Args:
         pos, radius: every body; ``pos`` is modified.
         physics: the world's physics.
-        near: ``physics.static_rocks.near(pos)`` if already computed.
         pushable: (agent row, rock body row) candidates, e.g. :func:`pushable_pairs` from
             before the step; none if not given.
     """
-    if near is None:
-        near = physics.static_rocks.near(pos)
-    slop = physics.settings.collision_slop
-    moved = False
-    e = near.edge
-    if e.size:
-        w, h = physics.size
-        r = radius[e]
-        for axis, top in ((0, w), (1, h)):
-            col = pos[e, axis]
-            out = (col < r - slop) | (col > top - r + slop)
-            if out.any():
-                pos[e[out], axis] = np.clip(col[out], r[out], top - r[out])
-                moved = True
-    # Every candidate pair as (body, centre, reach): static rocks from the grid, pushable
-    # rocks from their bodies' rows.
     grid = physics.static_rocks
-    body, other = near.body, near.rock
-    centres = grid.centers[other]
-    reach = radius[body] + grid.radii[other]
-    if pushable is not None and pushable[0].size:
-        agent, rock = pushable
-        body = np.concatenate((body, agent))
-        centres = np.concatenate((centres, pos[rock]))
-        reach = np.concatenate((reach, radius[agent] + radius[rock]))
-    # A few passes: a body in the crevice between two overlapping rocks, pushed out of one,
-    # lands in the other; alternating projections settle it outside both.
-    for _ in range(PROJECTION_PASSES):
-        if body.size == 0:
-            break
-        dx = pos[body, 0] - centres[:, 0]
-        dy = pos[body, 1] - centres[:, 1]
-        d = np.hypot(dx, dy)
-        deep = d < reach - slop
-        if not deep.any():
-            break
-        i, dx, dy, d, touch = body[deep], dx[deep], dy[deep], d[deep], reach[deep]
-        safe_d = np.where(d > 1e-9, d, 1.0)
-        ux = np.where(d > 1e-9, dx / safe_d, 1.0)
-        uy = np.where(d > 1e-9, dy / safe_d, 0.0)
-        np.add.at(pos[:, 0], i, ux * (touch - d))
-        np.add.at(pos[:, 1], i, uy * (touch - d))
-        moved = True
+    w, h = physics.size
+    if pushable is None:
+        e = np.zeros(0, dtype=np.intp)
+        pushable = (e, e)
+    return bool(
+        _project_bodies(
+            pos,
+            radius,
+            grid.cell,
+            grid.cols,
+            grid.rows,
+            grid.flags,
+            grid.table,
+            grid.centers,
+            grid.radii,
+            float(w),
+            float(h),
+            float(physics.settings.collision_slop),
+            *_pairs_by_agent(pushable, pos.shape[0]),
+        )
+    )
+
+
+@njit
+def _cell_of(x: float, y: float, cell: float, cols: int, rows: int) -> int:
+    """The grid cell holding (x, y), clamped to the grid (a NaN coordinate: the first)."""
+    inv = 1.0 / cell
+    gx = x * inv
+    gy = y * inv
+    c = 0 if not gx > 0.0 else (cols - 1 if gx >= cols - 1 else int(gx))
+    r = 0 if not gy > 0.0 else (rows - 1 if gy >= rows - 1 else int(gy))
+    return r * cols + c
+
+
+@njit
+def _clamp_bodies(
+    pos: FloatArray,
+    vel: FloatArray,
+    radius: FloatArray,
+    cell: float,
+    cols: int,
+    rows: int,
+    flags: NDArray[np.int8],
+    table: IntArray,
+    centers: FloatArray,
+    radii: FloatArray,
+    w: float,
+    h: float,
+    dt: float,
+    slop: float,
+    push_start: IntArray,
+    push_rock: IntArray,
+) -> None:
+    """:func:`clamp_approach` over every body: the edge, then the pushable rocks (player:
+    with the slop), then the static rocks of its cell; each stage's pushes are summed from the
+    velocity the stage began with."""
+    for i in range(pos.shape[0]):
+        px, py, r = pos[i, 0], pos[i, 1], radius[i]
+        f = flags[_cell_of(px, py, cell, cols, rows)]
+        if f & 2:
+            vx = max(vel[i, 0], min((r - px) / dt, 0.0))
+            vel[i, 0] = min(vx, max((w - r - px) / dt, 0.0))
+            vy = max(vel[i, 1], min((r - py) / dt, 0.0))
+            vel[i, 1] = min(vy, max((h - r - py) / dt, 0.0))
+    # Pushable rocks read the rocks' velocities after their own edge clamp.
+    for i in range(push_start.shape[0] - 1):
+        a, b = push_start[i], push_start[i + 1]
+        if a == b:
+            continue
+        allow = slop if i == 0 else 0.0
+        ax = ay = 0.0
+        for k in range(a, b):
+            j = push_rock[k]
+            dx = pos[i, 0] - pos[j, 0]
+            dy = pos[i, 1] - pos[j, 1]
+            d = hypot(dx, dy)
+            if not d > 1e-9:
+                continue
+            nx, ny = dx / d, dy / d
+            approach = -((vel[i, 0] - vel[j, 0]) * nx + (vel[i, 1] - vel[j, 1]) * ny)
+            gap = d - radius[i] - radius[j] + allow
+            excess = approach - max(gap, 0.0) / dt
+            if excess > 0.0:
+                ax += nx * excess
+                ay += ny * excess
+        vel[i, 0] += ax
+        vel[i, 1] += ay
+    if centers.shape[0] == 0:
+        return
+    for i in range(pos.shape[0]):
+        px, py, r = pos[i, 0], pos[i, 1], radius[i]
+        c = _cell_of(px, py, cell, cols, rows)
+        if not flags[c] & 1:
+            continue
+        ax = ay = 0.0
+        for k in range(table.shape[1]):
+            j = table[c, k]
+            if j < 0:
+                break
+            dx = px - centers[j, 0]
+            dy = py - centers[j, 1]
+            d = hypot(dx, dy)
+            if not d > 1e-9:
+                continue
+            nx, ny = dx / d, dy / d  # away from the rock
+            approach = -(vel[i, 0] * nx + vel[i, 1] * ny)
+            excess = approach - max(d - r - radii[j], 0.0) / dt
+            if excess > 0.0:
+                ax += nx * excess
+                ay += ny * excess
+        vel[i, 0] += ax
+        vel[i, 1] += ay
+
+
+@njit
+def _project_bodies(
+    pos: FloatArray,
+    radius: FloatArray,
+    cell: float,
+    cols: int,
+    rows: int,
+    flags: NDArray[np.int8],
+    table: IntArray,
+    centers: FloatArray,
+    radii: FloatArray,
+    w: float,
+    h: float,
+    slop: float,
+    push_start: IntArray,
+    push_rock: IntArray,
+) -> bool:
+    """:func:`project_out` over every body: back inside the map, then out of its static
+    rocks and pushable rocks (the rocks where they were before any body moved), in a few
+    passes summing every overlap's push (a body in the crevice between two overlapping rocks,
+    pushed out of one, lands in the other; alternating projections settle it outside both)."""
+    moved = False
+    n = pos.shape[0]
+    cells = np.empty(n, dtype=np.intp)
+    for i in range(n):
+        c = _cell_of(pos[i, 0], pos[i, 1], cell, cols, rows)
+        cells[i] = c
+        if flags[c] & 2:
+            r = radius[i]
+            for axis, top in ((0, w), (1, h)):
+                x = pos[i, axis]
+                if x < r - slop or x > top - r + slop:
+                    pos[i, axis] = min(max(x, r), top - r)
+                    moved = True
+    # The pushable rocks' centres before anything moves (a rock is a body too).
+    m = push_rock.shape[0]
+    rock_x = np.empty(m)
+    rock_y = np.empty(m)
+    for k in range(m):
+        rock_x[k] = pos[push_rock[k], 0]
+        rock_y[k] = pos[push_rock[k], 1]
+    for i in range(n):
+        c = cells[i]
+        rocky = (flags[c] & 1) != 0 and centers.shape[0] > 0
+        a = push_start[i] if i < push_start.shape[0] - 1 else 0
+        b = push_start[i + 1] if i < push_start.shape[0] - 1 else 0
+        if not rocky and a == b:
+            continue
+        r = radius[i]
+        for _ in range(PROJECTION_PASSES):
+            px, py = pos[i, 0], pos[i, 1]
+            sx = sy = 0.0
+            deep = False
+            if rocky:
+                for k in range(table.shape[1]):
+                    j = table[c, k]
+                    if j < 0:
+                        break
+                    sx, sy, deep = _push_out(
+                        px, py, centers[j, 0], centers[j, 1], r + radii[j], slop, sx, sy, deep
+                    )
+            for k in range(a, b):
+                j = push_rock[k]
+                sx, sy, deep = _push_out(
+                    px, py, rock_x[k], rock_y[k], r + radius[j], slop, sx, sy, deep
+                )
+            if not deep:
+                break
+            pos[i, 0] = px + sx
+            pos[i, 1] = py + sy
+            moved = True
     return moved
 
 
-class Near(NamedTuple):
-    """What each body is near, from :meth:`RockGrid.near`: the candidates for the contacts."""
-
-    body: IntArray
-    """(P,) body rows of the (body, static rock) candidate pairs."""
-    rock: IntArray
-    """(P,) static rock index of each pair (into ``RockGrid.centers``)."""
-    edge: IntArray
-    """(E,) body rows within the pad of the map's edge."""
+@njit
+def _push_out(
+    px: float,
+    py: float,
+    cx: float,
+    cy: float,
+    reach: float,
+    slop: float,
+    sx: float,
+    sy: float,
+    deep: bool,
+) -> tuple[float, float, bool]:
+    """(sx, sy) plus the push that brings (px, py) to ``reach`` from (cx, cy) when it is
+    deeper than the slop (straight along +x from the very centre), and whether any was."""
+    dx = px - cx
+    dy = py - cy
+    d = hypot(dx, dy)
+    if not d < reach - slop:
+        return sx, sy, deep
+    if d > 1e-9:
+        ux, uy = dx / d, dy / d
+    else:
+        ux, uy = 1.0, 0.0
+    return sx + ux * (reach - d), sy + uy * (reach - d), True
 
 
 #: The most cells a :class:`RockGrid` has (about 512 x 512).
@@ -672,32 +793,3 @@ class RockGrid:
         self.edge = (edge_row[:, None] | edge_col[None, :]).ravel()
         #: Per cell: 1 near a rock, 2 near an edge (bit flags).
         self.flags = (self.count > 0).astype(np.int8) | (self.edge.astype(np.int8) << 1)
-
-    def near(self, pos: FloatArray) -> Near:
-        """The static rocks and edges near each of the (K, 2) points (one cell lookup each)."""
-        e = np.zeros(0, dtype=np.intp)
-        if pos.shape[0] == 0:
-            return Near(e, e, e)
-        # Truncation toward zero is the floor here: anything below 0 is clipped to cell 0.
-        # Column by column: clipping (K, 2) against a (2,) bound runs NumPy's inner loop two
-        # elements at a time (three times slower here).
-        g = pos * (1.0 / self.cell)
-        col = g[:, 0].astype(np.intp)
-        cell = g[:, 1].astype(np.intp)
-        clamp(col, 0, self.cols - 1, out=col)
-        clamp(cell, 0, self.rows - 1, out=cell)
-        cell *= self.cols
-        cell += col
-        flags = self.flags[cell]
-        flagged = np.flatnonzero(flags)
-        if flagged.size == 0:
-            return Near(e, e, e)
-        f = flags[flagged]
-        edge = flagged[(f & 2) != 0]
-        rocky = flagged[(f & 1) != 0]
-        if rocky.size == 0 or self.centers.shape[0] == 0:
-            return Near(e, e, edge)
-        rocks = self.table[cell[rocky]]
-        i = np.broadcast_to(rocky[:, None], rocks.shape)
-        ok = rocks >= 0
-        return Near(i[ok], rocks[ok], edge)

@@ -22,7 +22,7 @@ __all__ = ["AGENT_COLUMNS", "CROWD_COLUMNS", "AgentState"]
 IntArray = NDArray[np.intp]
 
 #: Columns with one row per agent.
-AGENT_COLUMNS = ("mode", "reverse", "hiding", "threat", "threat_vel", "target")
+AGENT_COLUMNS = ("mode", "reverse", "hiding", "threat", "threat_vel", "target", "sees")
 #: Columns with one row per non-player agent.
 CROWD_COLUMNS = ("steer", "urgent", "goals")
 
@@ -37,6 +37,8 @@ class AgentState:
         hiding: (N,) hiders hiding now (their hysteresis).
         threat, threat_vel: (N, 2) what each hider hides from, and its velocity.
         target: (N, 2) where a pursuing or returning enemy heads.
+        sees: (N,) enemies that see the player this step, themselves or through their
+            formation.
         steer: (N - 1, 2) the crowd's last steering forces.
         urgent, goals: (N - 1, 2) the staggered crowd's held parts of them.
     """
@@ -47,6 +49,7 @@ class AgentState:
     threat: NDArray[np.float64]
     threat_vel: NDArray[np.float64]
     target: NDArray[np.float64]
+    sees: NDArray[np.bool_]
     steer: NDArray[np.float64]
     urgent: NDArray[np.float64]
     goals: NDArray[np.float64]
@@ -61,6 +64,7 @@ class AgentState:
             threat=np.zeros((n, 2)),
             threat_vel=np.zeros((n, 2)),
             target=np.zeros((n, 2)),
+            sees=np.zeros(n, dtype=bool),
             steer=np.zeros((n - 1, 2)),
             urgent=np.zeros((n - 1, 2)),
             goals=np.zeros((n - 1, 2)),

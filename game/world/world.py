@@ -10,7 +10,6 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.spatial import cKDTree
 
 from game.clock import DT
 from game.level import EnemySpawn, Level, NpcSpawn
@@ -31,11 +30,6 @@ from steering import (
 )
 from steering.vec import (
     FloatArray,
-    as_complex,
-    length,
-    put_rows,
-    safe_normalize,
-    scale_rows,
 )
 
 from .brains import (
@@ -43,11 +37,9 @@ from .brains import (
     CrowdBrain,
     EnemyMinds,
     Mode,
-    Tasks,
-    combine,
-    player_accel,
 )
 from .currents import Currents
+from .motion import accelerations, body_forces, settle
 from .physics import (
     ENEMY_TYPE,
     NPC_TYPE,
@@ -69,6 +61,8 @@ from .spawn import (
     build_roster,
 )
 from .state import AgentState
+from .steer import crowd_forces
+from .think import NpcRules, think
 from .tuning import (
     FormationTuning,
     PatrolTuning,
@@ -193,8 +187,8 @@ class World:
         self.kind = roster.kind
         self.spawn_id = roster.spawn_id
         #: (N,) rows that lead a formation (their patrol keeps separation before the route).
-        self._leads = np.zeros(n, dtype=bool)
-        self._leads[roster.leader[roster.leader >= 0]] = True
+        self.leads = np.zeros(n, dtype=bool)
+        self.leads[roster.leader[roster.leader >= 0]] = True
         self.agents = AgentGroup.create(
             roster.pos,
             max_speed=roster.max_speed,
@@ -292,18 +286,13 @@ class World:
             follower=follower,
             squad=roster.squad[enemies],
         )
-        self._pace = np.where(
+        #: (N,) the fraction of max speed each agent patrols at.
+        self.pace = np.where(
             roster.archetype == Archetype.FORMATION,
             tuning.formation.patrol_speed,
             tuning.patrol.patrol_speed,
         )
-        self._hider = roster.archetype == Archetype.HIDER
-        self._npc = np.flatnonzero(roster.kind == NPC)
-        npc_path = roster.path[self._npc] >= 0
-        self._npc_free = ~npc_path
-        self._npc_base = np.where(
-            npc_path, Mode.FOLLOW, np.where(roster.wander[self._npc], Mode.WANDER, Mode.IDLE)
-        ).astype(np.int8)
+        self.npcs = NpcRules.of(roster)
         w, h = level.width_px, level.height_px
         self.brain = CrowdBrain(
             contain=Contain(0.0, 0.0, w, h),
@@ -318,23 +307,25 @@ class World:
         )
         self.state = AgentState.empty(n, mode)
         self._pushable: tuple[IntArray, IntArray] | None = None
-        self._separate = Separate(per_agent=True)
+        #: The crowd's separation (each agent keeps its own distance).
+        self.separate = Separate(per_agent=True)
         self._current = np.zeros((self.physics.n_bodies, 2))
         self._in_current = np.zeros(self.physics.n_bodies, dtype=bool)
         exits = level.exits
         self._exits = np.array(
             [(e.rect.left, e.rect.bottom, e.rect.right, e.rect.top) for e in exits]
         ).reshape(-1, 4)
-        self._exit_centres = np.array([e.rect.center for e in exits]).reshape(-1, 2)
+        #: (X, 2) the exits' centres (sentinels guard the one nearest the player).
+        self.exit_centres = np.array([e.rect.center for e in exits]).reshape(-1, 2)
         #: Called as ``timer(system, seconds)`` after each system of a step when set (the
         #: bench's hook: see :attr:`systems`).
         self.timer: Callable[[str, float], None] | None = None
         self._thrust_now = np.zeros(2)
         self._acc = np.zeros((self.physics.n_bodies, 2))
-        self._seen = np.zeros(self.minds.rows.size, dtype=bool)
+        self._force = np.zeros((self.physics.n_bodies, 2))
         self._read_state()
         self._current, self._in_current = self.currents.velocity_at(self._pos_all)
-        self._update_npc_modes()
+        think(self, DT, enemies=False)
 
     # -- public views ------------------------------------------------------------------------
 
@@ -387,6 +378,11 @@ class World:
     def current_at_agents(self) -> FloatArray:
         """(N, 2) the current's velocity at each agent (zero in still water)."""
         return self._current[: self.n]
+
+    @property
+    def in_current(self) -> BoolArray:
+        """(N,) agents inside a flow region now."""
+        return self._in_current[: self.n]
 
     @property
     def dt(self) -> float:
@@ -604,51 +600,52 @@ class World:
         self.currents.remember(pos[1 : self.n], self._current[1 : self.n])
         a = self.agents
         rows = self.minds.rows
-        self._seen = self.minds.look(
+        self.minds.sighted = self.minds.look(
             a.pos[rows], a.pos[0], self.physics.line_of_sight, a.heading[rows]
         )
 
     def _steer_all(self) -> None:
         """Every body's acceleration: the crowd's steering, the player's thrust, rocks'
         friction, and the currents' drag."""
-        vel = self._vel_all
-        acc = np.zeros_like(vel)
-        acc[1 : self.n] = self._crowd_forces()
-        acc[0] = player_accel(
-            self._thrust_now,
-            vel[0],
-            self._current[0],
-            float(self.agents.max_speed[0]),
-            float(self.agents.max_force[0]),
+        steer = self._crowd_forces()
+        a = self.agents
+        thrust = self._thrust_now
+        bodies = self._vel_all.shape[0]
+        if self._acc.shape[0] != bodies:  # rocks were added or removed by an edit
+            self._acc = np.zeros((bodies, 2))
+            self._force = np.zeros((bodies, 2))
+        accelerations(
+            self._acc,
+            self._vel_all,
+            steer,
+            self._current,
+            self._in_current,
+            self.n,
+            float(thrust[0]),
+            float(thrust[1]),
+            float(a.max_speed[0]),
+            float(a.max_force[0]),
             self.tuning.crowd.player_gain,
+            ROCK_FRICTION,
+            self.currents.drag,
+            ROCK_GRIP,
         )
-        acc[self.n :] = -ROCK_FRICTION * vel[self.n :]
-        wet = np.flatnonzero(self._in_current)
-        if wet.size:
-            drag = (self._current[wet] - vel[wet]) * self.currents.drag
-            _grip(drag, wet >= self.n, ROCK_GRIP)  # rocks rest on the bottom
-            acc[wet] += drag
-        self._acc = acc
 
     def _physics(self) -> None:
         """Contacts, pymunk's step, and the bodies' state read back into the agents.
 
-        Speculative contacts with static rocks and walls, then the speed limit: the velocity
-        pymunk integrates with this step is clamped; forces bring it to v_next, which never
-        exceeds max speed before collisions.
+        Speculative contacts with static rocks and the map's edges, then the speed limit: the
+        velocity pymunk integrates with this step is clamped; forces bring it to v_next, which
+        never exceeds max speed before collisions.
         """
-        pos, vel = self._pos_all, self._vel_all
-        v = vel.copy()
-        n = self.n
+        pos = self._pos_all
+        v = self._vel_all.copy()
         self._pushable = pushable_pairs(pos, self._body_radius, self.physics)
-        clamp_approach(pos, v, self._body_radius, self.physics, DT, self._near, self._pushable)
-        v_next = v + self._acc * DT
-        _limit_speed(v_next[:n], self.agents.max_speed)
-        force = scale_rows(v_next - v, self._body_mass / DT)
-        bad = ~np.isfinite(force)
-        if bad.any():  # a NaN force would poison a pymunk body forever
-            log.warning("non-finite force on %d bodies zeroed", int(bad.any(axis=1).sum()))
-            force[bad] = 0.0
+        clamp_approach(pos, v, self._body_radius, self.physics, DT, self._pushable)
+        force = self._force
+        bad = body_forces(v, self._acc, self._body_mass, self.agents.max_speed, DT, force)
+        if bad:  # a NaN force would poison a pymunk body forever
+            log.warning("non-finite force on %d bodies zeroed", bad)
         self.physics.write(v, force, pos if self._moved else None)
         self.physics.step(DT)
         self.frame += 1
@@ -666,40 +663,20 @@ class World:
     def _read_state(self) -> None:
         """Pull body state from pymunk into the agent arrays (in place: views stay valid).
 
-        Agent velocities are limited to max speed here (what pymunk's contact solver added
-        beyond it is dropped), and headings follow the velocity of every moving agent.
+        Bodies sunk into a rock are projected out first. Agent velocities are limited to max
+        speed here (what pymunk's contact solver added beyond it is dropped), and headings
+        turn toward where each agent looks: its velocity (kept while it stands still), or the
+        player for a guarding sentinel.
         """
         pos, vel = self.physics.read()
-        # One grid lookup serves this projection and the next step's speculative contacts
-        # (a projection moves a body far less than the grid's pad).
-        self._near = self.physics.static_rocks.near(pos)
-        self._moved = project_out(pos, self._body_radius, self.physics, self._near, self._pushable)
+        self._moved = project_out(pos, self._body_radius, self.physics, self._pushable)
         self._pos_all, self._vel_all = pos, vel
-        n = self.n
         a = self.agents
-        np.copyto(a.pos, pos[:n])
-        v = vel[:n]
-        _limit_speed(v, a.max_speed)
-        np.copyto(a.vel, v)
-        self._turn_heads()
+        settle(pos, vel, a.pos, a.vel, a.heading, a.max_speed, a.max_turn_rate, self.mode, DT)
         dyn = self.physics.dynamic_rocks
         if dyn.size:
             # In place; the obstacles' grid follows lazily (rebuilt only past a quarter cell).
-            self.obstacles.move(dyn, pos[n:])
-
-    def _turn_heads(self) -> None:
-        """Turn every heading toward where the agent looks, at most its turn rate: its
-        velocity (kept while it stands still), or the player for a guarding sentinel. In
-        place: the crowd's group shares these rows."""
-        a = self.agents
-        guard = np.flatnonzero(self.mode == Mode.GUARD)
-        if guard.size == 0:
-            a.update_heading(DT)
-            return
-        moving = length(a.vel) > 1e-6
-        desired = np.where(moving[:, None], safe_normalize(a.vel), 0.0)
-        desired[guard] = safe_normalize(a.pos[0] - a.pos[guard])
-        a.turn_toward(desired, DT)
+            self.obstacles.move(dyn, pos[self.n :])
 
     def _decide(self) -> None:
         if self.outcome != "running":
@@ -713,163 +690,13 @@ class World:
         if inside.any():
             self.outcome = "won"
 
-    def _update_npc_modes(self) -> None:
-        """NPC modes: ``follow`` with a path, else ``flow`` in a current, else ``wander`` (or
-        ``idle``); ``flee`` near the player overrides them all for fish, ``hide`` near the
-        player or an enemy for hiders."""
-        npc = self._npc
-        inside = self._in_current[: self.n][npc]
-        self.mode[npc] = np.where(inside & self._npc_free, Mode.FLOW, self._npc_base)
-        z = as_complex(self.agents.pos)
-        reach = self.tuning.fish.flee_distance + float(self.agents.radius[0])
-        hider = self._hider[npc]
-        near = (np.abs(z[npc] - z[0]) < reach) & ~hider
-        if near.any():
-            self.mode[npc[near]] = Mode.FLEE
-        if hider.any():
-            self._hide_from_threats(npc[hider])
-
-    def _hide_from_threats(self, hiders: IntArray) -> None:
-        """Hiders whose nearest threat (the player or an enemy) is within panic distance
-        hide from it; the threat and its velocity are kept for the brain."""
-        a = self.agents
-        threats = np.concatenate(([0], self.minds.rows))
-        _, k = cKDTree(a.pos[threats]).query(a.pos[hiders])
-        who = threats[np.asarray(k, dtype=np.intp)]
-        self.state.threat[hiders] = a.pos[who]
-        self.state.threat_vel[hiders] = a.vel[who]
-        d = length(a.pos[hiders] - a.pos[who])
-        hider = self.tuning.hider
-        # Hysteresis: a hider starts within panic distance and keeps hiding until calm.
-        limit = np.where(self.state.hiding[hiders], hider.calm_distance, hider.panic_distance)
-        hide = d < limit
-        self.state.hiding[hiders] = hide
-        self.mode[hiders[hide]] = Mode.HIDE
-
     def _think(self) -> None:
         """Modes: the enemies' state machine (from what they saw), NPC modes, path turns."""
-        a = self.agents
-        player, player_vel = a.pos[0].copy(), a.vel[0].copy()
-        minds = self.minds
-        rows = minds.rows
-        epos = a.pos[rows]
-        seen = self._seen
-        # Returning enemies head for the nearest point of their path (or their post).
-        ret = rows[self.mode[rows] == Mode.RETURN]
-        on_route = np.zeros(rows.size, dtype=bool)
-        if ret.size:
-            limit = self._return_targets(ret)
-            k = np.searchsorted(rows, ret)
-            gap = np.hypot(*(a.pos[ret] - self.state.target[ret]).T)
-            on_route[k] = gap <= limit
-        resumed = minds.update(self.mode, epos, player, player_vel, seen, on_route, DT)
-        if resumed.any():
-            self.brain.follow.forget(self.crowd, rows[resumed] - 1)
-        hunting = rows[self.mode[rows] == Mode.PURSUE]
-        k = np.searchsorted(rows, hunting)
-        self.state.target[hunting] = np.where(minds.seen[k, None], player, minds.last_seen[k])
-        self._update_npc_modes()
-        self._turn_open_paths()
-        self.brain.player_pos = player
-        self.brain.player_vel = player_vel
-        gaps = length(self._exit_centres - player)
-        self.brain.exit_pos = self._exit_centres[int(np.argmin(gaps))]
-
-    def _return_targets(self, ret: IntArray) -> FloatArray:
-        """Set each returning enemy's target to the nearest point of its path (its post when
-        it has none); returns how close counts as back (the radius of the path where it is
-        nearest, else half the leash)."""
-        pidx = self.path_index[ret]
-        self.state.target[ret] = self.roster.post[ret]
-        limit = np.full(ret.size, self.tuning.patrol.leash / 2)
-        on = np.flatnonzero(pidx >= 0)
-        if on.size:
-            s, near = self.paths.project(pidx[on], self.agents.pos[ret[on]])
-            self.state.target[ret[on]] = near
-            limit[on] = self.paths.radius_at(pidx[on], s)
-        return limit
-
-    def _turn_open_paths(self) -> None:
-        """Agents at the end of an open path walk it back (and at its start, forward again)."""
-        following = (self.mode == Mode.PATROL) | (self.mode == Mode.FOLLOW)
-        rows = np.flatnonzero(following & (self.path_index >= 0))
-        if rows.size == 0:
-            return
-        geo = self.paths.geometry()
-        p = self.path_index[rows]
-        rows = rows[~geo.closed[p]]
-        p = self.path_index[rows]
-        s = self.brain.follow.progress(self.crowd)[rows - 1]  # NaN before the first step
-        fwd = ~self.reverse[rows]
-        # The radius of the end each agent walks toward.
-        margin = np.maximum(self.paths.radius_at(p, np.where(fwd, geo.length[p], 0.0)), 1.0)
-        self.reverse[rows[fwd & (s >= geo.length[p] - margin)]] = True
-        self.reverse[rows[~fwd & (s <= margin)]] = False
-
-    def _tasks(self) -> Tasks:
-        """Every crowd agent's task this step (crowd rows)."""
-        c = slice(1, self.n)
-        minds = self.minds
-        seen = np.zeros(self.n, dtype=bool)
-        seen[minds.rows] = minds.seen
-        tvel = np.zeros((self.n, 2))
-        tvel[minds.rows] = np.where(minds.seen[:, None], self.agents.vel[0], 0.0)
-        a = self.agents
-        lead = np.maximum(self.roster.leader, 0)  # row 0 stands in for "no leader"
-        return Tasks(
-            mode=self.mode[c],
-            path=self.path_index[c],
-            reverse=self.reverse[c],
-            wander=self.roster.wander[c] & (self.kind[c] == NPC),
-            seen=seen[c],
-            target=self.state.target[c],
-            target_vel=tvel[c],
-            post=self.roster.post[c],
-            leash=(self.kind[c] == ENEMY) & (self.path_index[c] < 0),
-            pace=self._pace[c],
-            leader=a.pos[lead][c],
-            leader_vel=a.vel[lead][c],
-            leader_heading=a.heading[lead][c],
-            slot=self.roster.slot[c],
-            threat=self.state.threat[c],
-            threat_vel=self.state.threat_vel[c],
-            queue=self.roster.queue[c],
-            avoid=self.roster.avoid[c],
-            goal_first=(self.mode[c] == Mode.PATROL) & ~self._leads[c],
-        )
+        think(self, DT)
 
     def _crowd_forces(self) -> FloatArray:
         """Steering accelerations of the crowd: all of it, or this step's staggered group."""
-        if not self.steering_enabled:
-            self.state.steer[:] = 0.0
-            return self.state.steer
-        tasks = self._tasks()
-        debug: Debug | None = {} if self.debug_enabled else None
-        k = self.stagger
-        if k == 1:
-            crow = np.arange(self.n - 1)
-            sep = self._separate(self.crowd, DT, debug)
-            self.state.steer[:] = self.brain(self.crowd, tasks, DT, sep, debug)
-        else:
-            # Goals, avoidance and containment are held between updates; separation, whose
-            # neighbours change fastest, is fresh every step (its neighbour query costs about
-            # as much for a quarter of the crowd as for all of it).
-            crow = np.arange(self.frame % k, self.n - 1, k)
-            if crow.size:
-                sub = self.crowd.take(crow)
-                urgent, goals = self.brain.parts(sub, tasks.take(crow), k * DT, debug)
-                put_rows(self.state.urgent, crow, urgent)
-                put_rows(self.state.goals, crow, goals)
-                self.crowd.put_state(crow, sub)
-            sep = self._separate(self.crowd, DT, debug)
-            self.state.steer[:] = combine(
-                self.crowd, self.state.urgent, sep, self.state.goals, self.tuning, tasks.goal_first
-            )
-        rows = crow + 1
-        if debug is not None:
-            debug["rows"] = rows
-            self.debug = debug
-        return self.state.steer
+        return crowd_forces(self, DT)
 
 
 def _wall_avoidance(walls: Walls, thickness: FloatArray, tuning: Tuning) -> AvoidWalls | None:
@@ -898,25 +725,6 @@ def _turn_rates(archetype: NDArray[np.int8], tuning: Tuning) -> FloatArray:
     }
     table = np.array([turn_rate_rad(rates[a]) for a in Archetype])
     return np.asarray(table[archetype], dtype=np.float64)
-
-
-def _grip(drag: FloatArray, rock: BoolArray, grip: float) -> None:
-    """Shorten, in place, the current's drag on the ``rock`` rows by ``grip`` (to zero at
-    most): static friction of a rock resting on the bottom."""
-    idx = np.flatnonzero(rock)
-    if idx.size == 0:
-        return
-    mag = length(drag[idx])
-    keep = np.maximum(mag - grip, 0.0) / np.where(mag > 0.0, mag, 1.0)
-    drag[idx] = scale_rows(drag[idx], keep)
-
-
-def _limit_speed(v: FloatArray, max_speed: FloatArray) -> None:
-    """Shorten, in place, the rows of ``v`` longer than ``max_speed``."""
-    speed = length(v)
-    over = np.flatnonzero(speed > max_speed)
-    if over.size:
-        v[over] = scale_rows(v[over], max_speed[over] / speed[over])
 
 
 def _thrust(thrust: ArrayLike) -> FloatArray:

@@ -1,0 +1,448 @@
+"""The steer system's crowd part: every non-player agent's steering force from its mode.
+
+The force is Buckland's prioritised running sum (see :class:`~game.world.brains.CrowdBrain`):
+the urgent part (containment, walls, rocks, then queueing and agent avoidance), separation,
+and the goal of the agent's mode. The goal of the modes whose behaviour is a formula on the
+agent and one target (``pursue``, ``return``, a leashed ``wander``, ``flee``, ``idle``,
+``guard``, ``form``) comes from one compiled pass over the state's columns
+(:func:`_mode_goals`) calling the engine's per-agent maths (:mod:`steering.kernels`), the
+same functions the behaviours run. The behaviours with memory or a world to search (path
+following, currents, hiding, wander) are called once each over the crowd, and only when
+some agent needs them; each agent's column says whose force it is.
+
+:func:`crowd_forces` is the entry point; it reads ``world.state``, ``world.minds``,
+``world.roster`` and the brain's behaviours, and writes ``world.state.steer`` (and, when
+staggered, ``urgent`` and ``goals``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+
+from steering import AgentGroup, Arrive, Debug, Flee, Hide, Interpose, OffsetPursuit, Pursue, Seek
+from steering import TruncatedRunningSum as Running
+from steering.combine import scatter_debug
+from steering.kernels import (
+    arrive,
+    flee,
+    hypot,
+    interpose,
+    njit,
+    offset_pursuit,
+    pursue,
+    set_length,
+    steer,
+    truncate,
+    use_cache,
+)
+from steering.vec import FloatArray, put_rows
+
+from .brains import Mode, combine
+from .spawn import ENEMY, NPC
+
+if TYPE_CHECKING:
+    from .world import World
+
+__all__ = ["crowd_forces"]
+
+use_cache(__file__)
+
+IntArray = NDArray[np.intp]
+BoolArray = NDArray[np.bool_]
+
+PATROL = int(Mode.PATROL)
+PURSUE = int(Mode.PURSUE)
+RETURN = int(Mode.RETURN)
+WANDER = int(Mode.WANDER)
+FLEE = int(Mode.FLEE)
+FLOW = int(Mode.FLOW)
+FOLLOW = int(Mode.FOLLOW)
+IDLE = int(Mode.IDLE)
+GUARD = int(Mode.GUARD)
+FORM = int(Mode.FORM)
+HIDE = int(Mode.HIDE)
+
+#: What an agent's goal needs beyond the compiled pass (bits of ``_mode_goals``' result).
+NEED_PATH, NEED_FLOW, NEED_HIDE, NEED_WANDER, NEED_STEM = 1, 2, 4, 8, 16
+
+# The behaviours' own defaults, read from them (one source for both ways of running them).
+_PURSUE = Pursue((0.0, 0.0))
+_LOST = Arrive((0.0, 0.0), slowing_radius=60.0)  # heading for the last sighting
+_REST = Arrive((0.0, 0.0))  # idle: come to rest where it is
+_SEEK = Seek((0.0, 0.0))
+_FLEE = Flee((0.0, 0.0))
+_GUARD = Interpose((0.0, 0.0), (0.0, 0.0))
+_FORM = OffsetPursuit((0.0, 0.0), (0.0, 0.0), (1.0, 0.0), (0.0, 0.0))
+_PARAMS = np.array(
+    [
+        _PURSUE.max_prediction,
+        _PURSUE.gain,
+        _LOST.slowing_radius,
+        _LOST.gain,
+        _LOST.brake_fraction,
+        _REST.slowing_radius,
+        _REST.gain,
+        _REST.brake_fraction,
+        _SEEK.gain,
+        _FLEE.gain,
+        _GUARD.gain,
+        _GUARD.slowing_radius,
+        _FORM.gain,
+        _FORM.slowing_radius,
+    ]
+)
+#: Where an agent's goal aims, by mode, in the debug dict (the behaviours' own keys).
+_AIM_KEYS = {
+    PURSUE: "pursue.predicted",
+    RETURN: "seek.target",
+    IDLE: "arrive.target",
+    GUARD: "interpose.point",
+    FORM: "offset.slot",
+}
+
+
+def crowd_forces(world: World, dt: float) -> FloatArray:
+    """The crowd's steering accelerations (``world.state.steer``): all of it, or this step's
+    staggered group (whose parts are held in ``state.urgent`` and ``state.goals``)."""
+    state = world.state
+    if not world.steering_enabled:
+        state.steer[:] = 0.0
+        return state.steer
+    debug: Debug | None = {} if world.debug_enabled else None
+    crowd = world.crowd
+    k = world.stagger
+    n = world.n - 1
+    first = _goal_first(world)
+    if k == 1:
+        crow = np.arange(n)
+        urgent, goals = _parts(world, crowd, crow, dt, debug)
+        sep = world.separate(crowd, dt, debug)
+        state.steer[:] = combine(crowd, urgent, sep, goals, world.tuning, first)
+    else:
+        # Goals, avoidance and containment are held between updates; separation, whose
+        # neighbours change fastest, is fresh every step (its neighbour query costs about
+        # as much for a quarter of the crowd as for all of it).
+        crow = np.arange(world.frame % k, n, k)
+        if crow.size:
+            sub = crowd.take(crow)
+            urgent, goals = _parts(world, sub, crow, k * dt, debug)
+            put_rows(state.urgent, crow, urgent)
+            put_rows(state.goals, crow, goals)
+            crowd.put_state(crow, sub)
+        sep = world.separate(crowd, dt, debug)
+        state.steer[:] = combine(crowd, state.urgent, sep, state.goals, world.tuning, first)
+    if debug is not None:
+        debug["rows"] = crow + 1
+        world.debug = debug
+    return state.steer
+
+
+def _goal_first(world: World) -> BoolArray:
+    """(n,) crowd agents that put their goal before separation: patrols that lead no
+    formation (see :func:`~game.world.brains.combine`)."""
+    return (world.state.mode[1:] == PATROL) & ~world.leads[1:]
+
+
+def _parts(
+    world: World, group: AgentGroup, rows: IntArray, dt: float, debug: Debug | None
+) -> tuple[FloatArray, FloatArray]:
+    """The urgent part and the goals of crowd ``rows`` (``group`` holds those agents)."""
+    brain = world.brain
+    t = world.tuning
+    a = world.agents
+    roster = world.roster
+    state = world.state
+    m = rows.size
+    goals = np.empty((m, 2))
+    aim = np.empty((m, 2))
+    weight = np.empty(m)  # the wander's weight
+    on_path = np.empty(m, dtype=np.bool_)
+    # The patrol pace is written in place into the array the pace behaviour holds, so that
+    # its limited view of the group is made once, not every step.
+    held = brain.pace.max_speed
+    pace = held if isinstance(held, np.ndarray) and held.shape == (m,) else np.empty(m)
+    path_col = group.column("path.index", fill=-1.0)
+    reverse_col = group.column("path.reverse")
+    player, player_vel = brain.player_pos, brain.player_vel
+    need = _mode_goals(
+        rows,
+        state.mode,
+        world.kind,
+        a.pos,
+        a.vel,
+        a.heading,
+        a.max_speed,
+        a.max_force,
+        state.target,
+        state.sees,
+        roster.post,
+        roster.wander,
+        roster.leader,
+        roster.slot,
+        world.pace,
+        world.path_index,
+        state.reverse,
+        float(player[0]),
+        float(player[1]),
+        float(player_vel[0]),
+        float(player_vel[1]),
+        float(brain.exit_pos[0]),
+        float(brain.exit_pos[1]),
+        t.patrol.leash,
+        brain.flee_distance,
+        t.sentinel.ratio,
+        t.fish.extra_wander_weight,
+        _PARAMS,
+        goals,
+        aim,
+        weight,
+        on_path,
+        pace,
+        path_col,
+        reverse_col,
+    )
+    mode = state.mode[rows + 1]
+    if debug is not None:
+        _aim_debug(debug, mode, aim)
+
+    def add(mask: BoolArray, force: FloatArray, w: FloatArray | None = None) -> None:
+        goals[mask] += force[mask] if w is None else force[mask] * w[mask, None]
+
+    if need & NEED_PATH:
+        brain.pace.max_speed = pace
+        add(on_path, _run(brain.pace, group, dt, debug, on_path))
+    if need & NEED_FLOW:
+        flowing = mode == FLOW
+        add(flowing, _run(brain.flow, group, dt, debug, flowing))
+    if need & NEED_HIDE:
+        hide = mode == HIDE
+        hider = Hide(
+            state.threat[rows + 1],
+            brain.avoid.obstacles,
+            state.threat_vel[rows + 1],
+            distance_from_boundary=t.hider.hide_distance,
+        )
+        add(hide, _run(hider, group, dt, debug, hide))
+    if need & NEED_STEM and brain.drag > 0.0:
+        brain.stem(group, mode == PATROL, goals)
+    if need & NEED_WANDER:
+        # One wander call for every agent that wanders at all (its angle advances once per
+        # update): full weight as the goal, a little on top of a path or the current.
+        roam = weight > 0.0
+        add(roam, _run(brain.wander, group, dt, debug, roam), weight)
+    urgent = brain.urgent(group, dt, debug)
+    # Queueing and sidestepping rank after the urgent part and before separation and goal:
+    # a blocked fish brakes before its goal pushes it on (see Queue).
+    travelling = on_path | (mode == FLOW)
+    queue = roster.queue[rows + 1] & travelling
+    if queue.any():
+        force = _run(brain.queue, group, dt, debug, queue) * queue[:, None]
+        Running.accumulate(urgent, force, t.fish.queue_weight, group.max_force)
+    dodge = roster.avoid[rows + 1]
+    if dodge.any():
+        force = _run(brain.avoid_agents, group, dt, debug, dodge) * dodge[:, None]
+        Running.accumulate(urgent, force, t.fish.avoid_weight, group.max_force)
+    return urgent, _cap(goals, group.max_force)
+
+
+def _cap(goals: FloatArray, max_force: FloatArray) -> FloatArray:
+    out = np.empty_like(goals)
+    _truncate_rows(goals, max_force, out)
+    return out
+
+
+def _run(
+    behaviour: object, group: AgentGroup, dt: float, debug: Debug | None, mask: BoolArray
+) -> FloatArray:
+    """``behaviour``'s forces over ``group``; its debug rows only for ``mask`` (as a masked
+    behaviour gives them)."""
+    if debug is None:
+        return behaviour(group, dt, None)  # type: ignore[operator]
+    sub: Debug = {}
+    force = behaviour(group, dt, sub)  # type: ignore[operator]
+    idx = np.flatnonzero(mask)
+    for key, arr in sub.items():
+        per_agent = arr.ndim > 0 and arr.shape[0] == group.n
+        debug[key] = scatter_debug(debug.get(key), arr[idx], idx, group.n) if per_agent else arr
+    return np.asarray(force)
+
+
+def _aim_debug(debug: Debug, mode: NDArray[np.int8], aim: FloatArray) -> None:
+    """Where the compiled goals aim, under the keys their behaviours use."""
+    n = mode.size
+    for code, key in _AIM_KEYS.items():
+        idx = np.flatnonzero(mode == code)
+        if idx.size:
+            debug[key] = scatter_debug(debug.get(key), aim[idx], idx, n)
+
+
+@njit
+def _truncate_rows(v: FloatArray, limit: FloatArray, out: FloatArray) -> None:
+    for i in range(v.shape[0]):
+        out[i, 0], out[i, 1] = truncate(v[i, 0], v[i, 1], limit[i])
+
+
+@njit
+def _mode_goals(
+    rows: IntArray,
+    mode: NDArray[np.int8],
+    kind: NDArray[np.int8],
+    pos: FloatArray,
+    vel: FloatArray,
+    heading: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    target: FloatArray,
+    seen: NDArray[np.bool_],
+    post: FloatArray,
+    wander: NDArray[np.bool_],
+    leader: IntArray,
+    slot: FloatArray,
+    pace: FloatArray,
+    path_index: IntArray,
+    reverse: NDArray[np.bool_],
+    player_x: float,
+    player_y: float,
+    player_vx: float,
+    player_vy: float,
+    exit_x: float,
+    exit_y: float,
+    leash: float,
+    flee_distance: float,
+    ratio: float,
+    extra_wander: float,
+    params: FloatArray,
+    goals: FloatArray,
+    aim: FloatArray,
+    weight: FloatArray,
+    on_path: NDArray[np.bool_],
+    speed: FloatArray,
+    path_col: FloatArray,
+    reverse_col: FloatArray,
+) -> int:
+    """Each agent's goal force for the modes that are a formula (zero for the others), where
+    it aims, and what else it needs (``NEED_*`` bits). Agent row ``r = rows[i] + 1``."""
+    need = 0
+    for i in range(rows.shape[0]):
+        r = rows[i] + 1
+        m = mode[r]
+        px, py, vx, vy = pos[r, 0], pos[r, 1], vel[r, 0], vel[r, 1]
+        ms, mf = max_speed[r], max_force[r]
+        fx = fy = 0.0
+        ax, ay = np.nan, np.nan
+        w = 0.0
+        path = m in (PATROL, FOLLOW)
+        on_path[i] = path
+        path_col[i] = path_index[r] if path else -1.0
+        reverse_col[i] = 1.0 if reverse[r] else 0.0
+        speed[i] = ms * pace[r] if m == PATROL else ms
+        if path:
+            need |= NEED_PATH
+            if m == PATROL:
+                need |= NEED_STEM
+        elif m == PURSUE:
+            if seen[r]:
+                fx, fy, ax, ay = pursue(
+                    px,
+                    py,
+                    vx,
+                    vy,
+                    target[r, 0],
+                    target[r, 1],
+                    player_vx,
+                    player_vy,
+                    ms,
+                    mf,
+                    params[0],
+                    params[1],
+                )
+            else:
+                ax, ay = target[r, 0], target[r, 1]
+                fx, fy = arrive(px, py, vx, vy, ax, ay, ms, mf, params[2], params[3], params[4])
+        elif m == RETURN:
+            ax, ay = target[r, 0], target[r, 1]
+            dx, dy = set_length(ax - px, ay - py, ms)
+            fx, fy = steer(dx, dy, vx, vy, params[8], mf)
+        elif m == WANDER:
+            leashed = kind[r] == ENEMY and path_index[r] < 0
+            if leashed and hypot(px - post[r, 0], py - post[r, 1]) > leash:
+                ax, ay = post[r, 0], post[r, 1]
+                dx, dy = set_length(ax - px, ay - py, ms)
+                fx, fy = steer(dx, dy, vx, vy, params[8], mf)
+            else:
+                w = 1.0
+        elif m == FLOW:
+            need |= NEED_FLOW
+        elif m == FLEE:
+            fx, fy = flee(
+                px,
+                py,
+                vx,
+                vy,
+                heading[r, 0],
+                heading[r, 1],
+                player_x,
+                player_y,
+                ms,
+                mf,
+                flee_distance,
+                params[9],
+            )
+        elif m == IDLE:
+            ax, ay = px, py
+            fx, fy = arrive(px, py, vx, vy, px, py, ms, mf, params[5], params[6], params[7])
+        elif m == GUARD:
+            fx, fy, ax, ay = interpose(
+                px,
+                py,
+                vx,
+                vy,
+                player_x,
+                player_y,
+                exit_x,
+                exit_y,
+                player_vx,
+                player_vy,
+                0.0,
+                0.0,
+                ratio,
+                ms,
+                mf,
+                params[10],
+                params[11],
+            )
+        elif m == FORM:
+            lead = max(leader[r], 0)  # row 0 stands in for "no leader"
+            fx, fy, ax, ay = offset_pursuit(
+                px,
+                py,
+                vx,
+                vy,
+                pos[lead, 0],
+                pos[lead, 1],
+                vel[lead, 0],
+                vel[lead, 1],
+                heading[lead, 0],
+                heading[lead, 1],
+                slot[r, 0],
+                slot[r, 1],
+                ms,
+                mf,
+                params[12],
+                params[13],
+            )
+        elif m == HIDE:
+            need |= NEED_HIDE
+        if w == 0.0 and wander[r] and kind[r] == NPC and (path or m == FLOW):
+            w = extra_wander
+        if w > 0.0:
+            need |= NEED_WANDER
+        weight[i] = w
+        goals[i, 0] = fx
+        goals[i, 1] = fy
+        aim[i, 0] = ax
+        aim[i, 1] = ay
+    return need

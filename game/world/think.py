@@ -1,0 +1,314 @@
+"""The think system: every agent's mode for this step, decided in one compiled pass over the
+state's columns.
+
+* **Enemies** (Reynolds' and Buckland's state machine): an enemy that sees the player, or
+  whose formation does, pursues it and remembers where it saw it; one that lost sight heads
+  for the last sighting, and after ``lose_after`` seconds a sentinel interposes again
+  (``guard``), a formation follower takes its slot again (``form``) and any other enemy
+  returns (``return``) to the nearest point of its path (its post without one), where it
+  patrols again (its path progress searched afresh) or wanders.
+* **NPCs**: ``follow`` with a path, else ``flow`` in a current, else ``wander`` or ``idle``;
+  fish within flee distance of the player ``flee``; hiders near the player or an enemy
+  ``hide`` (with hysteresis: they start within panic distance and calm down beyond calm
+  distance).
+* **Open paths**: an agent at the end of an open path walks it back, and at its start forward
+  again.
+
+:func:`think` is the system's one entry point. It reads what the perceive system left
+(:attr:`~game.world.brains.EnemyMinds.sighted`, :attr:`World.in_current`) and writes
+``world.state`` (``mode``, ``target``, ``reverse``, ``hiding``, ``threat``), the enemies'
+memory (:class:`~game.world.brains.EnemyMinds`) and what the brain needs of the player. The
+per-agent work is one compiled kernel (:func:`_decide_modes`) built on the engine's path
+maths (:mod:`steering.kernels`); hiders' nearest threats use a k-d tree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.spatial import cKDTree
+
+from steering.kernels import (
+    P_CLOSED,
+    P_COUNT,
+    P_LENGTH,
+    S_RADIUS,
+    hypot,
+    locate,
+    nearest,
+    njit,
+    use_cache,
+)
+from steering.vec import FloatArray, length
+
+from .brains import Mode
+from .spawn import NPC, Archetype, Roster
+
+if TYPE_CHECKING:
+    from .world import World
+
+__all__ = ["NpcRules", "think"]
+
+use_cache(__file__)
+
+IntArray = NDArray[np.intp]
+
+# Mode values as plain ints for the kernel (numba reads module globals as constants).
+PATROL = int(Mode.PATROL)
+PURSUE = int(Mode.PURSUE)
+RETURN = int(Mode.RETURN)
+WANDER = int(Mode.WANDER)
+FLEE = int(Mode.FLEE)
+FLOW = int(Mode.FLOW)
+FOLLOW = int(Mode.FOLLOW)
+GUARD = int(Mode.GUARD)
+FORM = int(Mode.FORM)
+HIDE = int(Mode.HIDE)
+
+
+@dataclass(frozen=True)
+class NpcRules:
+    """What decides each NPC's mode, fixed at spawn, one row per NPC.
+
+    Attributes:
+        rows: (K,) agent rows of the NPCs.
+        free: (K,) NPCs without a path (they swim with a current where there is one).
+        base: (K,) the mode outside currents and danger: ``follow`` with a path, else
+            ``wander`` or ``idle``.
+        hider: (K,) hiders (they hide from threats instead of fleeing the player).
+        has_hiders: any NPC is a hider.
+    """
+
+    rows: IntArray
+    free: NDArray[np.bool_]
+    base: NDArray[np.int8]
+    hider: NDArray[np.bool_]
+    has_hiders: bool
+
+    @classmethod
+    def of(cls, roster: Roster) -> NpcRules:
+        """The rules of ``roster``'s NPCs."""
+        rows = np.flatnonzero(roster.kind == NPC)
+        on_path = roster.path[rows] >= 0
+        wander = np.where(roster.wander[rows], Mode.WANDER, Mode.IDLE)
+        hider = roster.archetype[rows] == Archetype.HIDER
+        return cls(
+            rows=rows,
+            free=~on_path,
+            base=np.where(on_path, Mode.FOLLOW, wander).astype(np.int8),
+            hider=hider,
+            has_hiders=bool(hider.any()),
+        )
+
+
+def think(world: World, dt: float, *, enemies: bool = True) -> None:
+    """Decide every agent's mode for this step (see the module docstring).
+
+    Args:
+        world: the world; its perceive system has run this step.
+        dt: the step (s), for the enemies' lost-sight clocks.
+        enemies: False decides the NPCs' modes only (a world just built, before any sight).
+    """
+    a = world.agents
+    state = world.state
+    minds = world.minds
+    npcs = world.npcs
+    if npcs.has_hiders:
+        _hiders_threats(world)
+    geo = world.paths.geometry()
+    follow = world.brain.follow
+    progress = follow.progress(world.crowd)
+    near_col = follow.nearest(world.crowd)
+    tuning = world.tuning
+    exit_k = _decide_modes(
+        enemies,
+        state.mode,
+        state.reverse,
+        state.target,
+        state.hiding,
+        state.sees,
+        a.pos,
+        a.vel,
+        world.roster.post,
+        world.path_index,
+        progress,
+        near_col,
+        minds.rows,
+        minds.sighted,
+        minds.squad,
+        minds.sentinel,
+        minds.follower,
+        minds.has_path,
+        minds.lose_after,
+        minds.lost_for,
+        minds.last_seen,
+        minds.last_vel,
+        minds.seen,
+        npcs.rows,
+        npcs.free,
+        npcs.base,
+        npcs.hider,
+        world.in_current,
+        tuning.fish.flee_distance + float(a.radius[0]),
+        tuning.patrol.leash / 2,
+        world.exit_centres,
+        geo.pf,
+        geo.pi,
+        geo.sf,
+        geo.real,
+        float(dt),
+    )
+    brain = world.brain
+    brain.player_pos = a.pos[0].copy()
+    brain.player_vel = a.vel[0].copy()
+    if exit_k >= 0:
+        brain.exit_pos = world.exit_centres[exit_k]
+
+
+def _hiders_threats(world: World) -> None:
+    """Each hider's nearest threat (the player or an enemy), kept with its velocity, and
+    whether it hides from it now (its hysteresis, :attr:`AgentState.hiding`)."""
+    a = world.agents
+    state = world.state
+    hiders = world.npcs.rows[world.npcs.hider]
+    threats = np.concatenate(([0], world.minds.rows))
+    _, k = cKDTree(a.pos[threats]).query(a.pos[hiders])
+    who = threats[np.asarray(k, dtype=np.intp)]
+    state.threat[hiders] = a.pos[who]
+    state.threat_vel[hiders] = a.vel[who]
+    d = length(a.pos[hiders] - a.pos[who])
+    hider = world.tuning.hider
+    limit = np.where(state.hiding[hiders], hider.calm_distance, hider.panic_distance)
+    state.hiding[hiders] = d < limit
+
+
+@njit
+def _decide_modes(
+    enemies: bool,
+    mode: NDArray[np.int8],
+    reverse: NDArray[np.bool_],
+    target: FloatArray,
+    hiding: NDArray[np.bool_],
+    sees: NDArray[np.bool_],
+    pos: FloatArray,
+    vel: FloatArray,
+    post: FloatArray,
+    path_index: IntArray,
+    progress: FloatArray,
+    near_col: FloatArray,
+    rows: IntArray,
+    sighted: NDArray[np.bool_],
+    squad: IntArray,
+    sentinel: NDArray[np.bool_],
+    follower: NDArray[np.bool_],
+    has_path: NDArray[np.bool_],
+    lose_after: FloatArray,
+    lost_for: FloatArray,
+    last_seen: FloatArray,
+    last_vel: FloatArray,
+    seen: NDArray[np.bool_],
+    npc: IntArray,
+    npc_free: NDArray[np.bool_],
+    npc_base: NDArray[np.int8],
+    hider: NDArray[np.bool_],
+    in_current: NDArray[np.bool_],
+    reach: float,
+    leash_half: float,
+    exits: FloatArray,
+    pf: FloatArray,
+    pi: IntArray,
+    sf: FloatArray,
+    real: IntArray,
+    dt: float,
+) -> int:
+    """Every mode of this step, in place; returns the row of ``exits`` nearest the player
+    (-1 without exits). Crowd columns (``progress``, ``near_col``) have row ``r - 1``."""
+    px, py = pos[0, 0], pos[0, 1]
+    if enemies:
+        # A formation sees what any of its members sees.
+        squads = 1
+        for e in range(rows.shape[0]):
+            squads = max(squads, squad[e] + 1)
+        spotted = np.zeros(squads, dtype=np.bool_)
+        for e in range(rows.shape[0]):
+            if squad[e] >= 0 and sighted[e]:
+                spotted[squad[e]] = True
+        for e in range(rows.shape[0]):
+            r = rows[e]
+            m = mode[r]
+            back = False
+            if m == RETURN:
+                # Head for the nearest point of the path (the post without one); close enough
+                # is within the path's radius there (half the leash at a post).
+                tx, ty = post[r, 0], post[r, 1]
+                limit = leash_half
+                p = path_index[r]
+                if p >= 0:
+                    _, s, tx, ty = nearest(
+                        pf, pi, sf, real, p, 0, pi[p, P_COUNT], pos[r, 0], pos[r, 1]
+                    )
+                    j, _ = locate(pf, pi, sf, p, s)
+                    limit = sf[real[j], S_RADIUS]
+                target[r, 0] = tx
+                target[r, 1] = ty
+                back = hypot(pos[r, 0] - tx, pos[r, 1] - ty) <= limit
+            now = sighted[e] or (squad[e] >= 0 and spotted[squad[e]])
+            seen[e] = now
+            sees[r] = now
+            if now:
+                last_seen[e, 0] = px
+                last_seen[e, 1] = py
+                last_vel[e, 0] = vel[0, 0]
+                last_vel[e, 1] = vel[0, 1]
+                lost_for[e] = 0.0
+                m = PURSUE
+            elif m == PURSUE:
+                lost_for[e] += dt
+                if lost_for[e] >= lose_after[e]:
+                    m = GUARD if sentinel[e] else (FORM if follower[e] else RETURN)
+            if m == RETURN and back:
+                if has_path[e]:
+                    m = PATROL
+                    progress[r - 1] = np.nan  # search the whole path afresh
+                    near_col[r - 1] = np.nan
+                else:
+                    m = WANDER
+            mode[r] = m
+            if m == PURSUE:
+                target[r, 0] = px if now else last_seen[e, 0]
+                target[r, 1] = py if now else last_seen[e, 1]
+    for k in range(npc.shape[0]):
+        r = npc[k]
+        m = FLOW if in_current[r] and npc_free[k] else npc_base[k]
+        if hider[k]:
+            if hiding[r]:
+                m = HIDE
+        elif hypot(pos[r, 0] - px, pos[r, 1] - py) < reach:
+            m = FLEE
+        mode[r] = m
+    if enemies:
+        # Open paths turn at their ends: within the radius of the end an agent walks toward.
+        for r in range(1, mode.shape[0]):
+            m = mode[r]
+            p = path_index[r]
+            if (m != PATROL and m != FOLLOW) or p < 0 or pf[p, P_CLOSED] > 0.5:
+                continue
+            s = progress[r - 1]
+            big_l = pf[p, P_LENGTH]
+            forward = not reverse[r]
+            j, _ = locate(pf, pi, sf, p, big_l if forward else 0.0)
+            margin = max(sf[real[j], S_RADIUS], 1.0)
+            if forward and s >= big_l - margin:
+                reverse[r] = True
+            elif not forward and s <= margin:
+                reverse[r] = False
+    best = -1
+    best_d = np.inf
+    for k in range(exits.shape[0]):
+        d = hypot(exits[k, 0] - px, exits[k, 1] - py)
+        if d < best_d or best < 0:
+            best, best_d = k, d
+    return best
