@@ -32,6 +32,10 @@ PARALLEL_MIN = 4096
 _OPTIONS: dict[str, Any] = {"cache": True, "error_model": "numpy", "nogil": True}
 
 
+#: Folders whose caches :func:`drop_stale_caches` checked in this process.
+_CHECKED: set[Path] = set()
+
+
 def drop_stale_caches(folder: Path | None = None) -> None:
     """Delete the cached kernels of ``folder`` (default: the engine's own) when any source
     they may inline changed since they were made: the engine's modules and ``folder``'s.
@@ -44,6 +48,9 @@ def drop_stale_caches(folder: Path | None = None) -> None:
     """
     here = Path(__file__).resolve().parent
     folder = here if folder is None else Path(folder).resolve()
+    if folder in _CHECKED:  # once per folder and process
+        return
+    _CHECKED.add(folder)
     cache = folder / "__pycache__"
     digest = hashlib.sha256()
     sources = sorted(set(here.glob("*.py")) | set(folder.glob("*.py")))

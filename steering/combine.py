@@ -18,7 +18,7 @@ from . import _kern as kern
 from ._blend import Plan
 from ._checks import behaviour as check_behaviour
 from ._checks import finite, limit, mask, non_negative
-from ._jit import prange, rows_kernel
+from ._jit import njit, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup, integrate, time_step
 from .base import Behaviour, Debug
@@ -222,23 +222,30 @@ def _accumulate_rows(
     for i in prange(total.shape[0]):
         tx = 0.0 if first else total[i, 0]
         ty = 0.0 if first else total[i, 1]
-        fx = force[i, 0] * weight
-        fy = force[i, 1] * weight
-        remaining = max(max_force[i] - hypot(tx, ty), 0.0)
-        flen = hypot(fx, fy)
-        if not flen <= remaining:  # crosses the limit (or is not finite)
-            if not flen < math.inf:
-                fx, fy = 0.0, 0.0
-            elif flen > EPSILON:
-                s = remaining / flen
-                fx *= s
-                fy *= s
-        tx += fx
-        ty += fy
+        tx, ty = running_add(tx, ty, force[i, 0] * weight, force[i, 1] * weight, max_force[i])
         if cap:
             tx, ty = kern.truncate(tx, ty, max_force[i])
         total[i, 0] = tx
         total[i, 1] = ty
+
+
+@njit
+def running_add(
+    tx: float, ty: float, fx: float, fy: float, max_force: float
+) -> tuple[float, float]:
+    """Buckland's ``AccumulateForce`` for one agent: the running total (tx, ty) plus the
+    part (fx, fy), only up to ``max_force`` (the crossing part along its own direction); a
+    non-finite part adds nothing."""
+    remaining = max(max_force - hypot(tx, ty), 0.0)
+    flen = hypot(fx, fy)
+    if not flen <= remaining:  # crosses the limit (or is not finite)
+        if not flen < math.inf:
+            fx, fy = 0.0, 0.0
+        elif flen > EPSILON:
+            s = remaining / flen
+            fx *= s
+            fy *= s
+    return tx + fx, ty + fy
 
 
 @dataclass

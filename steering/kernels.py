@@ -44,6 +44,7 @@ from ._pathkern import (
 )
 from .agents import _face, _reach, _turn
 from .basic import arrive, flee, prediction_time, pursue
+from .combine import running_add
 from .targets import interpose, offset_pursuit
 
 __all__ = [
@@ -65,6 +66,7 @@ __all__ = [
     "point_at",
     "prediction_time",
     "pursue",
+    "running_add",
     "set_length",
     "steer",
     "truncate",

@@ -48,7 +48,8 @@ from steering import (
     TruncatedRunningSum,
     Wander,
 )
-from steering.vec import FloatArray, length
+from steering.kernels import hypot, njit, running_add, use_cache
+from steering.vec import FloatArray
 
 from .currents import ShoreFlow
 from .tuning import Tuning, default_tuning
@@ -60,6 +61,8 @@ __all__ = [
     "Mode",
     "combine",
 ]
+
+use_cache(__file__)
 
 IntArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
@@ -200,20 +203,62 @@ def combine(
     the formation together round corners.
     """
     crowd = (tuning or default_tuning()).crowd
-    total = urgent.copy()
-    sep_w, goal_w = crowd.separation_weight, crowd.goal_weight
-    if goal_first is None or not goal_first.any():
-        TruncatedRunningSum.accumulate(total, separation, sep_w, group.max_force)
-        TruncatedRunningSum.accumulate(total, goals, goal_w, group.max_force)
-        return total
-    first = goal_first[:, None]
-    TruncatedRunningSum.accumulate(
-        total, np.where(first, goals * goal_w, separation * sep_w), 1.0, group.max_force
-    )
-    TruncatedRunningSum.accumulate(
-        total, np.where(first, separation * sep_w, goals * goal_w), 1.0, group.max_force
+    n = urgent.shape[0]
+    first = np.zeros(n, dtype=bool) if goal_first is None else goal_first
+    total = np.empty((n, 2))
+    _combine_rows(
+        urgent,
+        separation,
+        goals,
+        float(crowd.separation_weight),
+        float(crowd.goal_weight),
+        first,
+        group.max_force,
+        total,
     )
     return total
+
+
+@njit
+def _combine_rows(
+    urgent: FloatArray,
+    separation: FloatArray,
+    goals: FloatArray,
+    sep_w: float,
+    goal_w: float,
+    goal_first: BoolArray,
+    max_force: FloatArray,
+    out: FloatArray,
+) -> None:
+    for i in range(out.shape[0]):
+        sx, sy = separation[i, 0] * sep_w, separation[i, 1] * sep_w
+        gx, gy = goals[i, 0] * goal_w, goals[i, 1] * goal_w
+        if goal_first[i]:
+            sx, sy, gx, gy = gx, gy, sx, sy
+        tx, ty = running_add(urgent[i, 0], urgent[i, 1], sx, sy, max_force[i])
+        out[i, 0], out[i, 1] = running_add(tx, ty, gx, gy, max_force[i])
+
+
+@njit
+def _in_sight(
+    pos: FloatArray,
+    player: FloatArray,
+    sight: FloatArray,
+    cos_half: FloatArray,
+    heading: FloatArray,
+    cone: bool,
+    out: BoolArray,
+) -> None:
+    """Which enemies have the player within sight range and (with ``cone``) their sight
+    cone: cos(angle to the player) >= cos(half angle); all round when the half angle is pi."""
+    for k in range(out.shape[0]):
+        rx = player[0] - pos[k, 0]
+        ry = player[1] - pos[k, 1]
+        d = hypot(rx, ry)
+        ok = sight[k] > 0.0 and d <= sight[k]
+        if ok and cone and cos_half[k] > -1.0:
+            ok = rx * heading[k, 0] + ry * heading[k, 1] >= cos_half[k] * d
+        out[k] = ok
 
 
 @dataclass(eq=False)
@@ -295,13 +340,9 @@ class EnemyMinds:
         seen = np.zeros(self.rows.size, dtype=bool)
         if self.rows.size == 0:
             return seen
-        rel = player - pos
-        d = length(rel)
-        near = (self.sight > 0) & (d <= self.sight)
-        if heading is not None:
-            # In the cone: cos(angle to the player) >= cos(half angle); all round when pi.
-            ahead = (rel * heading).sum(axis=1)
-            near &= (self._cos <= -1.0) | (ahead >= self._cos * d)
+        near = np.empty(self.rows.size, dtype=bool)
+        cone = heading is not None
+        _in_sight(pos, player, self.sight, self._cos, heading if cone else pos, cone, near)
         target = (float(player[0]), float(player[1]))
         for k in np.flatnonzero(near):  # only the few enemies that could see the player
             seen[k] = line_of_sight((float(pos[k, 0]), float(pos[k, 1])), target)

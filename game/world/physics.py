@@ -452,6 +452,8 @@ def clamp_approach(
 def _pairs_by_agent(pairs: tuple[IntArray, IntArray], n: int) -> tuple[IntArray, IntArray]:
     """The pushable rocks of each body as a CSR table: (start of each body's run, rocks)."""
     agent, rock = pairs
+    if agent.size == 0:
+        return np.zeros(n + 1, dtype=np.intp), rock.astype(np.intp)
     order = np.argsort(agent, kind="stable")
     start = np.searchsorted(agent[order], np.arange(n + 1)).astype(np.intp)
     return start, rock[order].astype(np.intp)

@@ -23,7 +23,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from steering import AgentGroup, Arrive, Debug, Flee, Hide, Interpose, OffsetPursuit, Pursue, Seek
-from steering import TruncatedRunningSum as Running
 from steering.combine import scatter_debug
 from steering.kernels import (
     arrive,
@@ -33,6 +32,7 @@ from steering.kernels import (
     njit,
     offset_pursuit,
     pursue,
+    running_add,
     set_length,
     steer,
     truncate,
@@ -66,7 +66,15 @@ FORM = int(Mode.FORM)
 HIDE = int(Mode.HIDE)
 
 #: What an agent's goal needs beyond the compiled pass (bits of ``_mode_goals``' result).
-NEED_PATH, NEED_FLOW, NEED_HIDE, NEED_WANDER, NEED_STEM = 1, 2, 4, 8, 16
+NEED_PATH, NEED_FLOW, NEED_HIDE, NEED_WANDER, NEED_STEM, NEED_QUEUE, NEED_AVOID = (
+    1,
+    2,
+    4,
+    8,
+    16,
+    32,
+    64,
+)
 
 # The behaviours' own defaults, read from them (one source for both ways of running them).
 _PURSUE = Pursue((0.0, 0.0))
@@ -143,7 +151,9 @@ def crowd_forces(world: World, dt: float) -> FloatArray:
 def _goal_first(world: World) -> BoolArray:
     """(n,) crowd agents that put their goal before separation: patrols that lead no
     formation (see :func:`~game.world.brains.combine`)."""
-    return (world.state.mode[1:] == PATROL) & ~world.leads[1:]
+    out = np.empty(world.n - 1, dtype=np.bool_)
+    _goal_first_rows(world.state.mode, world.leads, out)
+    return out
 
 
 def _parts(
@@ -159,7 +169,7 @@ def _parts(
     goals = np.empty((m, 2))
     aim = np.empty((m, 2))
     weight = np.empty(m)  # the wander's weight
-    on_path = np.empty(m, dtype=np.bool_)
+    bits = np.empty(m, dtype=np.int8)  # what else each agent needs (NEED_* bits)
     # The patrol pace is written in place into the array the pace behaviour holds, so that
     # its limited view of the group is made once, not every step.
     held = brain.pace.max_speed
@@ -180,6 +190,8 @@ def _parts(
         state.sees,
         roster.post,
         roster.wander,
+        roster.queue,
+        roster.avoid,
         roster.leader,
         roster.slot,
         world.pace,
@@ -199,71 +211,62 @@ def _parts(
         goals,
         aim,
         weight,
-        on_path,
+        bits,
         pace,
         path_col,
         reverse_col,
     )
-    mode = state.mode[rows + 1]
     if debug is not None:
-        _aim_debug(debug, mode, aim)
-
-    def add(mask: BoolArray, force: FloatArray, w: FloatArray | None = None) -> None:
-        goals[mask] += force[mask] if w is None else force[mask] * w[mask, None]
-
+        _aim_debug(debug, state.mode[rows + 1], aim)
     if need & NEED_PATH:
         brain.pace.max_speed = pace
-        add(on_path, _run(brain.pace, group, dt, debug, on_path))
+        _add_rows(goals, _run(brain.pace, group, dt, debug, bits, NEED_PATH), bits, NEED_PATH)
     if need & NEED_FLOW:
-        flowing = mode == FLOW
-        add(flowing, _run(brain.flow, group, dt, debug, flowing))
+        _add_rows(goals, _run(brain.flow, group, dt, debug, bits, NEED_FLOW), bits, NEED_FLOW)
     if need & NEED_HIDE:
-        hide = mode == HIDE
         hider = Hide(
             state.threat[rows + 1],
             brain.avoid.obstacles,
             state.threat_vel[rows + 1],
             distance_from_boundary=t.hider.hide_distance,
         )
-        add(hide, _run(hider, group, dt, debug, hide))
+        _add_rows(goals, _run(hider, group, dt, debug, bits, NEED_HIDE), bits, NEED_HIDE)
     if need & NEED_STEM and brain.drag > 0.0:
-        brain.stem(group, mode == PATROL, goals)
+        brain.stem(group, (bits & NEED_STEM) != 0, goals)
     if need & NEED_WANDER:
         # One wander call for every agent that wanders at all (its angle advances once per
         # update): full weight as the goal, a little on top of a path or the current.
-        roam = weight > 0.0
-        add(roam, _run(brain.wander, group, dt, debug, roam), weight)
+        force = _run(brain.wander, group, dt, debug, bits, NEED_WANDER)
+        _add_rows(goals, force * weight[:, None], bits, NEED_WANDER)
+    _cap_rows(goals, group.max_force)
     urgent = brain.urgent(group, dt, debug)
     # Queueing and sidestepping rank after the urgent part and before separation and goal:
     # a blocked fish brakes before its goal pushes it on (see Queue).
-    travelling = on_path | (mode == FLOW)
-    queue = roster.queue[rows + 1] & travelling
-    if queue.any():
-        force = _run(brain.queue, group, dt, debug, queue) * queue[:, None]
-        Running.accumulate(urgent, force, t.fish.queue_weight, group.max_force)
-    dodge = roster.avoid[rows + 1]
-    if dodge.any():
-        force = _run(brain.avoid_agents, group, dt, debug, dodge) * dodge[:, None]
-        Running.accumulate(urgent, force, t.fish.avoid_weight, group.max_force)
-    return urgent, _cap(goals, group.max_force)
-
-
-def _cap(goals: FloatArray, max_force: FloatArray) -> FloatArray:
-    out = np.empty_like(goals)
-    _truncate_rows(goals, max_force, out)
-    return out
+    for bit, behaviour, w in (
+        (NEED_QUEUE, brain.queue, t.fish.queue_weight),
+        (NEED_AVOID, brain.avoid_agents, t.fish.avoid_weight),
+    ):
+        if need & bit:
+            force = _run(behaviour, group, dt, debug, bits, bit)
+            _accumulate_rows(urgent, force, bits, bit, float(w), group.max_force)
+    return urgent, goals
 
 
 def _run(
-    behaviour: object, group: AgentGroup, dt: float, debug: Debug | None, mask: BoolArray
+    behaviour: object,
+    group: AgentGroup,
+    dt: float,
+    debug: Debug | None,
+    bits: NDArray[np.int8],
+    bit: int,
 ) -> FloatArray:
-    """``behaviour``'s forces over ``group``; its debug rows only for ``mask`` (as a masked
-    behaviour gives them)."""
+    """``behaviour``'s forces over ``group``; its debug rows only for the agents whose
+    ``bits`` hold ``bit`` (as a masked behaviour gives them)."""
     if debug is None:
         return behaviour(group, dt, None)  # type: ignore[operator]
     sub: Debug = {}
     force = behaviour(group, dt, sub)  # type: ignore[operator]
-    idx = np.flatnonzero(mask)
+    idx = np.flatnonzero(bits & bit)
     for key, arr in sub.items():
         per_agent = arr.ndim > 0 and arr.shape[0] == group.n
         debug[key] = scatter_debug(debug.get(key), arr[idx], idx, group.n) if per_agent else arr
@@ -280,9 +283,43 @@ def _aim_debug(debug: Debug, mode: NDArray[np.int8], aim: FloatArray) -> None:
 
 
 @njit
-def _truncate_rows(v: FloatArray, limit: FloatArray, out: FloatArray) -> None:
-    for i in range(v.shape[0]):
-        out[i, 0], out[i, 1] = truncate(v[i, 0], v[i, 1], limit[i])
+def _goal_first_rows(mode: NDArray[np.int8], leads: BoolArray, out: BoolArray) -> None:
+    for i in range(out.shape[0]):
+        out[i] = mode[i + 1] == PATROL and not leads[i + 1]
+
+
+@njit
+def _add_rows(goals: FloatArray, force: FloatArray, bits: NDArray[np.int8], bit: int) -> None:
+    """``goals += force`` on the rows whose ``bits`` hold ``bit``."""
+    for i in range(goals.shape[0]):
+        if bits[i] & bit:
+            goals[i, 0] += force[i, 0]
+            goals[i, 1] += force[i, 1]
+
+
+@njit
+def _cap_rows(goals: FloatArray, max_force: FloatArray) -> None:
+    """Each row of ``goals`` shortened to its max force, in place."""
+    for i in range(goals.shape[0]):
+        goals[i, 0], goals[i, 1] = truncate(goals[i, 0], goals[i, 1], max_force[i])
+
+
+@njit
+def _accumulate_rows(
+    total: FloatArray,
+    force: FloatArray,
+    bits: NDArray[np.int8],
+    bit: int,
+    weight: float,
+    max_force: FloatArray,
+) -> None:
+    """Buckland's running sum of ``force * weight`` into ``total`` on the rows whose
+    ``bits`` hold ``bit``."""
+    for i in range(total.shape[0]):
+        if bits[i] & bit:
+            total[i, 0], total[i, 1] = running_add(
+                total[i, 0], total[i, 1], force[i, 0] * weight, force[i, 1] * weight, max_force[i]
+            )
 
 
 @njit
@@ -299,6 +336,8 @@ def _mode_goals(
     seen: NDArray[np.bool_],
     post: FloatArray,
     wander: NDArray[np.bool_],
+    queue: NDArray[np.bool_],
+    avoid: NDArray[np.bool_],
     leader: IntArray,
     slot: FloatArray,
     pace: FloatArray,
@@ -318,13 +357,14 @@ def _mode_goals(
     goals: FloatArray,
     aim: FloatArray,
     weight: FloatArray,
-    on_path: NDArray[np.bool_],
+    bits: NDArray[np.int8],
     speed: FloatArray,
     path_col: FloatArray,
     reverse_col: FloatArray,
 ) -> int:
     """Each agent's goal force for the modes that are a formula (zero for the others), where
-    it aims, and what else it needs (``NEED_*`` bits). Agent row ``r = rows[i] + 1``."""
+    it aims, and what else it needs (``bits``, and all of them or-ed together returned:
+    ``NEED_*``). Agent row ``r = rows[i] + 1``."""
     need = 0
     for i in range(rows.shape[0]):
         r = rows[i] + 1
@@ -335,14 +375,14 @@ def _mode_goals(
         ax, ay = np.nan, np.nan
         w = 0.0
         path = m in (PATROL, FOLLOW)
-        on_path[i] = path
+        b = 0
         path_col[i] = path_index[r] if path else -1.0
         reverse_col[i] = 1.0 if reverse[r] else 0.0
         speed[i] = ms * pace[r] if m == PATROL else ms
         if path:
-            need |= NEED_PATH
+            b |= NEED_PATH
             if m == PATROL:
-                need |= NEED_STEM
+                b |= NEED_STEM
         elif m == PURSUE:
             if seen[r]:
                 fx, fy, ax, ay = pursue(
@@ -375,7 +415,7 @@ def _mode_goals(
             else:
                 w = 1.0
         elif m == FLOW:
-            need |= NEED_FLOW
+            b |= NEED_FLOW
         elif m == FLEE:
             fx, fy = flee(
                 px,
@@ -435,11 +475,17 @@ def _mode_goals(
                 params[13],
             )
         elif m == HIDE:
-            need |= NEED_HIDE
+            b |= NEED_HIDE
         if w == 0.0 and wander[r] and kind[r] == NPC and (path or m == FLOW):
             w = extra_wander
         if w > 0.0:
-            need |= NEED_WANDER
+            b |= NEED_WANDER
+        if queue[r] and (path or m == FLOW):
+            b |= NEED_QUEUE
+        if avoid[r]:
+            b |= NEED_AVOID
+        bits[i] = b
+        need |= b
         weight[i] = w
         goals[i, 0] = fx
         goals[i, 1] = fy

@@ -28,6 +28,7 @@ from steering import (
     Separate,
     Walls,
 )
+from steering.kernels import njit, use_cache
 from steering.vec import (
     FloatArray,
 )
@@ -75,6 +76,8 @@ from .tuning import (
 __all__ = ["DT", "OUTCOMES", "ROCK_FRICTION", "ROCK_GRIP", "World"]
 
 log = logging.getLogger(__name__)
+
+use_cache(__file__)
 
 #: What :attr:`World.outcome` can be.
 OUTCOMES = ("running", "won", "caught")
@@ -684,10 +687,7 @@ class World:
         if self.physics.caught_by:
             self.outcome = "caught"
             return
-        p = self.agents.pos[0]
-        e = self._exits
-        inside = (e[:, 0] <= p[0]) & (p[0] <= e[:, 2]) & (e[:, 1] <= p[1]) & (p[1] <= e[:, 3])
-        if inside.any():
+        if _inside_any(self._exits, self.agents.pos):
             self.outcome = "won"
 
     def _think(self) -> None:
@@ -725,6 +725,16 @@ def _turn_rates(archetype: NDArray[np.int8], tuning: Tuning) -> FloatArray:
     }
     table = np.array([turn_rate_rad(rates[a]) for a in Archetype])
     return np.asarray(table[archetype], dtype=np.float64)
+
+
+@njit
+def _inside_any(rects: FloatArray, pos: FloatArray) -> bool:
+    """Whether the point ``pos[0]`` lies in any (left, bottom, right, top) rectangle."""
+    x, y = pos[0, 0], pos[0, 1]
+    for k in range(rects.shape[0]):
+        if rects[k, 0] <= x <= rects[k, 2] and rects[k, 1] <= y <= rects[k, 3]:
+            return True
+    return False
 
 
 def _thrust(thrust: ArrayLike) -> FloatArray:
