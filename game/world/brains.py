@@ -172,16 +172,6 @@ class CrowdBrain:
         """NPCs flee the player within this distance (px)."""
         return self.tuning.fish.flee_distance
 
-    def stem(self, group: AgentGroup, rows: BoolArray, goals: FloatArray) -> None:
-        """Add to the goals of ``rows`` the force that cancels the current's drag on them
-        (issue 15: the Sandbox's ring patroller was carried up to 630 px off its route)."""
-        idx = np.flatnonzero(rows)
-        pos = group.pos[idx]
-        wet = self.currents.contains(pos)
-        if wet.any():
-            against = (group.vel[idx] - self.currents.lookup(pos)) * self.drag
-            goals[idx] += np.where(wet[:, None], against, 0.0)
-
 
 def combine(
     group: AgentGroup,

@@ -445,52 +445,81 @@ def clamp_approach(
         float(h),
         float(dt),
         float(physics.settings.collision_slop),
-        *_pairs_by_agent(pushable, pos.shape[0]),
+        *pushable,
     )
-
-
-def _pairs_by_agent(pairs: tuple[IntArray, IntArray], n: int) -> tuple[IntArray, IntArray]:
-    """The pushable rocks of each body as a CSR table: (start of each body's run, rocks)."""
-    agent, rock = pairs
-    if agent.size == 0:
-        return np.zeros(n + 1, dtype=np.intp), rock.astype(np.intp)
-    order = np.argsort(agent, kind="stable")
-    start = np.searchsorted(agent[order], np.arange(n + 1)).astype(np.intp)
-    return start, rock[order].astype(np.intp)
 
 
 def pushable_pairs(
     pos: FloatArray,
     radius: FloatArray,
     physics: Physics,
-    crowd_tree: cKDTree | None = None,
 ) -> tuple[IntArray, IntArray]:
-    """(agent row, rock body row) of every agent that may touch a pushable rock within two
-    steps: the candidates for :func:`clamp_approach` now and :func:`project_out` after the step.
+    """The pushable rocks each body may touch within two steps, as a table by body: ``(start,
+    rock)`` with body ``i``'s rock body rows at ``rock[start[i]:start[i + 1]]`` in rock order.
+    The candidates for :func:`clamp_approach` now and :func:`project_out` after the step.
 
-    Agents come from ``crowd_tree`` (a k-d tree over agent rows 1..N-1 at the current
-    positions; built here when not given) with one ball query per rock; the player (row 0) is
-    paired with every pushable rock.
+    The player (row 0) is paired with every pushable rock; the other agents (rows 1..N-1)
+    with the rocks within reach: a compiled test of every agent against every rock for small
+    products, a k-d tree's ball query per rock beyond :data:`BRUTE_PAIRS`.
     """
     n = physics.n_agents
     d_count = physics.dynamic_rocks.size
+    bodies = pos.shape[0]
     if d_count == 0 or n == 0:
-        e = np.zeros(0, dtype=np.intp)
-        return e, e
+        return np.zeros(bodies + 1, dtype=np.intp), np.zeros(0, dtype=np.intp)
     rows = np.arange(n, n + d_count)
+    reach = radius[rows] + float(radius[:n].max()) + 2 * MAX_STEP
+    if n * d_count <= BRUTE_PAIRS:
+        count = np.zeros(bodies + 1, dtype=np.intp)
+        _count_pushable(pos, n, rows, reach, count)
+        start = np.cumsum(count) - count
+        rock = np.empty(int(count.sum()), dtype=np.intp)
+        _fill_pushable(pos, n, rows, reach, start.copy(), rock)
+        return start.astype(np.intp), rock
     agent = np.zeros(d_count, dtype=np.intp)
-    rock = rows
+    rock_of = rows
     if n > 1:
-        reach = radius[rows] + float(radius[:n].max()) + 2 * MAX_STEP
-        if crowd_tree is None:
-            crowd_tree = cKDTree(pos[1:n])
-        found = crowd_tree.query_ball_point(pos[rows], reach, return_sorted=False)
+        found = cKDTree(pos[1:n]).query_ball_point(pos[rows], reach, return_sorted=False)
         lens = np.array([len(f) for f in found], dtype=np.intp)
         near = [np.asarray(f, dtype=np.intp) for f in found]
         agent = np.concatenate([agent, *near]) if near else agent
         agent[d_count:] += 1
-        rock = np.concatenate((rows, np.repeat(rows, lens)))
-    return agent, rock
+        rock_of = np.concatenate((rows, np.repeat(rows, lens)))
+    order = np.argsort(agent, kind="stable")
+    start = np.searchsorted(agent[order], np.arange(bodies + 1)).astype(np.intp)
+    return start, rock_of[order].astype(np.intp)
+
+
+#: Above this many (agent, pushable rock) tests, :func:`pushable_pairs` uses a k-d tree.
+BRUTE_PAIRS = 200_000
+
+
+@njit
+def _count_pushable(
+    pos: FloatArray, n: int, rows: IntArray, reach: FloatArray, count: IntArray
+) -> None:
+    """How many pushable rocks each agent may touch, into ``count`` (by body row)."""
+    for k in range(rows.shape[0]):
+        j = rows[k]
+        count[0] += 1
+        for i in range(1, n):
+            if hypot(pos[i, 0] - pos[j, 0], pos[i, 1] - pos[j, 1]) <= reach[k]:
+                count[i] += 1
+
+
+@njit
+def _fill_pushable(
+    pos: FloatArray, n: int, rows: IntArray, reach: FloatArray, at: IntArray, rock: IntArray
+) -> None:
+    """The rocks counted by :func:`_count_pushable`, each agent's in rock order."""
+    for k in range(rows.shape[0]):
+        j = rows[k]
+        rock[at[0]] = j
+        at[0] += 1
+        for i in range(1, n):
+            if hypot(pos[i, 0] - pos[j, 0], pos[i, 1] - pos[j, 1]) <= reach[k]:
+                rock[at[i]] = j
+                at[i] += 1
 
 
 def project_out(
@@ -513,14 +542,14 @@ def project_out(
     Args:
         pos, radius: every body; ``pos`` is modified.
         physics: the world's physics.
-        pushable: (agent row, rock body row) candidates, e.g. :func:`pushable_pairs` from
+        pushable: the pushable rocks each body may touch (:func:`pushable_pairs`), from
             before the step; none if not given.
     """
     grid = physics.static_rocks
     w, h = physics.size
-    if pushable is None:
-        e = np.zeros(0, dtype=np.intp)
-        pushable = (e, e)
+    if pushable is None or pushable[0].shape[0] != pos.shape[0] + 1:
+        # None, or a table from before an edit added or removed a rock: no candidates.
+        pushable = (np.zeros(pos.shape[0] + 1, dtype=np.intp), np.zeros(0, dtype=np.intp))
     return bool(
         _project_bodies(
             pos,
@@ -535,7 +564,7 @@ def project_out(
             float(w),
             float(h),
             float(physics.settings.collision_slop),
-            *_pairs_by_agent(pushable, pos.shape[0]),
+            *pushable,
         )
     )
 

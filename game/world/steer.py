@@ -66,15 +66,7 @@ FORM = int(Mode.FORM)
 HIDE = int(Mode.HIDE)
 
 #: What an agent's goal needs beyond the compiled pass (bits of ``_mode_goals``' result).
-NEED_PATH, NEED_FLOW, NEED_HIDE, NEED_WANDER, NEED_STEM, NEED_QUEUE, NEED_AVOID = (
-    1,
-    2,
-    4,
-    8,
-    16,
-    32,
-    64,
-)
+NEED_PATH, NEED_FLOW, NEED_HIDE, NEED_WANDER, NEED_QUEUE, NEED_AVOID = 1, 2, 4, 8, 16, 32
 
 # The behaviours' own defaults, read from them (one source for both ways of running them).
 _PURSUE = Pursue((0.0, 0.0))
@@ -197,6 +189,9 @@ def _parts(
         world.pace,
         world.path_index,
         state.reverse,
+        world.current_at_agents,
+        world.in_current,
+        brain.drag,
         float(player[0]),
         float(player[1]),
         float(player_vel[0]),
@@ -231,8 +226,6 @@ def _parts(
             distance_from_boundary=t.hider.hide_distance,
         )
         _add_rows(goals, _run(hider, group, dt, debug, bits, NEED_HIDE), bits, NEED_HIDE)
-    if need & NEED_STEM and brain.drag > 0.0:
-        brain.stem(group, (bits & NEED_STEM) != 0, goals)
     if need & NEED_WANDER:
         # One wander call for every agent that wanders at all (its angle advances once per
         # update): full weight as the goal, a little on top of a path or the current.
@@ -343,6 +336,9 @@ def _mode_goals(
     pace: FloatArray,
     path_index: IntArray,
     reverse: NDArray[np.bool_],
+    current: FloatArray,
+    in_current: NDArray[np.bool_],
+    drag: float,
     player_x: float,
     player_y: float,
     player_vx: float,
@@ -381,8 +377,12 @@ def _mode_goals(
         speed[i] = ms * pace[r] if m == PATROL else ms
         if path:
             b |= NEED_PATH
-            if m == PATROL:
-                b |= NEED_STEM
+            if m == PATROL and drag > 0.0 and in_current[r]:
+                # Patrols steer for their velocity over the ground: their goal also cancels
+                # the current's drag, so a current does not carry a guard off its route
+                # (issue 15: the Sandbox's ring patroller was carried 630 px off it).
+                fx = (vx - current[r, 0]) * drag
+                fy = (vy - current[r, 1]) * drag
         elif m == PURSUE:
             if seen[r]:
                 fx, fy, ax, ay = pursue(
