@@ -45,7 +45,9 @@ from ._pathkern import (
 from .agents import _face, _reach, _turn
 from .basic import arrive, flee, prediction_time, pursue
 from .combine import running_add
+from .flow import _sample
 from .targets import interpose, offset_pursuit
+from .vec import FloatArray
 
 __all__ = [
     "EPSILON",
@@ -57,6 +59,7 @@ __all__ = [
     "arrive",
     "face",
     "flee",
+    "flow_sample",
     "hypot",
     "interpose",
     "locate",
@@ -89,6 +92,15 @@ def turn(hx: float, hy: float, wx: float, wy: float, rate: float, dt: float) -> 
     """The heading (hx, hy) turned toward the direction (wx, wy) by at most ``rate * dt``
     radians, the short way; a zero direction keeps it (as :meth:`AgentGroup.turn_toward`)."""
     return _turn(hx, hy, wx, wy, _reach(rate, dt))
+
+
+@njit
+def flow_sample(
+    vectors: FloatArray, cell: float, ox: float, oy: float, x: float, y: float, bilinear: bool
+) -> tuple[float, float]:
+    """A :class:`~steering.FlowField`'s vector at (x, y), as :meth:`FlowField.lookup` reads it
+    (``vectors``, ``cell`` and ``origin`` of the field)."""
+    return _sample(vectors, cell, ox, oy, x, y, bilinear)
 
 
 def use_cache(module_file: str) -> None:

@@ -21,9 +21,12 @@ from numpy.typing import ArrayLike, NDArray
 
 from game.level import FlowRegion, Level
 from steering import FlowField, FlowSource, NoiseFlow
+from steering.kernels import flow_sample, hypot, njit, use_cache
 from steering.vec import FloatArray, as_points
 
 __all__ = ["BANK", "CURRENT_DRAG", "SHORE", "Current", "Currents", "ShoreFlow", "image_field"]
+
+use_cache(__file__)
 
 log = logging.getLogger(__name__)
 
@@ -199,33 +202,128 @@ class Currents:
         k = points.shape[0]
         vel = np.zeros((k, 2))
         inside = np.zeros(k, dtype=bool)
+        p = np.ascontiguousarray(points, dtype=np.float64)
         for c in self.items:
             r = c.region.rect
-            x, y = points[:, 0], points[:, 1]
-            mask = (x >= r.left) & (x <= r.right) & (y >= r.bottom) & (y <= r.top)
-            idx = np.flatnonzero(mask)
-            if idx.size == 0:
-                continue
-            vel[idx] += c.field.lookup(points[idx]) * c.region.strength
-            inside[idx] = True
-        if self.bounds is not None and k and self.items:
-            _bank(points, vel, self.bounds, self.bank)
+            f = c.field
+            ox, oy = f.origin
+            _add_region(
+                p,
+                f.vectors,
+                f.cell,
+                float(ox),
+                float(oy),
+                float(r.left),
+                float(r.bottom),
+                float(r.right),
+                float(r.top),
+                float(c.region.strength),
+                vel,
+                inside,
+            )
+        if self.bounds is not None and k and self.items and self.bank > 0.0:
+            left, bottom, right, top = self.bounds
+            _bank(p, vel, float(left), float(bottom), float(right), float(top), float(self.bank))
         return vel, inside
 
 
-def _bank(
-    points: FloatArray, vel: FloatArray, bounds: tuple[float, float, float, float], band: float
+@njit
+def _add_region(
+    points: FloatArray,
+    vectors: FloatArray,
+    cell: float,
+    ox: float,
+    oy: float,
+    left: float,
+    bottom: float,
+    right: float,
+    top: float,
+    strength: float,
+    vel: FloatArray,
+    inside: NDArray[np.bool_],
 ) -> None:
-    """Scale, in place, each velocity's part heading into a near edge by ``distance / band``."""
-    if band <= 0.0:
-        return
-    for axis in (0, 1):
-        lo, hi = bounds[axis], bounds[axis + 2]
-        c = points[:, axis]
-        v = vel[:, axis]
-        # Heading for the low edge (v < 0) near it, or for the high edge (v > 0) near that.
-        d = np.where(v < 0.0, c - lo, hi - c)
-        np.multiply(v, np.clip(d / band, 0.0, 1.0), out=v, where=d < band)
+    """Add one region's current (its field's bilinear sample times its strength) at the
+    points inside its rectangle, and mark them inside."""
+    for i in range(points.shape[0]):
+        x, y = points[i, 0], points[i, 1]
+        if left <= x <= right and bottom <= y <= top:
+            sx, sy = flow_sample(vectors, cell, ox, oy, x, y, True)
+            vel[i, 0] += sx * strength
+            vel[i, 1] += sy * strength
+            inside[i] = True
+
+
+@njit
+def _shore(
+    points: FloatArray,
+    v: FloatArray,
+    left: float,
+    bottom: float,
+    right: float,
+    top: float,
+    band: float,
+    out: FloatArray,
+) -> None:
+    """:meth:`ShoreFlow.lookup` at every point from the current ``v`` there: within ``band``
+    of an edge, the part heading into it taken away, a part heading back out added (at least
+    1 px/s) and a part along the edge (the way the flow runs, else toward the edge's middle),
+    all in proportion to ``1 - distance / band``."""
+    for i in range(points.shape[0]):
+        vx, vy = v[i, 0], v[i, 1]
+        speed = max(hypot(vx, vy), 1.0)
+        ox, oy = vx, vy
+        for axis in range(2):
+            lo = left if axis == 0 else bottom
+            hi = right if axis == 0 else top
+            c = points[i, axis]
+            mid = 0.5 * (top + bottom) if axis == 0 else 0.5 * (left + right)
+            along = vy if axis == 0 else vx
+            across = vx if axis == 0 else vy
+            other = points[i, 1 - axis]
+            for side in range(2):
+                d = c - lo if side == 0 else hi - c
+                inward = 1.0 if side == 0 else -1.0
+                w = min(max(1.0 - d / band, 0.0), 1.0)
+                if not w > 0.0:
+                    continue
+                into = min(across * inward, 0.0)  # < 0: toward this edge
+                push = inward * w * (speed - into)
+                if along != 0.0:
+                    sign = 1.0 if along > 0.0 else -1.0
+                else:
+                    gap = mid - other
+                    sign = 1.0 if gap > 0.0 else (-1.0 if gap < 0.0 else 0.0)
+                slide = sign * w * -into
+                if axis == 0:
+                    ox += push
+                    oy += slide
+                else:
+                    oy += push
+                    ox += slide
+        out[i, 0] = ox
+        out[i, 1] = oy
+
+
+@njit
+def _bank(
+    points: FloatArray,
+    vel: FloatArray,
+    left: float,
+    bottom: float,
+    right: float,
+    top: float,
+    band: float,
+) -> None:
+    """Scale, in place, each velocity's part heading into a near edge by ``distance / band``
+    (the part heading for the low edge near it, or for the high edge near that)."""
+    for i in range(points.shape[0]):
+        for axis in range(2):
+            lo = left if axis == 0 else bottom
+            hi = right if axis == 0 else top
+            v = vel[i, axis]
+            d = points[i, axis] - lo if v < 0.0 else hi - points[i, axis]
+            if d < band:
+                vel[i, axis] = v * min(max(d / band, 0.0), 1.0)
 
 
 @dataclass(eq=False)
@@ -260,28 +358,9 @@ class ShoreFlow:
         v = np.array(self.source.lookup(p, bilinear), dtype=np.float64)
         if p.shape[0] == 0 or self.band <= 0.0:
             return v
-        speed = np.hypot(v[:, 0], v[:, 1])
-        out = v.copy()
-        for axis in (0, 1):
-            lo, hi = self.bounds[axis], self.bounds[axis + 2]
-            c = p[:, axis]
-            for d, inward in ((c - lo, 1.0), (hi - c, -1.0)):
-                w = np.clip(1.0 - d / self.band, 0.0, 1.0)
-                near = np.flatnonzero(w > 0.0)
-                if near.size == 0:
-                    continue
-                wn = w[near]
-                normal = v[near, axis] * inward  # > 0: away from this edge
-                into = np.minimum(normal, 0.0)
-                # Out at least at 1 px/s: FollowFlow sets the length, so even where the
-                # banked water stands still at the edge the fish head back out.
-                out[near, axis] += inward * wn * (np.maximum(speed[near], 1.0) - into)
-                # Along the edge: the way the flow runs, else toward the edge's middle.
-                other = 1 - axis
-                mid = 0.5 * (self.bounds[other] + self.bounds[other + 2])
-                along = v[near, other]
-                sign = np.where(along != 0.0, np.sign(along), np.sign(mid - p[near, other]))
-                out[near, other] += sign * wn * -into
+        out = np.empty_like(v)
+        left, bottom, right, top = self.bounds
+        _shore(p, v, float(left), float(bottom), float(right), float(top), float(self.band), out)
         return out
 
     def contains(self, points: ArrayLike) -> NDArray[np.bool_]:
