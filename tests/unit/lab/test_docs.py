@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
 
@@ -30,7 +31,7 @@ def test_every_picture_exists_and_is_small() -> None:
 
 def test_the_guide_code_runs() -> None:
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     scope: dict[str, object] = {}
     exec(blocks[0], scope)  # the three-line loop
     exec(blocks[1], scope)  # the Orbit behaviour
@@ -42,3 +43,31 @@ def test_the_guide_code_runs() -> None:
     d = np.hypot(*(agents.pos - (320.0, 180.0)).T)
     assert d.min() > 95.0 and d.max() < 120.0
     assert debug["orbit.distance"].shape == (50,)
+
+
+def test_the_guides_own_compiled_loop_flees_and_goes_home(tmp_path: Path) -> None:
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    # The mode-picking kernel of "Your own compiled loop", as the module a reader would write
+    # (numba caches a kernel beside its file).
+    source = tmp_path / "mine.py"
+    source.write_text(blocks[2], encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("mine", source)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    scope = vars(module)
+    pos = np.array([[100.0, 100.0], [100.0, 100.0]])
+    vel = np.zeros((2, 2))
+    home = np.array([[300.0, 100.0], [300.0, 100.0]])
+    threat = np.array([50.0, 100.0])
+    out = np.zeros((2, 2))
+    mode = np.array([0, 1])  # calm, scared
+    limit = np.full(2, 100.0)
+    scope["goals"](mode, pos, vel, home, threat, limit, np.full(2, 400.0), out)  # type: ignore[operator]
+    assert out[0, 0] > 0.0 and abs(out[0, 1]) < 1e-9  # calm: toward home (+x)
+    assert out[1, 0] > 0.0 and abs(out[1, 1]) < 1e-9  # scared: away from the threat (+x)
+    assert np.hypot(*out.T).max() <= 400.0 + 1e-9
+    mode[1] = 0
+    threat[0] = 150.0  # behind nobody now: the calm one still heads home
+    scope["goals"](mode, pos, vel, home, threat, limit, np.full(2, 400.0), out)  # type: ignore[operator]
+    np.testing.assert_allclose(out[0], out[1])
