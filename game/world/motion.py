@@ -130,7 +130,7 @@ def settle(
     dt: float,
 ) -> None:
     """The agents' state from their bodies: positions, velocities limited to max speed (what
-    pymunk's contact solver added beyond it is dropped), and headings turned, at most their
+    pymunk's contact solver added beyond it is dropped, in ``vel`` too), and headings turned, at most their
     turn rate, toward their velocity (kept while they stand) or, for a guarding sentinel,
     toward the player."""
     n = agent_pos.shape[0]
@@ -141,6 +141,8 @@ def settle(
             s = max_speed[i] / speed
             vx *= s
             vy *= s
+        vel[i, 0] = vx  # the bodies' velocities too: the next step starts from these
+        vel[i, 1] = vy
         agent_pos[i, 0] = pos[i, 0]
         agent_pos[i, 1] = pos[i, 1]
         agent_vel[i, 0] = vx
