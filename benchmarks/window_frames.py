@@ -5,11 +5,12 @@ draw. Issue 24's frame table.
 Run under a real display, for example Xvfb (Mesa llvmpipe here):
 
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python benchmarks/window_frames.py \\
-        [LEVEL ...] [--seconds 10] [--size 1280x800] [--no-blank]
+        [LEVEL ...] [--seconds 10] [--size 1280x800] [--no-blank] [--player circles|autopilot]
 
 Each level plays in the game's own window and loop (``arcade.run``: fixed updates at 60 Hz,
-drawing at up to 60 fps, as in play) with the autopilot driving the player and the camera
-zoomed so the whole map is in view (below the game's own zoom limit when the map needs it).
+drawing at up to 60 fps, as in play) with the player swimming slow circles (or the autopilot
+driving it: its planning then counts in "world") and the camera zoomed so the whole map is in
+view (below the game's own zoom limit when the map needs it).
 The run never ends: a catch or a win is ignored, so that all the seconds are play. The first
 line is a blank arcade window on the same display, the ceiling any level can reach.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import math
 import statistics
 import sys
 import time
@@ -109,12 +111,15 @@ def _timed_method(plain: Callable[..., Any], part: str) -> Callable[..., Any]:
     return method
 
 
-def level_view(app: GameApp, path: Path, size: tuple[int, int]) -> LevelView:
-    view = LevelView(app, path, autopilot=True, show_result=False)
+def level_view(app: GameApp, path: Path, size: tuple[int, int], player: str) -> LevelView:
+    view = LevelView(app, path, autopilot=player == "autopilot", show_result=False)
     world = view.world
     step = world.step
 
     def endless(thrust: Any = (0.0, 0.0)) -> str:
+        if player == "circles":  # swims slow circles, as a player holding keys would
+            k = world.frame
+            thrust = (math.cos(k / 120.0), math.sin(k / 90.0))
         step(thrust)
         world.outcome = "running"  # a catch or a win is ignored: all the seconds are play
         return "running"
@@ -132,6 +137,13 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--size", type=parse_size_px, default=(1280, 800))
     parser.add_argument("--no-blank", action="store_true")
+    parser.add_argument(
+        "--player",
+        choices=("circles", "autopilot"),
+        default="circles",
+        help="who swims: slow circles (the frame a player gets) or the autopilot, whose "
+        "route planning then counts in the world's time",
+    )
     args = parser.parse_args()
     paths = [resolve_level(name) for name in args.levels] or shipped_levels()
     window = create_window(*args.size, visible=True)
@@ -144,7 +156,7 @@ def main() -> int:
     if not args.no_blank:
         rows.append(("blank window", Blank(window)))
     for path in paths:
-        rows.append((path.stem, level_view(app, path, args.size)))
+        rows.append((path.stem, level_view(app, path, args.size, args.player)))
     for name, view in rows:
         meter = Meter()
         wrap(view, meter)

@@ -287,17 +287,19 @@ class LineBatch:
         rows = _read(self._seg, self.count, 5, np.float32)
         return rows.astype(np.float32), _read(self._col, self.count, 4, np.uint8).astype(np.uint8)
 
-    def draw(self, pixel: float = 1.0) -> None:
-        """Draw all segments (one call).
+    def draw(self, pixel: float = 1.0, limit: int | None = None) -> None:
+        """Draw all segments, or the first ``limit`` of them (one call).
 
         Args:
             pixel: World units per screen pixel (1 / camera zoom), the antialiasing width.
+            limit: Draw only this many (a level of detail); None: all.
         """
-        if self.count == 0:
+        count = self.count if limit is None else min(self.count, max(int(limit), 0))
+        if count == 0:
             return
         self._program["pixel"] = float(pixel)
         with self._ctx.enabled(self._ctx.BLEND):
-            self._geometry.render(self._program, vertices=4, instances=self.count)
+            self._geometry.render(self._program, vertices=4, instances=count)
 
 
 class HairlineBatch:

@@ -1,4 +1,5 @@
-"""Pure NumPy geometry for drawing: polylines, direction chevrons, arrows, boxes, rectangles.
+"""Geometry for drawing: polylines, direction chevrons, arrows, boxes, rectangles (NumPy, and
+one compiled loop for the chevrons that move every frame).
 
 No arcade here, so every shape is testable without a window. Points are world coordinates
 (x right, y up); results are float arrays ready for :mod:`game.render.batch`.
@@ -11,6 +12,8 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from steering.kernels import njit, use_cache
+
 __all__ = [
     "arrow_segments",
     "box_segments",
@@ -22,6 +25,8 @@ __all__ = [
     "rect_triangles",
     "sector_triangles",
 ]
+
+use_cache(__file__)
 
 FloatArray = NDArray[np.float64]
 
@@ -45,31 +50,68 @@ def chevrons_along(
     points: ArrayLike, closed: bool, spacing: float, size: float, offset: float = 0.0
 ) -> FloatArray:
     """Direction marks: a ``>`` every ``spacing`` px along a polyline, pointing the way its
-    nodes run, starting ``offset`` px from the start.
+    nodes run, starting ``offset`` px from the start (one compiled pass: the path's
+    chevrons move every frame).
 
     Returns:
-        (2K, 4) segments (two per chevron).
+        (2K, 4) segments (two per chevron: the K left strokes, then the K right ones).
     """
-    seg = polyline_segments(points, closed)
-    if seg.shape[0] == 0 or spacing <= 0:
+    p = np.ascontiguousarray(_points(points))
+    m = p.shape[0]
+    if m < 2 or spacing <= 0:
         return np.zeros((0, 4))
-    a, d = seg[:, :2], seg[:, 2:] - seg[:, :2]
-    length = np.hypot(d[:, 0], d[:, 1])
-    cum = np.concatenate(([0.0], np.cumsum(length)))
+    count = m if closed else m - 1
+    cum = np.empty(count + 1)
+    _cumulative(p, count, cum)
     total = float(cum[-1])
-    if total <= 0:
+    start = offset % spacing + spacing / 2
+    if not total > 0 or start >= total:
         return np.zeros((0, 4))
-    s = np.arange(offset % spacing + spacing / 2, total, spacing)
-    k = np.clip(np.searchsorted(cum, s, side="right") - 1, 0, seg.shape[0] - 1)
-    u = d[k] / np.where(length[k] > 0, length[k], 1.0)[:, None]
-    tip = a[k] + u * (s - cum[k])[:, None]
-    nrm = np.stack((-u[:, 1], u[:, 0]), axis=1)
-    back = tip - u * size
-    left = back + nrm * size * 0.8
-    right = back - nrm * size * 0.8
-    return np.concatenate(
-        (np.concatenate((left, tip), axis=1), np.concatenate((right, tip), axis=1))
-    )
+    k = math.ceil((total - start) / spacing)
+    out = np.empty((2 * k, 4))
+    _chevrons(p, count, cum, start, spacing, size, out)
+    return out
+
+
+@njit
+def _cumulative(p: FloatArray, count: int, cum: FloatArray) -> None:
+    """Arc length at the start of each of the polyline's ``count`` segments, and the total."""
+    cum[0] = 0.0
+    m = p.shape[0]
+    for j in range(count):
+        b = (j + 1) % m
+        cum[j + 1] = cum[j] + math.hypot(p[b, 0] - p[j, 0], p[b, 1] - p[j, 1])
+
+
+@njit
+def _chevrons(
+    p: FloatArray,
+    count: int,
+    cum: FloatArray,
+    start: float,
+    spacing: float,
+    size: float,
+    out: FloatArray,
+) -> None:
+    m = p.shape[0]
+    k = out.shape[0] // 2
+    j = 0
+    for i in range(k):
+        s = start + i * spacing
+        while j + 1 < count and cum[j + 1] <= s:  # the segment holding arc length s
+            j += 1
+        b = (j + 1) % m
+        dx = p[b, 0] - p[j, 0]
+        dy = p[b, 1] - p[j, 1]
+        seg = cum[j + 1] - cum[j]
+        inv = 1.0 / seg if seg > 0 else 1.0
+        ux, uy = dx * inv, dy * inv
+        tx = p[j, 0] + ux * (s - cum[j])
+        ty = p[j, 1] + uy * (s - cum[j])
+        bx, by = tx - ux * size, ty - uy * size
+        nx, ny = -uy * size * 0.8, ux * size * 0.8
+        out[i, 0], out[i, 1], out[i, 2], out[i, 3] = bx + nx, by + ny, tx, ty
+        out[k + i, 0], out[k + i, 1], out[k + i, 2], out[k + i, 3] = bx - nx, by - ny, tx, ty
 
 
 def arrow_segments(tails: ArrayLike, heads: ArrayLike, head_size: float | ArrayLike) -> FloatArray:

@@ -8,6 +8,8 @@ screen between them, so the HUD never hides the player or an exit (issue 15).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import arcade
 import pyglet
 
@@ -127,25 +129,30 @@ class Hud:
         self._hint_left = max(self._hint_left - dt, 0.0)
         self._flash_left = max(self._flash_left - dt, 0.0)
         self._controls_left = max(self._controls_left - dt, 0.0)
-        self.time.text = format_time(seconds)
-        self.state.text = state
+        clock = format_time(seconds)
+        if self.time.text != clock:  # setting a text lays it out again
+            self.time.text = clock
+        if self.state.text != state:
+            self.state.text = state
         if tuple(self.state.color) != tuple(state_color):
             self.state.color = state_color
         fade = min(self._hint_left, 1.0)
-        self.hint.visible = fade > 0
-        if fade > 0:
-            self.hint.color = (*theme.HUD_DIM[:3], int(255 * fade))
-        cfade = min(self._controls_left, 1.0)
-        self.controls.visible = cfade > 0
-        if cfade > 0:
-            self.controls.color = (*theme.HUD_DIM[:3], int(255 * cfade))
-        ffade = min(self._flash_left, 1.0)
-        self.flash.visible = ffade > 0
-        if ffade > 0:
-            self.flash.color = (*self.flash.color[:3], int(255 * ffade))
+        _fade(self.hint, fade, theme.HUD_DIM)
+        _fade(self.controls, min(self._controls_left, 1.0), theme.HUD_DIM)
+        _fade(self.flash, min(self._flash_left, 1.0), self.flash.color)
 
     def draw(self) -> None:
         """Draw the bars and texts. Changes nothing."""
         for left, bottom, width, height in self.bars():
             arcade.draw_lbwh_rectangle_filled(left, bottom, width, height, theme.HUD_BAR)
         self._batch.draw()
+
+
+def _fade(text: arcade.Text, fade: float, color: Sequence[int]) -> None:
+    """Show ``text`` in ``color`` at opacity ``fade`` (hidden at 0); a colour is set only when
+    it changes (setting one restyles the whole layout, a third of a millisecond)."""
+    text.visible = fade > 0
+    if fade > 0:
+        want = (int(color[0]), int(color[1]), int(color[2]), int(255 * fade))
+        if tuple(text.color) != want:
+            text.color = want

@@ -4,6 +4,7 @@ that brightens toward an arrowhead, so the current's direction reads in a still 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -51,7 +52,10 @@ class FlowParticles:
         total = int(min(max_count, area.sum() * density)) if r.shape[0] else 0
         share = area / area.sum() if total else np.zeros(r.shape[0])
         counts = np.maximum(np.round(share * total).astype(int), 12 if total else 0)
-        self.region: NDArray[np.intp] = np.repeat(np.arange(r.shape[0]), counts)
+        # In random order: the first k particles are an even sample of all (see shown()).
+        self.region: NDArray[np.intp] = self._rng.permutation(
+            np.repeat(np.arange(r.shape[0]), counts)
+        )
         n = self.region.size
         self.pos: FloatArray = np.zeros((n, 2))
         self.vel: FloatArray = np.zeros((n, 2))
@@ -94,6 +98,16 @@ class FlowParticles:
         dead = (self.age >= self.life) | out | ~inside | (still & (self.age > 0.5))
         self._respawn(np.flatnonzero(dead))
 
+    def shown(self, pixel: float) -> int:
+        """How many particles to draw at ``pixel`` world units per screen pixel (1 / zoom):
+        all from zoom 1 up; zoomed out, as many as keep the density on the screen what it is
+        at zoom 1 (``zoom**2`` of them, at least one per region's share), so a map shown
+        whole costs what one screen of it does. Particles are in random order and spawned in
+        random places, so the first ones are an even sample of all."""
+        if pixel <= 1.0:
+            return self.count
+        return min(self.count, max(math.ceil(self.count / (pixel * pixel)), self._rects.shape[0]))
+
     def fade(self) -> FloatArray:
         """(P,) opacity in [0, 1]: each particle fades in and out over its life."""
         t = np.clip(self.age / self.life, 0.0, 1.0)
@@ -109,6 +123,7 @@ class FlowParticles:
         length: tuple[float, float] = (9.0, 26.0),
         barb: float = 5.0,
         full_speed: float = 120.0,
+        shown: int | None = None,
     ) -> tuple[FloatArray, FloatArray]:
         """Each particle as a small arrow pointing downstream (issue 15: the play-test could
         not read a river's direction from still frames of plain streaks).
@@ -119,6 +134,7 @@ class FlowParticles:
             barb: length (px) of the arrowhead's two barbs, at +-35 degrees.
             full_speed: currents this fast (px/s) or faster are drawn fully opaque, slower
                 ones fainter (down to 30 %), so a river stands out of a gentle drift.
+            shown: only the first this many particles (see :meth:`shown`); None: all.
 
         Returns:
             ``(P * ARROW_PARTS, 4)`` segments, particle by particle: three tail pieces from
@@ -126,12 +142,14 @@ class FlowParticles:
             factors in [0, 1] (the tail fades toward its end, times :meth:`fade`, times the
             strength factor).
         """
-        speed = np.hypot(self.vel[:, 0], self.vel[:, 1])
+        k = self.count if shown is None else min(max(int(shown), 0), self.count)
+        vel, pos = self.vel[:k], self.pos[:k]
+        speed = np.hypot(vel[:, 0], vel[:, 1])
         safe = np.where(speed > 1e-9, speed, 1.0)
-        u = self.vel / safe[:, None]
+        u = vel / safe[:, None]
         u[speed <= 1e-9] = (1.0, 0.0)
         span = np.clip(speed * seconds, *length)[:, None]
-        head = self.pos
+        head = pos
         marks = [head - u * span * f for f in (1.0, 2.0 / 3.0, 1.0 / 3.0, 0.0)]
         c, s = np.cos(np.radians(35.0)), np.sin(np.radians(35.0))
         back = -u * barb
@@ -146,5 +164,5 @@ class FlowParticles:
         )
         segments = np.stack(parts, axis=1).reshape(-1, 4)
         strength = np.clip(speed / full_speed, 0.3, 1.0)
-        alpha = ((self.fade() * strength)[:, None] * _ARROW_ALPHA[None, :]).reshape(-1)
+        alpha = ((self.fade()[:k] * strength)[:, None] * _ARROW_ALPHA[None, :]).reshape(-1)
         return segments, alpha

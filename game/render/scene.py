@@ -183,6 +183,8 @@ class WorldRenderer:
         rects = [(f.rect.left, f.rect.bottom, f.rect.width, f.rect.height) for f in level.flows]
         self.particles = FlowParticles(rects, self._current_at, seed=level.seed)
         self._streaks = LineBatch(ctx, max(self.particles.count * ARROW_PARTS, 16))
+        #: World units per screen pixel at the last draw (1 / zoom): how many particles show.
+        self._pixel = 1.0
 
         # Sprites.
         self.exits: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
@@ -282,7 +284,8 @@ class WorldRenderer:
 
         self.particles.update(dt)
         if self.particles.count:
-            segments, alpha = self.particles.arrows()
+            # Only the particles the last frame showed (see FlowParticles.shown).
+            segments, alpha = self.particles.arrows(shown=self.particles.shown(self._pixel))
             colors = np.empty((segments.shape[0], 4), np.uint8)
             colors[:, :3] = theme.FLOW_PARTICLE[:3]
             colors[:, 3] = (alpha * theme.FLOW_PARTICLE[3]).astype(np.uint8)
@@ -350,7 +353,8 @@ class WorldRenderer:
         self._grid.draw(pixel)
         self._tubes.draw(pixel)
         self._chevrons.draw(pixel)
-        self._streaks.draw(pixel)
+        self._pixel = pixel
+        self._streaks.draw(pixel, ARROW_PARTS * self.particles.shown(pixel))
         self.exits.draw()
         self._cones.draw()
         self._walls.draw(pixel)
