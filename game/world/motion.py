@@ -130,9 +130,9 @@ def settle(
     dt: float,
 ) -> None:
     """The agents' state from their bodies: positions, velocities limited to max speed (what
-    pymunk's contact solver added beyond it is dropped, in ``vel`` too), and headings turned, at most their
-    turn rate, toward their velocity (kept while they stand) or, for a guarding sentinel,
-    toward the player."""
+    pymunk's contact solver added beyond it is dropped, in ``vel`` too), and headings turned,
+    at most their turn rate, toward their velocity (kept while they stand) or, for a guarding
+    sentinel, toward the player."""
     n = agent_pos.shape[0]
     for i in range(n):
         vx, vy = vel[i, 0], vel[i, 1]
