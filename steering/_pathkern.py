@@ -307,70 +307,129 @@ class Geometry:
 
 def build_geometry(slots: Sequence[Any]) -> Geometry:
     """Pack the paths in ``slots`` (objects with ``nodes``, ``closed``, ``radii``, ``uid``
-    and ``version``; None for an emptied slot, a zero-length placeholder) in one vectorised
-    pass."""
-    live = np.array([p is not None for p in slots], dtype=bool)
-    zero = np.zeros((2, 2))
-    node_list = [p.nodes if p is not None else zero for p in slots]
-    m = np.array([nd.shape[0] for nd in node_list], dtype=np.intp)
-    closed = np.array([p is not None and p.closed for p in slots], dtype=bool)
+    and ``version``; None for an emptied slot, a zero-length placeholder): the slots are read
+    in one Python pass, the arrays filled in one compiled one (:func:`_pack`; drifting paths
+    repack every step)."""
     n_paths = len(slots)
-    nodes = np.concatenate(node_list) if n_paths else np.zeros((0, 2))
-    node_lo = np.concatenate(([0], np.cumsum(m)[:-1])).astype(np.intp) if n_paths else m
-    count = np.where(closed, m, m - 1).astype(np.intp)
-    lo = np.concatenate(([0], np.cumsum(count)[:-1])).astype(np.intp) if n_paths else count
-    g = int(count.sum())
-    owner = np.repeat(np.arange(n_paths), count)
-    local = np.arange(g) - lo[owner]
-    ia = node_lo[owner] + local
-    ib = node_lo[owner] + (local + 1) % m[owner]
-    a = nodes[ia]
-    d = nodes[ib] - a
-    sf = np.zeros((g, SF_WIDTH))
-    seg_len = np.hypot(d[:, 0], d[:, 1])
-    nonzero = seg_len > EPSILON
-    seg_len[~nonzero] = 0.0
-    l2 = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
-    np.divide(1.0, l2, out=sf[:, S_INV_L2], where=nonzero)
-    np.divide(1.0, seg_len, out=sf[:, S_INV_LEN], where=nonzero)
-    # Arc lengths by a cumulative sum along each path's own row, so every value is exactly
-    # what the path computes alone (a sum over all paths would carry rounding across them).
-    rows = np.zeros((n_paths, int(count.max()) + 1 if g else 1))
-    rows[owner, local + 1] = seg_len
-    np.cumsum(rows, axis=1, out=rows)
-    cum = rows[owner, local]
-    length = rows[np.arange(n_paths), count] if n_paths else np.zeros(0)
-    base = np.concatenate(([0.0], np.cumsum(length + GAP)[:-1])) if n_paths else length
-    # A zero-length segment stands for its nearest earlier real segment of the same path
-    # (else the path's first real one).
-    gi = np.arange(g)
-    latest = np.maximum.accumulate(np.where(nonzero, gi, -1)) if g else gi
-    first_real = np.minimum.reduceat(np.where(nonzero, gi, g), lo) if g else lo
-    first_real = np.where(first_real < g, first_real, lo)
-    real = np.where(latest >= lo[owner], latest, first_real[owner]).astype(np.intp)
-    unit = np.zeros_like(d)
-    np.divide(d, seg_len[:, None], out=unit, where=nonzero[:, None])
-    sf[:, S_GSTART] = base[owner] + cum
-    sf[:, S_CUM] = cum
-    sf[:, S_LEN] = seg_len
-    if g:
-        sf[:, S_RADIUS] = np.concatenate(
-            [
-                p.radii if p is not None else np.full(c, 20.0)
-                for p, c in zip(slots, count, strict=True)
-            ]
-        )
-    sf[:, S_AX], sf[:, S_AY] = a[:, 0], a[:, 1]
-    sf[:, S_DX], sf[:, S_DY] = d[:, 0], d[:, 1]
-    sf[:, S_UX : S_UY + 1] = unit[real]
+    zero = np.zeros((2, 2))
+    node_list: list[FloatArray] = []
+    radii_list: list[FloatArray] = []
+    m = np.empty(n_paths, dtype=np.intp)
+    closed = np.zeros(n_paths, dtype=np.bool_)
     pf = np.zeros((n_paths, PF_WIDTH))
-    pf[:, P_LENGTH] = length
-    pf[:, P_CLOSED] = closed
-    pf[:, P_BASE] = base
-    pf[:, P_RADIUS] = [float(np.max(p.radii)) if p is not None else 20.0 for p in slots]
-    pf[:, P_UID] = [p.uid if p is not None else 0 for p in slots]
-    pf[:, P_VERSION] = [p.version if p is not None else 0 for p in slots]
-    pf[:, P_LIVE] = live
-    pi = np.stack((lo, count), axis=1) if n_paths else np.zeros((0, 2), dtype=np.intp)
-    first = nodes[node_lo] if n_paths else np.zeros((0, 2))
-    return Geometry(pf, np.ascontiguousarray(pi, dtype=np.intp), sf, real, first)
+    for k, path in enumerate(slots):
+        if path is None:
+            node_list.append(zero)
+            radii_list.append(np.full(1, 20.0))
+            m[k] = 2
+            continue
+        nodes = path.nodes
+        node_list.append(nodes)
+        radii_list.append(path.radii)
+        m[k] = nodes.shape[0]
+        closed[k] = path.closed
+        pf[k, P_UID] = path.uid
+        pf[k, P_VERSION] = path.version
+        pf[k, P_LIVE] = 1.0
+    nodes = (
+        np.ascontiguousarray(np.concatenate(node_list), dtype=np.float64) if n_paths else zero[:0]
+    )
+    radii = (
+        np.ascontiguousarray(np.concatenate(radii_list), dtype=np.float64)
+        if n_paths
+        else zero[0, :0]
+    )
+    count = np.where(closed, m, m - 1).astype(np.intp)
+    g = int(count.sum())
+    sf = np.zeros((g, SF_WIDTH))
+    real = np.empty(g, dtype=np.intp)
+    pi = np.zeros((n_paths, 2), dtype=np.intp)
+    first = np.zeros((n_paths, 2))
+    _pack(nodes, m, count, radii, GAP, EPSILON, pf, pi, sf, real, first)
+    # Each segment's unit direction is its real segment's (zero for none).
+    lens = sf[real, S_LEN]
+    np.divide(
+        sf[real, S_DX : S_DY + 1],
+        lens[:, None],
+        out=sf[:, S_UX : S_UY + 1],
+        where=(lens > 0.0)[:, None],
+    )
+    return Geometry(pf, pi, sf, real, first)
+
+
+@njit
+def _pack(
+    nodes: FloatArray,
+    m: np.ndarray,
+    count: np.ndarray,
+    radii: FloatArray,
+    gap: float,
+    eps: float,
+    pf: FloatArray,
+    pi: np.ndarray,
+    sf: FloatArray,
+    real: np.ndarray,
+    first: FloatArray,
+) -> None:
+    """Fill the packed arrays of :func:`build_geometry` (see the module docstring): per
+    segment its start, delta, length and their inverses (zero for a zero-length segment), arc
+    lengths summed along each path's own segments, the real segment each stands for (the
+    nearest earlier real one of its path, else its path's first real one), per path its
+    length, base, largest radius, first node and segment run."""
+    node_lo = 0
+    lo = 0
+    base = 0.0
+    for p in range(m.shape[0]):
+        c = count[p]
+        mp = m[p]
+        pi[p, P_LO] = lo
+        pi[p, P_COUNT] = c
+        first[p, 0] = nodes[node_lo, 0]
+        first[p, 1] = nodes[node_lo, 1]
+        cum = 0.0
+        biggest = -math.inf
+        first_real = -1
+        latest = -1
+        for local in range(c):
+            j = lo + local
+            a = node_lo + local
+            b = node_lo + (local + 1) % mp
+            ax, ay = nodes[a, 0], nodes[a, 1]
+            dx, dy = nodes[b, 0] - ax, nodes[b, 1] - ay
+            length = math.hypot(dx, dy)
+            real_seg = length > eps
+            if not real_seg:
+                length = 0.0
+            sf[j, S_CUM] = cum
+            sf[j, S_GSTART] = base + cum
+            sf[j, S_LEN] = length
+            if real_seg:
+                sf[j, S_INV_LEN] = 1.0 / length
+                sf[j, S_INV_L2] = 1.0 / (dx * dx + dy * dy)
+                latest = j
+                if first_real < 0:
+                    first_real = j
+            else:
+                sf[j, S_INV_LEN] = 0.0
+                sf[j, S_INV_L2] = 0.0
+            sf[j, S_RADIUS] = radii[j]
+            biggest = max(biggest, radii[j])
+            sf[j, S_AX] = ax
+            sf[j, S_AY] = ay
+            sf[j, S_DX] = dx
+            sf[j, S_DY] = dy
+            real[j] = latest  # -1 until the path's first real segment (fixed below)
+            cum += length
+        if first_real < 0:
+            first_real = lo
+        for local in range(c):
+            j = lo + local
+            if real[j] < 0:
+                real[j] = first_real
+        pf[p, P_LENGTH] = cum
+        pf[p, P_CLOSED] = 1.0 if count[p] == mp else 0.0
+        pf[p, P_BASE] = base
+        pf[p, P_RADIUS] = biggest
+        base += cum + gap
+        node_lo += mp
+        lo += c
