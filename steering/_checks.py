@@ -198,9 +198,18 @@ def limit(name: str, value: Any, n: int | None) -> Any:
     arr = value if value.dtype == np.float64 else value.astype(np.float64)
     if arr.shape != (n,):
         raise ValueError(f"{name}: expected a number or {n} values, got shape {arr.shape}")
-    if not (arr >= 0.0).all() or not np.isfinite(arr).all():
+    if not _all_finite_non_negative(arr):
         raise ValueError(f"{name}: values must be finite and >= 0")
     return arr
+
+
+@njit
+def _all_finite_non_negative(arr: FloatArray) -> bool:
+    for i in range(arr.shape[0]):
+        x = arr[i]
+        if not (x >= 0.0 and x < math.inf):
+            return False
+    return True
 
 
 def integer(name: str, value: Any) -> int:

@@ -7,6 +7,7 @@ force) are compiled kernels: a combinator makes one compiled call per part, what
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -374,7 +375,7 @@ class Limited:
         last = self._last
         if (
             last is not None
-            and all(a is b for a, b in zip(last[0], key, strict=True))
+            and all(map(operator.is_, last[0], key))
             and last[1].world_size == agents.world_size
         ):
             view = last[1]
