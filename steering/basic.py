@@ -14,7 +14,7 @@ from numpy.typing import ArrayLike
 
 from . import _kern as kern
 from ._checks import fast_points, finite, generator, non_negative
-from ._jit import njit, prange, rows_kernel
+from ._jit import njit, njit_inline, prange, rows_kernel
 from ._kern import hypot
 from .agents import UNSET, AgentGroup, is_unset
 from .base import DEFAULT_GAIN, Debug
@@ -369,7 +369,7 @@ def _pursue_rows(
         )
 
 
-@njit
+@njit_inline
 def pursue(
     px: float,
     py: float,

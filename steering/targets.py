@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _kern as kern
 from ._checks import fast_points, finite, non_negative
-from ._jit import njit, prange, rows_kernel
+from ._jit import njit, njit_inline, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
@@ -407,7 +407,7 @@ def _interpose_rows(
         )
 
 
-@njit
+@njit_inline
 def interpose(
     px: float,
     py: float,
@@ -552,7 +552,7 @@ def _offset_rows(
         )
 
 
-@njit
+@njit_inline
 def offset_pursuit(
     px: float,
     py: float,
