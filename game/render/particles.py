@@ -101,7 +101,7 @@ class FlowParticles:
     def shown(self, pixel: float) -> int:
         """How many particles to draw at ``pixel`` world units per screen pixel (1 / zoom):
         all from zoom 1 up; zoomed out, as many as keep the density on the screen what it is
-        at zoom 1 (``zoom**2`` of them, at least one per region's share), so a map shown
+        at zoom 1 (``zoom**2`` of them, and at least as many as there are regions), so a map shown
         whole costs what one screen of it does. Particles are in random order and spawned in
         random places, so the first ones are an even sample of all."""
         if pixel <= 1.0:

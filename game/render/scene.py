@@ -344,7 +344,8 @@ class WorldRenderer:
     # -- draw --------------------------------------------------------------------------------
 
     def draw(self, pixel: float = 1.0) -> None:
-        """Draw the world (under the world camera). Changes nothing.
+        """Draw the world (under the world camera). Changes nothing but the zoom it keeps for
+        the next update (how many flow streaks to build).
 
         Args:
             pixel: World units per screen pixel (1 / zoom), for antialiased edges.

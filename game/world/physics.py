@@ -426,8 +426,8 @@ def clamp_approach(
         dt: the coming step.
         pushable: :func:`pushable_pairs` if already computed for these positions.
     """
-    if pushable is None:
-        pushable = pushable_pairs(pos, radius, physics)
+    if pushable is None or pushable[0].shape[0] != pos.shape[0] + 1:
+        pushable = pushable_pairs(pos, radius, physics)  # none, or from before an edit
     grid = physics.static_rocks
     w, h = physics.size
     _clamp_bodies(

@@ -94,14 +94,16 @@ _PARAMS = np.array(
         _FORM.slowing_radius,
     ]
 )
-#: Where an agent's goal aims, by mode, in the debug dict (the behaviours' own keys).
-_AIM_KEYS = {
-    PURSUE: "pursue.predicted",
-    RETURN: "seek.target",
-    IDLE: "arrive.target",
-    GUARD: "interpose.point",
-    FORM: "offset.slot",
-}
+#: Where an agent's goal aims, by what it does, in the debug dict (the behaviours' own keys):
+#: pursuing a player it sees, heading for the last sighting (an arrival), returning or
+#: pulled back to its post (a seek), coming to rest, guarding, holding a slot.
+_AIM_KEYS = (
+    ("pursue.predicted", (PURSUE,), True),
+    ("arrive.target", (PURSUE, IDLE), False),
+    ("seek.target", (RETURN, WANDER), False),
+    ("interpose.point", (GUARD,), False),
+    ("offset.slot", (FORM,), False),
+)
 
 
 def crowd_forces(world: World, dt: float) -> FloatArray:
@@ -212,7 +214,7 @@ def _parts(
         reverse_col,
     )
     if debug is not None:
-        _aim_debug(debug, state.mode[rows + 1], aim)
+        _aim_debug(debug, state.mode[rows + 1], state.sees[rows + 1], aim)
     if need & NEED_PATH:
         brain.pace.max_speed = pace
         _add_rows(goals, _run(brain.pace, group, dt, debug, bits, NEED_PATH), bits, NEED_PATH)
@@ -266,11 +268,18 @@ def _run(
     return np.asarray(force)
 
 
-def _aim_debug(debug: Debug, mode: NDArray[np.int8], aim: FloatArray) -> None:
-    """Where the compiled goals aim, under the keys their behaviours use."""
+def _aim_debug(
+    debug: Debug, mode: NDArray[np.int8], sees: NDArray[np.bool_], aim: FloatArray
+) -> None:
+    """Where the compiled goals aim, under the keys their behaviours use (a wandering agent
+    has an aim only when its leash pulls it back to its post)."""
     n = mode.size
-    for code, key in _AIM_KEYS.items():
-        idx = np.flatnonzero(mode == code)
+    aiming = ~np.isnan(aim[:, 0])
+    for key, codes, seeing in _AIM_KEYS:
+        rows = np.isin(mode, codes) & aiming
+        if PURSUE in codes:
+            rows &= (mode != PURSUE) | (sees == seeing)
+        idx = np.flatnonzero(rows)
         if idx.size:
             debug[key] = scatter_debug(debug.get(key), aim[idx], idx, n)
 

@@ -434,6 +434,8 @@ class World:
             self._exits = np.array(
                 [(e.rect.left, e.rect.bottom, e.rect.right, e.rect.top) for e in level.exits]
             ).reshape(-1, 4)
+            # Sentinels guard the exit nearest the player: the edited exits, not the old ones.
+            self.exit_centres = np.array([e.rect.center for e in level.exits]).reshape(-1, 2)
         if "flows" in fields:
             self.currents.items[:] = Currents.from_level(level).items
             self.currents.remember(np.zeros((0, 2)), np.zeros((0, 2)))

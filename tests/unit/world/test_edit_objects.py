@@ -92,3 +92,14 @@ def test_spawn_limits_reach_their_agents_and_new_spawns_join_the_running_world()
     model.create("enemies", 300.0, 300.0)
     assert answers[-1] == "redraw"  # a new agent to draw; the world goes on
     assert world.n == n + 1 and world.frame == frame
+
+
+def test_sentinels_guard_an_exit_where_it_was_moved_to() -> None:
+    model, world, _ = _live("sentries")
+    ref = model.create("exits", 300.0, 300.0)  # a second exit, far from the first
+    assert ref is not None
+    centres = np.array([e.rect.center for e in model.level.exits])
+    np.testing.assert_array_equal(world.exit_centres, centres)
+    world.agents.pos[0] = (310.0, 310.0)  # the player right beside the new exit
+    world.step()
+    np.testing.assert_array_equal(world.brain.exit_pos, centres[-1])
