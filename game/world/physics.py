@@ -434,13 +434,7 @@ def clamp_approach(
         pos,
         vel,
         radius,
-        grid.cell,
-        grid.cols,
-        grid.rows,
-        grid.flags,
-        grid.table,
-        grid.centers,
-        grid.radii,
+        *grid.arrays(),
         float(w),
         float(h),
         float(dt),
@@ -554,13 +548,7 @@ def project_out(
         _project_bodies(
             pos,
             radius,
-            grid.cell,
-            grid.cols,
-            grid.rows,
-            grid.flags,
-            grid.table,
-            grid.centers,
-            grid.radii,
+            *grid.arrays(),
             float(w),
             float(h),
             float(physics.settings.collision_slop),
@@ -824,3 +812,8 @@ class RockGrid:
         self.edge = (edge_row[:, None] | edge_col[None, :]).ravel()
         #: Per cell: 1 near a rock, 2 near an edge (bit flags).
         self.flags = (self.count > 0).astype(np.int8) | (self.edge.astype(np.int8) << 1)
+
+    def arrays(self) -> tuple[float, int, int, NDArray[np.int8], IntArray, FloatArray, FloatArray]:
+        """What the contact kernels read of the grid: cell size, columns, rows, per-cell flags,
+        the cells' rock table, and the rocks' centres and radii."""
+        return self.cell, self.cols, self.rows, self.flags, self.table, self.centers, self.radii
