@@ -25,9 +25,16 @@ from steering.vec import FloatArray
 
 from .brains import Mode
 
-__all__ = ["accelerations", "body_forces", "settle"]
+__all__ = ["ROCK_FRICTION", "ROCK_GRIP", "accelerations", "body_forces", "settle"]
 
 use_cache(__file__)
+
+#: Pushable rocks slow down on the ground at this rate (1/s) when nothing pushes them.
+ROCK_FRICTION = 3.0
+#: Pushable rocks lie on the bottom: the current's drag on one is reduced by this much
+#: (px/s^2, static friction), so water slower than ``ROCK_GRIP / CURRENT_DRAG`` (150 px/s)
+#: leaves a rock where it is and the Finale's river (130 px/s) no longer rolls one 2,742 px.
+ROCK_GRIP = 300.0
 
 GUARD = int(Mode.GUARD)
 

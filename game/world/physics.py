@@ -19,6 +19,7 @@ import pymunk.batch as batch
 from numpy.typing import NDArray
 from scipy.spatial import cKDTree
 
+from steering import Obstacles
 from steering.kernels import hypot, njit, use_cache
 from steering.vec import FloatArray
 
@@ -182,10 +183,28 @@ class Physics:
         settings: solver tuning.
         walls: (W, 2, 2) the level's wall segments (start, end), static.
         wall_radius: (W,) half the thickness of each wall segment.
+        rock_id: (M,) the rocks' ids in the level (default: their indices).
+
+    The physics owns the bodies' radius and mass, the contact pipeline around pymunk's step
+    (speculative contacts, projection out of rocks, the pushable pairs between them) and the
+    one registry of rocks: their ids, rest centres, radii, masses and which are pushable.
+    The steering core's :class:`~steering.Obstacles` are a view of that registry, made again
+    after a rock edit and moved with the pushable rocks' bodies after every read.
 
     Attributes:
         space: the pymunk space.
         bodies: every dynamic body in row order: agents, then pushable rocks.
+        body_radius, body_mass: (N + D,) every body's radius and mass, in row order.
+        pos, vel: (N + D, 2) every body's position and velocity as last read back
+            (:meth:`read_back`).
+        acc: (N + D, 2) every body's acceleration for the coming step (the steer system
+            writes it); ``force`` the forces made from it (:func:`~game.world.motion.body_forces`).
+        pushable: the pushable rocks each body may touch (:func:`pushable_pairs`), from the
+            last :meth:`approach`; None before the first or after a rock edit.
+        moved: whether the last :meth:`read_back` moved a body out of a rock (the positions
+            are written back to pymunk with the next step).
+        rock_id, rock_radius, rock_mass, rock_dynamic: (M,) the rocks, by rock index.
+        obstacles: the rocks as the steering core sees them (centres now, radii).
         agent_shapes: the agents' circles, by agent row.
         rock_shapes: the rocks' circles, by rock index.
         wall_shapes: the level's wall segments, by segment index.
@@ -207,6 +226,7 @@ class Physics:
         settings: PhysicsSettings | None = None,
         walls: FloatArray | None = None,
         wall_radius: FloatArray | None = None,
+        rock_id: NDArray[np.integer] | None = None,
     ) -> None:
         self.settings = settings or PhysicsSettings()
         self.size = (float(size[0]), float(size[1]))
@@ -242,6 +262,11 @@ class Physics:
         self.rock_mass = np.asarray(rock_mass, dtype=np.float64).reshape(-1).copy()
         self.rock_dynamic = np.asarray(rock_dynamic, dtype=bool).reshape(-1).copy()
         self._rock_pos = np.asarray(rock_pos, dtype=np.float64).reshape(-1, 2).copy()
+        m = self._rock_pos.shape[0]
+        ids = np.arange(m) if rock_id is None else np.asarray(rock_id).reshape(-1)
+        self.rock_id = ids.astype(np.int64)
+        self._agent_radius = np.asarray(agent_radius, dtype=np.float64).reshape(-1).copy()
+        self._agent_mass = np.asarray(agent_mass, dtype=np.float64).reshape(-1).copy()
         self._agent_radius_max = float(np.max(agent_radius, initial=0.0))
         for j in range(rock_pos.shape[0]):
             shape, rock_body = self._rock_shape(j)
@@ -302,8 +327,22 @@ class Physics:
         return shape, body
 
     def _index_rocks(self) -> None:
-        """Rebuild what depends on the set of rocks: body rows, batch transfer, static grid."""
-        self.dynamic_rocks = np.flatnonzero(self.rock_dynamic).astype(np.intp)
+        """Rebuild what depends on the set of rocks: body rows and arrays, batch transfer,
+        static grid, the steering obstacles."""
+        self.dynamic_rocks = dyn = np.flatnonzero(self.rock_dynamic).astype(np.intp)
+        self.body_radius = np.concatenate((self._agent_radius, self.rock_radius[dyn]))
+        self.body_mass = np.concatenate((self._agent_mass, self.rock_mass[dyn]))
+        bodies = self.body_radius.shape[0]
+        self.acc = np.zeros((bodies, 2))
+        self.force = np.zeros((bodies, 2))
+        self.pushable: tuple[IntArray, IntArray] | None = None
+        self.moved = False
+        centres = self.rock_centres()
+        self.obstacles = (
+            Obstacles.create(centres, self.rock_radius.copy())
+            if centres.shape[0]
+            else Obstacles.empty()
+        )
         self._row_of_body = {b.id: i for i, b in enumerate(self.bodies)}
         self.io = BatchIO(self.space, self.bodies)
         static = ~self.rock_dynamic
@@ -311,6 +350,7 @@ class Physics:
         self.static_rocks = RockGrid(
             self._rock_pos[static], self.rock_radius[static], self.size, pad=reach + MAX_STEP
         )
+        self.read_back()
 
     def rock_centres(self) -> FloatArray:
         """(M, 2) rock centres now (pushable rocks where their bodies are)."""
@@ -321,8 +361,13 @@ class Physics:
                 out[j] = tuple(body.position)
         return out
 
-    def edit_rock(self, j: int, centre: tuple[float, float], radius: float) -> None:
-        """Move and resize rock ``j`` in place (its pymunk shape, and body if pushable)."""
+    def edit_rock(
+        self, j: int, centre: tuple[float, float], radius: float, rock_id: int | None = None
+    ) -> None:
+        """Move and resize rock ``j`` in place (its pymunk shape, and body if pushable), and
+        give it ``rock_id`` if given."""
+        if rock_id is not None:
+            self.rock_id[j] = rock_id
         self._rock_pos[j] = centre
         self.rock_radius[j] = radius
         shape = self.rock_shapes[j]
@@ -340,9 +385,17 @@ class Physics:
         self._index_rocks()
 
     def add_rock(
-        self, centre: tuple[float, float], radius: float, dynamic: bool, mass: float
+        self,
+        centre: tuple[float, float],
+        radius: float,
+        dynamic: bool,
+        mass: float,
+        rock_id: int | None = None,
     ) -> None:
-        """Add a rock after the others (a pushable one's body after every other body)."""
+        """Add a rock after the others (a pushable one's body after every other body); its id
+        is ``rock_id``, or its index when not given."""
+        m = self._rock_pos.shape[0]
+        self.rock_id = np.append(self.rock_id, np.int64(m if rock_id is None else rock_id))
         self._rock_pos = np.vstack((self._rock_pos, [centre]))
         self.rock_radius = np.append(self.rock_radius, float(radius))
         self.rock_dynamic = np.append(self.rock_dynamic, bool(dynamic))
@@ -365,6 +418,7 @@ class Physics:
         else:
             self.space.remove(shape)
         self._rock_pos = self._rock_pos[:-1]
+        self.rock_id = self.rock_id[:-1]
         self.rock_radius = self.rock_radius[:-1]
         self.rock_dynamic = self.rock_dynamic[:-1]
         self.rock_mass = self.rock_mass[:-1]
@@ -394,6 +448,26 @@ class Physics:
     def step(self, dt: float) -> None:
         """Advance pymunk by ``dt`` seconds (pymunk clears the forces afterwards)."""
         self.space.step(dt)
+
+    def approach(self, vel: FloatArray, dt: float) -> None:
+        """The speculative contacts of the coming step on ``vel`` (every body's velocity,
+        in place), from the bodies' positions as last read: the pushable pairs, then
+        :func:`clamp_approach`."""
+        self.pushable = pushable_pairs(self.pos, self.body_radius, self)
+        clamp_approach(self.pos, vel, self.body_radius, self, dt, self.pushable)
+
+    def read_back(self) -> tuple[FloatArray, FloatArray]:
+        """Every body's position and velocity from pymunk into :attr:`pos` and :attr:`vel`
+        (reused arrays), bodies sunk into a rock projected out (:func:`project_out`), and the
+        steering obstacles moved to where the pushable rocks are."""
+        pos, vel = self.io.read()
+        self.moved = project_out(pos, self.body_radius, self, self.pushable)
+        self.pos, self.vel = pos, vel
+        dyn = self.dynamic_rocks
+        if dyn.size:
+            # In place; the obstacles' grid follows lazily (rebuilt only past a quarter cell).
+            self.obstacles.move(dyn, pos[self.n_agents :])
+        return pos, vel
 
     def line_of_sight(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
         """True when no rock and no wall blocks the segment from ``a`` to ``b`` (agents

@@ -1,4 +1,9 @@
-"""The steer system's crowd part: every non-player agent's steering force from its mode.
+"""The steer system: every body's acceleration, above all the crowd's steering from its modes.
+
+:func:`steer` is the system's entry point: the crowd's steering (:func:`crowd_forces`), then
+every body's acceleration (:func:`~game.world.motion.accelerations`: the crowd's steering, the
+player's thrust, the rocks' friction on the ground and the currents' drag) into
+``world.physics.acc``.
 
 The force is Buckland's prioritised running sum (see :class:`~game.world.brains.CrowdBrain`):
 the urgent part (containment, walls, rocks, then queueing and agent avoidance), separation,
@@ -10,9 +15,9 @@ same functions the behaviours run. The behaviours with memory or a world to sear
 following, currents, hiding, wander) are called once each over the crowd, and only when
 some agent needs them; each agent's column says whose force it is.
 
-:func:`crowd_forces` is the entry point; it reads ``world.state``, ``world.minds``,
-``world.roster`` and the brain's behaviours, and writes ``world.state.steer`` (and, when
-staggered, ``urgent`` and ``goals``).
+:func:`crowd_forces` reads ``world.state``, ``world.minds``, ``world.roster``, the currents
+at the bodies (``world.body_current``) and the brain's behaviours, and writes
+``world.state.steer`` (and, when staggered, ``urgent`` and ``goals``).
 """
 
 from __future__ import annotations
@@ -34,19 +39,20 @@ from steering.kernels import (
     pursue,
     running_add,
     set_length,
-    steer,
     truncate,
     use_cache,
 )
+from steering.kernels import steer as seek_force
 from steering.vec import FloatArray, put_rows
 
 from .brains import Mode, combine
+from .motion import ROCK_FRICTION, ROCK_GRIP, accelerations
 from .spawn import ENEMY, NPC
 
 if TYPE_CHECKING:
     from .world import World
 
-__all__ = ["crowd_forces"]
+__all__ = ["crowd_forces", "steer"]
 
 use_cache(__file__)
 
@@ -104,6 +110,30 @@ _AIM_KEYS = (
     ("interpose.point", (GUARD,), False),
     ("offset.slot", (FORM,), False),
 )
+
+
+def steer(world: World, dt: float) -> None:
+    """Run the steer system on ``world`` (see the module's docstring)."""
+    forces = crowd_forces(world, dt)
+    phys = world.physics
+    a = world.agents
+    thrust = world.thrust
+    accelerations(
+        phys.acc,
+        phys.vel,
+        forces,
+        world.body_current,
+        world.body_in_current,
+        world.n,
+        float(thrust[0]),
+        float(thrust[1]),
+        float(a.max_speed[0]),
+        float(a.max_force[0]),
+        world.tuning.crowd.player_gain,
+        ROCK_FRICTION,
+        world.currents.drag,
+        ROCK_GRIP,
+    )
 
 
 def crowd_forces(world: World, dt: float) -> FloatArray:
@@ -414,13 +444,13 @@ def _mode_goals(
         elif m == RETURN:
             ax, ay = target[r, 0], target[r, 1]
             dx, dy = set_length(ax - px, ay - py, ms)
-            fx, fy = steer(dx, dy, vx, vy, params[8], mf)
+            fx, fy = seek_force(dx, dy, vx, vy, params[8], mf)
         elif m == WANDER:
             leashed = kind[r] == ENEMY and path_index[r] < 0
             if leashed and hypot(px - post[r, 0], py - post[r, 1]) > leash:
                 ax, ay = post[r, 0], post[r, 1]
                 dx, dy = set_length(ax - px, ay - py, ms)
-                fx, fy = steer(dx, dy, vx, vy, params[8], mf)
+                fx, fy = seek_force(dx, dy, vx, vy, params[8], mf)
             else:
                 w = 1.0
         elif m == FLOW:

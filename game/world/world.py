@@ -28,7 +28,6 @@ from steering import (
     Separate,
     Walls,
 )
-from steering.kernels import njit, use_cache
 from steering.vec import (
     FloatArray,
 )
@@ -40,16 +39,16 @@ from .brains import (
     Mode,
 )
 from .currents import Currents
-from .motion import accelerations, body_forces, settle
+from .decide import decide
+from .motion import ROCK_FRICTION, ROCK_GRIP
+from .move import move, read_back
+from .perceive import perceive
 from .physics import (
     ENEMY_TYPE,
     NPC_TYPE,
     PLAYER_TYPE,
     Physics,
     PhysicsSettings,
-    clamp_approach,
-    project_out,
-    pushable_pairs,
 )
 from .spawn import (
     ENEMY,
@@ -62,7 +61,7 @@ from .spawn import (
     build_roster,
 )
 from .state import AgentState
-from .steer import crowd_forces
+from .steer import steer
 from .think import NpcRules, think
 from .tuning import (
     FormationTuning,
@@ -77,18 +76,10 @@ __all__ = ["DT", "OUTCOMES", "ROCK_FRICTION", "ROCK_GRIP", "World"]
 
 log = logging.getLogger(__name__)
 
-use_cache(__file__)
-
 #: What :attr:`World.outcome` can be.
 OUTCOMES = ("running", "won", "caught")
-#: Pushable rocks slow down on the ground at this rate (1/s) when nothing pushes them.
-ROCK_FRICTION = 3.0
 #: A thrust this little over length 1 is taken as it is (see ``_thrust``).
 THRUST_SLACK = 1e-12
-#: Pushable rocks lie on the bottom: the current's drag on one is reduced by this much
-#: (px/s^2, static friction), so water slower than ``ROCK_GRIP / CURRENT_DRAG`` (150 px/s)
-#: leaves a rock where it is and the Finale's river (130 px/s) no longer rolls one 2,742 px.
-ROCK_GRIP = 300.0
 
 IntArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
@@ -228,9 +219,7 @@ class World:
         obs = level.obstacles
         centres = np.array([(o.x, o.y) for o in obs], dtype=np.float64).reshape(-1, 2)
         radii = np.array([o.radius for o in obs], dtype=np.float64)
-        self.obstacles = Obstacles.create(centres, radii) if obs else Obstacles.empty()
-        self.obstacle_id = np.array([o.id for o in obs], dtype=np.int64)
-        self.obstacle_dynamic = np.array([o.dynamic for o in obs], dtype=bool)
+        dynamic = np.array([o.dynamic for o in obs], dtype=bool)
         #: Incremented by every rock edit (:meth:`edit`), so drawings know to rebuild.
         self.rocks_version = 0
         rock_mass = np.array([o.mass for o in obs], dtype=np.float64)
@@ -253,14 +242,12 @@ class World:
             centres,
             radii,
             rock_mass,
-            self.obstacle_dynamic,
+            dynamic,
             settings,
             self.walls.segments,
             self.wall_thickness / 2,
+            np.array([o.id for o in obs], dtype=np.int64),
         )
-        dyn = self.physics.dynamic_rocks
-        self._body_radius = np.concatenate((a.radius, radii[dyn]))
-        self._body_mass = np.concatenate((a.mass, rock_mass[dyn]))
 
         # Brains.
         mode = np.full(n, Mode.NONE, dtype=np.int8)
@@ -299,7 +286,7 @@ class World:
         w, h = level.width_px, level.height_px
         self.brain = CrowdBrain(
             contain=Contain(0.0, 0.0, w, h),
-            avoid=AvoidObstacles(self.obstacles),
+            avoid=AvoidObstacles(self.physics.obstacles),
             walls=_wall_avoidance(self.walls, self.wall_thickness, tuning),
             paths=self.paths,
             currents=self.currents,
@@ -309,13 +296,11 @@ class World:
             bounds=(0.0, 0.0, w, h),  # issue 15: fish turn back from the map's edges
         )
         self.state = AgentState.empty(n, mode)
-        self._pushable: tuple[IntArray, IntArray] | None = None
         #: The crowd's separation (each agent keeps its own distance).
         self.separate = Separate(per_agent=True)
-        self._current = np.zeros((self.physics.n_bodies, 2))
-        self._in_current = np.zeros(self.physics.n_bodies, dtype=bool)
         exits = level.exits
-        self._exits = np.array(
+        #: (X, 4) the exits' rectangles (left, bottom, right, top).
+        self.exit_rects = np.array(
             [(e.rect.left, e.rect.bottom, e.rect.right, e.rect.top) for e in exits]
         ).reshape(-1, 4)
         #: (X, 2) the exits' centres (sentinels guard the one nearest the player).
@@ -323,11 +308,13 @@ class World:
         #: Called as ``timer(system, seconds)`` after each system of a step when set (the
         #: bench's hook: see :attr:`systems`).
         self.timer: Callable[[str, float], None] | None = None
-        self._thrust_now = np.zeros(2)
-        self._acc = np.zeros((self.physics.n_bodies, 2))
-        self._force = np.zeros((self.physics.n_bodies, 2))
-        self._read_state()
-        self._current, self._in_current = self.currents.velocity_at(self._pos_all)
+        #: (2,) the player's input this step (a direction no longer than 1).
+        self.thrust = np.zeros(2)
+        #: (N + D, 2) the current's velocity at every body, and (N + D,) which bodies are
+        #: in a flow region (the perceive system's).
+        self.body_current = np.zeros((self.physics.n_bodies, 2))
+        self.body_in_current = np.zeros(self.physics.n_bodies, dtype=bool)
+        self.read_bodies()
         think(self, DT, enemies=False)
 
     # -- public views ------------------------------------------------------------------------
@@ -368,6 +355,21 @@ class World:
         return np.array(MODE_NAMES)[self.mode]
 
     @property
+    def obstacles(self) -> Obstacles:
+        """The rocks as the steering core sees them (the physics' view of its rocks)."""
+        return self.physics.obstacles
+
+    @property
+    def obstacle_id(self) -> NDArray[np.int64]:
+        """(M,) the rocks' ids in the level."""
+        return self.physics.rock_id
+
+    @property
+    def obstacle_dynamic(self) -> BoolArray:
+        """(M,) which rocks are pushable."""
+        return self.physics.rock_dynamic
+
+    @property
     def obstacle_pos(self) -> FloatArray:
         """(M, 2) rock centres now."""
         return self.obstacles.centers
@@ -380,12 +382,12 @@ class World:
     @property
     def current_at_agents(self) -> FloatArray:
         """(N, 2) the current's velocity at each agent (zero in still water)."""
-        return self._current[: self.n]
+        return self.body_current[: self.n]
 
     @property
     def in_current(self) -> BoolArray:
         """(N,) agents inside a flow region now."""
-        return self._in_current[: self.n]
+        return self.body_in_current[: self.n]
 
     @property
     def dt(self) -> float:
@@ -431,7 +433,7 @@ class World:
             self._carry_over(level)
             return "redraw"
         if "exits" in fields:
-            self._exits = np.array(
+            self.exit_rects = np.array(
                 [(e.rect.left, e.rect.bottom, e.rect.right, e.rect.top) for e in level.exits]
             ).reshape(-1, 4)
             # Sentinels guard the exit nearest the player: the edited exits, not the old ones.
@@ -439,7 +441,7 @@ class World:
         if "flows" in fields:
             self.currents.items[:] = Currents.from_level(level).items
             self.currents.remember(np.zeros((0, 2)), np.zeros((0, 2)))
-            self._current, self._in_current = self.currents.velocity_at(self._pos_all)
+            self.body_current, self.body_in_current = self.currents.velocity_at(self.physics.pos)
         return "redraw" if fields & {"exits", "flows"} else ""
 
     def _carry_over(self, level: Level) -> None:
@@ -466,7 +468,6 @@ class World:
     def _edit_rocks(self, changes: Sequence[Change], old: Level, level: Level | None) -> None:
         """Mirror rock events in the physics (see :meth:`edit`)."""
         phys = self.physics
-        ids = list(self.obstacle_id.tolist())
         rebuild: int | None = None
         if level is not None:
             # A rock that became pushable or fixed, or a rock taken from the middle: the rocks
@@ -483,28 +484,25 @@ class World:
                 if rebuild is not None and change.index >= rebuild:
                     continue
                 centre = (float(change.x), float(change.y))
-                if change.index < len(ids):
+                if change.index < phys.rock_id.size:
                     was_at = (
                         old.obstacles[change.index] if change.index < len(old.obstacles) else None
                     )
                     if change.dynamic and was_at is not None and (was_at.x, was_at.y) == centre:
                         centre = (float(live[change.index, 0]), float(live[change.index, 1]))
-                    phys.edit_rock(change.index, centre, float(change.radius))
-                    ids[change.index] = change.id
+                    phys.edit_rock(change.index, centre, float(change.radius), change.id)
                 else:
-                    phys.add_rock(centre, float(change.radius), change.dynamic, change.mass)
-                    ids.append(change.id)
-            elif isinstance(change, RockRemoved) and ids and rebuild is None:
+                    phys.add_rock(
+                        centre, float(change.radius), change.dynamic, change.mass, change.id
+                    )
+            elif isinstance(change, RockRemoved) and phys.rock_id.size and rebuild is None:
                 phys.remove_last_rock()
-                ids.pop()
         if rebuild is not None and level is not None:
-            while len(ids) > rebuild:
+            while phys.rock_id.size > rebuild:
                 phys.remove_last_rock()
-                ids.pop()
             for rock in level.obstacles[rebuild:]:
-                phys.add_rock((rock.x, rock.y), rock.radius, rock.dynamic, rock.mass)
-                ids.append(rock.id)
-        self._sync_rocks(np.array(ids, dtype=np.int64))
+                phys.add_rock((rock.x, rock.y), rock.radius, rock.dynamic, rock.mass, rock.id)
+        self._sync_rocks()
 
     def _edit_spawns(self, old: Level, new: Level) -> bool:
         """Bring agents' limits in line with their edited spawns; False when the edit
@@ -532,23 +530,11 @@ class World:
                 self.minds.sight[np.isin(self.minds.rows, rows)] = spawn.sight
         return True
 
-    def _sync_rocks(self, ids: NDArray[np.int64]) -> None:
-        """Bring the world's rock arrays in line with the physics' rocks after an edit."""
-        phys = self.physics
-        centres = phys.rock_centres()
-        radii = phys.rock_radius.copy()
-        self.obstacles = Obstacles.create(centres, radii) if radii.size else Obstacles.empty()
-        self.brain.avoid.obstacles = self.obstacles
-        self.obstacle_id = ids
-        self.obstacle_dynamic = phys.rock_dynamic.copy()
+    def _sync_rocks(self) -> None:
+        """Bring what steers by the rocks in line with the physics' rocks after an edit."""
+        self.brain.avoid.obstacles = self.physics.obstacles
         self.rocks_version += 1
-        dyn = phys.dynamic_rocks
-        a = self.agents
-        self._body_radius = np.concatenate((a.radius, radii[dyn]))
-        self._body_mass = np.concatenate((a.mass, phys.rock_mass[dyn]))
-        self._pushable = None
-        self._read_state()
-        self._current, self._in_current = self.currents.velocity_at(self._pos_all)
+        self.read_bodies()
 
     # -- stepping ----------------------------------------------------------------------------
 
@@ -565,7 +551,7 @@ class World:
         """
         u = _thrust(thrust)
         self.inputs.append((float(u[0]), float(u[1])))
-        self._thrust_now = u
+        self.thrust = u
         timer = self.timer
         if timer is None:
             for _, system in self.systems:
@@ -580,125 +566,47 @@ class World:
 
     @property
     def systems(self) -> tuple[tuple[str, Callable[[], None]], ...]:
-        """The step's systems, in the order they run, by name: ``perceive`` (drifting paths,
-        currents, sight), ``think`` (the enemies' state machine, NPC modes, path turns),
-        ``steer`` (every body's acceleration), ``physics`` (contacts, pymunk, reading the
-        bodies back) and ``decide`` (caught or won). Names are :data:`SYSTEMS`."""
+        """The step's systems, in the order they run, by name (names are :data:`SYSTEMS`),
+        each the entry point of its own module called on this world:
+
+        * ``perceive`` (:mod:`~game.world.perceive`): drifting paths, currents, sight;
+        * ``think`` (:mod:`~game.world.think`): the enemies' state machine, NPC modes, path
+          turns;
+        * ``steer`` (:mod:`~game.world.steer`): every body's acceleration;
+        * ``physics`` (:mod:`~game.world.move`): contacts, pymunk, the bodies read back;
+        * ``decide`` (:mod:`~game.world.decide`): caught or won.
+        """
         return (
             ("perceive", self._perceive),
             ("think", self._think),
-            ("steer", self._steer_all),
-            ("physics", self._physics),
+            ("steer", self._steer),
+            ("physics", self._move),
             ("decide", self._decide),
         )
-
-    # -- systems -----------------------------------------------------------------------------
-
-    def _perceive(self) -> None:
-        """What every agent senses this step: drifting paths moved, the currents where each
-        body is, and which enemies see the player."""
-        t = self.time
-        self.paths.drift(t)
-        self.currents.update(t, self.frame)
-        pos = self._pos_all
-        self._current, self._in_current = self.currents.velocity_at(pos)
-        self.currents.remember(pos[1 : self.n], self._current[1 : self.n])
-        a = self.agents
-        rows = self.minds.rows
-        self.minds.sighted = self.minds.look(
-            a.pos[rows], a.pos[0], self.physics.line_of_sight, a.heading[rows]
-        )
-
-    def _steer_all(self) -> None:
-        """Every body's acceleration: the crowd's steering, the player's thrust, rocks'
-        friction, and the currents' drag."""
-        steer = self._crowd_forces()
-        a = self.agents
-        thrust = self._thrust_now
-        bodies = self._vel_all.shape[0]
-        if self._acc.shape[0] != bodies:  # rocks were added or removed by an edit
-            self._acc = np.zeros((bodies, 2))
-            self._force = np.zeros((bodies, 2))
-        accelerations(
-            self._acc,
-            self._vel_all,
-            steer,
-            self._current,
-            self._in_current,
-            self.n,
-            float(thrust[0]),
-            float(thrust[1]),
-            float(a.max_speed[0]),
-            float(a.max_force[0]),
-            self.tuning.crowd.player_gain,
-            ROCK_FRICTION,
-            self.currents.drag,
-            ROCK_GRIP,
-        )
-
-    def _physics(self) -> None:
-        """Contacts, pymunk's step, and the bodies' state read back into the agents.
-
-        Speculative contacts with static rocks and the map's edges, then the speed limit: the
-        velocity pymunk integrates with this step is clamped; forces bring it to v_next, which
-        never exceeds max speed before collisions.
-        """
-        pos = self._pos_all
-        v = self._vel_all.copy()
-        self._pushable = pushable_pairs(pos, self._body_radius, self.physics)
-        clamp_approach(pos, v, self._body_radius, self.physics, DT, self._pushable)
-        force = self._force
-        bad = body_forces(v, self._acc, self._body_mass, self.agents.max_speed, DT, force)
-        if bad:  # a NaN force would poison a pymunk body forever
-            log.warning("non-finite force on %d bodies zeroed", bad)
-        self.physics.write(v, force, pos if self._moved else None)
-        self.physics.step(DT)
-        self.frame += 1
-        self._read_state()
-
-    # -- internals ---------------------------------------------------------------------------
 
     def read_bodies(self) -> None:
         """Take the agents' state from the physics bodies again, and the currents where they
         are (after the bodies were written from outside: a world carried over to an edited
-        level)."""
-        self._read_state()
-        self._current, self._in_current = self.currents.velocity_at(self._pos_all)
+        level, a rock edit)."""
+        read_back(self, DT)
+        self.body_current, self.body_in_current = self.currents.velocity_at(self.physics.pos)
 
-    def _read_state(self) -> None:
-        """Pull body state from pymunk into the agent arrays (in place: views stay valid).
+    # The systems, bound to this world (each is its module's entry point).
 
-        Bodies sunk into a rock are projected out first. Agent velocities are limited to max
-        speed here (what pymunk's contact solver added beyond it is dropped), and headings
-        turn toward where each agent looks: its velocity (kept while it stands still), or the
-        player for a guarding sentinel.
-        """
-        pos, vel = self.physics.read()
-        self._moved = project_out(pos, self._body_radius, self.physics, self._pushable)
-        self._pos_all, self._vel_all = pos, vel
-        a = self.agents
-        settle(pos, vel, a.pos, a.vel, a.heading, a.max_speed, a.max_turn_rate, self.mode, DT)
-        dyn = self.physics.dynamic_rocks
-        if dyn.size:
-            # In place; the obstacles' grid follows lazily (rebuilt only past a quarter cell).
-            self.obstacles.move(dyn, pos[self.n :])
-
-    def _decide(self) -> None:
-        if self.outcome != "running":
-            return
-        if self.physics.caught_by:
-            self.outcome = "caught"
-            return
-        if _inside_any(self._exits, self.agents.pos):
-            self.outcome = "won"
+    def _perceive(self) -> None:
+        perceive(self)
 
     def _think(self) -> None:
-        """Modes: the enemies' state machine (from what they saw), NPC modes, path turns."""
         think(self, DT)
 
-    def _crowd_forces(self) -> FloatArray:
-        """Steering accelerations of the crowd: all of it, or this step's staggered group."""
-        return crowd_forces(self, DT)
+    def _steer(self) -> None:
+        steer(self, DT)
+
+    def _move(self) -> None:
+        move(self, DT)
+
+    def _decide(self) -> None:
+        decide(self)
 
 
 def _wall_avoidance(walls: Walls, thickness: FloatArray, tuning: Tuning) -> AvoidWalls | None:
@@ -727,16 +635,6 @@ def _turn_rates(archetype: NDArray[np.int8], tuning: Tuning) -> FloatArray:
     }
     table = np.array([turn_rate_rad(rates[a]) for a in Archetype])
     return np.asarray(table[archetype], dtype=np.float64)
-
-
-@njit
-def _inside_any(rects: FloatArray, pos: FloatArray) -> bool:
-    """Whether the point ``pos[0]`` lies in any (left, bottom, right, top) rectangle."""
-    x, y = pos[0, 0], pos[0, 1]
-    for k in range(rects.shape[0]):
-        if rects[k, 0] <= x <= rects[k, 2] and rects[k, 1] <= y <= rects[k, 3]:
-            return True
-    return False
 
 
 def _thrust(thrust: ArrayLike) -> FloatArray:

@@ -69,7 +69,7 @@ def test_exits_and_flows_apply_live_and_ask_for_a_redraw() -> None:
     before = world.agents.pos.copy()
     ref = model.create("exits", 200.0, 1200.0)
     assert ref is not None and answers[-1] == "redraw"
-    assert world._exits.shape[0] == len(model.level.exits)
+    assert world.exit_rects.shape[0] == len(model.level.exits)
     angle = CLASSES["flow"].prop("angle")
     assert model.set_property(Ref("flows", 0), angle, "180")
     assert answers[-1] == "redraw"

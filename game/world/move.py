@@ -1,0 +1,51 @@
+"""The physics system: every body moved one step by pymunk, and the agents read back.
+
+:func:`move` takes the velocities the bodies were last read back with, removes what would
+carry them into a rock or out of the map within the step (the physics' speculative contacts),
+makes the forces that bring each body to the velocity its acceleration asks for
+(:func:`~game.world.motion.body_forces`: at most max speed for agents, non-finite forces
+zeroed), writes them to pymunk, steps it, and reads every body back (:func:`read_back`).
+
+Reads ``world.physics.acc`` (the steer system's accelerations) and the agents' max speeds.
+Writes pymunk's bodies, the physics' per-body arrays and contact state, ``world.frame``, and
+the agents' positions, velocities and headings.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from .motion import body_forces, settle
+
+if TYPE_CHECKING:
+    from .world import World
+
+__all__ = ["move", "read_back"]
+
+log = logging.getLogger(__name__)
+
+
+def move(world: World, dt: float) -> None:
+    """Run the physics system on ``world`` for ``dt`` seconds (see the module's docstring)."""
+    phys = world.physics
+    vel = phys.vel.copy()
+    phys.approach(vel, dt)
+    bad = body_forces(vel, phys.acc, phys.body_mass, world.agents.max_speed, dt, phys.force)
+    if bad:  # a NaN force would poison a pymunk body forever
+        log.warning("non-finite force on %d bodies zeroed", bad)
+    phys.write(vel, phys.force, phys.pos if phys.moved else None)
+    phys.step(dt)
+    world.frame += 1
+    read_back(world, dt)
+
+
+def read_back(world: World, dt: float) -> None:
+    """The bodies' state from pymunk into the physics' arrays and the agents (in place, so
+    views stay valid): bodies sunk into a rock projected out, the agents' velocities limited
+    to max speed (what pymunk's contact solver added beyond it is dropped), and their headings
+    turned toward where each looks: its velocity (kept while it stands still), or the player
+    for a guarding sentinel."""
+    pos, vel = world.physics.read_back()
+    a = world.agents
+    settle(pos, vel, a.pos, a.vel, a.heading, a.max_speed, a.max_turn_rate, world.state.mode, dt)

@@ -1,0 +1,36 @@
+"""The perceive system: what every agent senses this step.
+
+:func:`perceive` moves the drifting paths, lets the currents evolve, finds the water's velocity
+where every body is, and asks which enemies see the player (sight range and cone in a
+compiled pass, then the physics' line of sight for the few in range).
+
+Reads ``world.time``/``frame``, the bodies' positions (``world.physics.pos``), the agents'
+positions and headings, and the currents, paths, rocks and walls. Writes the paths' nodes,
+``world.body_current`` and ``world.body_in_current`` (every body's current), the currents'
+memory, and ``world.minds.sighted``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .world import World
+
+__all__ = ["perceive"]
+
+
+def perceive(world: World) -> None:
+    """Run the perceive system on ``world`` (see the module's docstring)."""
+    t = world.time
+    world.paths.drift(t)
+    currents = world.currents
+    currents.update(t, world.frame)
+    pos = world.physics.pos
+    world.body_current, world.body_in_current = current, _ = currents.velocity_at(pos)
+    n = world.n
+    currents.remember(pos[1:n], current[1:n])
+    a = world.agents
+    minds = world.minds
+    rows = minds.rows
+    minds.sighted = minds.look(a.pos[rows], a.pos[0], world.physics.line_of_sight, a.heading[rows])
