@@ -407,10 +407,10 @@ class World:
         core's obstacles and the world's per-body arrays follow. Exits and flow regions are
         replaced; a spawn's speeds, force, sight and separation reach its agents at once.
         An edit that changes which agents exist (a spawn added or removed; its count, path,
-        radius or wander changed; the world's size) or edits a wall carries the running world
-        over to the edited level (:func:`~game.world.respawn.carry_over`): agents that still
-        exist keep their place, motion and memory, new ones start at their spawns, and the
-        clock goes on.
+        radius, wander, role, formation, spacing, queueing or avoidance changed; the world's
+        size) or edits a wall carries the running world over to the edited level
+        (:func:`~game.world.respawn.carry_over`): agents that still exist keep their place,
+        motion and memory, new ones start at their spawns, and the clock goes on.
 
         Args:
             changes: the events of one update of the edited level, in order.
@@ -510,8 +510,16 @@ class World:
 
         def roster_of(level: Level) -> list[tuple[object, ...]]:
             rows: list[tuple[object, ...]] = [(level.player.id, level.player.radius)]
-            rows += [(e.id, e.count, e.path, e.radius) for e in level.enemies]
-            rows += [(n.id, n.count, n.path, n.radius, n.wander) for n in level.npcs]
+            # Role, formation, queueing and avoidance are the roster's too (the archetype, the
+            # slots, the NPC rules), so changing one carries the world over.
+            rows += [
+                (e.id, e.count, e.path, e.radius, e.role, e.formation, e.spacing)
+                for e in level.enemies
+            ]
+            rows += [
+                (n.id, n.count, n.path, n.radius, n.wander, n.role, n.queue, n.avoid)
+                for n in level.npcs
+            ]
             return rows
 
         if roster_of(old) != roster_of(new):

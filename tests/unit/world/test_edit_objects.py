@@ -12,7 +12,7 @@ from game.editor import Change, EditModel
 from game.editor.objects import Ref
 from game.level import CLASSES, resolve_level
 from game.world import World
-from game.world.spawn import ENEMY
+from game.world.spawn import ENEMY, NPC, Archetype
 
 
 def _live(name: str) -> tuple[EditModel, World, list[str]]:
@@ -103,3 +103,26 @@ def test_sentinels_guard_an_exit_where_it_was_moved_to() -> None:
     world.agents.pos[0] = (310.0, 310.0)  # the player right beside the new exit
     world.step()
     np.testing.assert_array_equal(world.brain.exit_pos, centres[-1])
+
+
+def test_a_role_edit_reaches_the_running_world() -> None:
+    # Given a running school of fish
+    model, world, answers = _live("swarm")
+    for _ in range(20):
+        world.step()
+    school = next(i for i, s in enumerate(model.level.npcs) if s.role == "fish")
+    spawn = model.level.npcs[school]
+    rows = np.flatnonzero((world.kind == NPC) & (world.spawn_id == spawn.id))
+    pos = world.agents.pos[rows].copy()
+    frame = world.frame
+    # When the editor makes them hiders
+    assert model.set_property(Ref("npcs", school), CLASSES["npc"].prop("role"), "hider")
+    # Then the world carries on with hiders where the fish were
+    assert answers[-1] == "redraw"
+    assert world.frame == frame
+    rows = np.flatnonzero((world.kind == NPC) & (world.spawn_id == spawn.id))
+    assert (world.roster.archetype[rows] == Archetype.HIDER).all()
+    assert np.array_equal(world.agents.pos[rows], pos)
+    # And a queueing flag reaches them too
+    assert model.set_property(Ref("npcs", school), CLASSES["npc"].prop("queue"), True)
+    assert world.roster.queue[rows].all()
