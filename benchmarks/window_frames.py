@@ -111,7 +111,7 @@ def _timed_method(plain: Callable[..., Any], part: str) -> Callable[..., Any]:
     return method
 
 
-def level_view(app: GameApp, path: Path, size: tuple[int, int], player: str) -> LevelView:
+def level_view(app: GameApp, path: Path, player: str) -> LevelView:
     view = LevelView(app, path, autopilot=player == "autopilot", show_result=False)
     world = view.world
     step = world.step
@@ -126,7 +126,10 @@ def level_view(app: GameApp, path: Path, size: tuple[int, int], player: str) -> 
 
     world.step = endless  # type: ignore[method-assign]
     rig = view.stage.rig
-    rig.zoom = min(size[0] / world.level.width_px, size[1] / world.level.height_px)
+    # The whole map in the play area (the window between the HUD's bars), so the camera
+    # holds still as a player's zoomed-out view does.
+    view_w, view_h = rig.view_size
+    rig.zoom = min(view_w / world.level.width_px, view_h / world.level.height_px)
     view.stage.snap_camera()
     return view
 
@@ -156,7 +159,7 @@ def main() -> int:
     if not args.no_blank:
         rows.append(("blank window", Blank(window)))
     for path in paths:
-        rows.append((path.stem, level_view(app, path, args.size, args.player)))
+        rows.append((path.stem, level_view(app, path, args.player)))
     for name, view in rows:
         meter = Meter()
         wrap(view, meter)

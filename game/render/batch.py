@@ -345,12 +345,13 @@ class HairlineBatch:
         col = _read(self._col, 2 * self.count, 8, np.uint8)[:, :4]
         return seg.astype(np.float32), col.astype(np.uint8)
 
-    def draw(self) -> None:
-        """Draw all segments (one call)."""
-        if self.count == 0:
+    def draw(self, limit: int | None = None) -> None:
+        """Draw all segments, or the first ``limit`` of them (one call)."""
+        count = self.count if limit is None else min(self.count, max(int(limit), 0))
+        if count == 0:
             return
         with self._ctx.enabled(self._ctx.BLEND):
-            self._geometry.render(self._program, vertices=2 * self.count)
+            self._geometry.render(self._program, vertices=2 * count)
 
 
 class DiscBatch:

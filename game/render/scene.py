@@ -18,8 +18,9 @@ from numpy.typing import NDArray
 from game.world import ENEMY, NPC, Mode
 
 from . import theme
+from .backdrop import Backdrop
 from .bank import TextureBank
-from .batch import LineBatch, TriangleBatch
+from .batch import HairlineBatch, LineBatch, TriangleBatch
 from .geometry import (
     chevrons_along,
     convex_fan,
@@ -37,6 +38,8 @@ __all__ = ["GRID_STEP", "WorldRenderer", "facing_angles"]
 
 #: Spacing of the faint grid lines (px).
 GRID_STEP = 128.0
+#: Width of the flow streaks (world px).
+STREAK_WIDTH = 1.6
 #: Border drawn round the tube (px) and how fast the direction chevrons march (px/s).
 TUBE_EDGE = 3.0
 #: The pale rim drawn round every wall (px each side).
@@ -155,6 +158,7 @@ class WorldRenderer:
         self._grid.add(np.stack((np.zeros_like(ys), ys, np.full_like(ys, w), ys), 1), theme.GRID)
         self._grid.add(rect_outline(0.0, 0.0, w, h), theme.WALL, 4.0)
         self._grid.commit()
+        self._backdrop = Backdrop(ctx, self._draw_backdrop, theme.BACKGROUND)
 
         # The level's walls: static capsules, rim first so joins merge, then the stone; the
         # inside of closed convex walls is stone too, under the ridge line.
@@ -183,6 +187,10 @@ class WorldRenderer:
         rects = [(f.rect.left, f.rect.bottom, f.rect.width, f.rect.height) for f in level.flows]
         self.particles = FlowParticles(rects, self._current_at, seed=level.seed)
         self._streaks = LineBatch(ctx, max(self.particles.count * ARROW_PARTS, 16))
+        # Zoomed out until a streak is thinner than a screen pixel, the streaks are hairlines
+        # (half the cost on a software rasteriser), faded by the pixel they cover.
+        self._thin_streaks = HairlineBatch(ctx, max(self.particles.count * ARROW_PARTS, 16))
+        self._thin = False
         #: World units per screen pixel at the last draw (1 / zoom): how many particles show.
         self._pixel = 1.0
 
@@ -286,10 +294,18 @@ class WorldRenderer:
         if self.particles.count:
             # Only the particles the last frame showed (see FlowParticles.shown).
             segments, alpha = self.particles.arrows(shown=self.particles.shown(self._pixel))
+            cover = STREAK_WIDTH / self._pixel  # screen pixels across a streak
+            self._thin = cover < 1.0
+            if self._thin:
+                alpha = alpha * cover
             colors = np.empty((segments.shape[0], 4), np.uint8)
             colors[:, :3] = theme.FLOW_PARTICLE[:3]
             colors[:, 3] = (alpha * theme.FLOW_PARTICLE[3]).astype(np.uint8)
-            self._streaks.set(segments, colors, 1.6)
+            if self._thin:
+                self._thin_streaks.add(segments, colors)
+                self._thin_streaks.commit()
+            else:
+                self._streaks.set(segments, colors, STREAK_WIDTH)
 
         pulse = 0.75 + 0.25 * math.sin(self.clock * 3.0)
         for s in self.exits:
@@ -343,19 +359,30 @@ class WorldRenderer:
 
     # -- draw --------------------------------------------------------------------------------
 
-    def draw(self, pixel: float = 1.0) -> None:
+    def _draw_backdrop(self) -> None:
+        """The static bottom layers: the dark beyond the map, the currents' tints, the grid
+        (through :attr:`_backdrop`, which caches them while the camera holds still)."""
+        self._static_tris.draw()
+        self._grid.draw(self._pixel)
+
+    def draw(self, pixel: float = 1.0, clear: bool = False) -> None:
         """Draw the world (under the world camera). Changes nothing but the zoom it keeps for
         the next update (how many flow streaks to build).
 
         Args:
             pixel: World units per screen pixel (1 / zoom), for antialiased edges.
+            clear: paint the whole window with the background colour first (the frame's
+                clear; see :class:`~game.render.backdrop.Backdrop`).
         """
-        self._static_tris.draw()
-        self._grid.draw(pixel)
+        self._pixel = pixel
+        self._backdrop.draw(clear)
         self._tubes.draw(pixel)
         self._chevrons.draw(pixel)
-        self._pixel = pixel
-        self._streaks.draw(pixel, ARROW_PARTS * self.particles.shown(pixel))
+        shown = ARROW_PARTS * self.particles.shown(pixel)
+        if self._thin:
+            self._thin_streaks.draw(shown)
+        else:
+            self._streaks.draw(pixel, shown)
         self.exits.draw()
         self._cones.draw()
         self._walls.draw(pixel)

@@ -141,9 +141,10 @@ class LevelStage:
         return (float(p[0]), float(p[1]))
 
     def draw(self) -> None:
-        """Draw the level, the overlay and the HUD. Changes nothing."""
+        """Clear the window and draw the level, the overlay and the HUD (the frame's clear is
+        the renderer's: its cached backdrop covers the window). Changes nothing."""
         self.camera.use()
-        self.renderer.draw(1.0 / self.rig.zoom)
+        self.renderer.draw(1.0 / self.rig.zoom, clear=True)
         self.overlay.draw()
         self.end_mark.draw()
         self.screen.use()

@@ -137,8 +137,7 @@ class LevelView(arcade.View):
 
     def on_draw(self) -> None:
         """Draw the stage. Changes nothing."""
-        self.clear()
-        self.stage.draw()
+        self.stage.draw()  # clears the window
 
     def on_resize(self, width: int, height: int) -> None:
         """Keep cameras and HUD fitted to the window."""

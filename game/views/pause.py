@@ -64,8 +64,7 @@ class PauseView(arcade.View):
 
     def on_draw(self) -> None:
         """The frozen level, a dim veil and the menu. Changes nothing."""
-        self.clear()
-        self.level_view.stage.draw()
+        self.level_view.stage.draw()  # clears the window
         w, h = self.window.get_size()
         arcade.draw_lrbt_rectangle_filled(0, w, 0, h, DIM)
         self.heading.draw()

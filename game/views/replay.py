@@ -124,8 +124,7 @@ class ReplayView(arcade.View):
 
     def on_draw(self) -> None:
         """The stage, and the result panel once the run is over. Changes nothing."""
-        self.clear()
-        self.stage.draw()
+        self.stage.draw()  # clears the window
         if self.showing_result:
             w, h = self.window.get_size()
             arcade.draw_lrbt_rectangle_filled(

@@ -166,8 +166,7 @@ class ResultView(arcade.View):
 
     def on_draw(self) -> None:
         """The last frame of the run and the panel. Changes nothing."""
-        self.clear()
-        self.level_view.stage.draw()
+        self.level_view.stage.draw()  # clears the window
         arcade.draw_lbwh_rectangle_filled(*self.panel, PANEL)
         self.heading.draw()
         self.detail.draw()

@@ -125,3 +125,43 @@ def test_route_tubes_follow_drifting_paths(window: arcade.Window) -> None:
     # Then the tubes were rebuilt for the moved nodes
     assert [p.version for p in world.paths.values()] == versions
     assert renderer._path_versions != drawn
+
+
+def test_the_backdrop_from_its_cache_is_the_frame_drawn_directly(
+    window: arcade.Window, bank: TextureBank
+) -> None:
+    # Given a level with currents (translucent tints over the grid), zoomed out to the map
+    world = World(load_level(next(p for p in shipped_levels() if "currents" in p.name)))
+    camera = arcade.Camera2D(window=window)
+    camera.zoom = 0.5
+    camera.position = (world.level.width_px / 2, world.level.height_px / 2)
+    pixel = 1.0 / camera.zoom
+    # and the frame as the views drew it before: clear, then every layer drawn
+    camera.use()
+    window.clear()
+    WorldRenderer(world, bank, window.ctx).draw(pixel)
+    reference = _grab(window)
+    # When a renderer draws three frames and clears the window itself
+    renderer = WorldRenderer(world, bank, window.ctx)
+    frames = []
+    for _ in range(3):
+        camera.use()
+        window.clear(color=(255, 0, 255))  # what the last frame left, say
+        renderer.draw(pixel, clear=True)
+        frames.append(_grab(window))
+    backdrop = renderer._backdrop
+    # Then the first frame drew the layers, the next two copied them from the texture
+    assert (backdrop.direct, backdrop.copies) == (1, 2)
+    # and every pixel of every frame is the reference's (the copy clears the window too)
+    for frame in frames:
+        assert np.array_equal(frame, reference)
+    # When the camera moves, the layers are drawn directly again (not from a stale texture)
+    camera.position = (camera.position[0] + 37.0, camera.position[1])
+    camera.use()
+    renderer.draw(pixel, clear=True)
+    assert backdrop.direct == 2
+    moved = _grab(window)
+    assert not np.array_equal(moved, reference)
+    camera.use()
+    renderer.draw(pixel, clear=True)
+    assert backdrop.copies == 3 and np.array_equal(_grab(window), moved)

@@ -1,0 +1,101 @@
+"""The world's static bottom layers, drawn once while the camera holds still.
+
+The dark beyond the map, the currents' tints and the grid do not change while a level plays,
+yet software rasterisers (Mesa's llvmpipe) spend milliseconds a frame on their translucent
+fills and antialiased lines. :class:`Backdrop` draws them as they are while the camera moves,
+and once it holds still draws them into an offscreen texture, over the window's clear colour,
+which each later frame copies to the screen in one framebuffer blit. The blit covers the whole
+window, so it also stands in for the frame's clear: on llvmpipe a clear and a blit each cost
+about as much as one full-window fill, and the layers two to four more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import arcade
+from arcade.gl import NEAREST, Framebuffer
+
+__all__ = ["Backdrop"]
+
+#: What the layers were drawn for: viewport, projection, view, target framebuffer.
+_Key = tuple[object, ...]
+
+
+class Backdrop:
+    """Layers drawn through a cache keyed on the camera and the viewport.
+
+    Args:
+        ctx: The window's context.
+        layers: Draws the layers (under the active camera), bottom first, over what is there.
+        clear: The colour under them (the window's clear colour), RGBA 0-255.
+    """
+
+    def __init__(
+        self,
+        ctx: arcade.ArcadeContext,
+        layers: Callable[[], None],
+        clear: tuple[int, int, int, int],
+    ) -> None:
+        self._ctx = ctx
+        self._layers = layers
+        self._clear = clear
+        self._fbo: Framebuffer | None = None
+        self._cached: _Key | None = None  # what the texture holds
+        self._last: _Key | None = None  # what the last frame drew for
+        #: Frames drawn from the texture and frames drawn directly (the tests read them).
+        self.copies = 0
+        self.direct = 0
+
+    def draw(self, clear: bool = False) -> None:
+        """Draw the layers: directly when the camera or viewport changed since the last
+        frame, else from the texture (made first when it holds another view).
+
+        Args:
+            clear: paint the whole target first with the clear colour (the frame's clear:
+                the texture's copy does it, a direct draw clears first).
+        """
+        ctx = self._ctx
+        target = ctx.active_framebuffer
+        key: _Key = (
+            tuple(ctx.viewport),
+            tuple(ctx.projection_matrix),
+            tuple(ctx.view_matrix),
+            id(target),
+            target.size,
+        )
+        if key != self._last:
+            self._last = key
+            self.direct += 1
+            if clear:
+                target.clear(color=self._clear, viewport=(0, 0, *target.size))
+            self._layers()
+            return
+        if key != self._cached:
+            self._render(target, key)
+        fbo = self._fbo
+        assert fbo is not None
+        # A framebuffer blit (a copy of rows of pixels): a software rasteriser samples a
+        # full-window textured quad at twice the cost of drawing the layers themselves.
+        ctx.copy_framebuffer(fbo, target, depth=False)
+        target.use(force=True)  # the blit left the texture bound for reading
+        self.copies += 1
+
+    def invalidate(self) -> None:
+        """Forget the texture (the layers changed)."""
+        self._cached = None
+
+    def _render(self, target: Framebuffer, key: _Key) -> None:
+        """Draw the layers into the texture, as they would be drawn on ``target``."""
+        ctx = self._ctx
+        size = target.size
+        if self._fbo is None or self._fbo.size != size:
+            texture = ctx.texture(size, components=4, filter=(NEAREST, NEAREST))
+            self._fbo = ctx.framebuffer(color_attachments=[texture])
+        viewport = ctx.viewport
+        with self._fbo.activate():
+            self._fbo.clear(color=self._clear)
+            ctx.viewport = viewport
+            self._layers()
+        ctx.viewport = viewport
+        self._cached = key
