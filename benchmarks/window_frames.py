@@ -5,7 +5,11 @@ draw. Issue 24's frame table.
 Run under a real display, for example Xvfb (Mesa llvmpipe here):
 
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python benchmarks/window_frames.py \\
-        [LEVEL ...] [--seconds 10] [--size 1280x800] [--no-blank] [--player circles|autopilot]
+        [LEVEL ...] [--seconds 10] [--size 1280x800] [--no-blank] [--player circles|autopilot] \\
+        [--extra-npcs K] [--debug]
+
+``--extra-npcs 798 --debug sandbox`` is the sandbox at 1,000 agents with the F1 overlay on;
+``--extra-npcs 9798 sandbox`` the sandbox at 10,000 agents (the level holds 202).
 
 Each level plays in the game's own window and loop (``arcade.run``: fixed updates at 60 Hz,
 drawing at up to 60 fps, as in play) with the player swimming slow circles (or the autopilot
@@ -111,8 +115,17 @@ def _timed_method(plain: Callable[..., Any], part: str) -> Callable[..., Any]:
     return method
 
 
-def level_view(app: GameApp, path: Path, player: str) -> LevelView:
-    view = LevelView(app, path, autopilot=player == "autopilot", show_result=False)
+def level_view(
+    app: GameApp, path: Path, player: str, extra_npcs: int = 0, debug: bool = False
+) -> LevelView:
+    view = LevelView(
+        app,
+        path,
+        autopilot=player == "autopilot",
+        show_result=False,
+        extra_npcs=extra_npcs,
+        debug=debug,
+    )
     world = view.world
     step = world.step
 
@@ -147,7 +160,16 @@ def main() -> int:
         help="who swims: slow circles (the frame a player gets) or the autopilot, whose "
         "route planning then counts in the world's time",
     )
+    parser.add_argument(
+        "--extra-npcs",
+        type=int,
+        default=0,
+        help="fish added to each level (the sandbox at 1,000 or 10,000 agents)",
+    )
+    parser.add_argument("--debug", action="store_true", help="with the F1 overlay on")
     args = parser.parse_args()
+    if not 0 <= args.extra_npcs <= 100_000:
+        parser.error(f"--extra-npcs must be in 0..100000, got {args.extra_npcs}")
     paths = [resolve_level(name) for name in args.levels] or shipped_levels()
     window = create_window(*args.size, visible=True)
     app = GameApp(window, sounds=Sounds(muted=True))
@@ -159,7 +181,8 @@ def main() -> int:
     if not args.no_blank:
         rows.append(("blank window", Blank(window)))
     for path in paths:
-        rows.append((path.stem, level_view(app, path, args.player)))
+        view = level_view(app, path, args.player, args.extra_npcs, args.debug)
+        rows.append((f"{path.stem} ({view.world.n:,})", view))
     for name, view in rows:
         meter = Meter()
         wrap(view, meter)

@@ -65,6 +65,8 @@ class LevelView(arcade.View):
         autopilot: Let the world's autopilot play (screenshots, demos).
         show_result: Go to the result view when the run ends (off for screenshots).
         level: Already loaded level data for ``path`` (loaded from ``path`` when None).
+        extra_npcs: Fish added to the level's own agents (the frame benchmark's crowds); a
+            run with extra fish is not recorded, as its replay could not bring them back.
     """
 
     def __init__(
@@ -76,12 +78,13 @@ class LevelView(arcade.View):
         autopilot: bool = False,
         show_result: bool = True,
         level: Level | None = None,
+        extra_npcs: int = 0,
     ) -> None:
         super().__init__(app.window, background_color=theme.BACKGROUND)
         self.app = app
         self.path = path
         self.level = level if level is not None else load_level(path)
-        self.world = World(self.level, debug=debug)
+        self.world = World(self.level, extra_npcs=extra_npcs, debug=debug)
         self.pilot = Autopilot(self.world) if autopilot else None
         self.show_result = show_result
         self.stage = LevelStage(self.world, app.bank, app.window, debug=debug)
@@ -90,7 +93,7 @@ class LevelView(arcade.View):
         self.tapped: set[int] = set()
         self.end_timer: float | None = None
         self.result: tuple[LevelRecord, bool] | None = None
-        if app.recorder is not None and self.pilot is None:
+        if app.recorder is not None and self.pilot is None and not extra_npcs:
             app.recorder.start(path, self.world)
 
     # -- simulation --------------------------------------------------------------------------
