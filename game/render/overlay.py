@@ -59,6 +59,8 @@ IntArray = NDArray[np.intp]
 
 #: At most this many field arrows (the densest grids are thinned).
 MAX_FLOW_ARROWS = 6000
+#: Zoomed out below this, trails join every second sample (below half of it, every third).
+TRAIL_ZOOM = 0.75
 
 
 def _inside(points: FloatArray, rect: tuple[float, float, float, float]) -> NDArray[np.bool_]:
@@ -177,7 +179,9 @@ class DebugOverlay:
     def _trails(self, pos: FloatArray, show: NDArray[np.bool_]) -> None:
         """Seed 001: each agent's recent positions, fading with age."""
         rows = np.flatnonzero(show)
-        seg = self.trails.segments(pos, rows)
+        # Zoomed out, every second or third sample: the same line in half the segments.
+        stride = max(1, round(TRAIL_ZOOM / self.zoom))
+        seg = self.trails.segments(pos, rows, stride)
         if seg.shape[0] == 0:
             return
         k = seg.shape[0] // max(rows.size, 1)
@@ -203,10 +207,12 @@ class DebugOverlay:
             on = show[rows] & np.isfinite(dist) & (dist > 0)
             if count is not None and count.shape[0] == rows.size:
                 on &= np.asarray(count) > 0  # only agents with a neighbour too close now
-            # the distance is kept centre to centre: half of it round each agent touches
-            self._thin(
-                circle_segments(pos[rows[on]], dist[on] / 2.0, 10), theme.DEBUG["separation"]
-            )
+            # the distance is kept centre to centre: half of it round each agent touches;
+            # a side per screen pixel of radius, 5 to 10 (zoomed out, a small circle is a
+            # few pixels across)
+            r = dist[on] / 2.0
+            sides = int(np.clip(np.ceil(float(r.max(initial=0.0)) * self.zoom), 5, 10))
+            self._thin(circle_segments(pos[rows[on]], r, sides), theme.DEBUG["separation"])
         pairs = debug.get("separate.pairs")
         if pairs is not None and pairs.size:
             p = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)

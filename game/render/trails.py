@@ -52,17 +52,26 @@ class Trails:
         idx = (self._head - np.arange(k)[::-1]) % self.length
         return self._buf[idx]
 
-    def segments(self, pos: FloatArray, rows: NDArray[np.intp] | None = None) -> FloatArray:
-        """(S, 4) line segments along each trail, ending at the current positions ``pos``.
+    def segments(
+        self, pos: FloatArray, rows: NDArray[np.intp] | None = None, stride: int = 1
+    ) -> FloatArray:
+        """(S, 4) line segments along each trail, ending at the current positions ``pos``,
+        agent after agent within each step back in time (oldest first).
 
         Args:
             pos: (N, 2) current positions.
             rows: Only these agents (None: all).
+            stride: Join every ``stride``-th sample, counted back from now (a level of
+                detail: zoomed out, a trail's samples are a few screen pixels apart).
         """
         hist = self.ordered()
         if hist.shape[0] == 0 or hist.shape[1] != pos.shape[0]:
             return np.zeros((0, 4))
         pts = np.concatenate((hist, pos[None]), axis=0)
+        if stride > 1:
+            pts = pts[np.arange(pts.shape[0] - 1, -1, -int(stride))[::-1]]
+            if pts.shape[0] < 2:
+                return np.zeros((0, 4))
         if rows is not None:
             pts = pts[:, rows]
         seg = np.concatenate((pts[:-1], pts[1:]), axis=2)  # (K, N, 4)

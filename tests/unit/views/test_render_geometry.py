@@ -67,6 +67,11 @@ def test_trails_keep_the_last_samples_in_order() -> None:
     seg = trails.segments(np.array([[5.0, 0.0], [0.0, 5.0]]), np.array([0]))
     assert seg.shape == (3, 4)
     assert tuple(seg[-1]) == (4.0, 0.0, 5.0, 0.0)
+    # every second sample, counted back from now (5): 3, then now
+    sparse = trails.segments(np.array([[5.0, 0.0], [0.0, 5.0]]), np.array([0]), stride=2)
+    assert sparse.tolist() == [[3.0, 0.0, 5.0, 0.0]]
+    # a stride past the history leaves no segment
+    assert trails.segments(np.array([[5.0, 0.0], [0.0, 5.0]]), stride=9).shape == (0, 4)
     trails.update(np.zeros((3, 2)))  # a different crowd starts afresh
     assert trails.ordered().shape[1] == 3
 
