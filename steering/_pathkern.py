@@ -23,6 +23,7 @@ path runs in constant memory).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -285,24 +286,89 @@ class Geometry:
         first: FloatArray,
     ) -> None:
         self.pf, self.pi, self.sf, self.real, self.first = pf, pi, sf, real, first
-        self.lo = pi[:, P_LO]
-        self.count = pi[:, P_COUNT]
-        self.length = pf[:, P_LENGTH]
-        self.closed = pf[:, P_CLOSED] > 0.5
-        self.base = pf[:, P_BASE]
-        self.radius = pf[:, P_RADIUS]
-        self.uid = pf[:, P_UID]
-        self.version = pf[:, P_VERSION]
-        self.live = pf[:, P_LIVE] > 0.5
-        self.gstart = sf[:, S_GSTART]
-        self.cum = sf[:, S_CUM]
-        self.seg_len = sf[:, S_LEN]
-        self.inv_seg = sf[:, S_INV_LEN]
-        self.inv_l2 = sf[:, S_INV_L2]
-        self.seg_radius = sf[:, S_RADIUS]
-        self.ax, self.ay = sf[:, S_AX], sf[:, S_AY]
-        self.dx, self.dy = sf[:, S_DX], sf[:, S_DY]
-        self.unit = sf[:, S_UX : S_UY + 1]
+
+    # The columns by name, made on first use (drifting paths repack every step, and the
+    # kernels read the packed arrays, not these).
+
+    @functools.cached_property
+    def lo(self) -> np.ndarray:
+        return self.pi[:, P_LO]
+
+    @functools.cached_property
+    def count(self) -> np.ndarray:
+        return self.pi[:, P_COUNT]
+
+    @functools.cached_property
+    def length(self) -> FloatArray:
+        return self.pf[:, P_LENGTH]
+
+    @functools.cached_property
+    def closed(self) -> np.ndarray:
+        return self.pf[:, P_CLOSED] > 0.5
+
+    @functools.cached_property
+    def base(self) -> FloatArray:
+        return self.pf[:, P_BASE]
+
+    @functools.cached_property
+    def radius(self) -> FloatArray:
+        return self.pf[:, P_RADIUS]
+
+    @functools.cached_property
+    def uid(self) -> FloatArray:
+        return self.pf[:, P_UID]
+
+    @functools.cached_property
+    def version(self) -> FloatArray:
+        return self.pf[:, P_VERSION]
+
+    @functools.cached_property
+    def live(self) -> np.ndarray:
+        return self.pf[:, P_LIVE] > 0.5
+
+    @functools.cached_property
+    def gstart(self) -> FloatArray:
+        return self.sf[:, S_GSTART]
+
+    @functools.cached_property
+    def cum(self) -> FloatArray:
+        return self.sf[:, S_CUM]
+
+    @functools.cached_property
+    def seg_len(self) -> FloatArray:
+        return self.sf[:, S_LEN]
+
+    @functools.cached_property
+    def inv_seg(self) -> FloatArray:
+        return self.sf[:, S_INV_LEN]
+
+    @functools.cached_property
+    def inv_l2(self) -> FloatArray:
+        return self.sf[:, S_INV_L2]
+
+    @functools.cached_property
+    def seg_radius(self) -> FloatArray:
+        return self.sf[:, S_RADIUS]
+
+    @functools.cached_property
+    def ax(self) -> FloatArray:
+        return self.sf[:, S_AX]
+
+    @functools.cached_property
+    def ay(self) -> FloatArray:
+        return self.sf[:, S_AY]
+
+    @functools.cached_property
+    def dx(self) -> FloatArray:
+        return self.sf[:, S_DX]
+
+    @functools.cached_property
+    def dy(self) -> FloatArray:
+        return self.sf[:, S_DY]
+
+    @functools.cached_property
+    def unit(self) -> FloatArray:
+        return self.sf[:, S_UX : S_UY + 1]
 
 
 def build_geometry(slots: Sequence[Any]) -> Geometry:
@@ -311,50 +377,43 @@ def build_geometry(slots: Sequence[Any]) -> Geometry:
     in one Python pass, the arrays filled in one compiled one (:func:`_pack`; drifting paths
     repack every step)."""
     n_paths = len(slots)
-    zero = np.zeros((2, 2))
     node_list: list[FloatArray] = []
     radii_list: list[FloatArray] = []
-    m = np.empty(n_paths, dtype=np.intp)
-    closed = np.zeros(n_paths, dtype=np.bool_)
+    m = [2] * n_paths
+    count = [1] * n_paths
     pf = np.zeros((n_paths, PF_WIDTH))
     for k, path in enumerate(slots):
         if path is None:
-            node_list.append(zero)
-            radii_list.append(np.full(1, 20.0))
-            m[k] = 2
+            node_list.append(_PLACEHOLDER)
+            radii_list.append(_PLACEHOLDER_RADII)
             continue
         nodes = path.nodes
         node_list.append(nodes)
         radii_list.append(path.radii)
-        m[k] = nodes.shape[0]
-        closed[k] = path.closed
-        pf[k, P_UID] = path.uid
-        pf[k, P_VERSION] = path.version
-        pf[k, P_LIVE] = 1.0
-    nodes = (
-        np.ascontiguousarray(np.concatenate(node_list), dtype=np.float64) if n_paths else zero[:0]
-    )
-    radii = (
-        np.ascontiguousarray(np.concatenate(radii_list), dtype=np.float64)
-        if n_paths
-        else zero[0, :0]
-    )
-    count = np.where(closed, m, m - 1).astype(np.intp)
-    g = int(count.sum())
+        mk = m[k] = nodes.shape[0]
+        count[k] = mk if path.closed else mk - 1
+        row = pf[k]
+        row[P_UID] = path.uid
+        row[P_VERSION] = path.version
+        row[P_LIVE] = 1.0
+    if n_paths:
+        nodes = np.concatenate(node_list).astype(np.float64, copy=False)
+        radii = np.concatenate(radii_list).astype(np.float64, copy=False)
+    else:
+        nodes, radii = _PLACEHOLDER[:0], _PLACEHOLDER_RADII[:0]
+    counts = np.array(count, dtype=np.intp)
+    g = sum(count)
     sf = np.zeros((g, SF_WIDTH))
     real = np.empty(g, dtype=np.intp)
     pi = np.zeros((n_paths, 2), dtype=np.intp)
     first = np.zeros((n_paths, 2))
-    _pack(nodes, m, count, radii, GAP, EPSILON, pf, pi, sf, real, first)
-    # Each segment's unit direction is its real segment's (zero for none).
-    lens = sf[real, S_LEN]
-    np.divide(
-        sf[real, S_DX : S_DY + 1],
-        lens[:, None],
-        out=sf[:, S_UX : S_UY + 1],
-        where=(lens > 0.0)[:, None],
-    )
+    _pack(nodes, np.array(m, dtype=np.intp), counts, radii, GAP, EPSILON, pf, pi, sf, real, first)
     return Geometry(pf, pi, sf, real, first)
+
+
+#: An emptied slot's placeholder: two nodes at the origin, one segment of radius 20.
+_PLACEHOLDER = np.zeros((2, 2))
+_PLACEHOLDER_RADII = np.full(1, 20.0)
 
 
 @njit
@@ -426,6 +485,12 @@ def _pack(
             j = lo + local
             if real[j] < 0:
                 real[j] = first_real
+            # Each segment's unit direction is its real segment's (zero for none).
+            r = real[j]
+            rl = sf[r, S_LEN]
+            if rl > 0.0:
+                sf[j, S_UX] = sf[r, S_DX] / rl
+                sf[j, S_UY] = sf[r, S_DY] / rl
         pf[p, P_LENGTH] = cum
         pf[p, P_CLOSED] = 1.0 if count[p] == mp else 0.0
         pf[p, P_BASE] = base

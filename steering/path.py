@@ -333,9 +333,15 @@ class Path:
             raise ValueError(
                 f"nodes: drift_nodes keeps the node count {self.n_nodes}, got {new.shape[0]}"
             )
-        self._nodes = new
+        self._drift_checked(new)
+
+    def _drift_checked(self, nodes: FloatArray) -> None:
+        """:meth:`drift_nodes` with ``nodes`` already checked: finite (M, 2) float64 of this
+        path's node count, not written by anyone afterwards (a registry's drift)."""
+        self._nodes = nodes
+        d = self.__dict__
         for name in _DERIVED:
-            self.__dict__.pop(name, None)
+            d.pop(name, None)
         self._shape_version += 1
 
     @property

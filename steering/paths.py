@@ -36,6 +36,8 @@ class _Drifts:
 
     slots: list[int]
     sizes: list[int]
+    #: Each drifting path's (first, end) rows in the arrays.
+    spans: list[tuple[int, int]]
     base: FloatArray
     amp: FloatArray
     freq: FloatArray
@@ -153,12 +155,18 @@ class PathSet(MutableMapping[str, Path]):
         d = self._drifts
         if d is None:
             d = self._drifts = self._gather_drifts()
-        nodes = d.base + d.amp * np.sin(d.freq * float(t) + d.phase)
-        bounds = np.cumsum(d.sizes)[:-1]
-        for slot, chunk in zip(d.slots, np.split(nodes, bounds), strict=True):
+        with np.errstate(invalid="ignore", over="ignore"):  # refused below, by name
+            nodes = d.base + d.amp * np.sin(d.freq * float(t) + d.phase)
+        if not np.isfinite(nodes).all():  # checked once for every path
+            raise ValueError(f"nodes: drifting to time {t!r} gives values that are not finite")
+        for slot, (lo, hi) in zip(d.slots, d.spans, strict=True):
             path = self._slots[slot]
             if path is not None:
-                path.drift_nodes(chunk)
+                if path.n_nodes != hi - lo:
+                    raise ValueError(
+                        f"nodes: drift_nodes keeps the node count {path.n_nodes}, got {hi - lo}"
+                    )
+                path._drift_checked(nodes[lo:hi])
 
     def _gather_drifts(self) -> _Drifts:
         slots, sizes, base, amp, freq, phase = [], [], [], [], [], []
@@ -170,9 +178,11 @@ class PathSet(MutableMapping[str, Path]):
             amp.append(np.broadcast_to(dp.amplitude_xy, b.shape))
             freq.append(dp.speed * dp.rates)
             phase.append(dp.phases)
+        ends = np.cumsum(sizes).tolist()
         return _Drifts(
             slots,
             sizes,
+            [(end - size, end) for size, end in zip(sizes, ends, strict=True)],
             np.concatenate(base),
             np.concatenate(amp),
             np.concatenate(freq),

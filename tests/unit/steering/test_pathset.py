@@ -141,6 +141,48 @@ def test_drift_moves_every_drifting_path_in_one_pass_and_followers_keep_their_pl
     assert np.abs(follow.nearest(agents) - before).max() < 25.0
 
 
+def test_drifted_geometry_is_the_geometry_packed_afresh() -> None:
+    # Given three drifting paths, one with a zero-length segment, drifted to some time
+    paths = _paths()
+    registry = PathSet(paths)
+    for k, (name, path) in enumerate(paths):
+        registry.set_drift(name, DriftingPath(path.nodes.copy(), (8.0, 5.0), 0.7, seed=k))
+    registry.drift(1.25)
+    drifted = registry.geometry()
+    # Then every packed array equals a registry of the same nodes built from scratch
+    fresh = PathSet(
+        [(name, Path(p.nodes.copy(), closed=p.closed, radius=p.radii.copy())) for name, p in paths]
+    ).geometry()
+    np.testing.assert_array_equal(drifted.sf, fresh.sf)
+    np.testing.assert_array_equal(drifted.real, fresh.real)
+    np.testing.assert_array_equal(drifted.unit, fresh.unit)
+    # and every real segment's unit direction has length 1
+    seg = drifted.seg_len > 0
+    assert seg.any()
+    norm = np.hypot(drifted.unit[seg, 0], drifted.unit[seg, 1])
+    np.testing.assert_allclose(norm, 1.0, rtol=1e-12)
+    # Undrifted, a zero-length segment takes the direction of the real one before it, and a
+    # path of one point has none
+    still = PathSet(_paths()[2:]).geometry()
+    bent = still.unit[:3]
+    np.testing.assert_array_equal(bent[1], bent[0])
+    np.testing.assert_allclose(bent[0], np.array([150.0, 20.0]) / np.hypot(150.0, 20.0))
+    np.testing.assert_array_equal(still.unit[3:], 0.0)
+
+
+def test_a_drift_to_a_time_that_is_not_finite_is_refused_and_moves_nothing() -> None:
+    paths = _paths()[:2]
+    registry = PathSet(paths)
+    for k, (name, path) in enumerate(paths):
+        registry.set_drift(name, DriftingPath(path.nodes.copy(), (10.0, 10.0), 1.0, seed=k))
+    registry.drift(0.5)
+    before = [p.nodes.copy() for _, p in paths]
+    with pytest.raises(ValueError, match="nodes"):
+        registry.drift(float("inf"))
+    for (_, path), nodes in zip(paths, before, strict=True):
+        np.testing.assert_array_equal(path.nodes, nodes)
+
+
 def test_removed_path_leaves_its_slot_and_its_agents_get_no_force() -> None:
     paths = _paths()
     registry = PathSet(paths)
