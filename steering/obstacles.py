@@ -183,6 +183,17 @@ class Obstacles:
             TypeError: for values that are not numbers.
             IndexError: if an index is out of range.
         """
+        if (
+            type(i) is np.ndarray
+            and type(xy) is np.ndarray
+            and i.ndim == 1
+            and xy.shape == (i.shape[0], 2)
+            and i.dtype.kind in "iu"
+            and xy.dtype == np.float64
+            and _put_rows(self.centers, i, xy)
+        ):  # the physics' pushable rocks every step: checked and copied in one compiled pass
+            self._tree = None
+            return
         p = float_array("Obstacles.centers", xy)
         rows = np.asarray(i)
         want = (*rows.shape, 2)
@@ -192,6 +203,24 @@ class Obstacles:
             )
         self.centers[rows] = p
         self._tree = None
+
+
+@njit
+def _put_rows(centers: FloatArray, rows: NDArray[np.integer], xy: FloatArray) -> bool:
+    """``centers[rows] = xy`` when every index is in range and every value finite (else
+    nothing is written and False: the caller's checks name what is wrong)."""
+    m = centers.shape[0]
+    for k in range(rows.shape[0]):
+        r = rows[k]
+        if not (-m <= r < m and math.isfinite(xy[k, 0]) and math.isfinite(xy[k, 1])):
+            return False
+    for k in range(rows.shape[0]):
+        r = rows[k]
+        if r < 0:
+            r += m
+        centers[r, 0] = xy[k, 0]
+        centers[r, 1] = xy[k, 1]
+    return True
 
 
 def candidate_pairs(

@@ -535,15 +535,10 @@ def pushable_pairs(
     bodies = pos.shape[0]
     if d_count == 0 or n == 0:
         return np.zeros(bodies + 1, dtype=np.intp), np.zeros(0, dtype=np.intp)
+    if n * d_count <= BRUTE_PAIRS:
+        return _pushable_table(pos, radius, n, d_count, 2 * MAX_STEP)
     rows = np.arange(n, n + d_count)
     reach = radius[rows] + float(radius[:n].max()) + 2 * MAX_STEP
-    if n * d_count <= BRUTE_PAIRS:
-        count = np.zeros(bodies + 1, dtype=np.intp)
-        _count_pushable(pos, n, rows, reach, count)
-        start = np.cumsum(count) - count
-        rock = np.empty(int(count.sum()), dtype=np.intp)
-        _fill_pushable(pos, n, rows, reach, start.copy(), rock)
-        return start.astype(np.intp), rock
     agent = np.zeros(d_count, dtype=np.intp)
     rock_of = rows
     if n > 1:
@@ -563,31 +558,40 @@ BRUTE_PAIRS = 200_000
 
 
 @njit
-def _count_pushable(
-    pos: FloatArray, n: int, rows: IntArray, reach: FloatArray, count: IntArray
-) -> None:
-    """How many pushable rocks each agent may touch, into ``count`` (by body row)."""
-    for k in range(rows.shape[0]):
-        j = rows[k]
+def _pushable_table(
+    pos: FloatArray, radius: FloatArray, n: int, d_count: int, slack: float
+) -> tuple[IntArray, IntArray]:
+    """:func:`pushable_pairs` by testing every agent against every pushable rock (body rows
+    ``n..n+d_count-1``): the player takes every rock; agent ``i`` rock ``j`` when their centres
+    are within ``radius[j]`` plus the largest agent radius plus ``slack``. Two passes, one
+    counting, one filling each agent's rocks in rock order."""
+    bodies = pos.shape[0]
+    biggest = 0.0
+    for i in range(n):
+        biggest = max(biggest, radius[i])
+    count = np.zeros(bodies + 1, dtype=np.intp)
+    for j in range(n, n + d_count):
+        reach = radius[j] + biggest + slack
         count[0] += 1
         for i in range(1, n):
-            if hypot(pos[i, 0] - pos[j, 0], pos[i, 1] - pos[j, 1]) <= reach[k]:
+            if hypot(pos[i, 0] - pos[j, 0], pos[i, 1] - pos[j, 1]) <= reach:
                 count[i] += 1
-
-
-@njit
-def _fill_pushable(
-    pos: FloatArray, n: int, rows: IntArray, reach: FloatArray, at: IntArray, rock: IntArray
-) -> None:
-    """The rocks counted by :func:`_count_pushable`, each agent's in rock order."""
-    for k in range(rows.shape[0]):
-        j = rows[k]
+    start = np.empty(bodies + 1, dtype=np.intp)
+    total = 0
+    for i in range(bodies + 1):
+        start[i] = total
+        total += count[i]
+    rock = np.empty(total, dtype=np.intp)
+    at = start.copy()
+    for j in range(n, n + d_count):
+        reach = radius[j] + biggest + slack
         rock[at[0]] = j
         at[0] += 1
         for i in range(1, n):
-            if hypot(pos[i, 0] - pos[j, 0], pos[i, 1] - pos[j, 1]) <= reach[k]:
+            if hypot(pos[i, 0] - pos[j, 0], pos[i, 1] - pos[j, 1]) <= reach:
                 rock[at[i]] = j
                 at[i] += 1
+    return start, rock
 
 
 def project_out(

@@ -51,6 +51,16 @@ def test_moving_rocks_checks_its_points() -> None:
         obs.set_centers([[0.0, 0.0]])
     obs.move(np.array([1, 0]), [[5.0, 5.0], [6.0, 6.0]])
     np.testing.assert_array_equal(obs.centers, [[6.0, 6.0], [5.0, 5.0]])
+    # Arrays as the physics passes them every step take the compiled path: the same checks,
+    # and nothing written when one row is bad
+    rows = np.array([0, 1], dtype=np.intp)
+    with pytest.raises(ValueError, match="centers"):
+        obs.move(rows, np.array([[1.0, 1.0], [np.inf, 0.0]]))
+    with pytest.raises(IndexError):
+        obs.move(np.array([0, 2], dtype=np.intp), np.array([[1.0, 1.0], [2.0, 2.0]]))
+    np.testing.assert_array_equal(obs.centers, [[6.0, 6.0], [5.0, 5.0]])
+    obs.move(np.array([-1], dtype=np.intp), np.array([[7.0, 8.0]]))
+    np.testing.assert_array_equal(obs.centers, [[6.0, 6.0], [7.0, 8.0]])
 
 
 @pytest.mark.parametrize(

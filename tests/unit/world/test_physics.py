@@ -7,7 +7,9 @@ from dataclasses import replace
 
 import numpy as np
 import pymunk
+import pytest
 
+from game.level import load_level, resolve_level
 from game.world import DT, World
 from game.world.physics import BatchIO
 from steering.vec import FloatArray
@@ -132,3 +134,27 @@ def test_the_step_is_fixed() -> None:
         world.step()
     assert world.frame == 90
     assert world.time == 90 * DT
+
+
+def test_the_compiled_pushable_table_is_the_k_d_trees(monkeypatch: pytest.MonkeyPatch) -> None:
+    import game.world.physics as physics
+
+    # Given a crowd among pushable rocks (the Rock Field, agents scattered over it)
+    world = World(load_level(resolve_level("rockfield")), extra_npcs=60)
+    phys = world.physics
+    rng = np.random.default_rng(5)
+    pos = phys.pos.copy()
+    pos[1 : world.n] = rng.uniform(
+        (0, 0), (world.level.width_px, world.level.height_px), (world.n - 1, 2)
+    )
+    assert phys.dynamic_rocks.size > 1
+    # When the table is made by the compiled all-pairs test and by the k-d tree
+    start, rock = physics.pushable_pairs(pos, phys.body_radius, phys)
+    monkeypatch.setattr(physics, "BRUTE_PAIRS", 0)
+    tree_start, tree_rock = physics.pushable_pairs(pos, phys.body_radius, phys)
+    # Then they are the same table: the player with every rock, the others with those in reach
+    np.testing.assert_array_equal(start, tree_start)
+    np.testing.assert_array_equal(rock, tree_rock)
+    n, d = world.n, phys.dynamic_rocks.size
+    assert rock[start[0] : start[1]].tolist() == list(range(n, n + d))
+    assert 0 < rock.size - d < (n - 1) * d
