@@ -6,7 +6,9 @@ fills and antialiased lines. :class:`Backdrop` draws them as they are while the 
 and once it holds still draws them into an offscreen texture, over the window's clear colour,
 which each later frame copies to the screen in one framebuffer blit. The blit covers the whole
 window, so it also stands in for the frame's clear: on llvmpipe a clear and a blit each cost
-about as much as one full-window fill, and the layers two to four more.
+about as much as one full-window fill, and translucent tints over most of the map two to four
+more. Where the layers are cheap (no big tints) the blit gains nothing and costs the main
+thread about a millisecond (measured), so the cache is only used when asked for.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ class Backdrop:
         ctx: The window's context.
         layers: Draws the layers (under the active camera), bottom first, over what is there.
         clear: The colour under them (the window's clear colour), RGBA 0-255.
+        cached: Use the texture while the camera holds still; False: always draw directly.
     """
 
     def __init__(
@@ -36,7 +39,9 @@ class Backdrop:
         ctx: arcade.ArcadeContext,
         layers: Callable[[], None],
         clear: tuple[int, int, int, int],
+        cached: bool = True,
     ) -> None:
+        self.cached = cached
         self._ctx = ctx
         self._layers = layers
         self._clear = clear
@@ -64,7 +69,7 @@ class Backdrop:
             id(target),
             target.size,
         )
-        if key != self._last:
+        if key != self._last or not self.cached:
             self._last = key
             self.direct += 1
             if clear:

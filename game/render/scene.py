@@ -38,6 +38,8 @@ __all__ = ["GRID_STEP", "WorldRenderer", "facing_angles"]
 
 #: Spacing of the faint grid lines (px).
 GRID_STEP = 128.0
+#: The backdrop is cached when current tints cover at least this fraction of the map.
+BACKDROP_TINT = 0.5
 #: Width of the flow streaks (world px).
 STREAK_WIDTH = 1.6
 #: Border drawn round the tube (px) and how fast the direction chevrons march (px/s).
@@ -158,7 +160,11 @@ class WorldRenderer:
         self._grid.add(np.stack((np.zeros_like(ys), ys, np.full_like(ys, w), ys), 1), theme.GRID)
         self._grid.add(rect_outline(0.0, 0.0, w, h), theme.WALL, 4.0)
         self._grid.commit()
-        self._backdrop = Backdrop(ctx, self._draw_backdrop, theme.BACKGROUND)
+        # Cached only where translucent current tints cover over half the map (Currents,
+        # Finale): elsewhere the layers cost less than the copy.
+        tinted = sum(f.rect.width * f.rect.height for f in level.flows)
+        cached = tinted >= BACKDROP_TINT * w * h
+        self._backdrop = Backdrop(ctx, self._draw_backdrop, theme.BACKGROUND, cached)
 
         # The level's walls: static capsules, rim first so joins merge, then the stone; the
         # inside of closed convex walls is stone too, under the ridge line.

@@ -165,3 +165,23 @@ def test_the_backdrop_from_its_cache_is_the_frame_drawn_directly(
     camera.use()
     renderer.draw(pixel, clear=True)
     assert backdrop.copies == 3 and np.array_equal(_grab(window), moved)
+
+
+def test_a_level_without_big_tints_draws_its_backdrop_directly(
+    window: arcade.Window, bank: TextureBank
+) -> None:
+    # Given Patrol (no currents): the copy would cost more than the layers
+    world = World(load_level(next(p for p in shipped_levels() if "patrol" in p.name)))
+    renderer = WorldRenderer(world, bank, window.ctx)
+    camera = arcade.Camera2D(window=window)
+    frames = []
+    for _ in range(2):
+        camera.use()
+        window.clear(color=(255, 0, 255))
+        renderer.draw(1.0, clear=True)
+        frames.append(_grab(window))
+    # Then every frame is drawn directly, the window cleared first, and both are the same
+    assert not renderer._backdrop.cached
+    assert (renderer._backdrop.direct, renderer._backdrop.copies) == (2, 0)
+    assert np.array_equal(frames[0], frames[1])
+    assert not (np.abs(frames[0] - (255, 0, 255)).sum(-1) == 0).any()
