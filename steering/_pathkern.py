@@ -23,7 +23,6 @@ path runs in constant memory).
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -270,6 +269,29 @@ def empty_index(n: int) -> np.ndarray:
 GAP = 1.0
 
 
+class _Column:
+    """A named view of :class:`Geometry`'s packed arrays: column ``col`` of table ``table``
+    (columns ``col:stop`` when ``stop`` is given; ``flag``: the column read as booleans),
+    made on first use and then kept on the instance."""
+
+    def __init__(self, table: str, col: int, stop: int | None = None, flag: bool = False):
+        self.table, self.col, self.stop, self.flag = table, col, stop, flag
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        arr = getattr(obj, self.table)
+        view = arr[:, self.col : self.stop] if self.stop is not None else arr[:, self.col]
+        if self.flag:
+            view = view > 0.5
+        obj.__dict__[self.name] = view
+        return view
+
+
 class Geometry:
     """The packed arrays of some paths (see the module docstring) and NumPy views of their
     columns by name (per path: ``lo``, ``count``, ``length``, ``closed``, ``radius``,
@@ -289,86 +311,26 @@ class Geometry:
 
     # The columns by name, made on first use (drifting paths repack every step, and the
     # kernels read the packed arrays, not these).
-
-    @functools.cached_property
-    def lo(self) -> np.ndarray:
-        return self.pi[:, P_LO]
-
-    @functools.cached_property
-    def count(self) -> np.ndarray:
-        return self.pi[:, P_COUNT]
-
-    @functools.cached_property
-    def length(self) -> FloatArray:
-        return self.pf[:, P_LENGTH]
-
-    @functools.cached_property
-    def closed(self) -> np.ndarray:
-        return self.pf[:, P_CLOSED] > 0.5
-
-    @functools.cached_property
-    def base(self) -> FloatArray:
-        return self.pf[:, P_BASE]
-
-    @functools.cached_property
-    def radius(self) -> FloatArray:
-        return self.pf[:, P_RADIUS]
-
-    @functools.cached_property
-    def uid(self) -> FloatArray:
-        return self.pf[:, P_UID]
-
-    @functools.cached_property
-    def version(self) -> FloatArray:
-        return self.pf[:, P_VERSION]
-
-    @functools.cached_property
-    def live(self) -> np.ndarray:
-        return self.pf[:, P_LIVE] > 0.5
-
-    @functools.cached_property
-    def gstart(self) -> FloatArray:
-        return self.sf[:, S_GSTART]
-
-    @functools.cached_property
-    def cum(self) -> FloatArray:
-        return self.sf[:, S_CUM]
-
-    @functools.cached_property
-    def seg_len(self) -> FloatArray:
-        return self.sf[:, S_LEN]
-
-    @functools.cached_property
-    def inv_seg(self) -> FloatArray:
-        return self.sf[:, S_INV_LEN]
-
-    @functools.cached_property
-    def inv_l2(self) -> FloatArray:
-        return self.sf[:, S_INV_L2]
-
-    @functools.cached_property
-    def seg_radius(self) -> FloatArray:
-        return self.sf[:, S_RADIUS]
-
-    @functools.cached_property
-    def ax(self) -> FloatArray:
-        return self.sf[:, S_AX]
-
-    @functools.cached_property
-    def ay(self) -> FloatArray:
-        return self.sf[:, S_AY]
-
-    @functools.cached_property
-    def dx(self) -> FloatArray:
-        return self.sf[:, S_DX]
-
-    @functools.cached_property
-    def dy(self) -> FloatArray:
-        return self.sf[:, S_DY]
-
-    @functools.cached_property
-    def unit(self) -> FloatArray:
-        return self.sf[:, S_UX : S_UY + 1]
+    lo = _Column("pi", P_LO)
+    count = _Column("pi", P_COUNT)
+    length = _Column("pf", P_LENGTH)
+    closed = _Column("pf", P_CLOSED, flag=True)
+    base = _Column("pf", P_BASE)
+    radius = _Column("pf", P_RADIUS)
+    uid = _Column("pf", P_UID)
+    version = _Column("pf", P_VERSION)
+    live = _Column("pf", P_LIVE, flag=True)
+    gstart = _Column("sf", S_GSTART)
+    cum = _Column("sf", S_CUM)
+    seg_len = _Column("sf", S_LEN)
+    inv_seg = _Column("sf", S_INV_LEN)
+    inv_l2 = _Column("sf", S_INV_L2)
+    seg_radius = _Column("sf", S_RADIUS)
+    ax = _Column("sf", S_AX)
+    ay = _Column("sf", S_AY)
+    dx = _Column("sf", S_DX)
+    dy = _Column("sf", S_DY)
+    unit = _Column("sf", S_UX, S_UY + 1)
 
 
 def build_geometry(slots: Sequence[Any]) -> Geometry:
