@@ -188,7 +188,7 @@ class Obstacles:
             and type(xy) is np.ndarray
             and i.ndim == 1
             and xy.shape == (i.shape[0], 2)
-            and i.dtype.kind in "iu"
+            and i.dtype == np.intp
             and xy.dtype == np.float64
             and _put_rows(self.centers, i, xy)
         ):  # the physics' pushable rocks every step: checked and copied in one compiled pass
@@ -206,7 +206,7 @@ class Obstacles:
 
 
 @njit
-def _put_rows(centers: FloatArray, rows: NDArray[np.integer], xy: FloatArray) -> bool:
+def _put_rows(centers: FloatArray, rows: IntArray, xy: FloatArray) -> bool:
     """``centers[rows] = xy`` when every index is in range and every value finite (else
     nothing is written and False: the caller's checks name what is wrong)."""
     m = centers.shape[0]

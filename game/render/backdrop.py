@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 import arcade
 from arcade.gl import NEAREST, Framebuffer
+from pyglet import gl
 
 __all__ = ["Backdrop"]
 
@@ -69,7 +70,7 @@ class Backdrop:
             id(target),
             target.size,
         )
-        if key != self._last or not self.cached:
+        if key != self._last or not self.cached or 0 in target.size:
             self._last = key
             self.direct += 1
             if clear:
@@ -81,14 +82,16 @@ class Backdrop:
         fbo = self._fbo
         assert fbo is not None
         # A framebuffer blit (a copy of rows of pixels): a software rasteriser samples a
-        # full-window textured quad at twice the cost of drawing the layers themselves.
+        # full-window textured quad at twice the cost of drawing the layers themselves. The
+        # blit obeys the scissor test, which arcade keeps on at the camera's viewport: off for
+        # the copy, so that it covers the whole window as a clear does.
+        scissor = gl.glIsEnabled(gl.GL_SCISSOR_TEST)
+        gl.glDisable(gl.GL_SCISSOR_TEST)
         ctx.copy_framebuffer(fbo, target, depth=False)
+        if scissor:
+            gl.glEnable(gl.GL_SCISSOR_TEST)
         target.use(force=True)  # the blit left the texture bound for reading
         self.copies += 1
-
-    def invalidate(self) -> None:
-        """Forget the texture (the layers changed)."""
-        self._cached = None
 
     def _render(self, target: Framebuffer, key: _Key) -> None:
         """Draw the layers into the texture, as they would be drawn on ``target``."""
@@ -98,9 +101,20 @@ class Backdrop:
             texture = ctx.texture(size, components=4, filter=(NEAREST, NEAREST))
             self._fbo = ctx.framebuffer(color_attachments=[texture])
         viewport = ctx.viewport
+        # The target's viewport in pixels: the window's is read in logical units (arcade
+        # scales it by the pixel ratio), an offscreen framebuffer's is set in pixels.
+        pixels = viewport
+        if target.is_default:
+            ratio = ctx.window.get_pixel_ratio()
+            pixels = (
+                int(viewport[0] * ratio),
+                int(viewport[1] * ratio),
+                int(viewport[2] * ratio),
+                int(viewport[3] * ratio),
+            )
         with self._fbo.activate():
             self._fbo.clear(color=self._clear)
-            ctx.viewport = viewport
+            self._fbo.viewport = pixels
             self._layers()
         ctx.viewport = viewport
         self._cached = key

@@ -12,6 +12,7 @@ call per agent.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -59,7 +60,8 @@ IntArray = NDArray[np.intp]
 
 #: At most this many field arrows (the densest grids are thinned).
 MAX_FLOW_ARROWS = 6000
-#: Zoomed out below this, trails join every second sample (below half of it, every third).
+#: Zoomed out below this, trails join every second sample (below half of it, every third:
+#: the stride is ``ceil(TRAIL_ZOOM / zoom)``).
 TRAIL_ZOOM = 0.75
 
 
@@ -180,7 +182,7 @@ class DebugOverlay:
         """Seed 001: each agent's recent positions, fading with age."""
         rows = np.flatnonzero(show)
         # Zoomed out, every second or third sample: the same line in half the segments.
-        stride = max(1, round(TRAIL_ZOOM / self.zoom))
+        stride = max(1, math.ceil(TRAIL_ZOOM / self.zoom - 1e-9))
         seg = self.trails.segments(pos, rows, stride)
         if seg.shape[0] == 0:
             return

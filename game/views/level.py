@@ -84,6 +84,7 @@ class LevelView(arcade.View):
         self.app = app
         self.path = path
         self.level = level if level is not None else load_level(path)
+        self.extra_npcs = extra_npcs
         self.world = World(self.level, extra_npcs=extra_npcs, debug=debug)
         self.pilot = Autopilot(self.world) if autopilot else None
         self.show_result = show_result
@@ -201,6 +202,7 @@ class LevelView(arcade.View):
             autopilot=self.pilot is not None,
             show_result=self.show_result,
             level=self.level,
+            extra_npcs=self.extra_npcs,
         )
         view.stage.set_zoom(self.stage.rig.zoom)
         self.window.show_view(view)

@@ -1,7 +1,8 @@
 """Carry a running world over to an edited level whose agents differ (issue 16).
 
-An edit that changes which agents exist (a spawn added or deleted, its count, path, radius or
-wander changed, the map resized) cannot be applied to a world's fixed-size arrays in place.
+An edit that changes which agents exist or what they are (a spawn added or deleted, its
+count, path, radius, wander, role, formation, spacing, queueing or avoidance changed, the map
+resized) cannot be applied to a world's fixed-size arrays in place.
 :func:`carry_over` instead moves the state of a running world into a world freshly built from
 the edited level: every agent that still exists keeps its place, velocity and heading, and,
 when its role is unchanged, its mode, its behaviours' memory (path progress, wander angle) and

@@ -61,6 +61,10 @@ def test_moving_rocks_checks_its_points() -> None:
     np.testing.assert_array_equal(obs.centers, [[6.0, 6.0], [5.0, 5.0]])
     obs.move(np.array([-1], dtype=np.intp), np.array([[7.0, 8.0]]))
     np.testing.assert_array_equal(obs.centers, [[6.0, 6.0], [7.0, 8.0]])
+    # other integer types as NumPy indexes with them
+    obs.move(np.array([0], dtype=np.uint64), np.array([[1.0, 2.0]]))
+    obs.move(np.array([1], dtype=np.int32), np.array([[3.0, 4.0]]))
+    np.testing.assert_array_equal(obs.centers, [[1.0, 2.0], [3.0, 4.0]])
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ from game.level import load_level, shipped_levels
 from game.render.bank import TextureBank
 from game.render.batch import DiscBatch, HairlineBatch, LineBatch
 from game.render.geometry import polyline_segments
+from game.render.hud import play_area
 from game.render.scene import WorldRenderer, facing_angles
 from game.world import World
 
@@ -132,27 +133,32 @@ def test_the_backdrop_from_its_cache_is_the_frame_drawn_directly(
 ) -> None:
     # Given a level with currents (translucent tints over the grid), zoomed out to the map
     world = World(load_level(next(p for p in shipped_levels() if "currents" in p.name)))
+    # under a camera that draws between the HUD's bars, as the stage's does
     camera = arcade.Camera2D(window=window)
+    w, h = window.get_size()
+    camera.update_values(arcade.LBWH(*play_area(w, h)), viewport=True, projection=True)
     camera.zoom = 0.5
     camera.position = (world.level.width_px / 2, world.level.height_px / 2)
     pixel = 1.0 / camera.zoom
-    # and the frame as the views drew it before: clear, then every layer drawn
+    # and the frame as the views drew it before: the whole window cleared, every layer drawn
+    window.clear(viewport=(0, 0, w, h))
     camera.use()
-    window.clear()
     WorldRenderer(world, bank, window.ctx).draw(pixel)
     reference = _grab(window)
     # When a renderer draws three frames and clears the window itself
     renderer = WorldRenderer(world, bank, window.ctx)
     frames = []
     for _ in range(3):
+        window.clear(color=(255, 0, 255), viewport=(0, 0, w, h))  # what the last frame left
         camera.use()
-        window.clear(color=(255, 0, 255))  # what the last frame left, say
         renderer.draw(pixel, clear=True)
         frames.append(_grab(window))
     backdrop = renderer._backdrop
     # Then the first frame drew the layers, the next two copied them from the texture
     assert (backdrop.direct, backdrop.copies) == (1, 2)
-    # and every pixel of every frame is the reference's (the copy clears the window too)
+    # and every pixel of every frame is the reference's: the copy clears the whole window,
+    # the bars outside the camera's viewport included
+    assert play_area(w, h)[1] > 0
     for frame in frames:
         assert np.array_equal(frame, reference)
     # When the camera moves, the layers are drawn directly again (not from a stale texture)
@@ -164,7 +170,10 @@ def test_the_backdrop_from_its_cache_is_the_frame_drawn_directly(
     assert not np.array_equal(moved, reference)
     camera.use()
     renderer.draw(pixel, clear=True)
-    assert backdrop.copies == 3 and np.array_equal(_grab(window), moved)
+    assert backdrop.copies == 3
+    # (at this half-pixel camera position the texture's antialiased grid edges come out
+    # within one colour level of the window's)
+    assert np.abs(_grab(window) - moved).max() <= 1
 
 
 def test_a_level_without_big_tints_draws_its_backdrop_directly(
