@@ -210,6 +210,11 @@ class _Parts:
         return g, c
 
 
+def _limited(count: int, limit: int | None) -> int:
+    """How many of a batch's ``count`` items to draw: all, or the first ``limit``."""
+    return count if limit is None else min(count, max(int(limit), 0))
+
+
 class LineBatch:
     """Antialiased line segments with round caps, each with its own width and colour, drawn
     in one call. A wide segment is a capsule, so a polyline of wide segments is a tube with
@@ -294,7 +299,7 @@ class LineBatch:
             pixel: World units per screen pixel (1 / camera zoom), the antialiasing width.
             limit: Draw only this many (a level of detail); None: all.
         """
-        count = self.count if limit is None else min(self.count, max(int(limit), 0))
+        count = _limited(self.count, limit)
         if count == 0:
             return
         self._program["pixel"] = float(pixel)
@@ -347,7 +352,7 @@ class HairlineBatch:
 
     def draw(self, limit: int | None = None) -> None:
         """Draw all segments, or the first ``limit`` of them (one call)."""
-        count = self.count if limit is None else min(self.count, max(int(limit), 0))
+        count = _limited(self.count, limit)
         if count == 0:
             return
         with self._ctx.enabled(self._ctx.BLEND):

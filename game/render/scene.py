@@ -60,8 +60,9 @@ def facing_angles(heading: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.asarray(-np.degrees(np.arctan2(heading[:, 1], heading[:, 0])), dtype=np.float64)
 
 
-class _AgentLayer:
-    """One SpriteList for a set of agent rows, created once, moved every frame.
+class _SpriteLayer:
+    """One SpriteList for a set of rows of the world's arrays (agents, or rocks), created once,
+    moved every frame.
 
     arcade 3.3 has no bulk way to move sprites: each ``position`` and ``angle`` assignment is
     a Python call that also updates a hit box and every list the sprite is in (~1 us each, a
@@ -207,8 +208,6 @@ class WorldRenderer:
             s.position = e.rect.center
             s.width, s.height = e.rect.width, e.rect.height
             self.exits.append(s)
-        self.rocks: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
-        self._rock_sprites: list[arcade.Sprite] = []
         self._build_rocks()
 
         radius = world.agents.radius
@@ -216,14 +215,14 @@ class WorldRenderer:
         npc_rows = np.flatnonzero(kind == NPC)
         enemy_rows = np.flatnonzero(kind == ENEMY)
         fish = bank.fish
-        self.npcs = _AgentLayer(
+        self.npcs = _SpriteLayer(
             npc_rows, [fish.texture] * npc_rows.size, [fish.scale_for(radius[i]) for i in npc_rows]
         )
         tints = theme.NPC_TINTS
         for k, sprite in enumerate(self.npcs.sprites):
             sprite.color = tints[(k * 7 + 3) % len(tints)]
         en = bank.enemy
-        self.enemies = _AgentLayer(
+        self.enemies = _SpriteLayer(
             enemy_rows,
             [en.texture] * enemy_rows.size,
             [en.scale_for(radius[i]) for i in enemy_rows],
@@ -232,7 +231,7 @@ class WorldRenderer:
         # Sight cones: one translucent triangle batch, rebuilt every frame.
         self._cones = TriangleBatch(ctx, max(enemy_rows.size * CONE_SIDES * 3, 16))
         pl = bank.player
-        self.player = _AgentLayer(
+        self.player = _SpriteLayer(
             np.array([0], dtype=np.intp), [pl.texture], [pl.scale_for(radius[0])]
         )
         self.update(0.0)
@@ -245,19 +244,22 @@ class WorldRenderer:
         return self.world.currents.velocity_at(points)
 
     def _build_rocks(self) -> None:
-        self.rocks.clear()
-        self._rock_sprites = []
+        """One sprite per rock, each turned its own way (from its id), at the rocks' centres."""
         w = self.world
         self._rocks_version = w.rocks_version
-        for k, (x, y) in enumerate(w.obstacle_pos.tolist()):
-            rid = int(w.obstacle_id[k]) if k < w.obstacle_id.size else k
-            pushable = bool(w.obstacle_dynamic[k]) if k < w.obstacle_dynamic.size else False
+        ids = w.obstacle_id.tolist()
+        textures: list[arcade.Texture] = []
+        scales: list[float] = []
+        for k, (rid, pushable, r) in enumerate(
+            zip(ids, w.obstacle_dynamic.tolist(), w.obstacle_radius.tolist(), strict=True)
+        ):
             tex = self.bank.rock(rid * 7 + k, pushable)
-            s = arcade.Sprite(tex.texture, scale=tex.scale_for(float(w.obstacle_radius[k])))
-            s.position = (x, y)
-            s.angle = (rid * 137.5) % 360.0
-            self._rock_sprites.append(s)
-            self.rocks.append(s)
+            textures.append(tex.texture)
+            scales.append(tex.scale_for(r))
+        self._rocks = _SpriteLayer(np.arange(len(ids)), textures, scales)
+        self.rocks = self._rocks.list
+        self._rock_angle = (np.array(ids, dtype=np.float64) * 137.5) % 360.0
+        self._rocks.sync(w.obstacle_pos, self._rock_angle)
 
     def _rebuild_paths(self) -> None:
         """Tubes as capsules (round joins), all borders first so crossing routes merge, then
@@ -313,16 +315,13 @@ class WorldRenderer:
             else:
                 self._streaks.set(segments, colors, STREAK_WIDTH)
 
-        pulse = 0.75 + 0.25 * math.sin(self.clock * 3.0)
-        for s in self.exits:
-            s.alpha = int(255 * pulse)
+        # The exits pulse together: one opacity for the whole list.
+        self.exits.alpha = int(255 * (0.75 + 0.25 * math.sin(self.clock * 3.0)))
 
         if self._rocks_version != w.rocks_version:  # rocks edited live
             self._build_rocks()
-        elif w.obstacle_dynamic.any():
-            for k in np.flatnonzero(w.obstacle_dynamic):
-                x, y = w.obstacle_pos[k]
-                self._rock_sprites[k].position = (float(x), float(y))
+        elif w.obstacle_dynamic.any():  # pushable rocks move: all rocks in one array write
+            self._rocks.sync(w.obstacle_pos, self._rock_angle)
 
         pos = w.agents.pos
         angle = facing_angles(w.agents.heading)
