@@ -47,7 +47,7 @@ class Backdrop:
         self._layers = layers
         self._clear = clear
         self._fbo: Framebuffer | None = None
-        self._cached: _Key | None = None  # what the texture holds
+        self._holds: _Key | None = None  # what the texture holds
         self._last: _Key | None = None  # what the last frame drew for
         #: Frames drawn from the texture and frames drawn directly (the tests read them).
         self.copies = 0
@@ -77,7 +77,7 @@ class Backdrop:
                 target.clear(color=self._clear, viewport=(0, 0, *target.size))
             self._layers()
             return
-        if key != self._cached:
+        if key != self._holds:
             self._render(target, key)
         fbo = self._fbo
         assert fbo is not None
@@ -117,4 +117,4 @@ class Backdrop:
             self._fbo.viewport = pixels
             self._layers()
         ctx.viewport = viewport
-        self._cached = key
+        self._holds = key

@@ -27,7 +27,8 @@ def perceive(world: World) -> None:
     currents = world.currents
     currents.update(t, world.frame)
     pos = world.physics.pos
-    world.body_current, world.body_in_current = current, _ = currents.velocity_at(pos)
+    current, inside = currents.velocity_at(pos)
+    world.body_current, world.body_in_current = current, inside
     n = world.n
     currents.remember(pos[1:n], current[1:n])
     a = world.agents

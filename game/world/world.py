@@ -12,7 +12,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from game.clock import DT
-from game.level import EnemySpawn, Level, NpcSpawn
+from game.level import EnemySpawn, ExitData, Level, NpcSpawn
 from game.level.changes import Change, ObjectsChanged, RockChanged, RockRemoved
 from game.level.sync import apply_changes
 from steering import (
@@ -298,13 +298,9 @@ class World:
         self.state = AgentState.empty(n, mode)
         #: The crowd's separation (each agent keeps its own distance).
         self.separate = Separate(per_agent=True)
-        exits = level.exits
-        #: (X, 4) the exits' rectangles (left, bottom, right, top).
-        self.exit_rects = np.array(
-            [(e.rect.left, e.rect.bottom, e.rect.right, e.rect.top) for e in exits]
-        ).reshape(-1, 4)
-        #: (X, 2) the exits' centres (sentinels guard the one nearest the player).
-        self.exit_centres = np.array([e.rect.center for e in exits]).reshape(-1, 2)
+        #: (X, 4) the exits' rectangles (left, bottom, right, top), and (X, 2) their centres
+        #: (sentinels guard the one nearest the player).
+        self.exit_rects, self.exit_centres = _exit_arrays(level.exits)
         #: Called as ``timer(system, seconds)`` after each system of a step when set (the
         #: bench's hook: see :attr:`systems`).
         self.timer: Callable[[str, float], None] | None = None
@@ -433,11 +429,8 @@ class World:
             self._carry_over(level)
             return "redraw"
         if "exits" in fields:
-            self.exit_rects = np.array(
-                [(e.rect.left, e.rect.bottom, e.rect.right, e.rect.top) for e in level.exits]
-            ).reshape(-1, 4)
             # Sentinels guard the exit nearest the player: the edited exits, not the old ones.
-            self.exit_centres = np.array([e.rect.center for e in level.exits]).reshape(-1, 2)
+            self.exit_rects, self.exit_centres = _exit_arrays(level.exits)
         if "flows" in fields:
             self.currents.items[:] = Currents.from_level(level).items
             self.currents.remember(np.zeros((0, 2)), np.zeros((0, 2)))
@@ -615,6 +608,16 @@ class World:
 
     def _decide(self) -> None:
         decide(self)
+
+
+def _exit_arrays(exits: Sequence[ExitData]) -> tuple[FloatArray, FloatArray]:
+    """(X, 4) the exits' rectangles (left, bottom, right, top) and (X, 2) their centres (the
+    decide system reads the first, sentinels guard the centre nearest the player)."""
+    rects = np.array(
+        [(e.rect.left, e.rect.bottom, e.rect.right, e.rect.top) for e in exits], dtype=np.float64
+    )
+    centres = np.array([e.rect.center for e in exits], dtype=np.float64)
+    return rects.reshape(-1, 4), centres.reshape(-1, 2)
 
 
 def _wall_avoidance(walls: Walls, thickness: FloatArray, tuning: Tuning) -> AvoidWalls | None:
