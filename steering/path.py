@@ -329,11 +329,13 @@ class Path:
             ValueError: if the node count changes or a value is not finite.
         """
         new = _validate_nodes(nodes)
-        if new.shape != self._nodes.shape:
-            raise ValueError(
-                f"nodes: drift_nodes keeps the node count {self.n_nodes}, got {new.shape[0]}"
-            )
+        self._check_drift_count(new.shape[0])
         self._drift_checked(new)
+
+    def _check_drift_count(self, m: int) -> None:
+        """Refuse a drift to ``m`` nodes unless it is this path's node count."""
+        if m != self.n_nodes:
+            raise ValueError(f"nodes: drift_nodes keeps the node count {self.n_nodes}, got {m}")
 
     def _drift_checked(self, nodes: FloatArray) -> None:
         """:meth:`drift_nodes` with ``nodes`` already checked: finite (M, 2) float64 of this

@@ -35,7 +35,6 @@ class _Drifts:
     ``base + amplitude * sin(speed * rate * t + phase)``, as :class:`DriftingPath`)."""
 
     slots: list[int]
-    sizes: list[int]
     #: Each drifting path's (first, end) rows in the arrays.
     spans: list[tuple[int, int]]
     base: FloatArray
@@ -159,13 +158,14 @@ class PathSet(MutableMapping[str, Path]):
             nodes = d.base + d.amp * np.sin(d.freq * float(t) + d.phase)
         if not np.isfinite(nodes).all():  # checked once for every path
             raise ValueError(f"nodes: drifting to time {t!r} gives values that are not finite")
-        for slot, (lo, hi) in zip(d.slots, d.spans, strict=True):
-            path = self._slots[slot]
+        moving = [
+            (self._slots[slot], lo, hi) for slot, (lo, hi) in zip(d.slots, d.spans, strict=True)
+        ]
+        for path, lo, hi in moving:  # every path checked before any moves
             if path is not None:
-                if path.n_nodes != hi - lo:
-                    raise ValueError(
-                        f"nodes: drift_nodes keeps the node count {path.n_nodes}, got {hi - lo}"
-                    )
+                path._check_drift_count(hi - lo)
+        for path, lo, hi in moving:
+            if path is not None:
                 path._drift_checked(nodes[lo:hi])
 
     def _gather_drifts(self) -> _Drifts:
@@ -181,7 +181,6 @@ class PathSet(MutableMapping[str, Path]):
         ends = np.cumsum(sizes).tolist()
         return _Drifts(
             slots,
-            sizes,
             [(end - size, end) for size, end in zip(sizes, ends, strict=True)],
             np.concatenate(base),
             np.concatenate(amp),
