@@ -156,15 +156,22 @@ class PathSet(MutableMapping[str, Path]):
             d = self._drifts = self._gather_drifts()
         with np.errstate(invalid="ignore", over="ignore"):  # refused below, by name
             nodes = d.base + d.amp * np.sin(d.freq * float(t) + d.phase)
-        if not np.isfinite(nodes).all():  # checked once for every path
-            raise ValueError(f"nodes: drifting to time {t!r} gives values that are not finite")
-        moving = [
-            (self._slots[slot], lo, hi) for slot, (lo, hi) in zip(d.slots, d.spans, strict=True)
-        ]
-        for path, lo, hi in moving:  # every path checked before any moves
-            if path is not None:
+        finite = bool(np.isfinite(nodes).all())  # checked once for every path
+        moving = [(slot, lo, hi) for slot, (lo, hi) in zip(d.slots, d.spans, strict=True)]
+        for slot, lo, hi in moving:  # every path checked before any moves
+            path = self._slots[slot]
+            if path is None:
+                continue
+            try:
                 path._check_drift_count(hi - lo)
-        for path, lo, hi in moving:
+                if not finite and not np.isfinite(nodes[lo:hi]).all():
+                    raise ValueError(
+                        f"nodes: drifting to time {t!r} gives values that are not finite"
+                    )
+            except ValueError as exc:
+                raise ValueError(f"PathSet.drift: path {self._names[slot]!r}: {exc}") from None
+        for slot, lo, hi in moving:
+            path = self._slots[slot]
             if path is not None:
                 path._drift_checked(nodes[lo:hi])
 

@@ -177,8 +177,16 @@ def test_a_drift_to_a_time_that_is_not_finite_is_refused_and_moves_nothing() -> 
         registry.set_drift(name, DriftingPath(path.nodes.copy(), (10.0, 10.0), 1.0, seed=k))
     registry.drift(0.5)
     before = [p.nodes.copy() for _, p in paths]
-    with pytest.raises(ValueError, match="nodes"):
+    with pytest.raises(ValueError, match=r"path 'open': nodes: .* not finite"):
         registry.drift(float("inf"))
+    for (_, path), nodes in zip(paths, before, strict=True):
+        np.testing.assert_array_equal(path.nodes, nodes)
+    # A path edited to another node count under its drift is refused by name, and the other
+    # drifting path does not move either
+    paths[1][1].insert_node(1, (700.0, 100.0))
+    before = [p.nodes.copy() for _, p in paths]
+    with pytest.raises(ValueError, match="path 'loop': nodes: drift_nodes keeps the node count"):
+        registry.drift(0.75)
     for (_, path), nodes in zip(paths, before, strict=True):
         np.testing.assert_array_equal(path.nodes, nodes)
 
