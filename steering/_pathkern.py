@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from ._jit import njit, prange, rows_kernel
+from ._jit import njit, njit_leaf, prange, rows_kernel
 from ._kern import EPSILON, hypot
 from .vec import FloatArray
 
@@ -78,7 +78,7 @@ def wrap_s(s: float, big_l: float, closed: bool) -> float:
     return clampf(s, 0.0, big_l)
 
 
-@njit
+@njit_leaf
 def search(sf: FloatArray, lo: int, count: int, x: float) -> int:
     """``searchsorted(gstart, x, side="right") - 1`` within a path's run of segments, clamped
     to it (a NaN ``x`` sorts last, as in NumPy)."""
@@ -99,7 +99,7 @@ def search(sf: FloatArray, lo: int, count: int, x: float) -> int:
     return j
 
 
-@njit
+@njit_leaf
 def locate(pf: FloatArray, pi: FloatArray, sf: FloatArray, p: int, s: float) -> tuple[int, float]:
     """Global segment and fraction along it of arc length ``s`` of path ``p`` (wrapped or
     clamped onto the path first)."""
@@ -109,7 +109,7 @@ def locate(pf: FloatArray, pi: FloatArray, sf: FloatArray, p: int, s: float) -> 
     return j, t
 
 
-@njit
+@njit_leaf
 def point_at(
     pf: FloatArray, pi: FloatArray, sf: FloatArray, p: int, s: float
 ) -> tuple[float, float]:
@@ -118,7 +118,7 @@ def point_at(
     return sf[j, S_AX] + t * sf[j, S_DX], sf[j, S_AY] + t * sf[j, S_DY]
 
 
-@njit
+@njit_leaf
 def _band_end(
     pf: FloatArray, pi: FloatArray, sf: FloatArray, p: int, e: float, closed: bool
 ) -> int:
@@ -137,7 +137,7 @@ def _band_end(
     return int(lap * s_count + j)
 
 
-@njit
+@njit_leaf
 def band(
     pf: FloatArray, pi: FloatArray, sf: FloatArray, p: int, hint: float, w: float
 ) -> tuple[int, int]:
@@ -159,7 +159,7 @@ def band(
     return start, count
 
 
-@njit
+@njit_leaf
 def nearest(
     pf: FloatArray,
     pi: FloatArray,

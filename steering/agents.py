@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._checks import number
-from ._jit import njit, prange, rows_kernel
+from ._jit import njit, njit_leaf, prange, rows_kernel
 from ._kern import EPSILON, hypot, truncate, unit
 from .grid import Grid, GridCache, directed_pairs
 from .vec import (
@@ -608,7 +608,7 @@ def integrate(
 # -- kernels ---------------------------------------------------------------------------------
 
 
-@njit
+@njit_leaf
 def wrap_row(pos: FloatArray, width: float, height: float, i: int) -> None:
     """Agent ``i``'s position wrapped into ``[0, width) x [0, height)`` in place."""
     x = pos[i, 0] % width
@@ -638,6 +638,8 @@ def _turn(hx: float, hy: float, wx: float, wy: float, reach: float) -> tuple[flo
         dx, dy, _ = unit(wx, wy)
     if dx == 0.0 and dy == 0.0:
         return hx, hy
+    if reach == math.inf:  # no limit (the default): the angle would be measured for nothing
+        return dx, dy
     h_len = hypot(hx, hy)
     if not (h_len > EPSILON and h_len < math.inf):
         return dx, dy
@@ -686,7 +688,7 @@ def _face_rows(vel: FloatArray, heading: FloatArray, rate: FloatArray, dt: float
         )
 
 
-@njit
+@njit_leaf
 def integrate_row(
     pos: FloatArray,
     vel: FloatArray,

@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 
 from . import _kern as kern
 from ._checks import in_range, non_negative, positive
-from ._jit import njit, prange, rows_kernel
+from ._jit import njit, njit_leaf, prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .grid import (
@@ -221,7 +221,7 @@ class AvoidAgents:
         return mid, build_grid(mid, cell, agents.world_size), True
 
 
-@njit
+@njit_leaf
 def _reach(
     max_speed: FloatArray, radius: FloatArray, horizon: float, margin: float, cap: float
 ) -> float:
@@ -233,7 +233,7 @@ def _reach(
     return min(2.0 * speed * horizon + 2.0 * big + margin, cap)
 
 
-@njit
+@njit_leaf
 def _fastest(vel: FloatArray, radius: FloatArray) -> tuple[float, float]:
     """The largest current speed and radius of the group."""
     speed = 0.0

@@ -14,7 +14,7 @@ from numpy.typing import ArrayLike
 
 from . import _kern as kern
 from ._checks import fast_points, finite, generator, non_negative
-from ._jit import njit, njit_inline, prange, rows_kernel
+from ._jit import njit, njit_inline, njit_leaf, prange, rows_kernel
 from ._kern import hypot
 from .agents import UNSET, AgentGroup, is_unset
 from .base import DEFAULT_GAIN, Debug
@@ -572,7 +572,7 @@ class Wander:
         return out
 
 
-@njit
+@njit_leaf
 def _any_unset(values: FloatArray) -> bool:
     for i in range(values.shape[0]):  # noqa: SIM110 (numba compiles no generator)
         if not math.isfinite(values[i]):

@@ -21,7 +21,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _checks
 from . import _kern as kern
-from ._jit import njit, prange, rows_kernel
+from ._jit import njit, njit_leaf, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
@@ -743,7 +743,7 @@ def _grid_clamp(x: float, hi: float) -> float:
     return x
 
 
-@njit
+@njit_leaf
 def _cell(
     vec: FloatArray, cell: float, ox: float, oy: float, x: float, y: float
 ) -> tuple[int, int]:
@@ -753,7 +753,7 @@ def _cell(
     return row, col
 
 
-@njit
+@njit_leaf
 def _inside(vec: FloatArray, cell: float, ox: float, oy: float, x: float, y: float) -> bool:
     """Whether (x, y) is in the field's rectangle (left and bottom edges included)."""
     right = ox + vec.shape[1] * cell
@@ -761,7 +761,7 @@ def _inside(vec: FloatArray, cell: float, ox: float, oy: float, x: float, y: flo
     return x >= ox and x < right and y >= oy and y < top
 
 
-@njit
+@njit_leaf
 def _sample(
     vec: FloatArray, cell: float, ox: float, oy: float, x: float, y: float, bilinear: bool
 ) -> tuple[float, float]:

@@ -27,7 +27,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from ._jit import njit
+from ._jit import njit, njit_leaf
 from .vec import FloatArray
 
 __all__ = [
@@ -183,7 +183,7 @@ def directed_pairs(
 # -- kernels ---------------------------------------------------------------------------------
 
 
-@njit
+@njit_leaf
 def _same(a: FloatArray, b: FloatArray) -> bool:
     """Whether two (N, 2) arrays hold the same values (stops at the first difference)."""
     for k in range(a.shape[0]):  # noqa: SIM110 (a loop numba compiles)
@@ -298,7 +298,7 @@ def _build(pos: FloatArray, cell: float, w: float, h: float) -> tuple[IntArray, 
     return ints, f
 
 
-@njit
+@njit_leaf
 def _consider(
     pos: FloatArray,
     j: int,
@@ -356,7 +356,7 @@ def _range(v: float, r: float, inv: float, cells: int, wrap: bool) -> tuple[int,
     return int(lo), int(hi)
 
 
-@njit
+@njit_leaf
 def near(
     ints: IntArray, floats: FloatArray, pos: FloatArray, i: int, r: float, buf: FloatArray
 ) -> int:
@@ -405,7 +405,11 @@ def near(
     if r2 < 1e300 and not hashed and not wrap:
         # The common case, kept lean: squared distances decide exactly here (a square that
         # overflows belongs to a distance far beyond r; one that underflows to a coincident
-        # neighbour).
+        # neighbour). Every candidate is written at the next free row and kept by counting it,
+        # without a branch on the distance: about a third of the candidates are kept, in no
+        # pattern a branch predictor learns, and a mispredicted branch cost more than the
+        # stores (the scan of 10,000 agents went from 250 to 200 ns an agent). The square
+        # roots are taken afterwards, of the kept rows only.
         for cy in range(ly, hy + 1):
             row = cy * nx
             for k in range(ints[row + lx], ints[row + hx + 1]):
@@ -414,14 +418,15 @@ def near(
                 dy = floats[F_POS + 2 * k + 1] - yi
                 s = dx * dx + dy * dy
                 j = ints[order + k]
-                if s < r2 and j != i:
-                    if count < cap:
-                        buf[count, 0] = j
-                        buf[count, 1] = dx
-                        buf[count, 2] = dy
-                        buf[count, 3] = math.sqrt(s)
-                        buf[count, 4] = k
-                    count += 1
+                if count < cap:
+                    buf[count, 0] = j
+                    buf[count, 1] = dx
+                    buf[count, 2] = dy
+                    buf[count, 3] = s
+                    buf[count, 4] = k
+                count += (s < r2) & (j != i)
+        for q in range(min(count, cap)):
+            buf[q, 3] = math.sqrt(buf[q, 3])
         return count
     for cy in range(ly, hy + 1):
         cyw = cy % ny if wrap else cy
@@ -438,7 +443,7 @@ def near(
     return count
 
 
-@njit
+@njit_leaf
 def agent_at(ints: IntArray, floats: FloatArray, s: int) -> int:
     """The ``s``-th agent in grid order (bucket by bucket; index order without a grid).
     Loops over agents in this order find their neighbours in memory the previous agent just

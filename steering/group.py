@@ -21,7 +21,7 @@ from numpy.typing import ArrayLike, NDArray
 from . import _kern as kern
 from ._checks import fov as check_fov
 from ._checks import non_negative, points
-from ._jit import njit, prange, rows_kernel
+from ._jit import njit, njit_leaf, prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .grid import (
@@ -120,7 +120,7 @@ class _Setup:
 # -- per-agent maths -----------------------------------------------------------------------
 
 
-@njit
+@njit_leaf
 def _radius(col: FloatArray, shared: float, per_agent: bool, i: int) -> float:
     """Agent ``i``'s distance: its column entry or the shared one; 0 unless finite and > 0."""
     r = col[i] if per_agent else shared
@@ -129,7 +129,7 @@ def _radius(col: FloatArray, shared: float, per_agent: bool, i: int) -> float:
     return 0.0
 
 
-@njit
+@njit_leaf
 def _facing(heading: FloatArray, i: int, cos_half: float) -> tuple[float, float, bool]:
     """Agent ``i``'s unit heading and whether it sees all round (no fov, or no heading)."""
     if cos_half <= -1.5:
@@ -149,7 +149,7 @@ def _sees(
     return ux * dx + uy * dy >= d * cos_half
 
 
-@njit
+@njit_leaf
 def _separation_sum(
     i: int,
     buf: FloatArray,
@@ -193,7 +193,7 @@ def _separation_sum(
     return tx, ty, m
 
 
-@njit
+@njit_leaf
 def _alignment_sum(
     svel: FloatArray,
     buf: FloatArray,
@@ -219,7 +219,7 @@ def _alignment_sum(
     return tx, ty, m
 
 
-@njit
+@njit_leaf
 def _cohesion_sum(
     buf: FloatArray, k: int, r: float, ux: float, uy: float, blind: bool, cos_half: float
 ) -> tuple[float, float, int]:

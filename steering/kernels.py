@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ._jit import drop_stale_caches, njit
+from ._jit import drop_stale_caches, njit, njit_leaf
 from ._kern import EPSILON, hypot, set_length, steer, truncate, unit
 from ._pathkern import (
     P_CLOSED,
@@ -65,6 +65,7 @@ __all__ = [
     "locate",
     "nearest",
     "njit",
+    "njit_leaf",
     "offset_pursuit",
     "point_at",
     "prediction_time",
@@ -94,7 +95,7 @@ def turn(hx: float, hy: float, wx: float, wy: float, rate: float, dt: float) -> 
     return _turn(hx, hy, wx, wy, _reach(rate, dt))
 
 
-@njit
+@njit_leaf
 def flow_sample(
     vectors: FloatArray, cell: float, ox: float, oy: float, x: float, y: float, bilinear: bool
 ) -> tuple[float, float]:

@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike, NDArray
 from . import _kern as kern
 from ._checks import all_finite, choice, float_array, instance, non_negative, positive
 from ._grid import Grid, build_grid, cell_span
-from ._jit import njit, prange, rows_kernel
+from ._jit import njit, njit_leaf, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import Debug
@@ -289,7 +289,7 @@ def _pairs_rows(
             offsets[i + 1] = k
 
 
-@njit
+@njit_leaf
 def _shift_and_radius(
     centers: FloatArray, snap: FloatArray, radii: FloatArray
 ) -> tuple[float, float]:
@@ -493,7 +493,7 @@ def _no_grid() -> Grid:
     return build_grid(np.zeros((0, 2)))
 
 
-@njit
+@njit_leaf
 def _closest_rock(
     px: float,
     py: float,

@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _kern as kern
 from ._checks import fast_points, finite, non_negative
-from ._jit import njit, njit_inline, prange, rows_kernel
+from ._jit import njit_inline, njit_leaf, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
@@ -641,7 +641,7 @@ def formation_offsets(kind: str, n: int, spacing: float) -> FloatArray:
     return out
 
 
-@njit
+@njit_leaf
 def _formation(kind: int, s: float, out: FloatArray) -> None:
     """Slots of formation ``_KINDS[kind]`` with spacing ``s``, one per row of ``out``."""
     count = out.shape[0]

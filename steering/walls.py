@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ._checks import all_finite, float_array
 from ._grid import Grid, build_grid, cell_span
-from ._jit import njit, prange, rows_kernel
+from ._jit import njit, njit_leaf, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
 from .vec import FloatArray
@@ -295,7 +295,7 @@ def wall_span(
     return ax, bx, ay, by
 
 
-@njit
+@njit_leaf
 def first_piece(
     p: int, piece_wall: IntArray, piece_cell: IntArray, ax: int, bx: int, ay: int, by: int
 ) -> bool:
