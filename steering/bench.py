@@ -12,8 +12,13 @@
 
 The two sides run in interleaved blocks (ours, naive, ours, naive, ...) so that a change in the
 machine's speed falls on both; each figure is the median (and p95) of single-step times after a
-warm-up that compiles every kernel. Naive code is not run above ``--naive-max`` agents (one
-naive flock step at 1,000 agents already takes about a second).
+warm-up that compiles every kernel. Both sides time the same stretch of the same scene: each
+block starts from the scene's start and starts it again every :data:`HORIZON` steps (untimed).
+Without that, the faster side would be timed over a later scene than the slower one: in 2,000
+steps (what ours runs in a block at 1,000 agents) the flock packs round its target with 15 times
+the neighbours it starts with, while the naive side's two steps a block see the start.
+``--horizon 0`` never restarts, to time a crowd as it packs. Naive code is not run above
+``--naive-max`` agents (one naive flock step at 1,000 agents already takes about a second).
 """
 
 from __future__ import annotations
@@ -47,6 +52,8 @@ NEIGHBOUR = 50.0
 AREA_PER_AGENT = 40.0 * 40.0
 SIZES = (1, 2, 5, 10, 30, 100, 300, 1_000, 3_000, 10_000, 20_000)
 FLOCK_WEIGHTS = (1.5, 1.0, 1.0, 0.5)  # separate, align, cohere, seek
+#: Steps (one second) after which a side's scene starts again from its start state.
+HORIZON = 60
 PRESET = "flock (Flock preset)"
 #: What the sweep times: ours as WeightedSum of the parts each time, and the flock once more as
 #: the Flock preset (the same forces); the naive side is the same per-object code for both.
@@ -209,12 +216,26 @@ class Timing:
         return cls(statistics.median(ordered), p95, len(ordered))
 
 
-def _block(step: Callable[[], None], budget: float, max_steps: int) -> list[float]:
-    """Time single steps until ``budget`` seconds or ``max_steps`` steps have passed."""
+@dataclass
+class Side:
+    """One side of a comparison: its ``step``, and ``restart`` (None: nothing to restart),
+    which puts its scene back to the start state."""
+
+    step: Callable[[], None]
+    restart: Callable[[], None] | None = None
+
+
+def _block(side: Side, budget: float, max_steps: int, horizon: int) -> list[float]:
+    """Time single steps until ``budget`` seconds or ``max_steps`` steps have passed, from the
+    start state and starting again every ``horizon`` steps (0: never), untimed."""
     times: list[float] = []
     clock = time.perf_counter
     end = clock() + budget
+    restart = side.restart
+    step = side.step
     while len(times) < max_steps:
+        if restart is not None and (not times or (horizon > 0 and len(times) % horizon == 0)):
+            restart()
         t0 = clock()
         step()
         t1 = clock()
@@ -225,13 +246,19 @@ def _block(step: Callable[[], None], budget: float, max_steps: int) -> list[floa
 
 
 def interleaved(
-    sides: dict[str, Callable[[], None]], rounds: int, budget: float, max_steps: int = 2000
+    sides: dict[str, Side | Callable[[], None]],
+    rounds: int,
+    budget: float,
+    max_steps: int = 2000,
+    horizon: int = HORIZON,
 ) -> dict[str, Timing]:
-    """Each side's step timed in ``rounds`` alternating blocks of about ``budget`` seconds."""
+    """Each side's step timed in ``rounds`` alternating blocks of about ``budget`` seconds (a
+    bare callable is a side with nothing to restart)."""
     samples: dict[str, list[float]] = {name: [] for name in sides}
     for _ in range(rounds):
-        for name, step in sides.items():
-            samples[name] += _block(step, budget, max_steps)
+        for name, side in sides.items():
+            s = side if isinstance(side, Side) else Side(side)
+            samples[name] += _block(s, budget, max_steps, horizon)
     return {name: Timing.of(s) for name, s in samples.items()}
 
 
@@ -248,32 +275,66 @@ class SweepRow:
         return None if self.naive is None else self.naive.median / self.ours.median
 
 
+class _Ours:
+    """Our crowd of a sweep scene, stepped by ``steering.step`` and restarted by making the
+    group again from the start state."""
+
+    def __init__(self, pos: np.ndarray, vel: np.ndarray, blend: Any) -> None:
+        self.start = (pos.copy(), vel.copy())
+        self.blend = blend
+        self.restart()
+
+    def restart(self) -> None:
+        pos, vel = self.start
+        self.agents = st.AgentGroup.create(pos.copy(), vel.copy())
+
+    def step(self) -> None:
+        st.step(self.agents, self.blend, DT)
+
+
+class _Naive:
+    """The naive crowd of a sweep scene, restarted by making its vehicles again."""
+
+    def __init__(self, pos: np.ndarray, vel: np.ndarray, flock: bool, target: Any) -> None:
+        self.start = (pos.tolist(), vel.tolist())
+        self.flock = flock
+        self.target = target
+        self.restart()
+
+    def restart(self) -> None:
+        pos, vel = self.start
+        self.vehicles = [Vehicle(*p, *v) for p, v in zip(pos, vel, strict=True)]
+
+    def step(self) -> None:
+        naive_step(self.vehicles, self.flock, self.target)
+
+
 def sweep(
-    sizes: Sequence[int], naive_max: int, rounds: int, budget: float, log: Callable[[str], None]
+    sizes: Sequence[int],
+    naive_max: int,
+    rounds: int,
+    budget: float,
+    log: Callable[[str], None],
+    horizon: int = HORIZON,
 ) -> list[SweepRow]:
-    """Both scenarios at every size, ours and naive in interleaved blocks."""
+    """Both scenarios at every size, ours and naive in interleaved blocks, each side timed
+    over the first ``horizon`` steps of the scene (0: as it runs on, never restarted)."""
     rows: list[SweepRow] = []
     for scenario in SCENARIOS:
         flock = scenario != "separate + seek"
         for n in sizes:
             pos, vel, side = _start(n)
             target = (side / 2.0, side / 2.0)
-            agents = st.AgentGroup.create(pos, vel)
             blend: Any = ours_preset(target) if scenario == PRESET else ours_sum(flock, target)
-
-            def ours(agents: st.AgentGroup = agents, blend: Any = blend) -> None:
-                st.step(agents, blend, DT)
-
-            ours()  # compiles on a cold cache
-            sides: dict[str, Callable[[], None]] = {"ours": ours}
+            ours = _Ours(pos, vel, blend)
+            ours.step()  # compiles on a cold cache
+            sides: dict[str, Side | Callable[[], None]] = {"ours": Side(ours.step, ours.restart)}
             if n <= naive_max:
-                vehicles = [
-                    Vehicle(*p, *v) for p, v in zip(pos.tolist(), vel.tolist(), strict=True)
-                ]
-                sides["naive"] = functools.partial(naive_step, vehicles, flock, target)
+                naive = _Naive(pos, vel, flock, target)
+                sides["naive"] = Side(naive.step, naive.restart)
             # Slow naive steps (a second each at 1,000) get fewer, longer blocks.
             slow = n >= 300
-            timing = interleaved(sides, rounds, budget * (3 if slow else 1), 2000)
+            timing = interleaved(sides, rounds, budget * (3 if slow else 1), 2000, horizon)
             row = SweepRow(scenario, n, timing["ours"], timing.get("naive"))
             rows.append(row)
             log(_sweep_line(row))
@@ -448,19 +509,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=0.2, help="seconds per block")
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
     parser.add_argument("--markdown", action="store_true", help="end with Markdown tables")
+    parser.add_argument(
+        "--horizon",
+        type=int,
+        default=HORIZON,
+        metavar="STEPS",
+        help=f"start each scene again every STEPS steps (default {HORIZON}; 0: never)",
+    )
     args = parser.parse_args(argv)
     bad = [n for n in args.sizes if not 1 <= n <= 100_000]
     if bad or not 1 <= args.rounds <= 100 or not 0.0 < args.budget <= 60.0:
         parser.error("sizes must be 1..100,000, rounds 1..100 and budget in (0, 60] seconds")
+    if not 0 <= args.horizon <= 1_000_000:
+        parser.error(f"--horizon must be 0..1,000,000 steps, got {args.horizon}")
 
     def log(line: str) -> None:
         print(line, flush=True)
 
     log(
         "sweep: each step is the forces plus the integration (steering.step); "
-        "naive/ours above 1 means ours is faster"
+        "naive/ours above 1 means ours is faster; "
+        + (
+            f"both sides timed over the scene's first {args.horizon} steps"
+            if args.horizon
+            else "each side timed as its scene runs on (never restarted)"
+        )
     )
-    rows = sweep(args.sizes, args.naive_max, args.rounds, args.budget, log)
+    rows = sweep(args.sizes, args.naive_max, args.rounds, args.budget, log, args.horizon)
     reference = next(
         (r.naive for r in rows if r.scenario == "separate + seek" and r.agents == 1_000), None
     )
