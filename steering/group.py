@@ -174,23 +174,76 @@ def _separation_sum(
         dy = buf[q, 2]
         if not _sees(ux, uy, blind, dx, dy, d, cos_half):
             continue
-        if d <= COINCIDENT_DISTANCE:
-            j = int(buf[q, 0])
-            lo = min(i, j)
-            hi = max(i, j)
-            turns = (lo * _PHI_I + hi * _PHI_J) % 1.0
-            s = (1.0 if i < j else -1.0) / COINCIDENT_DISTANCE
-            a = 2.0 * math.pi * turns
-            px = math.cos(a) * s
-            py = math.sin(a) * s
-        else:
-            inv = 1.0 / (d * d)
-            px = -dx * inv
-            py = -dy * inv
+        px, py = _away(i, int(buf[q, 0]), dx, dy, d)
         tx += px * r
         ty += py * r
         m += 1
     return tx, ty, m
+
+
+@njit
+def _away(i: int, j: int, dx: float, dy: float, d: float) -> tuple[float, float]:
+    """The seed's unit vector away from neighbour ``j`` at offset (dx, dy), distance ``d``,
+    weighted by 1/d; for a coincident neighbour a pair-specific direction (see
+    :class:`Separate`)."""
+    if d <= COINCIDENT_DISTANCE:
+        lo = min(i, j)
+        hi = max(i, j)
+        turns = (lo * _PHI_I + hi * _PHI_J) % 1.0
+        s = (1.0 if i < j else -1.0) / COINCIDENT_DISTANCE
+        a = 2.0 * math.pi * turns
+        return math.cos(a) * s, math.sin(a) * s
+    inv = 1.0 / (d * d)
+    return -dx * inv, -dy * inv
+
+
+@njit_leaf
+def _flock_sums(
+    i: int,
+    svel: FloatArray,
+    buf: FloatArray,
+    k: int,
+    rs: float,
+    ra: float,
+    rc: float,
+    ux: float,
+    uy: float,
+    blind: bool,
+    cos_half: float,
+) -> tuple[float, float, int, float, float, int, float, float, int]:
+    """:func:`_separation_sum`, :func:`_alignment_sum` and :func:`_cohesion_sum` (radii
+    ``rs``, ``ra``, ``rc``, one fov) in one pass over the neighbours: the same terms added in
+    the same order, so the same sums, for one read of the buffer instead of three."""
+    sx = 0.0
+    sy = 0.0
+    ms = 0
+    ax = 0.0
+    ay = 0.0
+    ma = 0
+    cx = 0.0
+    cy = 0.0
+    mc = 0
+    for q in range(k):
+        d = buf[q, 3]
+        dx = buf[q, 1]
+        dy = buf[q, 2]
+        if not _sees(ux, uy, blind, dx, dy, d, cos_half):
+            continue
+        if d < rs:
+            px, py = _away(i, int(buf[q, 0]), dx, dy, d)
+            sx += px * rs
+            sy += py * rs
+            ms += 1
+        if d < ra:
+            slot = int(buf[q, 4])
+            ax += svel[slot, 0]
+            ay += svel[slot, 1]
+            ma += 1
+        if d < rc:
+            cx += dx
+            cy += dy
+            mc += 1
+    return sx, sy, ms, ax, ay, ma, cx, cy, mc
 
 
 @njit_leaf
@@ -431,9 +484,9 @@ def _flock_rows(
             limit = max_force[i]
             k, buf = query(ints, floats, pos, i, reach, buf)
             ux, uy, blind = _facing(heading, i, cos_half)
-            sx, sy, ms = _separation_sum(i, buf, k, rs, ux, uy, blind, cos_half)
-            ax, ay, ma = _alignment_sum(svel, buf, k, ra, ux, uy, blind, cos_half)
-            cx, cy, mc = _cohesion_sum(buf, k, rc, ux, uy, blind, cos_half)
+            sx, sy, ms, ax, ay, ma, cx, cy, mc = _flock_sums(
+                i, svel, buf, k, rs, ra, rc, ux, uy, blind, cos_half
+            )
             fx, fy = _toward(sx, sy, ms, vx, vy, speed, gain, limit)
             totx = fx * weights[0]
             toty = fy * weights[0]
