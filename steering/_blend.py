@@ -45,6 +45,7 @@ from .group import (
     _alignment_sum,
     _cohesion_sum,
     _facing,
+    _flock_sums,
     _separation_sum,
     _toward,
 )
@@ -52,8 +53,12 @@ from .vec import FloatArray
 
 __all__ = ["FUSED", "SPEC_COLS", "Plan"]
 
-#: Floats per row of the table: code, weight, gain, then up to five parameters.
+#: Floats per row of the table: code, weight, gain, then up to five parameters (a group rule's
+#: last one is :data:`SHARED`).
 SPEC_COLS = 8
+#: The column of a group rule's row that is 1 when its sum comes from the one pass over the
+#: neighbours that the plan's first separation, alignment and cohesion share.
+SHARED = 7
 
 # Row codes. A target's third parameter is the row of its points in ``pts`` when every agent
 # has its own (-1: the point is in the row itself).
@@ -75,13 +80,16 @@ class Plan:
             ``behaviour`` and ``weight`` are read; any other item is a behaviour of weight 1.
     """
 
-    __slots__ = ("key", "reach", "spec", "weighted")
+    __slots__ = ("key", "reach", "shared", "spec", "weighted")
 
     def __init__(self, weighted: type) -> None:
         self.weighted: Any = weighted
         self.key: list[Row] | None = None
         self.spec = np.zeros((0, SPEC_COLS))
         self.reach = 0.0
+        #: The shared pass's separation, alignment and cohesion radii and fov cosine (radii
+        #: 0: no shared pass).
+        self.shared = np.zeros(4)
 
     def run(
         self,
@@ -149,6 +157,7 @@ class Plan:
             self.spec,
             stacked,
             reach,
+            self.shared,
             grid.ints,
             grid.floats,
             dt,
@@ -175,7 +184,29 @@ class Plan:
         self.reach = max(
             (r[3] for r in rows if r[0] in _GROUP and 0.0 < r[3] < math.inf), default=0.0
         )
+        self.shared = _shared_pass(spec)
         self.key = rows
+
+
+def _shared_pass(spec: FloatArray) -> FloatArray:
+    """Marks (column :data:`SHARED`) the first separation, alignment and cohesion rows of
+    ``spec`` when at least two of them look with the same fov, and returns their radii and the
+    fov's cosine: one pass over each agent's neighbours then gives all their sums
+    (:func:`~steering.group._flock_sums`, the same sums as one pass each). Radii 0: none."""
+    first: dict[int, int] = {}
+    for p in range(spec.shape[0]):
+        code = int(spec[p, 0])
+        if code in _GROUP and code not in first:
+            first[code] = p
+    shared = np.zeros(4)
+    if len(first) < 2 or len({float(spec[p, 4]) for p in first.values()}) != 1:
+        return shared
+    for code, p in first.items():
+        r = float(spec[p, 3])
+        shared[code - SEPARATE] = r if 0.0 < r < math.inf else 0.0
+        spec[p, SHARED] = 1.0
+    shared[3] = spec[next(iter(first.values())), 4]
+    return shared
 
 
 def _target(name: str, k: int, value: Any, n: int, pts: list[FloatArray]) -> Row:
@@ -257,6 +288,7 @@ def _blend_rows(
     spec: FloatArray,
     inputs: FloatArray,
     reach: float,
+    shared: FloatArray,
     ints: Any,
     floats: FloatArray,
     dt: float,
@@ -272,6 +304,10 @@ def _blend_rows(
     parts = spec.shape[0]
     group = reach > 0.0
     svel = in_grid_order(ints, floats, vel) if group else np.empty((0, 2))
+    rs = shared[0]
+    ra = shared[1]
+    rc = shared[2]
+    one_pass = group and (rs > 0.0 or ra > 0.0 or rc > 0.0)
     for c in prange((n + CHUNK - 1) // CHUNK):
         buf = np.empty((64, BUF_COLS))
         for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
@@ -283,8 +319,15 @@ def _blend_rows(
             speed = max_speed[i]
             limit = max_force[i]
             k = 0
+            sx = sy = ax = ay = cx = cy = 0.0
+            ms = ma = mc = 0
             if group:
                 k, buf = query(ints, floats, pos, i, reach, buf)
+                if one_pass:
+                    ux, uy, blind = _facing(heading, i, shared[3])
+                    sx, sy, ms, ax, ay, ma, cx, cy, mc = _flock_sums(
+                        i, svel, buf, k, rs, ra, rc, ux, uy, blind, shared[3]
+                    )
             x = 0.0
             y = 0.0
             for p in range(parts):
@@ -330,17 +373,28 @@ def _blend_rows(
                     if not (r > 0.0 and r < math.inf):
                         r = 0.0
                     cos_half = spec[p, 4]
-                    ux, uy, blind = _facing(heading, i, cos_half)
+                    own = spec[p, SHARED] == 0.0  # not summed in the shared pass
+                    if own:
+                        ux, uy, blind = _facing(heading, i, cos_half)
                     if code == SEPARATE:
-                        tx, ty, m = _separation_sum(i, buf, k, r, ux, uy, blind, cos_half)
+                        if own:
+                            tx, ty, m = _separation_sum(i, buf, k, r, ux, uy, blind, cos_half)
+                        else:
+                            tx, ty, m = sx, sy, ms
                         fx, fy = _toward(tx, ty, m, vx, vy, speed, gain, limit)
                     elif code == ALIGN:
-                        tx, ty, m = _alignment_sum(svel, buf, k, r, ux, uy, blind, cos_half)
+                        if own:
+                            tx, ty, m = _alignment_sum(svel, buf, k, r, ux, uy, blind, cos_half)
+                        else:
+                            tx, ty, m = ax, ay, ma
                         fx, fy = _align_force(
                             tx, ty, m, vx, vy, speed, gain, limit, spec[p, 5] > 0.0
                         )
                     else:
-                        tx, ty, m = _cohesion_sum(buf, k, r, ux, uy, blind, cos_half)
+                        if own:
+                            tx, ty, m = _cohesion_sum(buf, k, r, ux, uy, blind, cos_half)
+                        else:
+                            tx, ty, m = cx, cy, mc
                         fx, fy = _toward(tx, ty, m, vx, vy, speed, gain, limit)
                 w = spec[p, 1]
                 x += w * fx

@@ -174,3 +174,32 @@ def test_step_takes_any_behaviour_and_refuses_a_bad_dt_before_moving() -> None:
         with pytest.raises(error, match="step: dt"):
             step(agents, WeightedSum([Seek((0.0, 0.0))]), bad)  # type: ignore[arg-type]
     np.testing.assert_array_equal(agents.pos, moved)
+
+
+@pytest.mark.parametrize("fov", [360.0, 240.0])
+@pytest.mark.parametrize("world", [None, (400.0, 300.0)])
+def test_group_rules_summed_in_one_shared_pass_equal_the_parts(
+    fov: float, world: tuple[float, float] | None
+) -> None:
+    # separation, alignment and cohesion with one fov share one pass over the neighbours; a
+    # second separation (another distance) still sums its own
+    n = 150
+    agents = _crowd(n, world=world)
+    parts = [
+        Weighted(Separate(25.0, fov=fov), 1.5),
+        Weighted(Align(50.0, fov=fov), 1.0),
+        Weighted(Cohere(70.0, fov=fov), 1.0),
+        Weighted(Separate(40.0, fov=fov), 0.5),
+        Weighted(Seek((100.0, 100.0)), 0.5),
+    ]
+    blend = WeightedSum(parts)
+    got = blend(agents, DT)
+    assert blend._plan.shared[:3].tolist() == [25.0, 50.0, 70.0]
+    assert blend._plan.spec[:, 7].tolist() == [1.0, 1.0, 1.0, 0.0, 0.0]
+    np.testing.assert_allclose(got, _one_by_one(parts, agents), rtol=0, atol=1e-9)
+    assert np.abs(got).max() > 1.0
+    # a fov changed on one of them: no shared pass, the same forces as its parts
+    parts[1].behaviour.fov = 300.0
+    got = blend(agents, DT)
+    assert blend._plan.shared.tolist() == [0.0, 0.0, 0.0, 0.0]
+    np.testing.assert_allclose(got, _one_by_one(parts, agents), rtol=0, atol=1e-9)
