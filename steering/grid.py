@@ -41,6 +41,7 @@ __all__ = [
     "directed_pairs",
     "minimal_offset",
     "near",
+    "near_point",
     "query",
 ]
 
@@ -365,14 +366,29 @@ def near(
     ``j``'s place in grid order, see :func:`in_grid_order`), in a fixed order. Returns how many
     there are; when that exceeds the rows of ``buf`` only the first fit and the caller grows
     ``buf`` and asks again. ``r`` that is not positive (or NaN) finds none."""
+    return near_point(ints, floats, pos, pos[i, 0], pos[i, 1], i, r, buf)
+
+
+@njit_leaf
+def near_point(
+    ints: IntArray,
+    floats: FloatArray,
+    pos: FloatArray,
+    xi: float,
+    yi: float,
+    i: int,
+    r: float,
+    buf: FloatArray,
+) -> int:
+    """:func:`near` around the point (xi, yi), leaving out point ``i`` of ``pos`` (-1: none):
+    the points of a grid nearer than ``r`` to any place, such as the hiding spots near an
+    agent."""
     n = pos.shape[0]
     count = 0
     if not r > 0.0:
         return 0
     w = floats[F_W]
     h = floats[F_H]
-    xi = pos[i, 0]
-    yi = pos[i, 1]
     mode = floats[F_MODE]
     if mode == MODE_BRUTE:
         for j in range(n):

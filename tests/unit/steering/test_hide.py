@@ -336,3 +336,43 @@ def test_per_agent_hunters_of_a_big_crowd_match_one_hunter_each() -> None:
     np.testing.assert_allclose(
         debug["hide.spot"], reference_spots(pos, hunters, rocks, 30.0), atol=1e-9
     )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_searching_a_grid_of_spots_picks_what_weighing_every_spot_picks(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Many agents and rocks with one hunter: the spots go into a grid searched outward from
+    # each agent. It must choose exactly what weighing every spot chooses: the nearest safe
+    # spot, else the nearest usable one, ties to the lower rock.
+    rng = np.random.default_rng(seed)
+    side = 600.0
+    m = int(rng.integers(40, 160))
+    rocks = Obstacles.create(rng.uniform(0.0, side, (m, 2)), rng.uniform(4.0, 30.0, m))
+    n = 400
+    pos = rng.uniform(-100.0, side + 100.0, (n, 2))  # some far outside the rocks' box
+    vel = rng.normal(0.0, 40.0, (n, 2))
+    hunter = tuple(rng.uniform(0.0, side, 2).tolist())
+    hide = Hide(hunter, rocks, (10.0, -5.0), distance_from_boundary=float(rng.uniform(5, 40)))
+    grid_debug: Debug = {}
+    got = hide(AgentGroup.create(pos.copy(), vel.copy()), 1 / 60, grid_debug)
+    monkeypatch.setattr(targets_module, "_GRID_SPOTS", 10**9)
+    whole_debug: Debug = {}
+    want = hide(AgentGroup.create(pos.copy(), vel.copy()), 1 / 60, whole_debug)
+    assert np.array_equal(got, want)
+    assert np.array_equal(grid_debug["hide.spot"], whole_debug["hide.spot"], equal_nan=True)
+    chosen = ~np.isnan(whole_debug["hide.spot"][:, 0])
+    assert chosen.sum() > n // 2  # most agents really hide (the grid path was exercised)
+
+
+def test_the_grid_is_used_for_one_hunter_and_many_rocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    built = []
+    real = targets_module.build_grid
+    monkeypatch.setattr(targets_module, "build_grid", lambda *a: built.append(1) or real(*a))
+    rng = np.random.default_rng(3)
+    rocks = Obstacles.create(rng.uniform(0.0, 500.0, (50, 2)), np.full(50, 10.0))
+    agents = AgentGroup.create(rng.uniform(0.0, 500.0, (100, 2)), np.zeros((100, 2)))
+    Hide((250.0, 250.0), rocks)(agents, 1 / 60)
+    assert built == [1]
+    Hide(rng.uniform(0.0, 500.0, (100, 2)), rocks)(agents, 1 / 60)  # a hunter per agent
+    assert built == [1]
