@@ -125,6 +125,10 @@ class BatchIO:
             np.array_equal(self.order[: self.n], np.arange(self.n))
             and (self.order[self.n :] < 0).all()
         )
+        # Which visited rows are the world's bodies, and their rows in row order (made once:
+        # the order holds until the bodies change, when a new BatchIO is made).
+        self._live = self.order >= 0
+        self._rows = self.order[self._live]
         self.pos = np.zeros((self.n, 2))
         self.vel = np.zeros((self.n, 2))
 
@@ -148,9 +152,8 @@ class BatchIO:
             np.copyto(self.pos, data[: self.n, 0:2])
             np.copyto(self.vel, data[: self.n, 2:4])
         else:
-            live = self.order >= 0
-            self.pos[self.order[live]] = data[live, 0:2]
-            self.vel[self.order[live]] = data[live, 2:4]
+            self.pos[self._rows] = data[self._live, 0:2]
+            self.vel[self._rows] = data[self._live, 2:4]
         return self.pos, self.vel
 
     def write(self, vel: FloatArray, force: FloatArray, pos: FloatArray | None = None) -> None:
@@ -161,12 +164,11 @@ class BatchIO:
         if pos is not None:
             out, buf, fields = self._out_all, self._set_all, _WRITE_ALL
             cols = [pos, vel, force]
-        live = self.order >= 0
         for k, arr in enumerate(cols):
             if self._identity:
                 out[: self.n, 2 * k : 2 * k + 2] = arr
             else:
-                out[live, 2 * k : 2 * k + 2] = arr[self.order[live]]
+                out[self._live, 2 * k : 2 * k + 2] = arr[self._rows]
         batch.set_space_bodies(self.space, fields, buf)
 
 
