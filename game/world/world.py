@@ -401,7 +401,8 @@ class World:
         Rocks are moved, resized, added or removed in the pymunk space in place (a pushable
         rock whose place in the level did not change stays where it was pushed); the steering
         core's obstacles and the world's per-body arrays follow. Exits and flow regions are
-        replaced; a spawn's speeds, force, sight and separation reach its agents at once.
+        replaced; a spawn's speeds, force, sight, separation and place (the post its wanderers
+        roam round) reach its agents at once.
         An edit that changes which agents exist (a spawn added or removed; its count, path,
         radius, wander, role, formation, spacing, queueing or avoidance changed; the world's
         size) or edits a wall carries the running world over to the edited level
@@ -527,6 +528,9 @@ class World:
             a.max_speed[rows] = spawn.max_speed
             a.max_force[rows] = spawn.max_force
             separation[rows - 1] = spawn.separation
+            # A moved spawn moves its agents' post: what a wanderer without a path roams
+            # round and is pulled back to (the agents stay where they are).
+            self.roster.post[rows] = (spawn.x, spawn.y)
             if isinstance(spawn, EnemySpawn):
                 self.minds.sight[np.isin(self.minds.rows, rows)] = spawn.sight
         return True

@@ -126,3 +126,29 @@ def test_a_role_edit_reaches_the_running_world() -> None:
     # And a queueing flag reaches them too
     assert model.set_property(Ref("npcs", school), CLASSES["npc"].prop("queue"), True)
     assert world.roster.queue[rows].all()
+
+
+def test_moving_a_wanderers_spawn_moves_the_post_it_roams_round() -> None:
+    # Given a running Rock Field, whose first hunter has no path: it wanders round its spawn
+    model, world, _ = _live("rockfield")
+    k = next(i for i, e in enumerate(model.level.enemies) if not e.path)
+    spawn = model.level.enemies[k]
+    rows = np.flatnonzero((world.kind == ENEMY) & (world.spawn_id == spawn.id))
+    for _ in range(20):
+        world.step()
+    pos = world.agents.pos[rows].copy()
+    frame = world.frame
+    # When the editor moves the spawn 400 px to the right
+    new = (spawn.x + 400.0, spawn.y)
+    assert model.move_object(Ref("enemies", k), *new)
+    placed = model.level.enemies[k]
+    # Then the running world keeps its agents where they are, with the post at the new place
+    assert world.frame == frame
+    assert np.array_equal(world.agents.pos[rows], pos)
+    assert np.allclose(world.roster.post[rows], (placed.x, placed.y))
+    # And the wanderer, now far beyond its leash, heads for it and gets closer
+    before = np.hypot(*(world.agents.pos[rows] - (placed.x, placed.y)).T)
+    for _ in range(240):
+        world.step()
+    after = np.hypot(*(world.agents.pos[rows] - (placed.x, placed.y)).T)
+    assert (after < before - 100.0).all()
