@@ -36,7 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import arcade
 import pyglet
 
-from game.level import resolve_level, shipped_levels
+from game.cli_common import bounded_float, bounded_int, one_line_errors
+from game.level import LevelError, resolve_level, shipped_levels
 from game.views.app import GameApp, create_window
 from game.views.level import LevelView
 from game.views.sound import Sounds
@@ -150,7 +151,7 @@ def level_view(
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("levels", nargs="*", help="levels (default: every shipped level)")
-    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--seconds", type=bounded_float(0.0, 3600.0, open_low=True), default=10.0)
     parser.add_argument("--size", type=parse_size_px, default=(1280, 800))
     parser.add_argument("--no-blank", action="store_true")
     parser.add_argument(
@@ -162,15 +163,17 @@ def main() -> int:
     )
     parser.add_argument(
         "--extra-npcs",
-        type=int,
+        type=bounded_int(0, 100_000),
         default=0,
         help="fish added to each level (the sandbox at 1,000 or 10,000 agents)",
     )
     parser.add_argument("--debug", action="store_true", help="with the F1 overlay on")
+    one_line_errors(parser)
     args = parser.parse_args()
-    if not 0 <= args.extra_npcs <= 100_000:
-        parser.error(f"--extra-npcs must be in 0..100000, got {args.extra_npcs}")
-    paths = [resolve_level(name) for name in args.levels] or shipped_levels()
+    try:
+        paths = [resolve_level(name) for name in args.levels] or shipped_levels()
+    except LevelError as exc:
+        parser.error(str(exc))
     window = create_window(*args.size, visible=True)
     app = GameApp(window, sounds=Sounds(muted=True))
     print(
@@ -181,8 +184,8 @@ def main() -> int:
     if not args.no_blank:
         rows.append(("blank window", Blank(window)))
     for path in paths:
-        view = level_view(app, path, args.player, args.extra_npcs, args.debug)
-        rows.append((f"{path.stem} ({view.world.n:,})", view))
+        lv = level_view(app, path, args.player, args.extra_npcs, args.debug)
+        rows.append((f"{path.stem} ({lv.world.n:,})", lv))
     for name, view in rows:
         meter = Meter()
         wrap(view, meter)
