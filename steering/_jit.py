@@ -102,7 +102,9 @@ def njit_leaf(func: Callable[..., Any]) -> Any:
     as a call: measured on this machine, a loop over 10,000 agents that calls a four-array
     integration step cost 48-55 ns an agent, the same function compiled this way 8 ns, the
     body written into the loop 8-12 ns. Such a function may read and write its arrays but
-    may not create, copy, slice into new arrays or return one (numba refuses to compile it).
+    must not create, copy or slice into new arrays (numba refuses to compile that), and must
+    never return an array, not even one it was given: numba compiles that, and the caller's
+    reference count then goes wrong and corrupts the heap. Return numbers.
     """
     return numba.njit(**_LEAF_OPTIONS)(func)
 

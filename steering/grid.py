@@ -239,10 +239,15 @@ def _build(pos: FloatArray, cell: float, w: float, h: float) -> tuple[IntArray, 
         for k in range(n):
             x = pos[k, 0]
             y = pos[k, 1]
-            xmin = min(xmin, x)
-            xmax = max(xmax, x)
-            ymin = min(ymin, y)
-            ymax = max(ymax, y)
+            # The box of the finite positions (an agent a step left at inf or NaN goes to an
+            # edge cell and is no one's neighbour; in the box, its inf made every cell NaN).
+            if math.isfinite(x) and math.isfinite(y):
+                xmin = min(xmin, x)
+                xmax = max(xmax, x)
+                ymin = min(ymin, y)
+                ymax = max(ymax, y)
+        if not xmin <= xmax:  # no finite position at all
+            xmin = xmax = ymin = ymax = 0.0
         # Halves: the span of finite coordinates may not be finite itself.
         c = max(cell, (0.5 * xmax - 0.5 * xmin) / (0.5 * _MAX_CELLS_AXIS))
         c = max(c, (0.5 * ymax - 0.5 * ymin) / (0.5 * _MAX_CELLS_AXIS))
@@ -354,6 +359,8 @@ def _range(v: float, r: float, inv: float, cells: int, wrap: bool) -> tuple[int,
         return int(lo), int(hi)
     lo = min(max(lo, 0.0), cells - 1.0)
     hi = min(max(hi, 0.0), cells - 1.0)
+    if not lo <= hi:  # NaN: no cells (int() of a NaN is undefined, and read out of bounds)
+        return 0, -1
     return int(lo), int(hi)
 
 
@@ -382,10 +389,10 @@ def near_point(
 ) -> int:
     """:func:`near` around the point (xi, yi), leaving out point ``i`` of ``pos`` (-1: none):
     the points of a grid nearer than ``r`` to any place, such as the hiding spots near an
-    agent."""
+    agent. A point that is not finite has no neighbours."""
     n = pos.shape[0]
     count = 0
-    if not r > 0.0:
+    if not (r > 0.0 and math.isfinite(xi) and math.isfinite(yi)):
         return 0
     w = floats[F_W]
     h = floats[F_H]

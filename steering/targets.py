@@ -55,6 +55,10 @@ _GRID_SPOTS = 32
 _GRID_AGENTS = 64
 #: Agents per task of the compiled loop.
 _CHUNK = 256
+#: The share of the spots from which an agent's search weighs every spot instead of the grid's
+#: (a disc's candidates cost several times a plain scan's: measured, a search that went on to
+#: the whole grid cost 2-6x the whole scan).
+_WHOLE_SHARE = 0.25
 _NO_ORDER = np.zeros(0, dtype=np.intp)
 
 
@@ -480,10 +484,11 @@ def _hide_grid_rows(
     out: FloatArray,
 ) -> None:
     """:func:`_hide_rows` for one hunter whose usable spots (``grid_pos``, their indices
-    ``order``) are in a grid: each agent searches discs from one cell wide, doubling, until
-    one holds a safe spot (every spot nearer than it was weighed) or covers the whole grid
-    (every spot weighed: none safe, the nearest usable stands). The same choice as weighing
-    every spot."""
+    ``order``, ascending) are in a grid: each agent searches discs from one cell wide (or
+    from the grid's box, outside it), doubling, until one holds a safe spot (every spot
+    nearer than it was weighed). An agent whose disc would gather, or has gathered,
+    :data:`_WHOLE_SHARE` of the spots without a safe one, or whose position is not finite,
+    weighs every spot instead. Either way the same choice as weighing every spot."""
     vs = 0 if hunter_vel.shape[0] == 1 else 1
     n = pos.shape[0]
     for c in prange((n + _CHUNK - 1) // _CHUNK):
@@ -496,9 +501,16 @@ def _hide_grid_rows(
             best_any, best_safe = -1, -1
             any_d2, safe_d2 = math.inf, math.inf
             px, py = pos[i, 0], pos[i, 1]
-            r = 1.0 / floats[F_ICW]
-            span = _grid_span(floats, px, py)
-            while True:
+            g = order.shape[0]
+            # From the cell's width, or from the grid's box for an agent outside it.
+            r = max(1.0 / floats[F_ICW], _box_distance(floats, px, py))
+            whole = not (math.isfinite(px) and math.isfinite(py))
+            while not whole:
+                if not _square_share(floats, px, py, r) < _WHOLE_SHARE:
+                    # The disc would gather a good part of the spots: weigh them all in index
+                    # order instead, without the grid's bookkeeping.
+                    whole = True
+                    break
                 k = near_point(ints, floats, grid_pos, px, py, -1, r, buf)
                 if k > buf.shape[0]:
                     buf = np.empty((2 * k, BUF_COLS))
@@ -520,9 +532,32 @@ def _hide_grid_rows(
                         safe_d2,
                         True,
                     )
-                if best_safe >= 0 or r > span:
+                if best_safe >= 0:
                     break
+                # No safe spot yet, and the disc held a good part of the spots: weigh every
+                # spot in index order instead (cheaper than the grid from there).
+                whole = k >= _WHOLE_SHARE * g
                 r *= 2.0
+            if whole:
+                best_any, best_safe = -1, -1
+                any_d2, safe_d2 = math.inf, math.inf
+                for q in range(g):
+                    best_any, any_d2, best_safe, safe_d2 = _better_spot(
+                        spots,
+                        0,
+                        order[q],
+                        px,
+                        py,
+                        qx,
+                        qy,
+                        qq,
+                        allow,
+                        best_any,
+                        any_d2,
+                        best_safe,
+                        safe_d2,
+                        False,
+                    )
             pick = best_safe if best_safe >= 0 else best_any
             _hide_force(
                 pos,
@@ -555,16 +590,30 @@ def _spot_cell(points: FloatArray) -> float:
 
 
 @njit_leaf
-def _grid_span(floats: FloatArray, px: float, py: float) -> float:
-    """How far from (px, py) the farthest corner of a grid's box is: a disc that wide holds
-    every point of the grid."""
+def _box_distance(floats: FloatArray, px: float, py: float) -> float:
+    """How far (px, py) is from a grid's box (0 inside it)."""
     x0 = floats[F_X0]
     y0 = floats[F_Y0]
     x1 = x0 + floats[F_NX] / floats[F_ICW]
     y1 = y0 + floats[F_NY] / floats[F_ICH]
-    dx = max(abs(px - x0), abs(px - x1))
-    dy = max(abs(py - y0), abs(py - y1))
+    dx = max(x0 - px, 0.0, px - x1)
+    dy = max(y0 - py, 0.0, py - y1)
     return hypot(dx, dy)
+
+
+@njit_leaf
+def _square_share(floats: FloatArray, px: float, py: float, r: float) -> float:
+    """The share of a grid's box inside the square of half-side ``r`` round (px, py): about
+    the share of its points a disc that wide would gather (NaN for anything not finite)."""
+    x0 = floats[F_X0]
+    y0 = floats[F_Y0]
+    w = floats[F_NX] / floats[F_ICW]
+    h = floats[F_NY] / floats[F_ICH]
+    ox = max(min(px + r, x0 + w) - max(px - r, x0), 0.0)
+    oy = max(min(py + r, y0 + h) - max(py - r, y0), 0.0)
+    if not (math.isfinite(ox) and math.isfinite(oy) and math.isfinite(r)):
+        return math.nan
+    return (ox / w) * (oy / h)
 
 
 @dataclass

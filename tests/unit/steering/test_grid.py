@@ -220,3 +220,23 @@ def test_avoid_agents_searching_halfway_points_finds_what_every_pair_finds(
     np.testing.assert_array_equal(AvoidAgents()(agents, DT, every), force)
     for key in ("avoidagents.threat", "avoidagents.time", "avoidagents.side"):
         np.testing.assert_array_equal(every[key], debug[key])
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("world", [None, (400.0, 300.0)])
+def test_a_point_that_is_not_finite_has_no_neighbours(
+    bad: float, world: tuple[float, float] | None
+) -> None:
+    # (int() of a NaN cell index read the grid out of bounds: a crash or garbage)
+    rng = np.random.default_rng(2)
+    pos = rng.uniform(0.0, 300.0, (200, 2))
+    grid = grid_module.build_grid(pos, 20.0, world)
+    buf = np.empty((64, grid_module.BUF_COLS))
+    for x, y in ((bad, 10.0), (10.0, bad), (bad, bad)):
+        assert grid_module.near_point(grid.ints, grid.floats, pos, x, y, -1, 30.0, buf) == 0
+    # and a crowd with a stray agent keeps its other agents' forces finite
+    agents = AgentGroup.create(pos, np.zeros((200, 2)), world_size=world)
+    agents.pos[0] = (bad, 50.0)
+    for behaviour in (Separate(25.0), Flock(), Align(50.0), Cohere(50.0)):
+        force = behaviour(agents, 1 / 60)
+        assert np.isfinite(force[1:]).all()

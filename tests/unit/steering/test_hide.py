@@ -376,3 +376,51 @@ def test_the_grid_is_used_for_one_hunter_and_many_rocks(monkeypatch: pytest.Monk
     assert built == [1]
     Hide(rng.uniform(0.0, 500.0, (100, 2)), rocks)(agents, 1 / 60)  # a hunter per agent
     assert built == [1]
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -1.5e308])
+def test_an_agent_at_a_position_that_is_not_finite_does_not_stall_the_grid(
+    bad: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One hunter, many rocks and agents: the grid path. An agent whose position is NaN,
+    # infinite or too large to measure gets what weighing every spot gives it, and the call
+    # returns (it crashed on NaN and never returned on inf).
+    rng = np.random.default_rng(5)
+    rocks = Obstacles.create(rng.uniform(0.0, 500.0, (40, 2)), np.full(40, 10.0))
+    pos = rng.uniform(0.0, 500.0, (100, 2))
+    hide = Hide((250.0, 250.0), rocks)
+
+    def crowd() -> AgentGroup:
+        agents = AgentGroup.create(pos.copy(), np.zeros((100, 2)))
+        agents.pos[0] = (bad, bad)  # as a step gone wrong leaves it (create refuses it)
+        return agents
+
+    got = hide(crowd(), 1 / 60)
+    monkeypatch.setattr(targets_module, "_GRID_SPOTS", 10**9)
+    want = hide(crowd(), 1 / 60)
+    assert np.array_equal(got, want, equal_nan=True)
+    assert np.isfinite(got[1:]).all()
+
+
+@pytest.mark.parametrize("scene", ["far outside the rocks", "hunter between"])
+def test_agents_without_a_safe_spot_get_the_whole_scans_choice(
+    scene: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Scenes where few or no agents have a safe spot: their discs grow until they weigh
+    # every spot, and the choice is still the whole scan's
+    rng = np.random.default_rng(8)
+    rocks = Obstacles.create(rng.uniform(0.0, 400.0, (60, 2)), rng.uniform(5.0, 15.0, 60))
+    if scene == "far outside the rocks":
+        pos = rng.uniform(3000.0, 5000.0, (300, 2))
+        hunter = (200.0, 200.0)
+    else:
+        pos = rng.uniform(-2000.0, -1000.0, (300, 2))
+        hunter = (-200.0, 200.0)
+    hide = Hide(hunter, rocks)
+    got_debug: Debug = {}
+    got = hide(AgentGroup.create(pos.copy(), np.zeros((300, 2))), 1 / 60, got_debug)
+    monkeypatch.setattr(targets_module, "_GRID_SPOTS", 10**9)
+    want_debug: Debug = {}
+    want = hide(AgentGroup.create(pos.copy(), np.zeros((300, 2))), 1 / 60, want_debug)
+    assert np.array_equal(got, want)
+    assert np.array_equal(got_debug["hide.spot"], want_debug["hide.spot"], equal_nan=True)
