@@ -14,6 +14,7 @@ from ._checks import in_range, non_negative, positive
 from ._jit import njit, njit_leaf, prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
+from .debug import AvoidAgentsDebug, write
 from .grid import (
     BRUTE_MAX,
     BUF_COLS,
@@ -192,11 +193,7 @@ class AvoidAgents:
             out,
         )
         if debug is not None:
-            debug["avoidagents.threat"] = threat.astype(np.intp)
-            debug["avoidagents.point"] = point
-            debug["avoidagents.threat_point"] = other
-            debug["avoidagents.time"] = when
-            debug["avoidagents.side"] = side.copy()
+            write(AvoidAgentsDebug(threat.astype(np.intp), point, other, when, side.copy()), debug)
         return out
 
     def _search(

@@ -15,6 +15,7 @@ from ._jit import njit, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
+from .debug import WallsDebug, write
 from .vec import EPSILON, FloatArray
 from .walls import Walls, first_piece, wall_span, within
 
@@ -150,9 +151,8 @@ class AvoidWalls:
             self.feeler_length, self.gain, self.gain**2, self.margin, tx, ty, out, rec,
         )  # fmt: skip
         if debug is not None:
-            debug["walls.feelers"] = rec[:, 3:].reshape(n, 3, 2)
-            debug["walls.hit"] = rec[:, 1:3].copy()
-            debug["walls.wall"] = rec[:, 0].astype(np.intp)
+            feelers = rec[:, 3:].reshape(n, 3, 2)
+            write(WallsDebug(feelers, rec[:, 1:3].copy(), rec[:, 0].astype(np.intp)), debug)
         return out
 
 

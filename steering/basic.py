@@ -18,6 +18,7 @@ from ._jit import njit, njit_inline, njit_leaf, prange, rows_kernel
 from ._kern import hypot
 from .agents import UNSET, AgentGroup, is_unset
 from .base import DEFAULT_GAIN, Debug
+from .debug import ArriveDebug, EvadeDebug, PursueDebug, SeekDebug, WanderDebug, write
 from .vec import FloatArray
 
 __all__ = ["Arrive", "Contain", "Evade", "Flee", "Pursue", "Seek", "Wander"]
@@ -53,7 +54,7 @@ class Seek:
             agents.pos, agents.vel, agents.max_speed, agents.max_force, tgt, self.gain, out
         )
         if debug is not None:
-            debug["seek.target"] = np.broadcast_to(tgt, (n, 2)).copy()
+            write(SeekDebug(np.broadcast_to(tgt, (n, 2)).copy()), debug)
         return out
 
 
@@ -256,7 +257,7 @@ class Arrive:
             out,
         )
         if debug is not None:
-            debug["arrive.target"] = np.broadcast_to(tgt, (n, 2)).copy()
+            write(ArriveDebug(np.broadcast_to(tgt, (n, 2)).copy()), debug)
         return out
 
 
@@ -332,7 +333,7 @@ class Pursue:
             out,
         )
         if debug is not None:
-            debug["pursue.predicted"] = predicted
+            write(PursueDebug(predicted), debug)
         return out
 
 
@@ -437,7 +438,7 @@ class Evade:
             out,
         )
         if debug is not None:
-            debug["evade.predicted"] = predicted
+            write(EvadeDebug(predicted), debug)
         return out
 
 
@@ -567,8 +568,8 @@ class Wander:
             out,
         )
         if debug is not None:
-            debug["wander.target"] = agents.pos + ahead
-            debug["wander.center"] = agents.pos + agents.heading * self.circle_distance
+            center = agents.pos + agents.heading * self.circle_distance
+            write(WanderDebug(agents.pos + ahead, center), debug)
         return out
 
 

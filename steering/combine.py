@@ -23,6 +23,7 @@ from ._jit import njit, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup, integrate, time_step
 from .base import Behaviour, Debug
+from .debug import PriorityDebug, write
 from .vec import EPSILON, FloatArray
 
 __all__ = [
@@ -282,7 +283,7 @@ class FirstNonZero:
             force = _force("FirstNonZero.parts", k, part(agents, dt, debug), n)
             _first_rows(n)(result, chosen, force, k, self.epsilon, agents.max_force, k == last)
         if debug is not None:
-            debug["priority.chosen"] = chosen
+            write(PriorityDebug(chosen), debug)
         return result
 
 

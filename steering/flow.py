@@ -25,6 +25,7 @@ from ._jit import njit, njit_leaf, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
+from .debug import FlowDebug, write
 from .vec import FloatArray, as_points, perp, safe_normalize
 
 __all__ = ["MAX_CELLS", "FlowField", "FlowSource", "FollowFlow", "NoiseFlow"]
@@ -721,8 +722,7 @@ class FollowFlow:
                 dbg[:, 0:2] = sample
                 dbg[:, 2:4] = look
         if debug is not None:
-            debug["flow.sample"] = dbg[:, 0:2].copy()
-            debug["flow.lookup"] = dbg[:, 2:4].copy()
+            write(FlowDebug(dbg[:, 0:2].copy(), dbg[:, 2:4].copy()), debug)
         return out
 
 

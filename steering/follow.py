@@ -17,6 +17,7 @@ from ._kern import hypot
 from ._pathkern import P_CLOSED, P_LENGTH, P_LIVE, P_RADIUS, P_UID, P_VERSION, S_RADIUS, S_UX, S_UY
 from .agents import UNSET, AgentGroup
 from .base import DEFAULT_GAIN, Debug
+from .debug import PathDebug, write
 from .path import SEED_LOOKAHEAD, SEED_SPEED, SEED_TARGET_AHEAD, Path
 from .paths import PathSet
 from .vec import EPSILON, FloatArray
@@ -225,11 +226,15 @@ class FollowPath:
             self._remap(ps, index_col, flags, nearest, version)
             kernel(*args, True)
         if debug is not None:
-            for k, name in enumerate(("future", "normal", "target")):
-                debug[f"{key}.{name}"] = dbg[:, 2 * k : 2 * k + 2].copy()
-            debug[f"{key}.radius"] = dbg[:, 6].copy()
-            debug[f"{key}.steering"] = dbg[:, 7] > 0.5
-            debug[f"{key}.progress"] = progress.copy()
+            record = PathDebug(
+                future=dbg[:, 0:2].copy(),
+                normal=dbg[:, 2:4].copy(),
+                target=dbg[:, 4:6].copy(),
+                radius=dbg[:, 6].copy(),
+                steering=dbg[:, 7] > 0.5,
+                progress=progress.copy(),
+            )
+            write(record, debug, key)
         return force
 
     @staticmethod

@@ -24,6 +24,7 @@ from ._checks import non_negative, points
 from ._jit import njit, njit_leaf, prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
+from .debug import AlignDebug, CohereDebug, FlockDebug, SeparateDebug, write
 from .grid import (
     BRUTE_MAX,
     BUF_COLS,
@@ -614,10 +615,8 @@ class Separate:
         )
         if debug is not None:
             sep = neighbour_distances(agents, self.distance, self.per_agent, self.column)
-            debug["separate.count"] = count.astype(np.intp)
-            debug["separate.pairs"] = _pairs_in_view(agents, grid, sep, cos_half)
-            debug["separate.distance"] = sep
-            debug["separate.average"] = average
+            pairs = _pairs_in_view(agents, grid, sep, cos_half)
+            write(SeparateDebug(count.astype(np.intp), pairs, sep, average), debug)
         return out
 
 
@@ -722,8 +721,7 @@ class Align:
             out,
         )
         if debug is not None:
-            debug["align.count"] = count.astype(np.intp)
-            debug["align.velocity"] = mean
+            write(AlignDebug(count.astype(np.intp), mean), debug)
         return out
 
 
@@ -794,8 +792,7 @@ class Cohere:
             out,
         )
         if debug is not None:
-            debug["cohere.count"] = count.astype(np.intp)
-            debug["cohere.center"] = center
+            write(CohereDebug(count.astype(np.intp), center), debug)
         return out
 
 
@@ -907,7 +904,7 @@ class Flock:
             out,
         )
         if debug is not None:
-            debug["flock.count"] = counts.astype(np.intp)
+            write(FlockDebug(counts.astype(np.intp)), debug)
         return out
 
     def _target(self, n: int) -> FloatArray:

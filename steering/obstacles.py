@@ -22,6 +22,7 @@ from ._jit import njit, njit_leaf, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import Debug
+from .debug import AvoidDebug, write
 from .vec import EPSILON, FloatArray
 
 __all__ = ["AvoidObstacles", "Obstacles", "candidate_pairs"]
@@ -473,12 +474,15 @@ class AvoidObstacles:
             rec,
         )
         if debug is not None:
-            debug["avoid.box"] = rec[:, 6:].reshape(n, 4, 2)
-            debug["avoid.obstacle"] = rec[:, 0].astype(np.intp)
-            debug["avoid.length"] = rec[:, 1].copy()
-            debug["avoid.local"] = rec[:, 2:4].copy()
-            debug["avoid.side"] = rec[:, 4].copy()
-            debug["avoid.intersection"] = rec[:, 5].copy()
+            record = AvoidDebug(
+                box=rec[:, 6:].reshape(n, 4, 2),
+                obstacle=rec[:, 0].astype(np.intp),
+                length=rec[:, 1].copy(),
+                local=rec[:, 2:4].copy(),
+                side=rec[:, 4].copy(),
+                intersection=rec[:, 5].copy(),
+            )
+            write(record, debug)
         return out
 
 

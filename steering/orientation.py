@@ -22,6 +22,7 @@ from ._jit import prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup, _reach, _turn
 from .base import Debug
+from .debug import OrientationDebug, write
 from .vec import FloatArray
 
 __all__ = ["MOVING_SPEED", "Face", "LookWhereYouAreGoing"]
@@ -81,7 +82,7 @@ class LookWhereYouAreGoing:
         desired = np.empty((n, 2))
         _look_rows(n)(agents.vel, agents.heading, agents.max_turn_rate, step, True, desired)
         if debug is not None:
-            debug["orientation.desired"] = desired
+            write(OrientationDebug(desired), debug)
         return np.zeros((n, 2))
 
 
@@ -155,7 +156,7 @@ class Face:
         desired = np.empty((n, 2))
         _face_rows(n)(agents.pos, agents.heading, agents.max_turn_rate, tgt, step, True, desired)
         if debug is not None:
-            debug["orientation.desired"] = desired
+            write(OrientationDebug(desired), debug)
         return np.zeros((n, 2))
 
 

@@ -14,6 +14,7 @@ from ._checks import non_negative
 from ._jit import prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
+from .debug import QueueDebug, write
 from .grid import BRUTE_MAX, BUF_COLS, agent_at, query
 from .vec import EPSILON, FloatArray
 
@@ -101,8 +102,7 @@ class Queue:
             out,
         )
         if debug is not None:
-            debug["queue.braking"] = ahead >= 0
-            debug["queue.ahead"] = ahead.astype(np.intp)
+            write(QueueDebug(ahead >= 0, ahead.astype(np.intp)), debug)
         return out
 
 

@@ -22,6 +22,7 @@ from ._kern import hypot
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .basic import arrive, evade
+from .debug import HideDebug, InterposeDebug, MatchDebug, OffsetDebug, write
 from .grid import (
     BUF_COLS,
     F_ICH,
@@ -196,13 +197,13 @@ class Hide:
                 out,
             )
         if debug is not None:
-            debug["hide.spot"] = spot
             first = int(which[0]) if n else 0
-            debug["hide.spots"] = (
+            every = (
                 np.where(defined[first][:, None], spots[first], np.nan)
                 if h
                 else np.full((m, 2), np.nan)
             )
+            write(HideDebug(spot, every), debug)
         return out
 
 
@@ -678,7 +679,7 @@ class Interpose:
             out,
         )
         if debug is not None:
-            debug["interpose.point"] = point
+            write(InterposeDebug(point), debug)
         return out
 
 
@@ -825,7 +826,7 @@ class OffsetPursuit:
             out,
         )
         if debug is not None:
-            debug["offset.slot"] = slot
+            write(OffsetDebug(slot), debug)
         return out
 
 
@@ -1016,7 +1017,7 @@ class MatchVelocity:
             agents.vel, agents.max_speed, agents.max_force, target, self.gain, desired, out
         )
         if debug is not None:
-            debug["match.velocity"] = desired
+            write(MatchDebug(desired), debug)
         return out
 
 

@@ -15,6 +15,19 @@ from numpy.typing import NDArray
 from game.render import debug_draw
 from game.render.theme import DEBUG
 from steering import Debug
+from steering.debug import (
+    AlignDebug,
+    AvoidDebug,
+    CohereDebug,
+    EvadeDebug,
+    FlowDebug,
+    OrientationDebug,
+    PathDebug,
+    PursueDebug,
+    SeparateDebug,
+    WanderDebug,
+    read,
+)
 
 from .scene import Scene
 from .sketch import Sketch
@@ -24,9 +37,8 @@ __all__ = ["ANNOTATORS", "annotate"]
 FloatArray = NDArray[np.float64]
 
 
-def _get(debug: Debug, key: str, n: int) -> FloatArray | None:
-    """A per-agent float array of ``n`` rows, or None."""
-    v = debug.get(key)
+def _get(v: NDArray[np.generic] | None, n: int) -> FloatArray | None:
+    """A record's per-agent field as floats of ``n`` rows, or None."""
     if v is None or v.ndim == 0 or v.shape[0] != n:
         return None
     return np.asarray(v, dtype=np.float64)
@@ -36,11 +48,13 @@ def _path(sk: Sketch, debug: Debug, pos: FloatArray) -> None:
     """Seeds 000/001: position to future point, future to normal point, the target (red while
     steering)."""
     n = pos.shape[0]
-    future, normal = _get(debug, "path.future", n), _get(debug, "path.normal", n)
-    target = _get(debug, "path.target", n)
+    rec = read(PathDebug, debug)
+    if rec is None:
+        return
+    future, normal, target = _get(rec.future, n), _get(rec.normal, n), _get(rec.target, n)
     if future is None or normal is None or target is None:
         return
-    steering = debug.get("path.steering")
+    steering = rec.steering
     steer = (
         np.asarray(steering, dtype=bool)
         if steering is not None and steering.shape == (n,)
@@ -58,8 +72,9 @@ def _path(sk: Sketch, debug: Debug, pos: FloatArray) -> None:
 def _predicted(sk: Sketch, debug: Debug, pos: FloatArray) -> None:
     """Pursue and evade: the predicted place each agent steers to or from (red: fleeing)."""
     n = pos.shape[0]
-    for key, color in (("pursue.predicted", "target_idle"), ("evade.predicted", "target_steer")):
-        p = _get(debug, key, n)
+    pursue, evade = read(PursueDebug, debug), read(EvadeDebug, debug)
+    for rec, color in ((pursue, "target_idle"), (evade, "target_steer")):
+        p = None if rec is None else _get(rec.predicted, n)
         if p is not None:
             sk.link(pos, p, DEBUG["future"])
             sk.dot(p, 3.0, DEBUG[color])
@@ -68,7 +83,10 @@ def _predicted(sk: Sketch, debug: Debug, pos: FloatArray) -> None:
 def _wander(sk: Sketch, debug: Debug, pos: FloatArray) -> None:
     """Reynolds' wander: the circle ahead, and the point on it being sought."""
     n = pos.shape[0]
-    centre, target = _get(debug, "wander.center", n), _get(debug, "wander.target", n)
+    rec = read(WanderDebug, debug)
+    if rec is None:
+        return
+    centre, target = _get(rec.center, n), _get(rec.target, n)
     if centre is None or target is None:
         return
     r = np.hypot(*(target - centre).T)
@@ -79,10 +97,13 @@ def _wander(sk: Sketch, debug: Debug, pos: FloatArray) -> None:
 
 
 def _flow(sk: Sketch, debug: Debug, pos: FloatArray) -> None:
-    """Seed 003: where each agent looks the field up (``flow.lookup``, ahead with a
-    look-ahead time), and the vector it reads there (``flow.sample``)."""
+    """Seed 003: where each agent looks the field up (``FlowDebug.lookup``, ahead with a
+    look-ahead time), and the vector it reads there (``FlowDebug.sample``)."""
     n = pos.shape[0]
-    vector, where = _get(debug, "flow.sample", n), _get(debug, "flow.lookup", n)
+    rec = read(FlowDebug, debug)
+    if rec is None:
+        return
+    vector, where = _get(rec.sample, n), _get(rec.lookup, n)
     if vector is None or where is None:
         return
     moved = np.hypot(*(where - pos).T) > 0.5
@@ -94,20 +115,24 @@ def _group(sk: Sketch, debug: Debug, pos: FloatArray) -> None:
     """Seed 004 and flocking: links to the neighbours pushed from, the separation distance
     (half of it round each agent with a neighbour too close), alignment and cohesion."""
     n = pos.shape[0]
-    pairs = debug.get("separate.pairs")
+    sep = read(SeparateDebug, debug)
+    pairs = None if sep is None else sep.pairs
     if pairs is not None and pairs.size:
         p = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
         p = p[((p >= 0) & (p < n)).all(axis=1)]
         sk.link(pos[p[:, 0]], pos[p[:, 1]], DEBUG["pair"])
-    dist, count = _get(debug, "separate.distance", n), _get(debug, "separate.count", n)
-    if dist is not None and count is not None:
-        on = (count > 0) & np.isfinite(dist)
-        sk.ring(pos[on], dist[on] / 2.0, DEBUG["separation"], 16)
-    vel = _get(debug, "align.velocity", n)
+    if sep is not None:
+        dist, count = _get(sep.distance, n), _get(sep.neighbours, n)
+        if dist is not None and count is not None:
+            on = (count > 0) & np.isfinite(dist)
+            sk.ring(pos[on], dist[on] / 2.0, DEBUG["separation"], 16)
+    align = read(AlignDebug, debug)
+    vel = None if align is None else _get(align.velocity, n)
     if vel is not None:
         sk.arrow(pos, pos + vel * 0.3, DEBUG["normal"], 4.0)
-    centre = _get(debug, "cohere.center", n)
-    c = _get(debug, "cohere.count", n)
+    cohere = read(CohereDebug, debug)
+    centre = None if cohere is None else _get(cohere.center, n)
+    c = None if cohere is None else _get(cohere.neighbours, n)
     if centre is not None and c is not None:
         on = c > 0
         sk.link(pos[on], centre[on], (*DEBUG["target_idle"][:3], 90))
@@ -115,13 +140,14 @@ def _group(sk: Sketch, debug: Debug, pos: FloatArray) -> None:
 
 def _avoid(sk: Sketch, debug: Debug, pos: FloatArray) -> None:
     """Seed 002: every detection box; the one reacting to a rock thick and orange."""
-    box = debug.get("avoid.box")
+    rec = read(AvoidDebug, debug)
+    box = None if rec is None else rec.box
     n = pos.shape[0]
-    if box is None or box.shape[0] != n:
+    if rec is None or box is None or box.shape[0] != n:
         return
     b = np.asarray(box, dtype=np.float64).reshape(n, 4, 2)
     seg = np.concatenate((b, np.roll(b, -1, axis=1)), axis=2)
-    rock = _get(debug, "avoid.obstacle", n)
+    rock = _get(rec.obstacle, n)
     hit = rock >= 0 if rock is not None else np.zeros(n, dtype=bool)
     sk.thin(seg[~hit].reshape(-1, 4), DEBUG["box"])
     sk.thick(seg[hit].reshape(-1, 4), DEBUG["box_hit"], 1.6)
@@ -146,6 +172,7 @@ def annotate(sk: Sketch, scene: Scene) -> None:
         fn(sk, debug, pos)
     a = scene.agents
     debug_draw.draw_behaviours(sk, debug, pos, walls=scene.walls, radius=a.radius)
-    desired = _get(debug, "orientation.desired", a.n)
+    orient = read(OrientationDebug, debug)
+    desired = None if orient is None else _get(orient.desired, a.n)
     if desired is not None:
         debug_draw.draw_heading(sk, pos, a.heading, a.vel, 2.2 * a.radius, desired)

@@ -1,11 +1,12 @@
 """Debug drawing for the steering vocabulary: one small function per behaviour, from its debug
 dict, onto a :class:`Canvas`. No world needed.
 
-Each ``draw_*`` function reads the keys its behaviour writes (see the behaviour's docstring)
-and the (N, 2) positions of the agents the rows belong to; it appends to a :class:`Canvas` and
+Each ``draw_*`` function reads its behaviour's typed record (:mod:`steering.debug`: the
+behaviour writes it, ``read`` gives it back by name, no key strings here) and the (N, 2)
+positions of the agents the rows belong to; it appends to a :class:`Canvas` and
 changes nothing else, so the F1 overlay (:class:`~game.render.overlay.DebugOverlay`, through a
 :class:`Pen` over its GPU batches) and the Lab (:class:`~game.lab.sketch.Sketch`, plain NumPy)
-draw each behaviour with the same function. Missing keys, arrays of the wrong
+draw each behaviour with the same function. Missing records or fields, arrays of the wrong
 shape and NaN rows (agents a behaviour did not run on) are skipped, never an error. ``show``,
 when given, is an (N,) mask of the agents to draw (the ones on screen).
 """
@@ -19,6 +20,16 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from steering import Debug, Walls
+from steering.debug import (
+    AvoidAgentsDebug,
+    HideDebug,
+    InterposeDebug,
+    MatchDebug,
+    OffsetDebug,
+    QueueDebug,
+    WallsDebug,
+    read,
+)
 
 from . import theme
 from .batch import DiscBatch, HairlineBatch, LineBatch
@@ -109,17 +120,16 @@ class Pen:
         self.dots.add(centres, radius, color, ring=ring_px * self.px)
 
 
-def _rows(debug: Debug, key: str, n: int) -> FloatArray | None:
-    """``debug[key]`` as (n, 2) floats, or None when it is missing or shaped otherwise."""
-    raw = debug.get(key)
+def _rows(raw: ArrayLike | None, n: int) -> FloatArray | None:
+    """A record's field as (n, 2) floats, or None when it is missing or shaped otherwise."""
     if raw is None:
         return None
     arr = np.asarray(raw, dtype=np.float64)
     return arr if arr.shape == (n, 2) else None
 
 
-def _flags(debug: Debug, key: str, n: int) -> NDArray[np.generic] | None:
-    raw = debug.get(key)
+def _flags(raw: ArrayLike | None, n: int) -> NDArray[np.generic] | None:
+    """A record's per-agent field as (n,), or None when it is missing or shaped otherwise."""
     if raw is None or np.shape(raw) != (n,):
         return None
     return np.asarray(raw)
@@ -145,14 +155,17 @@ def _points(pos: ArrayLike) -> FloatArray:
 
 
 def draw_hide(pen: Canvas, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None) -> None:
-    """:class:`~steering.Hide`: a ring at every rock's hiding spot (``hide.spots``), and
-    for each hiding agent a dot at its chosen spot (``hide.spot``) linked to it."""
+    """:class:`~steering.Hide`: a ring at every rock's hiding spot (``HideDebug.spots``), and
+    for each hiding agent a dot at its chosen spot (``HideDebug.spot``) linked to it."""
     p = _points(pos)
-    spots = debug.get("hide.spots")
+    rec = read(HideDebug, debug)
+    if rec is None:
+        return
+    spots = rec.spots
     if spots is not None and np.ndim(spots) == 2 and np.shape(spots)[1] == 2:
         s = np.asarray(spots, dtype=np.float64)
         pen.dot(s[_finite(s)], 5.0, theme.DEBUG["hide_spot"], ring_px=1.5)
-    chosen = _rows(debug, "hide.spot", p.shape[0])
+    chosen = _rows(rec.spot, p.shape[0])
     if chosen is None:
         return
     on = np.flatnonzero(_shown(show, p.shape[0]) & _finite(chosen))
@@ -164,9 +177,10 @@ def draw_interpose(
     pen: Canvas, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None
 ) -> None:
     """:class:`~steering.Interpose`: the predicted point between the two movers
-    (``interpose.point``), a dot linked to each agent."""
+    (``InterposeDebug.point``), a dot linked to each agent."""
     p = _points(pos)
-    point = _rows(debug, "interpose.point", p.shape[0])
+    rec = read(InterposeDebug, debug)
+    point = None if rec is None else _rows(rec.point, p.shape[0])
     if point is None:
         return
     on = np.flatnonzero(_shown(show, p.shape[0]) & _finite(point))
@@ -178,9 +192,10 @@ def draw_formation(
     pen: Canvas, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None
 ) -> None:
     """:class:`~steering.OffsetPursuit`: each agent's slot in the world
-    (``offset.slot``), a ring linked to the agent that holds it."""
+    (``OffsetDebug.slot``), a ring linked to the agent that holds it."""
     p = _points(pos)
-    slot = _rows(debug, "offset.slot", p.shape[0])
+    rec = read(OffsetDebug, debug)
+    slot = None if rec is None else _rows(rec.slot, p.shape[0])
     if slot is None:
         return
     on = np.flatnonzero(_shown(show, p.shape[0]) & _finite(slot))
@@ -192,12 +207,15 @@ def draw_avoid_agents(
     pen: Canvas, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None
 ) -> None:
     """:class:`~steering.AvoidAgents`: for each agent with a threat, where it will be at
-    closest approach (``avoidagents.point``, linked to it) and where the threat will be then
-    (``avoidagents.threat_point``), joined by a thick line: the predicted miss."""
+    closest approach (``AvoidAgentsDebug.point``, linked to it) and where the threat will be then
+    (``AvoidAgentsDebug.threat_point``), joined by a thick line: the predicted miss."""
     p = _points(pos)
     n = p.shape[0]
-    own = _rows(debug, "avoidagents.point", n)
-    other = _rows(debug, "avoidagents.threat_point", n)
+    rec = read(AvoidAgentsDebug, debug)
+    if rec is None:
+        return
+    own = _rows(rec.point, n)
+    other = _rows(rec.threat_point, n)
     if own is None or other is None:
         return
     on = np.flatnonzero(_shown(show, n) & _finite(own) & _finite(other))
@@ -222,13 +240,16 @@ def draw_avoid_walls(
     show: ArrayLike | None = None,
 ) -> None:
     """:class:`~steering.AvoidWalls`: the three feelers of every agent
-    (``walls.feelers``), brighter for an agent whose feeler crosses a wall; a dot where the
-    deepest one crosses (``walls.hit``) and, given the walls ((M, 2, 2) segments or a
-    :class:`~steering.Walls`), the wall it crosses (``walls.wall``) drawn thick."""
+    (``WallsDebug.feelers``), brighter for an agent whose feeler crosses a wall; a dot where the
+    deepest one crosses (``WallsDebug.hit``) and, given the walls ((M, 2, 2) segments or a
+    :class:`~steering.Walls`), the wall it crosses (``WallsDebug.wall``) drawn thick."""
     p = _points(pos)
     n = p.shape[0]
-    tips = debug.get("walls.feelers")
-    wall = _flags(debug, "walls.wall", n)
+    rec = read(WallsDebug, debug)
+    if rec is None:
+        return
+    tips = rec.feelers
+    wall = _flags(rec.wall, n)
     hitting = np.asarray(wall, dtype=np.intp) >= 0 if wall is not None else np.zeros(n, dtype=bool)
     shown = _shown(show, n)
     if tips is not None and np.shape(tips) == (n, 3, 2):
@@ -238,7 +259,7 @@ def draw_avoid_walls(
             rows = np.flatnonzero(mask)
             base = np.repeat(p[rows], 3, axis=0)
             pen.thin(_links(base, t[rows].reshape(-1, 2)), theme.DEBUG[color])
-    hit = _rows(debug, "walls.hit", n)
+    hit = _rows(rec.hit, n)
     if hit is not None:
         pen.dot(hit[shown & _finite(hit)], 3.0, theme.DEBUG["wall_hit"])
     seg = _wall_segments(walls)
@@ -255,19 +276,20 @@ def draw_queue(
     radius: ArrayLike = 8.0,
     show: ArrayLike | None = None,
 ) -> None:
-    """:class:`~steering.Queue`: a ring round every braking agent (``queue.braking``)
-    and a line to the neighbour ahead that blocks it (``queue.ahead``, an index into
+    """:class:`~steering.Queue`: a ring round every braking agent (``QueueDebug.braking``)
+    and a line to the neighbour ahead that blocks it (``QueueDebug.ahead``, an index into
     ``pos``). ``radius`` is the agents' radius, one or (N,)."""
     p = _points(pos)
     n = p.shape[0]
-    braking = _flags(debug, "queue.braking", n)
-    if braking is None:
+    rec = read(QueueDebug, debug)
+    braking = None if rec is None else _flags(rec.braking, n)
+    if rec is None or braking is None:
         return
     r = np.broadcast_to(np.asarray(radius, dtype=np.float64), (n,))
     on = _shown(show, n) & braking.astype(bool)
     rows = np.flatnonzero(on)
     pen.disc(p[rows], r[rows] + 3.0 * pen.px, theme.DEBUG["queue_brake"], ring_px=1.5)
-    ahead = _flags(debug, "queue.ahead", n)
+    ahead = _flags(rec.ahead, n)
     if ahead is None:
         return
     j = np.asarray(ahead, dtype=np.intp)
@@ -278,10 +300,11 @@ def draw_queue(
 def draw_match_velocity(
     pen: Canvas, debug: Debug, pos: ArrayLike, show: ArrayLike | None = None
 ) -> None:
-    """:class:`~steering.MatchVelocity`: the target velocity (``match.velocity``) as a
+    """:class:`~steering.MatchVelocity`: the target velocity (``MatchDebug.velocity``) as a
     tick the length of a quarter second's travel."""
     p = _points(pos)
-    v = _rows(debug, "match.velocity", p.shape[0])
+    rec = read(MatchDebug, debug)
+    v = None if rec is None else _rows(rec.velocity, p.shape[0])
     if v is None:
         return
     on = np.flatnonzero(_shown(show, p.shape[0]) & _finite(v))

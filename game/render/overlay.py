@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from steering.debug import AvoidDebug, OrientationDebug, PathDebug, SeparateDebug, read
+
 from . import theme
 from .batch import DiscBatch, HairlineBatch, LineBatch
 from .debug_draw import (
@@ -125,7 +127,8 @@ class DebugOverlay:
             self._path_following(debug, rows, pos, show, px)
             draw_behaviours(self.pen, debug, pos[rows], radius=radius[rows], show=show[rows])
         # heading against velocity for everyone on screen, the player included
-        desired = debug.get("orientation.desired")
+        orient = read(OrientationDebug, debug)
+        desired = None if orient is None else orient.desired
         full = None
         if desired is not None and np.shape(desired) == (rows.size, 2):
             full = np.zeros_like(pos)
@@ -202,8 +205,11 @@ class DebugOverlay:
     ) -> None:
         """Seed 004: separation radius, and links between neighbours that push apart."""
         pos = world.agents.pos
-        raw = debug.get("separate.distance")
-        count = debug.get("separate.count")
+        rec = read(SeparateDebug, debug)
+        if rec is None:
+            return
+        raw = rec.distance
+        count = rec.neighbours
         if raw is not None and raw.shape[0] == rows.size:
             dist = np.asarray(raw, dtype=np.float64)
             on = show[rows] & np.isfinite(dist) & (dist > 0)
@@ -215,7 +221,7 @@ class DebugOverlay:
             r = dist[on] / 2.0
             sides = int(np.clip(np.ceil(float(r.max(initial=0.0)) * self.zoom), 5, 10))
             self._thin(circle_segments(pos[rows[on]], r, sides), theme.DEBUG["separation"])
-        pairs = debug.get("separate.pairs")
+        pairs = rec.pairs
         if pairs is not None and pairs.size:
             p = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
             p = p[(p >= 0).all(1) & (p < rows.size).all(1)]
@@ -232,10 +238,11 @@ class DebugOverlay:
         px: float,
     ) -> None:
         """Seed 002: every detection box; the rock an agent reacts to, ringed and linked."""
-        box = debug.get("avoid.box")
-        if box is None or box.shape[0] != rows.size:
+        rec = read(AvoidDebug, debug)
+        box = None if rec is None else rec.box
+        if rec is None or box is None or box.shape[0] != rows.size:
             return
-        rock = debug.get("avoid.obstacle")
+        rock = rec.obstacle
         hit = (
             np.asarray(rock, dtype=np.intp) >= 0
             if rock is not None and rock.shape[0] == rows.size
@@ -269,16 +276,17 @@ class DebugOverlay:
         px: float,
     ) -> None:
         """Seeds 000/001: future position, normal point and target (red while steering)."""
-        future = debug.get("path.future")
-        normal = debug.get("path.normal")
-        target = debug.get("path.target")
+        rec = read(PathDebug, debug)
+        if rec is None:
+            return
+        future, normal, target = rec.future, rec.normal, rec.target
         if future is None or normal is None or target is None or future.shape[0] != rows.size:
             return
         f = np.asarray(future, np.float64)
         nrm = np.asarray(normal, np.float64)
         tgt = np.asarray(target, np.float64)
         on = show[rows] & np.isfinite(f).all(1) & np.isfinite(nrm).all(1) & np.isfinite(tgt).all(1)
-        steering = debug.get("path.steering")
+        steering = rec.steering
         steer = (
             np.asarray(steering, dtype=bool)
             if steering is not None and steering.shape[0] == rows.size

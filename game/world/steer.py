@@ -29,6 +29,8 @@ from numpy.typing import NDArray
 
 from steering import AgentGroup, Arrive, Debug, Flee, Hide, Interpose, OffsetPursuit, Pursue, Seek
 from steering.combine import scatter_debug
+from steering.debug import ArriveDebug, InterposeDebug, OffsetDebug, PursueDebug, SeekDebug
+from steering.debug import keys as debug_keys
 from steering.kernels import (
     arrive,
     flee,
@@ -104,11 +106,11 @@ _PARAMS = np.array(
 #: pursuing a player it sees, heading for the last sighting (an arrival), returning or
 #: pulled back to its post (a seek), coming to rest, guarding, holding a slot.
 _AIM_KEYS = (
-    ("pursue.predicted", (PURSUE,), True),
-    ("arrive.target", (PURSUE, IDLE), False),
-    ("seek.target", (RETURN, WANDER), False),
-    ("interpose.point", (GUARD,), False),
-    ("offset.slot", (FORM,), False),
+    (debug_keys(PursueDebug)[0], (PURSUE,), True),
+    (debug_keys(ArriveDebug)[0], (PURSUE, IDLE), False),
+    (debug_keys(SeekDebug)[0], (RETURN, WANDER), False),
+    (debug_keys(InterposeDebug)[0], (GUARD,), False),
+    (debug_keys(OffsetDebug)[0], (FORM,), False),
 )
 
 
