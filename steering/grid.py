@@ -43,6 +43,7 @@ __all__ = [
     "near",
     "near_point",
     "query",
+    "query_point",
 ]
 
 #: Crowds of at most this many agents are searched by measuring every pair (no grid). Measured
@@ -504,11 +505,32 @@ def column_in_grid_order(ints: IntArray, floats: FloatArray, values: FloatArray)
 def query(
     ints: IntArray, floats: FloatArray, pos: FloatArray, i: int, r: float, buf: FloatArray
 ) -> tuple[int, FloatArray]:
-    """:func:`near` with ``buf`` grown as needed: (count, the buffer holding them)."""
+    """:func:`near` with ``buf`` grown as needed: (count, the buffer holding them). (Its
+    own few lines rather than a call to :func:`query_point`: it runs once per agent in the
+    group rules' loops, where one more call that takes arrays costs tens of ns.)"""
     k = near(ints, floats, pos, i, r, buf)
     if k > buf.shape[0]:
         buf = np.empty((2 * k, BUF_COLS))
         k = near(ints, floats, pos, i, r, buf)
+    return k, buf
+
+
+@njit
+def query_point(
+    ints: IntArray,
+    floats: FloatArray,
+    pos: FloatArray,
+    xi: float,
+    yi: float,
+    i: int,
+    r: float,
+    buf: FloatArray,
+) -> tuple[int, FloatArray]:
+    """:func:`near_point` with ``buf`` grown as needed: (count, the buffer holding them)."""
+    k = near_point(ints, floats, pos, xi, yi, i, r, buf)
+    if k > buf.shape[0]:
+        buf = np.empty((2 * k, BUF_COLS))
+        k = near_point(ints, floats, pos, xi, yi, i, r, buf)
     return k, buf
 
 

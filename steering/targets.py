@@ -32,7 +32,7 @@ from .grid import (
     F_X0,
     F_Y0,
     build_grid,
-    near_point,
+    query_point,
 )
 from .obstacles import Obstacles
 from .vec import EPSILON, FloatArray, as_complex, as_rows
@@ -167,6 +167,7 @@ class Hide:
                 hunter,
                 hunter_vel,
                 spots,
+                usable,
                 order,
                 grid.ints,
                 grid.floats,
@@ -294,6 +295,30 @@ def _better_spot(
 
 
 @njit_leaf
+def _weigh_every(
+    spots: NDArray[np.float64],
+    usable: NDArray[np.bool_],
+    h: int,
+    px: float,
+    py: float,
+    qx: float,
+    qy: float,
+    qq: float,
+    allow: float,
+) -> tuple[int, int]:
+    """The nearest usable and the nearest safe of hunter ``h``'s spots (-1: none), every
+    usable spot weighed in index order (see :func:`_better_spot`)."""
+    best_any, best_safe = -1, -1
+    any_d2, safe_d2 = math.inf, math.inf
+    for j in range(spots.shape[1]):
+        if usable[h, j]:
+            best_any, any_d2, best_safe, safe_d2 = _better_spot(
+                spots, h, j, px, py, qx, qy, qq, allow, best_any, any_d2, best_safe, safe_d2, False
+            )
+    return best_any, best_safe
+
+
+@njit_leaf
 def _hunter_offset(
     pos: FloatArray, radius: FloatArray, hunter: FloatArray, i: int, t: int
 ) -> tuple[float, float, float, float]:
@@ -413,34 +438,14 @@ def _hide_rows(
     """Each agent's hiding force, every usable spot of its hunter weighed."""
     ts = 0 if hunter.shape[0] == 1 else 1
     vs = 0 if hunter_vel.shape[0] == 1 else 1
-    m = spots.shape[1]
     for i in prange(pos.shape[0]):
         t, v = i * ts, i * vs
         if _calm(pos, hunter, i, t, panic, spot, out):
             continue
         h = which[i]
         qx, qy, qq, allow = _hunter_offset(pos, radius, hunter, i, t)
-        best_any, best_safe = -1, -1
-        any_d2, safe_d2 = math.inf, math.inf
         px, py = pos[i, 0], pos[i, 1]
-        for j in range(m):
-            if usable[h, j]:
-                best_any, any_d2, best_safe, safe_d2 = _better_spot(
-                    spots,
-                    h,
-                    j,
-                    px,
-                    py,
-                    qx,
-                    qy,
-                    qq,
-                    allow,
-                    best_any,
-                    any_d2,
-                    best_safe,
-                    safe_d2,
-                    False,
-                )
+        best_any, best_safe = _weigh_every(spots, usable, h, px, py, qx, qy, qq, allow)
         pick = best_safe if best_safe >= 0 else best_any
         _hide_force(
             pos,
@@ -474,6 +479,7 @@ def _hide_grid_rows(
     hunter: FloatArray,
     hunter_vel: FloatArray,
     spots: NDArray[np.float64],
+    usable: NDArray[np.bool_],
     order: NDArray[np.intp],
     ints: NDArray[np.int64],
     floats: FloatArray,
@@ -492,6 +498,7 @@ def _hide_grid_rows(
     weighs every spot instead. Either way the same choice as weighing every spot."""
     vs = 0 if hunter_vel.shape[0] == 1 else 1
     n = pos.shape[0]
+    g = order.shape[0]
     for c in prange((n + _CHUNK - 1) // _CHUNK):
         buf = np.empty((64, BUF_COLS))
         for i in range(c * _CHUNK, min(n, (c + 1) * _CHUNK)):
@@ -502,7 +509,6 @@ def _hide_grid_rows(
             best_any, best_safe = -1, -1
             any_d2, safe_d2 = math.inf, math.inf
             px, py = pos[i, 0], pos[i, 1]
-            g = order.shape[0]
             # From the cell's width, or from the grid's box for an agent outside it.
             r = max(1.0 / floats[F_ICW], _box_distance(floats, px, py))
             whole = not (math.isfinite(px) and math.isfinite(py))
@@ -512,10 +518,7 @@ def _hide_grid_rows(
                     # order instead, without the grid's bookkeeping.
                     whole = True
                     break
-                k = near_point(ints, floats, grid_pos, px, py, -1, r, buf)
-                if k > buf.shape[0]:
-                    buf = np.empty((2 * k, BUF_COLS))
-                    k = near_point(ints, floats, grid_pos, px, py, -1, r, buf)
+                k, buf = query_point(ints, floats, grid_pos, px, py, -1, r, buf)
                 for q in range(k):
                     best_any, any_d2, best_safe, safe_d2 = _better_spot(
                         spots,
@@ -540,25 +543,7 @@ def _hide_grid_rows(
                 whole = k >= _WHOLE_SHARE * g
                 r *= 2.0
             if whole:
-                best_any, best_safe = -1, -1
-                any_d2, safe_d2 = math.inf, math.inf
-                for q in range(g):
-                    best_any, any_d2, best_safe, safe_d2 = _better_spot(
-                        spots,
-                        0,
-                        order[q],
-                        px,
-                        py,
-                        qx,
-                        qy,
-                        qq,
-                        allow,
-                        best_any,
-                        any_d2,
-                        best_safe,
-                        safe_d2,
-                        False,
-                    )
+                best_any, best_safe = _weigh_every(spots, usable, 0, px, py, qx, qy, qq, allow)
             pick = best_safe if best_safe >= 0 else best_any
             _hide_force(
                 pos,
