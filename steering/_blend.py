@@ -35,7 +35,7 @@ from ._checks import fast_points, finite, number
 from ._jit import prange, rows_kernel
 from .agents import AgentGroup, integrate_row, wrap_row
 from .basic import Arrive, Flee, Seek, arrive, flee
-from .grid import BRUTE_MAX, BUF_COLS, agent_at, brute_grid, in_grid_order, query
+from .grid import BRUTE_MAX, BUF_COLS, agent_at, brute_grid, in_grid_order, near
 from .group import (
     CHUNK,
     Align,
@@ -322,7 +322,10 @@ def _blend_rows(
             sx = sy = ax = ay = cx = cy = 0.0
             ms = ma = mc = 0
             if group:
-                k, buf = query(ints, floats, pos, i, reach, buf)
+                k = near(ints, floats, pos, i, reach, buf)
+                if k > buf.shape[0]:  # more than the buffer holds: grow it, ask again
+                    buf = np.empty((2 * k, BUF_COLS))
+                    k = near(ints, floats, pos, i, reach, buf)
                 if one_pass:
                     ux, uy, blind = _facing(heading, i, shared[3])
                     sx, sy, ms, ax, ay, ma, cx, cy, mc = _flock_sums(

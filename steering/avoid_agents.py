@@ -27,7 +27,7 @@ from .grid import (
     column_in_grid_order,
     in_grid_order,
     minimal_offset,
-    query,
+    near,
 )
 from .vec import EPSILON, FloatArray
 
@@ -304,7 +304,10 @@ def _avoid_rows(
                 radius_i = clear_max + 0.5 * closing_max
             else:
                 radius_i = min(reach, clear_max + closing_max)
-            k, buf = query(ints, floats, qpos, i, radius_i, buf)
+            k = near(ints, floats, qpos, i, radius_i, buf)
+            if k > buf.shape[0]:  # more than the buffer holds: grow it, ask again
+                buf = np.empty((2 * k, BUF_COLS))
+                k = near(ints, floats, qpos, i, radius_i, buf)
             # The most imminent threat: smallest time of closest approach, ties to the
             # lowest index.
             best = -1

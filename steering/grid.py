@@ -505,9 +505,13 @@ def column_in_grid_order(ints: IntArray, floats: FloatArray, values: FloatArray)
 def query(
     ints: IntArray, floats: FloatArray, pos: FloatArray, i: int, r: float, buf: FloatArray
 ) -> tuple[int, FloatArray]:
-    """:func:`near` with ``buf`` grown as needed: (count, the buffer holding them). (Its
-    own few lines rather than a call to :func:`query_point`: it runs once per agent in the
-    group rules' loops, where one more call that takes arrays costs tens of ns.)"""
+    """:func:`near` with ``buf`` grown as needed: (count, the buffer holding them).
+
+    For loops that run once per agent, write its four lines out instead (``k = near(...)``,
+    and when ``k`` exceeds the buffer's rows a buffer of ``2 * k`` rows and ``near`` again):
+    a compiled call that returns an array keeps numba's reference counting and is never
+    inlined, which cost 50-70 ns an agent (measured: 10,000 agents' neighbours at 25 px, 0.83
+    ms written out, 1.51 ms through this function)."""
     k = near(ints, floats, pos, i, r, buf)
     if k > buf.shape[0]:
         buf = np.empty((2 * k, BUF_COLS))

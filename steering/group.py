@@ -35,7 +35,7 @@ from .grid import (
     directed_pairs,
     in_grid_order,
     minimal_offset,
-    query,
+    near,
 )
 from .vec import FloatArray
 
@@ -354,7 +354,10 @@ def _separate_rows(
         for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             i = agent_at(ints, floats, s)
             r = _radius(col, shared, per_agent, i)
-            k, buf = query(ints, floats, pos, i, r, buf)
+            k = near(ints, floats, pos, i, r, buf)
+            if k > buf.shape[0]:  # more than the buffer holds: grow it, ask again
+                buf = np.empty((2 * k, BUF_COLS))
+                k = near(ints, floats, pos, i, r, buf)
             ux, uy, blind = _facing(heading, i, cos_half)
             tx, ty, m = _separation_sum(i, buf, k, r, ux, uy, blind, cos_half)
             out[i, 0], out[i, 1] = _toward(
@@ -398,7 +401,10 @@ def _align_rows(
         for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             i = agent_at(ints, floats, s)
             r = _radius(col, shared, per_agent, i)
-            k, buf = query(ints, floats, pos, i, r, buf)
+            k = near(ints, floats, pos, i, r, buf)
+            if k > buf.shape[0]:  # more than the buffer holds: grow it, ask again
+                buf = np.empty((2 * k, BUF_COLS))
+                k = near(ints, floats, pos, i, r, buf)
             ux, uy, blind = _facing(heading, i, cos_half)
             tx, ty, m = _alignment_sum(svel, buf, k, r, ux, uy, blind, cos_half)
             out[i, 0], out[i, 1] = _align_force(
@@ -435,7 +441,10 @@ def _cohere_rows(
         for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             i = agent_at(ints, floats, s)
             r = _radius(col, shared, per_agent, i)
-            k, buf = query(ints, floats, pos, i, r, buf)
+            k = near(ints, floats, pos, i, r, buf)
+            if k > buf.shape[0]:  # more than the buffer holds: grow it, ask again
+                buf = np.empty((2 * k, BUF_COLS))
+                k = near(ints, floats, pos, i, r, buf)
             ux, uy, blind = _facing(heading, i, cos_half)
             tx, ty, m = _cohesion_sum(buf, k, r, ux, uy, blind, cos_half)
             out[i, 0], out[i, 1] = _toward(
@@ -483,7 +492,10 @@ def _flock_rows(
             vy = vel[i, 1]
             speed = max_speed[i]
             limit = max_force[i]
-            k, buf = query(ints, floats, pos, i, reach, buf)
+            k = near(ints, floats, pos, i, reach, buf)
+            if k > buf.shape[0]:  # more than the buffer holds: grow it, ask again
+                buf = np.empty((2 * k, BUF_COLS))
+                k = near(ints, floats, pos, i, reach, buf)
             ux, uy, blind = _facing(heading, i, cos_half)
             sx, sy, ms, ax, ay, ma, cx, cy, mc = _flock_sums(
                 i, svel, buf, k, rs, ra, rc, ux, uy, blind, cos_half

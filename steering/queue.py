@@ -15,7 +15,7 @@ from ._jit import prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .debug import QueueDebug, write
-from .grid import BRUTE_MAX, BUF_COLS, agent_at, query
+from .grid import BRUTE_MAX, BUF_COLS, agent_at, near
 from .vec import EPSILON, FloatArray
 
 __all__ = ["Queue"]
@@ -138,7 +138,10 @@ def _queue_rows(
                 if not ok:
                     ux = 1.0
                     uy = 0.0
-            k, buf = query(ints, floats, pos, i, distance, buf)
+            k = near(ints, floats, pos, i, distance, buf)
+            if k > buf.shape[0]:  # more than the buffer holds: grow it, ask again
+                buf = np.empty((2 * k, BUF_COLS))
+                k = near(ints, floats, pos, i, distance, buf)
             # The nearest blocker: in the cone (a neighbour on the very same spot counts,
             # whatever the cone) and slower along the agent's direction.
             best = -1
