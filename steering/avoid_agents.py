@@ -17,17 +17,14 @@ from .base import DEFAULT_GAIN, Debug
 from .debug import AvoidAgentsDebug, write
 from .grid import (
     BRUTE_MAX,
-    BUF_COLS,
     F_H,
     F_W,
     Grid,
     agent_at,
     brute_grid,
     build_grid,
-    column_in_grid_order,
-    in_grid_order,
+    cell_runs,
     minimal_offset,
-    near,
 )
 from .vec import EPSILON, FloatArray
 
@@ -86,8 +83,9 @@ class AvoidAgents:
     threaten within the horizon; the reach is capped at ``max_reach`` so that a fast group in
     a dense crowd does not gather hundreds of pairs per agent (measured: 1,000 agents in a
     1,000 px square still give some 100,000 pairs at 300 px and about 10 ms a call; in a
-    2,000 px square 30,000 pairs and 1-2 ms). Each agent asks the group's neighbour grid
-    (:mod:`~steering.grid`) for the others within the reach, in one compiled loop over agents;
+    2,000 px square 30,000 pairs and 1-2 ms). Each agent searches a grid of where the agents
+    will be halfway through the horizon, in speed bands in large crowds (see ``_search``),
+    and tests every agent of the cells it visits exactly, in one compiled loop over agents;
     in a wrap-around world across the edges, at the minimal image.
 
     Trade-offs and failures: prediction is linear, so agents on curved paths are
@@ -154,8 +152,8 @@ class AvoidAgents:
         if side.dtype != np.float64:
             side = agents.state["avoidagents.side"] = side.astype(np.float64)
         reach = self.reach(agents)
-        fastest, biggest = _fastest(agents.vel, agents.radius)
-        qpos, grid, halfway = self._search(agents, reach, fastest, biggest)
+        fastest, biggest, mean_speed = _fastest(agents.vel, agents.radius)
+        qpos, order, bands, halfway = self._search(agents, reach, fastest, biggest, mean_speed)
         out = np.empty((n, 2))
         if debug is None:
             threat, point, other, when = _NO_INTS, _NO_ROWS, _NO_ROWS, _NO_VALUES
@@ -164,58 +162,139 @@ class AvoidAgents:
             point = np.empty((n, 2))
             other = np.empty((n, 2))
             when = np.empty(n)
-        _avoid_rows(n)(
-            agents.pos,
-            qpos,
-            halfway,
-            agents.vel,
-            agents.heading,
-            agents.max_speed,
-            agents.max_force,
-            agents.radius,
-            side,
-            reach,
-            fastest,
-            biggest,
-            self.time_horizon,
-            self.gain,
-            self.margin,
-            self.brake,
-            self.commit,
-            1.0 if self.tie_break == "left" else -1.0,
-            grid.ints,
-            grid.floats,
-            debug is not None,
-            threat,
-            point,
-            other,
-            when,
-            out,
-        )
+        if len(bands) > 1:
+            keep_i = np.empty(n, dtype=np.int64)
+            keep_f = np.empty((n, KEEP))
+        else:
+            keep_i, keep_f = _NO_INTS, _NO_KEEP
+        kernel = _avoid_rows(n)
+        for b, (grid, members, band_fastest, band_biggest) in enumerate(bands):
+            kernel(
+                agents.pos,
+                qpos,
+                halfway,
+                agents.vel,
+                agents.heading,
+                agents.max_speed,
+                agents.max_force,
+                agents.radius,
+                side,
+                order.ints,
+                order.floats,
+                grid.ints,
+                grid.floats,
+                members,
+                reach,
+                band_fastest,
+                band_biggest,
+                self.time_horizon,
+                self.gain,
+                self.margin,
+                self.brake,
+                self.commit,
+                1.0 if self.tie_break == "left" else -1.0,
+                b == 0,
+                b == len(bands) - 1,
+                keep_i,
+                keep_f,
+                debug is not None,
+                threat,
+                point,
+                other,
+                when,
+                out,
+            )
         if debug is not None:
             write(AvoidAgentsDebug(threat.astype(np.intp), point, other, when, side.copy()), debug)
         return out
 
     def _search(
-        self, agents: AgentGroup, reach: float, fastest: float, biggest: float
-    ) -> tuple[FloatArray, Grid, bool]:
-        """Where to search for threats: (the points searched, their grid, whether they are the
-        halfway points).
+        self, agents: AgentGroup, reach: float, fastest: float, biggest: float, mean_speed: float
+    ) -> tuple[FloatArray, Grid, list[Band], bool]:
+        """Where to search for threats: (the points searched around, the grid whose order the
+        agents are visited in, the bands searched, whether the points are the halfway points).
 
         A pair closest at ``t`` in (0, horizon] within the clearance is, halfway through the
         horizon, within ``clearance + |dv| * horizon / 2`` of each other (``|t - horizon/2|
         <= horizon/2``), ``|dv| <= |v_i| + |v_j|``. So a crowd is searched around where each
         agent will be halfway, ``pos + vel * horizon / 2``, at half the radius that a search
-        around the current positions needs (a quarter of the neighbours; the halfway grid is
-        built per call, some 0.1 ms at 10,000 agents). Small crowds search every pair now."""
+        around the current positions needs (a quarter of the neighbours). The grid's cells are
+        half a typical search radius wide: the cells a disc touches then cover about twice its
+        area, where cells as wide as the largest radius covered four to eight times it.
+
+        Speed bands: the radius also grows with the other agent's speed, and searching
+        everyone with the crowd's fastest over-searches when most agents are slower (a
+        crowd of speeds 0-180 px/s searched at 180). From :data:`BANDS_MIN` agents up the
+        agents are split by speed at a quarter and a half of the fastest, each band gets its
+        own grid, and every agent searches each band with that band's fastest speed (a band
+        of fewer than :data:`BAND_SHARE` of the crowd joins the next faster one). The
+        threats found are the same; in a crowd moving at one speed there is one band.
+        Small crowds search every pair now."""
         n = agents.n
         if n <= BRUTE_MAX:
-            return agents.pos, brute_grid(agents.world_size), False
-        cell = 2.0 * max(biggest, 0.0) + self.margin + fastest * self.time_horizon
+            brute = brute_grid(agents.world_size)
+            return agents.pos, brute, [(brute, _ALL, fastest, biggest)], False
         mid = agents.pos + agents.vel * (0.5 * self.time_horizon)
-        if not (0.0 < cell < math.inf) or not np.isfinite(mid).all():
-            return agents.pos, agents.neighbour_grid(min(reach, 2.0 * cell)), False
-        return mid, build_grid(mid, cell, agents.world_size), True
+        clear = 2.0 * max(biggest, 0.0) + self.margin
+        full = clear + fastest * self.time_horizon
+        if not (0.0 < full < math.inf) or not np.isfinite(mid).all():
+            grid = agents.neighbour_grid(min(reach, 2.0 * full))
+            return agents.pos, grid, [(grid, _ALL, fastest, biggest)], False
+        world = agents.world_size
+        cuts = (0.25 * fastest, 0.5 * fastest)
+        members = _ALL
+        bands: list[Band] = []
+        if n >= BANDS_MIN:
+            band = _band_of(agents.vel, cuts[0], cuts[1])
+            counts = np.bincount(band, minlength=3)
+            low = 0
+            for b in range(3):
+                # a small band joins the next faster one (the last takes what is left)
+                if b < 2 and counts[low : b + 1].sum() < BAND_SHARE * n:
+                    continue
+                if low == 0 and b == 2:
+                    break  # one band: every agent
+                members = np.flatnonzero((band >= low) & (band <= b))
+                top = fastest if b == 2 else cuts[b]
+                big = float(agents.radius[members].max(initial=0.0))
+                grid = self._grid(mid[members], clear, top, mean_speed, world)
+                bands.append((grid, members, top, big))
+                low = b + 1
+        if not bands:
+            bands = [(self._grid(mid, clear, fastest, mean_speed, world), _ALL, fastest, biggest)]
+            return mid, bands[0][0], bands, True
+        order = build_grid(mid, clear + fastest * self.time_horizon, world)
+        return mid, order, bands, True
+
+    def _grid(
+        self,
+        mid: FloatArray,
+        clear: float,
+        top: float,
+        mean_speed: float,
+        world: tuple[float, float] | None,
+    ) -> Grid:
+        """A grid over the halfway points ``mid`` of a band whose fastest speed is ``top``,
+        with cells half a typical search radius wide (see :meth:`_search`)."""
+        typical = clear + 0.5 * (mean_speed + top) * self.time_horizon
+        return build_grid(mid, CELL_SHARE * typical, world)
+
+
+#: A band of the search: its grid, its agents (empty: every agent), fastest speed, largest
+#: radius.
+Band = tuple[Grid, IntArray, float, float]
+
+#: Crowds from this many agents are searched in speed bands (see ``AvoidAgents._search``).
+BANDS_MIN = 2048
+#: A speed band with fewer than this share of the agents is searched with the next one.
+BAND_SHARE = 0.125
+#: Cell width of the search grids, as a share of a typical search radius.
+CELL_SHARE = 0.5
+#: What an agent's search keeps between bands: time, offset now (x, y), miss (x, y),
+#: clearance.
+KEEP = 6
+_ALL = np.zeros(0, dtype=np.int64)
+_NO_KEEP = np.zeros((1, KEEP))
 
 
 @njit_leaf
@@ -231,14 +310,31 @@ def _reach(
 
 
 @njit_leaf
-def _fastest(vel: FloatArray, radius: FloatArray) -> tuple[float, float]:
-    """The largest current speed and radius of the group."""
+def _fastest(vel: FloatArray, radius: FloatArray) -> tuple[float, float, float]:
+    """The largest current speed and radius of the group, and the mean finite speed."""
     speed = 0.0
     big = 0.0
+    total = 0.0
+    m = 0
     for i in range(vel.shape[0]):
-        speed = max(speed, kern.hypot(vel[i, 0], vel[i, 1]))
+        v = kern.hypot(vel[i, 0], vel[i, 1])
+        speed = max(speed, v)
         big = max(big, radius[i])
-    return speed, big
+        if math.isfinite(v):
+            total += v
+            m += 1
+    return speed, big, total / max(m, 1)
+
+
+@njit
+def _band_of(vel: FloatArray, low: float, high: float) -> IntArray:
+    """Each agent's speed band: 0 up to ``low``, 1 up to ``high``, else 2."""
+    n = vel.shape[0]
+    band = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        v = kern.hypot(vel[i, 0], vel[i, 1])
+        band[i] = 0 if v <= low else 1 if v <= high else 2
+    return band
 
 
 @njit
@@ -248,6 +344,168 @@ def _sign(x: float) -> float:
     if x < 0.0:
         return -1.0
     return 0.0
+
+
+@njit
+def _gather(
+    ints: IntArray,
+    floats: FloatArray,
+    members: IntArray,
+    m: int,
+    pos: FloatArray,
+    vel: FloatArray,
+    radius: FloatArray,
+) -> tuple[IntArray, FloatArray, FloatArray, FloatArray]:
+    """A band's agents in its grid's order (slot by slot): their indices, positions now,
+    velocities and radii, so that the agents of one cell sit side by side in memory."""
+    index = np.empty(m, dtype=np.int64)
+    spos = np.empty((m, 2))
+    svel = np.empty((m, 2))
+    sradius = np.empty(m)
+    every = members.shape[0] == 0
+    for k in range(m):
+        a = agent_at(ints, floats, k)
+        j = a if every else members[a]
+        index[k] = j
+        spos[k, 0] = pos[j, 0]
+        spos[k, 1] = pos[j, 1]
+        svel[k, 0] = vel[j, 0]
+        svel[k, 1] = vel[j, 1]
+        sradius[k] = max(radius[j], 0.0)
+    return index, spos, svel, sradius
+
+
+@njit_leaf
+def _first_threat(
+    index: IntArray,
+    spos: FloatArray,
+    svel: FloatArray,
+    sradius: FloatArray,
+    runs: IntArray,
+    count: int,
+    i: int,
+    xi: float,
+    yi: float,
+    vx: float,
+    vy: float,
+    ri: float,
+    reach2: float,
+    horizon: float,
+    margin: float,
+    world_w: float,
+    world_h: float,
+    best: int,
+    t: float,
+    px: float,
+    py: float,
+    mx: float,
+    my: float,
+    clear: float,
+) -> tuple[int, float, float, float, float, float, float]:
+    """The most imminent threat to agent ``i`` (at ``(xi, yi)``, velocity ``(vx, vy)``,
+    radius ``ri``) among the slots of ``runs`` and the one found so far (``best``, -1: none):
+    smallest time of closest approach, ties to the lowest index. Returns it as (index, time,
+    offset now, miss at closest approach, clearance)."""
+    for q in range(count):
+        for k in range(runs[q, 0], runs[q, 1]):
+            dpx = minimal_offset(spos[k, 0] - xi, world_w)
+            dpy = minimal_offset(spos[k, 1] - yi, world_h)
+            if not dpx * dpx + dpy * dpy < reach2:
+                continue
+            dvx = svel[k, 0] - vx
+            dvy = svel[k, 1] - vy
+            closing = -(dpx * dvx + dpy * dvy)
+            dv2 = dvx * dvx + dvy * dvy
+            # t in (0, horizon] without dividing by a tiny |dv|^2
+            if not (closing > 0.0 and closing <= horizon * dv2):
+                continue
+            tj = closing / dv2
+            missx = dpx + dvx * tj
+            missy = dpy + dvy * tj
+            cl = ri + sradius[k] + margin
+            if not missx * missx + missy * missy < cl * cl:
+                continue
+            j = index[k]
+            if j == i:
+                continue
+            if tj < t or (tj == t and j < best):
+                best = j
+                t = tj
+                px = dpx
+                py = dpy
+                mx = missx
+                my = missy
+                clear = cl
+    return best, t, px, py, mx, my, clear
+
+
+@njit_leaf
+def _react(
+    heading: FloatArray,
+    side_col: FloatArray,
+    i: int,
+    vx: float,
+    vy: float,
+    speed_max: float,
+    force_max: float,
+    t: float,
+    px: float,
+    py: float,
+    mx: float,
+    my: float,
+    clear: float,
+    horizon: float,
+    gain: float,
+    brake: float,
+    commit: float,
+    prefer: float,
+) -> tuple[float, float]:
+    """Agent ``i``'s steer away from its threat (closest at ``t``, offset now ``(px, py)``,
+    miss ``(mx, my)``, clearance ``clear``); records the side taken in ``side_col``."""
+    hx, hy, ok = kern.unit(heading[i, 0], heading[i, 1])
+    if not ok:
+        hx = 1.0
+        hy = 0.0
+    # The threat at closest approach in the agent's frame (ahead, to the left), and
+    # where it is now, to the left.
+    ahead = mx * hx + my * hy
+    lateral = my * hx - mx * hy
+    now = hx * py - hy * px
+    band = commit * clear
+    if abs(lateral) <= band and abs(now) <= band:
+        # Ambiguous (head on, overtaking): the remembered side, else the convention:
+        # a threat in front passed on the preferred side, one behind on the other.
+        remembered = side_col[i]
+        remembered = _sign(remembered) if math.isfinite(remembered) else 0.0
+        if remembered == 0.0:
+            remembered = prefer if px * hx + py * hy >= 0.0 else -prefer
+        side = remembered
+    elif abs(lateral) > band:
+        side = -_sign(lateral)
+    else:
+        side = -_sign(now)
+    side_col[i] = side
+    speed_max = max(speed_max, 0.0)
+    w = math.sqrt(max(clear * clear - ahead * ahead, 0.0))
+    need = min((side * lateral + w) / max(t, EPSILON), speed_max)
+    sx = -hy * (side * need * gain)
+    sy = hx * (side * need * gain)
+    gap = kern.hypot(px, py)
+    if gap < clear:
+        # At contact range: straight away from the threat.
+        if gap > EPSILON * clear:
+            ax = -px / gap
+            ay = -py / gap
+        else:
+            ax = -hy * side
+            ay = hx * side
+        sx = ax * (speed_max * gain)
+        sy = ay * (speed_max * gain)
+    if brake > 0.0:
+        urgency = 1.0 - t / horizon
+        sx -= vx * (brake * urgency * gain)
+        sy -= vy * (brake * urgency * gain)
+    return kern.truncate(sx, sy, force_max)
 
 
 @rows_kernel
@@ -261,6 +519,11 @@ def _avoid_rows(
     max_force: FloatArray,
     radius: FloatArray,
     side_col: FloatArray,
+    order_ints: IntArray,
+    order_floats: FloatArray,
+    ints: IntArray,
+    floats: FloatArray,
+    members: IntArray,
     reach: float,
     fastest: float,
     biggest: float,
@@ -270,8 +533,10 @@ def _avoid_rows(
     brake: float,
     commit: float,
     prefer: float,
-    ints: IntArray,
-    floats: FloatArray,
+    first: bool,
+    last: bool,
+    keep_i: IntArray,
+    keep_f: FloatArray,
     debug: bool,
     threat: IntArray,
     point: FloatArray,
@@ -279,19 +544,21 @@ def _avoid_rows(
     when: FloatArray,
     out: FloatArray,
 ) -> None:
+    """Every agent's most imminent threat among one band's agents (``members`` in the grid
+    ``ints``/``floats``; empty: every agent), with ``fastest`` and ``biggest`` that band's
+    largest speed and radius. ``first``: no threat found yet; else the search so far is read
+    from ``keep_i``/``keep_f``. ``last``: the agents then react (forces into ``out``); else
+    the search is kept there for the next band."""
     n = pos.shape[0]
-    # Neighbours' velocities and radii in grid order, read by slot: neighbours in one cell
-    # sit side by side in memory.
-    svel = in_grid_order(ints, floats, vel)
-    sradius = column_in_grid_order(ints, floats, radius)
-    spos = in_grid_order(ints, floats, pos)
+    m = n if members.shape[0] == 0 else members.shape[0]
+    index, spos, svel, sradius = _gather(ints, floats, members, m, pos, vel, radius)
     world_w = floats[F_W]
     world_h = floats[F_H]
     reach2 = reach * reach
     for c in prange((n + CHUNK - 1) // CHUNK):
-        buf = np.empty((64, BUF_COLS))
+        runs = np.empty((32, 2), dtype=np.int64)
         for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-            i = agent_at(ints, floats, s)
+            i = agent_at(order_ints, order_floats, s)
             vx = vel[i, 0]
             vy = vel[i, 1]
             ri = max(radius[i], 0.0)
@@ -304,51 +571,35 @@ def _avoid_rows(
                 radius_i = clear_max + 0.5 * closing_max
             else:
                 radius_i = min(reach, clear_max + closing_max)
-            k = near(ints, floats, qpos, i, radius_i, buf)
-            if k > buf.shape[0]:  # more than the buffer holds: grow it, ask again
-                buf = np.empty((2 * k, BUF_COLS))
-                k = near(ints, floats, qpos, i, radius_i, buf)
-            # The most imminent threat: smallest time of closest approach, ties to the
-            # lowest index.
-            best = -1
-            t = math.inf
-            px = 0.0
-            py = 0.0
-            mx = 0.0
-            my = 0.0
-            clear = 0.0
-            for q in range(k):
-                slot = int(buf[q, 4])
-                if halfway:
-                    dpx = minimal_offset(spos[slot, 0] - pos[i, 0], world_w)
-                    dpy = minimal_offset(spos[slot, 1] - pos[i, 1], world_h)
-                    if not dpx * dpx + dpy * dpy < reach2:
-                        continue
-                else:
-                    dpx = buf[q, 1]
-                    dpy = buf[q, 2]
-                dvx = svel[slot, 0] - vx
-                dvy = svel[slot, 1] - vy
-                closing = -(dpx * dvx + dpy * dvy)
-                dv2 = dvx * dvx + dvy * dvy
-                # t in (0, horizon] without dividing by a tiny |dv|^2
-                if not (closing > 0.0 and closing <= horizon * dv2):
-                    continue
-                tj = closing / dv2
-                missx = dpx + dvx * tj
-                missy = dpy + dvy * tj
-                cl = ri + max(sradius[slot], 0.0) + margin
-                if not missx * missx + missy * missy < cl * cl:
-                    continue
-                j = int(buf[q, 0])
-                if tj < t or (tj == t and j < best):
-                    best = j
-                    t = tj
-                    px = dpx
-                    py = dpy
-                    mx = missx
-                    my = missy
-                    clear = cl
+            count = cell_runs(ints, floats, m, qpos[i, 0], qpos[i, 1], radius_i, runs)
+            if count > runs.shape[0]:  # more runs than rows: grow them and ask again
+                runs = np.empty((2 * count, 2), dtype=np.int64)
+                count = cell_runs(ints, floats, m, qpos[i, 0], qpos[i, 1], radius_i, runs)
+            if first:
+                best = -1
+                t = math.inf
+                px = py = mx = my = clear = 0.0
+            else:
+                best = keep_i[i]
+                t = keep_f[i, 0]
+                px = keep_f[i, 1]
+                py = keep_f[i, 2]
+                mx = keep_f[i, 3]
+                my = keep_f[i, 4]
+                clear = keep_f[i, 5]
+            best, t, px, py, mx, my, clear = _first_threat(
+                index, spos, svel, sradius, runs, count, i, pos[i, 0], pos[i, 1], vx, vy, ri,
+                reach2, horizon, margin, world_w, world_h, best, t, px, py, mx, my, clear,
+            )  # fmt: skip
+            if not last:
+                keep_i[i] = best
+                keep_f[i, 0] = t
+                keep_f[i, 1] = px
+                keep_f[i, 2] = py
+                keep_f[i, 3] = mx
+                keep_f[i, 4] = my
+                keep_f[i, 5] = clear
+                continue
             if best < 0:
                 side_col[i] = 0.0
                 out[i, 0] = 0.0
@@ -361,51 +612,10 @@ def _avoid_rows(
                     other[i, 1] = math.nan
                     when[i] = math.inf
                 continue
-            hx, hy, ok = kern.unit(heading[i, 0], heading[i, 1])
-            if not ok:
-                hx = 1.0
-                hy = 0.0
-            # The threat at closest approach in the agent's frame (ahead, to the left), and
-            # where it is now, to the left.
-            ahead = mx * hx + my * hy
-            lateral = my * hx - mx * hy
-            now = hx * py - hy * px
-            band = commit * clear
-            if abs(lateral) <= band and abs(now) <= band:
-                # Ambiguous (head on, overtaking): the remembered side, else the convention:
-                # a threat in front passed on the preferred side, one behind on the other.
-                remembered = side_col[i]
-                remembered = _sign(remembered) if math.isfinite(remembered) else 0.0
-                if remembered != 0.0:
-                    side = remembered
-                else:
-                    side = prefer if px * hx + py * hy >= 0.0 else -prefer
-            elif abs(lateral) > band:
-                side = -_sign(lateral)
-            else:
-                side = -_sign(now)
-            side_col[i] = side
-            speed_max = max(max_speed[i], 0.0)
-            w = math.sqrt(max(clear * clear - ahead * ahead, 0.0))
-            need = min((side * lateral + w) / max(t, EPSILON), speed_max)
-            sx = -hy * (side * need * gain)
-            sy = hx * (side * need * gain)
-            gap = kern.hypot(px, py)
-            if gap < clear:
-                # At contact range: straight away from the threat.
-                if gap > EPSILON * clear:
-                    ax = -px / gap
-                    ay = -py / gap
-                else:
-                    ax = -hy * side
-                    ay = hx * side
-                sx = ax * (speed_max * gain)
-                sy = ay * (speed_max * gain)
-            if brake > 0.0:
-                urgency = 1.0 - t / horizon
-                sx -= vx * (brake * urgency * gain)
-                sy -= vy * (brake * urgency * gain)
-            out[i, 0], out[i, 1] = kern.truncate(sx, sy, max_force[i])
+            out[i, 0], out[i, 1] = _react(
+                heading, side_col, i, vx, vy, max_speed[i], max_force[i], t, px, py, mx, my,
+                clear, horizon, gain, brake, commit, prefer,
+            )  # fmt: skip
             if debug:
                 threat[i] = best
                 point[i, 0] = pos[i, 0] + vx * t
