@@ -24,6 +24,7 @@ from ._kern import hypot
 from .agents import AgentGroup, integrate, time_step
 from .base import Behaviour, Debug
 from .debug import PriorityDebug, write
+from .group import Flock
 from .vec import EPSILON, FloatArray
 
 __all__ = [
@@ -131,9 +132,9 @@ def step(
     """One step of a crowd: the behaviour's forces, then :func:`~steering.integrate` under them.
 
     The same as ``integrate(agents, behaviour(agents, dt, debug), dt, face_velocity=...)``,
-    and the way to move agents when speed counts: for a :class:`WeightedSum` the forces and the
-    integration are one compiled call (at a handful of agents that call, not the maths, is the
-    cost of a step).
+    and the way to move agents when speed counts: for a :class:`WeightedSum` or a
+    :class:`~steering.Flock` the forces and the integration are one compiled call (at a
+    handful of agents that call, not the maths, is the cost of a step).
 
     Returns:
         The (N, 2) forces the agents were moved by.
@@ -148,6 +149,8 @@ def step(
         return behaviour._plan.run(
             "WeightedSum.parts", behaviour.parts, agents, dt, debug, _force, move
         )
+    if type(behaviour) is Flock:
+        return behaviour._run(agents, dt, debug, 2 if face_velocity else 1)
     force = _force("step: behaviour", -1, behaviour(agents, dt, debug), agents.n)
     integrate(agents, force, dt, face_velocity=face_velocity)
     return force

@@ -22,12 +22,14 @@ from . import _kern as kern
 from ._checks import fov as check_fov
 from ._checks import non_negative, points
 from ._jit import njit, njit_leaf, prange, rows_kernel
-from .agents import AgentGroup
+from .agents import AgentGroup, integrate_row, wrap_row
 from .base import DEFAULT_GAIN, Debug
 from .debug import AlignDebug, CohereDebug, FlockDebug, SeparateDebug, write
 from .grid import (
     BRUTE_MAX,
     BUF_COLS,
+    F_H,
+    F_W,
     Grid,
     agent_at,
     brute_grid,
@@ -472,10 +474,16 @@ def _flock_rows(
     floats: FloatArray,
     debug: bool,
     counts: IntArray,
+    mass: FloatArray,
+    rate: FloatArray,
+    dt: float,
+    move: int,
     out: FloatArray,
 ) -> None:
     """Separation, alignment, cohesion (radii[0..2], weights[0..2]) over one neighbour query,
-    plus seek (weights[3]) when ``target`` has rows; the weighted sum limited to max force."""
+    plus seek (weights[3]) when ``target`` has rows; the weighted sum limited to max force.
+    With ``move`` 1 every agent is then integrated under it (:func:`~steering.integrate`,
+    wrapped in the grid's world when it has one), with 2 also turned to face its velocity."""
     n = pos.shape[0]
     rs = radii[0]
     ra = radii[1]
@@ -520,6 +528,16 @@ def _flock_rows(
                 counts[i, 0] = ms
                 counts[i, 1] = ma
                 counts[i, 2] = mc
+    if move > 0:
+        face = move > 1
+        width = floats[F_W]
+        height = floats[F_H]
+        for i in prange(n):
+            integrate_row(
+                pos, vel, heading, max_speed, mass, rate, out[i, 0], out[i, 1], dt, face, i
+            )
+            if width > 0.0:
+                wrap_row(pos, width, height, i)
 
 
 # -- behaviours ----------------------------------------------------------------------------
@@ -875,6 +893,11 @@ class Flock:
         Raises:
             TypeError, ValueError: for a target that is not finite points of the right shape.
         """
+        return self._run(agents, dt, debug, 0)
+
+    def _run(self, agents: AgentGroup, dt: float, debug: Debug | None, move: int) -> FloatArray:
+        """The forces; with ``move`` the same compiled call then integrates the agents under
+        them (1; 2 also turns them to face their velocities), as :func:`~steering.step` does."""
         n = agents.n
         world = agents.world_size
         key = (
@@ -913,6 +936,10 @@ class Flock:
             grid.floats,
             debug is not None,
             counts,
+            agents.mass,
+            agents.max_turn_rate,
+            dt,
+            move,
             out,
         )
         if debug is not None:

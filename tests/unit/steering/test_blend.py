@@ -16,6 +16,7 @@ from steering import (
     Cohere,
     Debug,
     Flee,
+    Flock,
     Seek,
     Separate,
     Wander,
@@ -116,6 +117,60 @@ def test_a_changed_parameter_is_used_on_the_next_call() -> None:
     np.testing.assert_allclose(blend(agents, DT), _one_by_one(parts, agents), atol=1e-9)
 
 
+def _mutations() -> list[tuple[str, Any]]:
+    """Ways a programmer changes a sum between calls: each must be seen on the next call, also
+    once the plan keeps its table because nothing changed for two calls running."""
+
+    def target(parts: list[Any]) -> None:
+        parts[1].behaviour.target = (900.0, -300.0)
+
+    def target_list_in_place(parts: list[Any]) -> None:
+        parts[1].behaviour.target[0] = 900.0
+
+    def distance(parts: list[Any]) -> None:
+        parts[0].distance = 45.0
+
+    def fov(parts: list[Any]) -> None:
+        parts[0].fov = 90.0
+
+    def weight(parts: list[Any]) -> None:
+        parts[1].weight = 2.5
+
+    def behaviour(parts: list[Any]) -> None:
+        parts[1].behaviour = Flee((100.0, 100.0), 500.0)
+
+    def replace_item(parts: list[Any]) -> None:
+        parts[0] = Separate(45.0)
+
+    def append(parts: list[Any]) -> None:
+        parts.append(Weighted(Cohere(60.0), 0.5))
+
+    def remove(parts: list[Any]) -> None:
+        del parts[0]
+
+    return [(f.__name__, f) for f in (target, target_list_in_place, distance, fov, weight,
+                                       behaviour, replace_item, append, remove)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "change"), _mutations())
+def test_a_change_after_the_table_is_kept_is_used_on_the_next_call(name: str, change: Any) -> None:
+    # Given a sum called several times with nothing changed (its table then kept)
+    agents = _crowd(40)
+    target: Any = [0.0, 0.0] if name == "target_list_in_place" else (0.0, 0.0)
+    parts: list[Any] = [Separate(10.0), Weighted(Seek(target), 1.0)]
+    blend = WeightedSum(parts)
+    for _ in range(3):
+        np.testing.assert_allclose(blend(agents, DT), _one_by_one(parts, agents), atol=1e-9)
+    before = blend(agents, DT)
+    # (a list can change in place: a sum with a list target reads its table every call)
+    assert (blend._plan.frozen is None) == (name == "target_list_in_place")
+    # When one thing changes, the next call uses it
+    change(parts)
+    got = blend(agents, DT)
+    np.testing.assert_allclose(got, _one_by_one(parts, agents), atol=1e-9)
+    assert not np.allclose(got, before)
+
+
 def test_with_debug_every_part_writes_its_own_keys() -> None:
     agents = _crowd(12)
     debug: Debug = {}
@@ -161,6 +216,26 @@ def test_step_equals_the_forces_then_integrate(face: bool, world: tuple[float, f
     np.testing.assert_allclose(ours.heading, theirs.heading, rtol=0, atol=1e-6)
     if world is not None:
         assert (ours.pos >= 0).all() and (ours.pos < world).all()
+
+
+@pytest.mark.parametrize("face", [True, False])
+@pytest.mark.parametrize("world", [None, (400.0, 300.0)])
+@pytest.mark.parametrize("n", [3, 60])
+def test_step_of_a_flock_equals_its_forces_then_integrate(
+    face: bool, world: tuple[float, float] | None, n: int
+) -> None:
+    # The Flock preset also moves its agents in the same compiled call
+    ours = _crowd(n, world=world)
+    theirs = _crowd(n, world=world)
+    flock = Flock(target=(100.0, 80.0), fov=270.0)
+    for _ in range(20):
+        force = step(ours, flock, DT, face_velocity=face)
+        want = flock(theirs, DT)
+        integrate(theirs, want, DT, face_velocity=face)
+        np.testing.assert_array_equal(force, want)
+    np.testing.assert_array_equal(ours.pos, theirs.pos)
+    np.testing.assert_array_equal(ours.vel, theirs.vel)
+    np.testing.assert_array_equal(ours.heading, theirs.heading)
 
 
 def test_step_takes_any_behaviour_and_refuses_a_bad_dt_before_moving() -> None:
