@@ -35,7 +35,18 @@ from ._checks import fast_points, finite, number
 from ._jit import prange, rows_kernel
 from .agents import AgentGroup, integrate_row, wrap_row
 from .basic import Arrive, Flee, Seek, arrive, flee
-from .grid import BRUTE_MAX, BUF_COLS, F_H, F_W, agent_at, brute_grid, in_grid_order, near
+from .grid import (
+    BRUTE_MAX,
+    BUF_COLS,
+    F_H,
+    F_MODE,
+    F_W,
+    MODE_BRUTE,
+    agent_at,
+    brute_grid,
+    in_grid_order,
+    near,
+)
 from .group import (
     CHUNK,
     Align,
@@ -240,14 +251,14 @@ def _freeze(items: Sequence[Any], weighted: Any) -> Frozen | None:
             if not (_value(v) or (name == "_cos" and type(v) is _FovCache)):
                 return None
         live.append(fields)
-    return [id(item) for item in items], live, [dict(d) for d in live]
+    return list(map(id, items)), live, [dict(d) for d in live]
 
 
 def _unchanged(items: Sequence[Any], frozen: Frozen) -> bool:
     """Whether ``items`` are the frozen ones with the same fields (the table then holds):
     two comparisons of lists, each one call into C."""
     ids, live, copies = frozen
-    return [id(item) for item in items] == ids and live == copies
+    return list(map(id, items)) == ids and live == copies
 
 
 def _shared_pass(spec: FloatArray) -> FloatArray:
@@ -366,7 +377,9 @@ def _blend_rows(
     rc = spec[parts, 3]
     fov_cos = spec[parts, 4]
     group = reach > 0.0
-    svel = in_grid_order(ints, floats, vel) if group else np.empty((0, 2))
+    # velocities in grid order (without a grid, or with no group rule, the order is the
+    # agents' own: no copy)
+    svel = in_grid_order(ints, floats, vel) if group and floats[F_MODE] != MODE_BRUTE else vel
     one_pass = group and (rs > 0.0 or ra > 0.0 or rc > 0.0)
     for c in prange((n + CHUNK - 1) // CHUNK):
         buf = np.empty((64, BUF_COLS))
