@@ -32,7 +32,7 @@ from .grid import (
     F_X0,
     F_Y0,
     build_grid,
-    query_point,
+    near_point,
 )
 from .obstacles import Obstacles
 from .vec import EPSILON, FloatArray, as_complex, as_rows
@@ -518,7 +518,10 @@ def _hide_grid_rows(
                     # order instead, without the grid's bookkeeping.
                     whole = True
                     break
-                k, buf = query_point(ints, floats, grid_pos, px, py, -1, r, buf)
+                k = near_point(ints, floats, grid_pos, px, py, -1, r, buf)
+                if k > buf.shape[0]:  # more than the buffer holds: grow it, ask again
+                    buf = np.empty((2 * k, BUF_COLS))
+                    k = near_point(ints, floats, grid_pos, px, py, -1, r, buf)
                 for q in range(k):
                     best_any, any_d2, best_safe, safe_d2 = _better_spot(
                         spots,
