@@ -26,7 +26,7 @@ from .combine import (
     step,
 )
 from .flow import FlowField, FlowSource, FollowFlow, NoiseFlow
-from .follow import FollowPath
+from .follow import FollowPath, PathParam
 from .group import Align, Cohere, Flock, Separate
 from .obstacles import AvoidObstacles, Obstacles
 from .orientation import Face, LookWhereYouAreGoing
@@ -68,6 +68,7 @@ __all__ = [
     "Obstacles",
     "OffsetPursuit",
     "Path",
+    "PathParam",
     "PathSet",
     "Pursue",
     "Queue",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -22,13 +23,31 @@ from .path import SEED_LOOKAHEAD, SEED_SPEED, SEED_TARGET_AHEAD, Path
 from .paths import PathSet
 from .vec import EPSILON, FloatArray
 
-__all__ = ["FollowPath"]
+__all__ = ["FollowPath", "PathParam"]
 
 IntArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
 
 _NO_ROWS = np.zeros(0)
 _NO_DEBUG = np.zeros((0, 8))
+
+
+class PathParam(NamedTuple):
+    """Each agent's place on the paths of a :class:`FollowPath` (gdx-ai's ``PathParam``, one
+    array per field, one row per agent): views of the group's state columns, so writing
+    them sets what the behaviour reads, and they follow the agents through ``add``,
+    ``remove``, ``take`` and ``put``. Get them with :meth:`FollowPath.param`."""
+
+    path_index: FloatArray
+    """(N,) the slot of each agent's path in the behaviour's :class:`PathSet` (-1: none, no
+    force, memory kept); unused with one :class:`Path`."""
+    direction: FloatArray
+    """(N,) +1 to walk the path forwards, -1 backwards, 0 the behaviour's :attr:`~FollowPath.
+    reverse`."""
+    nearest: FloatArray
+    """(N,) arc length of the nearest point found last step (NaN: none yet)."""
+    progress: FloatArray
+    """(N,) the smoothed progress along the path, px of arc length (NaN: none yet)."""
 
 
 @dataclass
@@ -46,10 +65,10 @@ class FollowPath:
     segment, as OpenSteer's; one radius for all is the seeds' case).
 
     ``path`` is one :class:`Path` (every agent follows it) or a :class:`PathSet`: then each
-    agent follows the path in slot ``agents.state["<key>.index"]`` (-1: no path, no force,
-    its memory kept), and ``"<key>.reverse"`` (1.0: walk it backwards) overrides
-    :attr:`reverse` per agent when present. All paths are served by one compiled loop over
-    the agents (each agent searches only its own path's segments near its place).
+    agent follows the path in its slot of :meth:`param` ``.path_index`` (-1: no path, no force,
+    its memory kept), and ``.direction`` (+1 forwards, -1 backwards) overrides
+    :attr:`reverse` per agent where it is not 0. All paths are served by one compiled loop
+    over the agents (each agent searches only its own path's segments near its place).
 
     Defaults reproduce the seeds at their 2 px/frame (120 px/s): future 25 px ahead
     (25/120 s x 120 px/s) and target 25 px past the normal point (10 px + 0.125 s x
@@ -149,6 +168,18 @@ class FollowPath:
 
     # -- public progress -----------------------------------------------------------------------
 
+    def param(self, agents: AgentGroup) -> PathParam:
+        """Each agent's path, direction and place (:class:`PathParam`): views of ``agents``'
+        state columns ``"<key>.index"`` (made with -1: no path), ``"<key>.direction"`` (0),
+        ``"<key>.nearest"`` and ``"<key>.progress"`` (NaN)."""
+        names = _column_names(self.key)
+        return PathParam(
+            agents.column(names[0], fill=-1.0),
+            agents.column(names[1], fill=0.0),
+            self.nearest(agents),
+            self.progress(agents),
+        )
+
     def progress(self, agents: AgentGroup) -> FloatArray:
         """(N,) each agent's smoothed progress (arc length along its path; NaN: none yet)."""
         return agents.column(f"{self.key}.progress", fill=UNSET)
@@ -176,7 +207,7 @@ class FollowPath:
         if index_col is None:
             # One Path: every agent follows slot 0; a PathSet without slots: nobody follows.
             index_col = np.full(n, -1.0) if isinstance(self.path, PathSet) else _NO_ROWS
-        rev_col = state.get(names[1])
+        direction = state.get(names[1])
         nearest = _unset_column(agents, names[2])
         progress = _unset_column(agents, names[3])
         version = _unset_column(agents, names[4])
@@ -193,7 +224,7 @@ class FollowPath:
             geo.sf,
             geo.real,
             index_col,
-            _NO_ROWS if rev_col is None else rev_col,
+            _NO_ROWS if direction is None else direction,
             -1.0 if self.reverse else 1.0,
             agents.pos,
             agents.vel,
@@ -263,11 +294,11 @@ _EDITED = 2
 
 @functools.lru_cache(maxsize=64)
 def _column_names(key: str) -> tuple[str, str, str, str, str, str]:
-    """The state columns of behaviour ``key``: index, reverse, nearest, progress, version,
+    """The state columns of behaviour ``key``: index, direction, nearest, progress, version,
     uid."""
     return (
         f"{key}.index",
-        f"{key}.reverse",
+        f"{key}.direction",
         f"{key}.nearest",
         f"{key}.progress",
         f"{key}.version",
@@ -315,7 +346,7 @@ def _follow_rows(
     sf: FloatArray,
     real: IntArray,
     index_col: FloatArray,
-    rev_col: FloatArray,
+    direction: FloatArray,
     default_sign: float,
     pos: FloatArray,
     vel: FloatArray,
@@ -349,7 +380,7 @@ def _follow_rows(
     get no force and are counted (the return value). Once their places are carried across
     the edit, the second pass steps them alone.
     """
-    per_agent_sign = rev_col.shape[0] > 0
+    per_agent_sign = direction.shape[0] > 0
     single = index_col.shape[0] == 0
     n_slots = pf.shape[0]
     write_dbg = dbg.shape[0] > 0
@@ -391,7 +422,11 @@ def _follow_rows(
         closed = pf[p, P_CLOSED] > 0.5
         sign = default_sign
         if per_agent_sign:
-            sign = -1.0 if rev_col[i] > 0.5 else 1.0
+            d = direction[i]
+            if d < 0.0:
+                sign = -1.0
+            elif d > 0.0:
+                sign = 1.0
         px, py = pos[i, 0], pos[i, 1]
         vx, vy = vel[i, 0], vel[i, 1]
         good = True

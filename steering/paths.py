@@ -47,10 +47,11 @@ class PathSet(MutableMapping[str, Path]):
     """The world's one registry of paths: by name (a mapping) and by index (slots).
 
     A path keeps its slot for the life of the registry: agents refer to it by index
-    (``path.index`` columns), so removing a path leaves an empty slot rather than moving
-    the others. Edit a path through its own methods (``move_node``, ``insert_node``, ...,
-    which keep followers' progress); the registry notices the new version and rebuilds its
-    concatenated arrays once, before the next query.
+    (:attr:`PathParam.path_index <steering.follow.PathParam.path_index>`), so removing a path leaves
+    an empty slot rather than moving the others. Edit a path through its own methods
+    (``move_node``, ``insert_node``, ..., which keep followers' progress); the registry
+    notices the new version and rebuilds its concatenated arrays once, before the next
+    query.
 
     Args:
         paths: name -> path, in slot order.

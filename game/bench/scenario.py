@@ -169,8 +169,8 @@ class Scenario:
             registry = PathSet(
                 [(d.name, Path(d.points, closed=d.closed, radius=d.radius)) for d in self.paths]
             )
-            group.column("path.index", fill=-1.0)[:] = self.path_index
             follow = FollowPath(registry, cruise_fraction=0.0, arrive_at_end=False)
+            follow.param(group).path_index[:] = self.path_index
             parts.append(Weighted(follow, w.path))
         rocks = Obstacles.create(self.rock_centres, self.rock_radii)
         parts += [

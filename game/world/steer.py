@@ -200,8 +200,7 @@ def _parts(
     # its limited view of the group is made once, not every step.
     held = brain.pace.max_speed
     pace = held if isinstance(held, np.ndarray) and held.shape == (m,) else np.empty(m)
-    path_col = group.column("path.index", fill=-1.0)
-    reverse_col = group.column("path.reverse")
+    path_col, direction_col, _, _ = brain.follow.param(group)
     player, player_vel = brain.player_pos, brain.player_vel
     need = _mode_goals(
         rows,
@@ -243,7 +242,7 @@ def _parts(
         bits,
         pace,
         path_col,
-        reverse_col,
+        direction_col,
     )
     if debug is not None:
         _aim_debug(debug, state.mode[rows + 1], state.sees[rows + 1], aim)
@@ -397,7 +396,7 @@ def _mode_goals(
     bits: NDArray[np.int8],
     speed: FloatArray,
     path_col: FloatArray,
-    reverse_col: FloatArray,
+    direction_col: FloatArray,
 ) -> int:
     """Each agent's goal force for the modes that are a formula (zero for the others), where
     it aims, and what else it needs (``bits``, and all of them or-ed together returned:
@@ -414,7 +413,7 @@ def _mode_goals(
         path = m in (PATROL, FOLLOW)
         b = 0
         path_col[i] = path_index[r] if path else -1.0
-        reverse_col[i] = 1.0 if reverse[r] else 0.0
+        direction_col[i] = -1.0 if reverse[r] else 1.0
         speed[i] = ms * pace[r] if m == PATROL else ms
         if path:
             b |= NEED_PATH

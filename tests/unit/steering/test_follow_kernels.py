@@ -83,8 +83,9 @@ def test_follow_path_serial_and_parallel_are_bit_identical(
     groups = []
     for _ in range(2):
         agents = _agents(n, 1)
-        agents.column("path.index", fill=-1.0)[:] = index
-        agents.column("path.reverse")[:] = reverse
+        param = FollowPath(_registry()).param(agents)
+        param.path_index[:] = index
+        param.direction[:] = np.where(reverse > 0.5, -1.0, 1.0)
         groups.append(agents)
     paths = [_registry(), _registry()]
     # When one steps with serial loops and the other with parallel ones (an edit half way)

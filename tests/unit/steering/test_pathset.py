@@ -3,6 +3,9 @@ drift included; Limited replaces limits without touching the agents."""
 
 from __future__ import annotations
 
+import pathlib
+import re
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -70,10 +73,11 @@ def test_one_call_over_many_paths_equals_one_call_per_path(seed: int, n: int) ->
     many = _agents(rng, n)
     index = rng.integers(-1, len(paths), n)
     reverse = rng.random(n) < 0.4
-    many.column("path.index", fill=-1.0)[:] = index
-    many.column("path.reverse")[:] = reverse
-    one = AgentGroup.create(many.pos, many.vel, max_speed=many.max_speed, max_force=many.max_force)
     together = FollowPath(registry)
+    param = together.param(many)
+    param.path_index[:] = index
+    param.direction[:] = np.where(reverse, -1.0, 1.0)
+    one = AgentGroup.create(many.pos, many.vel, max_speed=many.max_speed, max_force=many.max_force)
     followers = {
         (k, rev): FollowPath(path, reverse=rev)
         for k, (_, path) in enumerate(paths)
@@ -123,8 +127,8 @@ def test_drift_moves_every_drifting_path_in_one_pass_and_followers_keep_their_pl
     for k, (name, path) in enumerate(paths):
         registry.set_drift(name, DriftingPath(path.nodes.copy(), (10.0, 10.0), 1.0, seed=k))
     agents = AgentGroup.create([(150.0, 5.0), (700.0, 95.0)], [(100.0, 0.0), (100.0, 0.0)])
-    agents.column("path.index", fill=-1.0)[:] = [0, 1]
     follow = FollowPath(registry)
+    follow.param(agents).path_index[:] = [0, 1]
     follow(agents, DT)
     before = follow.nearest(agents).copy()
     versions = [p.version for _, p in paths]
@@ -195,8 +199,8 @@ def test_removed_path_leaves_its_slot_and_its_agents_get_no_force() -> None:
     paths = _paths()
     registry = PathSet(paths)
     agents = AgentGroup.create([(100.0, 10.0), (700.0, 90.0)], [(0.0, 0.0), (0.0, 0.0)])
-    agents.column("path.index", fill=-1.0)[:] = [0, 1]
     follow = FollowPath(registry)
+    follow.param(agents).path_index[:] = [0, 1]
     assert (np.abs(follow(agents, DT)) > 0).any(axis=1).all()
     del registry["open"]
     force = follow(agents, DT)
@@ -251,10 +255,11 @@ def test_per_segment_radii_over_many_paths_equal_one_call_per_path(seed: int, n:
     many = _agents(rng, n)
     index = rng.integers(-1, len(paths), n)
     reverse = rng.random(n) < 0.4
-    many.column("path.index", fill=-1.0)[:] = index
-    many.column("path.reverse")[:] = reverse
-    one = AgentGroup.create(many.pos, many.vel, max_speed=many.max_speed, max_force=many.max_force)
     together = FollowPath(registry)
+    param = together.param(many)
+    param.path_index[:] = index
+    param.direction[:] = np.where(reverse, -1.0, 1.0)
+    one = AgentGroup.create(many.pos, many.vel, max_speed=many.max_speed, max_force=many.max_force)
     followers = {
         (k, rev): FollowPath(path, reverse=rev)
         for k, (_, path) in enumerate(paths)
@@ -293,3 +298,37 @@ def test_registry_radius_at_is_each_paths_own() -> None:
     assert registry.radius_at(np.array([0]), np.array([np.nan])).tolist() == [40.0]
     # geometry keeps each path's largest radius (the search window grows with it)
     np.testing.assert_array_equal(registry.geometry().radius, [40.0, 25.0, 30.0, 50.0, 5.0])
+
+
+def test_path_param_is_the_agents_place_as_arrays_and_the_guide_example_runs() -> None:
+    # The guide's example runs as written
+    guide = pathlib.Path(__file__).resolve().parents[3] / "docs" / "steering.md"
+    (block,) = [
+        b
+        for b in re.findall(r"```py\n(.*?)```", guide.read_text(encoding="utf-8"), re.S)
+        if "param(agents)" in b
+    ]
+    exec(block, {})
+    # Given two agents on a line, one told to walk it backwards
+    line = Path(np.array([(0.0, 0.0), (400.0, 0.0)]))
+    registry = PathSet([("line", line)])
+    agents = AgentGroup.create([(200.0, 30.0), (200.0, 30.0)], [(0.0, 0.0), (0.0, 0.0)])
+    follow = FollowPath(registry, arrive_at_end=False)
+    param = follow.param(agents)
+    assert param.path_index.tolist() == [-1.0, -1.0]  # made with no path
+    assert param.direction.tolist() == [0.0, 0.0]
+    param.path_index[:] = registry.slot("line")
+    param.direction[:] = [1.0, -1.0]
+    force = follow(agents, DT)
+    # Then each steers along the line its own way, and its place is in the same arrays
+    assert force[0, 0] > 0.0 > force[1, 0]
+    assert follow.param(agents).progress is param.progress
+    np.testing.assert_allclose(param.progress, [200.0, 200.0])
+    # direction 0 is the behaviour's own: reverse walks backwards
+    param.direction[:] = 0.0
+    assert (FollowPath(registry, reverse=True, arrive_at_end=False)(agents, DT)[:, 0] < 0).all()
+    # and the arrays follow the agents: a new agent has no path
+    agents.add([(10.0, 0.0)])
+    again = follow.param(agents)
+    assert again.path_index.tolist() == [0.0, 0.0, -1.0]
+    assert again.direction.tolist() == [0.0, 0.0, 0.0]
