@@ -114,7 +114,7 @@ class DebugOverlay:
         px = 1.0 / max(zoom, 1e-3)  # one screen pixel in world units
         self.pen.px = px
         debug = world.debug
-        rows = np.asarray(debug.get("rows", np.arange(1, world.n)), dtype=np.intp)
+        rows = world.debug_rows if debug else np.arange(1, world.n, dtype=np.intp)
         show = _inside(pos, visible)
         radius = world.agents.radius
 

@@ -169,7 +169,7 @@ def crowd_forces(world: World, dt: float) -> FloatArray:
         sep = world.separate(crowd, dt, debug)
         state.steer[:] = combine(crowd, state.urgent, sep, state.goals, world.tuning, first)
     if debug is not None:
-        debug["rows"] = crow + 1
+        world.debug_rows = crow + 1
         world.debug = debug
     return state.steer
 

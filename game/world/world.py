@@ -140,8 +140,10 @@ class World:
         debug_enabled: collect the steering debug arrays each step into :attr:`debug`.
         debug: the last step's steering debug arrays (when enabled), keyed as the core's
             behaviours key them (``avoid.box``, ``path.future``, ``wander.target``, ...) plus
-            ``separate.count``; per-agent arrays have one row per agent of ``debug["rows"]``
-            (agent rows: all non-player agents, or this step's staggered group).
+            ``separate.count``; per-agent arrays have one row per agent of
+            :attr:`debug_rows`.
+        debug_rows: the agent rows the last step's debug arrays cover: all non-player
+            agents, or this step's staggered group (empty until a step collects them).
         inputs: every thrust given to :meth:`step`, in order (replaying them reproduces the run).
         steering_enabled: False turns the crowd's steering off (tests, debugging): physics,
             currents, perception and the player still run.
@@ -170,6 +172,7 @@ class World:
         self.debug_enabled = debug
         self.steering_enabled = True
         self.debug: Debug = {}
+        self.debug_rows: NDArray[np.intp] = np.zeros(0, dtype=np.intp)
         self.inputs: list[tuple[float, float]] = []
         self.frame = 0
         self.outcome = "running"

@@ -40,7 +40,7 @@ def test_a_staggered_world_keeps_moving_smoothly(k: int) -> None:
     # Forces are recomputed in k interleaved groups: the debug rows of one step are one group
     world.debug_enabled = True
     world.step()
-    rows = world.debug["rows"]
+    rows = world.debug_rows
     assert rows.size == pytest.approx((world.n - 1) / k, abs=1)
     assert (np.diff(rows) == k).all()
 

@@ -26,7 +26,7 @@ def test_the_arrays_a_renderer_reads() -> None:
     assert set(world.paths) == {p.name for p in level.paths}
     assert world.inputs == [(1.0, 0.0)]
     # debug arrays: one row per non-player agent
-    rows = world.debug["rows"]
+    rows = world.debug_rows
     assert rows.tolist() == list(range(1, n))
     for key in ("avoid.box", "separate.count", "path.future", "flow.sample"):
         assert world.debug[key].shape[0] == rows.size, key
