@@ -75,7 +75,15 @@ def measure(window: arcade.Window, view: arcade.View, seconds: float) -> dict[st
     """Show ``view`` (its handlers already wrapped) for ``seconds`` in the game loop."""
     meter: Meter = view.meter  # type: ignore[attr-defined]
     window.show_view(view)
-    pyglet.clock.schedule_once(lambda dt: pyglet.app.exit(), seconds + 1.0)  # 1 s warm-up
+
+    def until_done(dt: float) -> None:
+        # Counted from the first frame drawn, not from now: a first frame that compiles
+        # kernels (a cold cache) takes seconds, and the run would then end before the warm-up.
+        if meter.stamps and time.perf_counter() - meter.stamps[0] >= seconds + 1.0:
+            pyglet.clock.unschedule(until_done)
+            pyglet.app.exit()
+
+    pyglet.clock.schedule_interval(until_done, 0.05)  # 1 s warm-up, then the seconds
     arcade.run()
     start = meter.stamps[0] + 1.0
     keep = [k for k, t in enumerate(meter.stamps) if t >= start]
