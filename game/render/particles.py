@@ -1,6 +1,7 @@
 """Drifting plankton that make currents visible: particles carried by the flow, respawned
-inside their region when they age out or leave it (pure NumPy; drawn as small arrows: a tail
-that brightens toward an arrowhead, so the current's direction reads in a still frame)."""
+inside their region when they age out or leave it (NumPy, and two compiled loops for what
+runs every frame; drawn as small arrows: a tail that brightens toward an arrowhead, so the
+current's direction reads in a still frame)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
+
+from steering.kernels import njit, use_cache
 
 __all__ = ["ARROW_PARTS", "FlowParticles", "VelocityAt"]
 
@@ -20,6 +23,8 @@ _ARROW_ALPHA = np.array([0.2, 0.5, 1.0, 1.0, 1.0])
 FloatArray = NDArray[np.float64]
 #: (K, 2) points -> ((K, 2) current velocity in px/s, (K,) inside any region).
 VelocityAt = Callable[[FloatArray], tuple[FloatArray, NDArray[np.bool_]]]
+
+use_cache(__file__)
 
 
 class FlowParticles:
@@ -84,19 +89,12 @@ class FlowParticles:
         if self.count == 0 or dt <= 0:
             return
         vel, inside = self._velocity_at(self.pos)
-        self.vel = vel
-        self.pos += vel * dt
-        self.age += dt
-        r = self._rects[self.region]
-        out = (
-            (self.pos[:, 0] < r[:, 0])
-            | (self.pos[:, 1] < r[:, 1])
-            | (self.pos[:, 0] > r[:, 0] + r[:, 2])
-            | (self.pos[:, 1] > r[:, 1] + r[:, 3])
+        self.vel = np.ascontiguousarray(vel, dtype=np.float64)
+        inside = np.ascontiguousarray(inside, dtype=np.bool_)
+        dead = _advance(
+            self.pos, self.vel, inside, self.age, self.life, self._rects, self.region, dt
         )
-        still = np.hypot(vel[:, 0], vel[:, 1]) < 1.0
-        dead = (self.age >= self.life) | out | ~inside | (still & (self.age > 0.5))
-        self._respawn(np.flatnonzero(dead))
+        self._respawn(dead)
 
     def shown(self, pixel: float) -> int:
         """How many particles to draw at ``pixel`` world units per screen pixel (1 / zoom):
@@ -143,26 +141,119 @@ class FlowParticles:
             strength factor).
         """
         k = self.count if shown is None else min(max(int(shown), 0), self.count)
-        vel, pos = self.vel[:k], self.pos[:k]
-        speed = np.hypot(vel[:, 0], vel[:, 1])
-        safe = np.where(speed > 1e-9, speed, 1.0)
-        u = vel / safe[:, None]
-        u[speed <= 1e-9] = (1.0, 0.0)
-        span = np.clip(speed * seconds, *length)[:, None]
-        head = pos
-        marks = [head - u * span * f for f in (1.0, 2.0 / 3.0, 1.0 / 3.0, 0.0)]
-        c, s = np.cos(np.radians(35.0)), np.sin(np.radians(35.0))
-        back = -u * barb
-        left = np.stack((back[:, 0] * c - back[:, 1] * s, back[:, 0] * s + back[:, 1] * c), 1)
-        right = np.stack((back[:, 0] * c + back[:, 1] * s, -back[:, 0] * s + back[:, 1] * c), 1)
-        parts = (
-            np.concatenate((marks[0], marks[1]), 1),
-            np.concatenate((marks[1], marks[2]), 1),
-            np.concatenate((marks[2], marks[3]), 1),
-            np.concatenate((head, head + left), 1),
-            np.concatenate((head, head + right), 1),
+        segments = np.empty((k * ARROW_PARTS, 4))
+        alpha = np.empty(k * ARROW_PARTS)
+        lo, hi = length
+        _arrow_rows(
+            self.pos,
+            self.vel,
+            self.age,
+            self.life,
+            k,
+            float(seconds),
+            float(lo),
+            float(hi),
+            float(barb),
+            float(full_speed),
+            _ARROW_ALPHA,
+            segments,
+            alpha,
         )
-        segments = np.stack(parts, axis=1).reshape(-1, 4)
-        strength = np.clip(speed / full_speed, 0.3, 1.0)
-        alpha = ((self.fade()[:k] * strength)[:, None] * _ARROW_ALPHA[None, :]).reshape(-1)
         return segments, alpha
+
+
+@njit
+def _advance(
+    pos: FloatArray,
+    vel: FloatArray,
+    inside: NDArray[np.bool_],
+    age: FloatArray,
+    life: FloatArray,
+    rects: FloatArray,
+    region: NDArray[np.intp],
+    dt: float,
+) -> NDArray[np.intp]:
+    """Move every particle ``dt`` along its velocity and age it; the particles to respawn:
+    old, out of their region's rectangle, outside every current, or still (slower than
+    1 px/s) after half a second."""
+    n = pos.shape[0]
+    dead = np.empty(n, dtype=np.intp)
+    k = 0
+    for i in range(n):
+        vx = vel[i, 0]
+        vy = vel[i, 1]
+        x = pos[i, 0] + vx * dt
+        y = pos[i, 1] + vy * dt
+        pos[i, 0] = x
+        pos[i, 1] = y
+        age[i] += dt
+        r = region[i]
+        out = (
+            x < rects[r, 0]
+            or y < rects[r, 1]
+            or x > rects[r, 0] + rects[r, 2]
+            or y > rects[r, 1] + rects[r, 3]
+        )
+        still = math.hypot(vx, vy) < 1.0
+        if age[i] >= life[i] or out or not inside[i] or (still and age[i] > 0.5):
+            dead[k] = i
+            k += 1
+    return dead[:k]
+
+
+@njit
+def _arrow_rows(
+    pos: FloatArray,
+    vel: FloatArray,
+    age: FloatArray,
+    life: FloatArray,
+    k: int,
+    seconds: float,
+    shortest: float,
+    longest: float,
+    barb: float,
+    full_speed: float,
+    part_alpha: FloatArray,
+    segments: FloatArray,
+    alpha: FloatArray,
+) -> None:
+    """The first ``k`` particles as arrows (see :meth:`FlowParticles.arrows`)."""
+    c = math.cos(math.radians(35.0))
+    s = math.sin(math.radians(35.0))
+    for i in range(k):
+        vx = vel[i, 0]
+        vy = vel[i, 1]
+        speed = math.hypot(vx, vy)
+        if speed > 1e-9:
+            ux = vx / speed
+            uy = vy / speed
+        else:
+            ux = 1.0
+            uy = 0.0
+        span = min(max(speed * seconds, shortest), longest)
+        hx = pos[i, 0]
+        hy = pos[i, 1]
+        # The tail's marks from its end to the head, then the barbs (back, turned +-35 deg).
+        row = i * ARROW_PARTS
+        for j in range(3):
+            f0 = 1.0 - j / 3.0
+            f1 = 1.0 - (j + 1) / 3.0
+            segments[row + j, 0] = hx - ux * span * f0
+            segments[row + j, 1] = hy - uy * span * f0
+            segments[row + j, 2] = hx - ux * span * f1
+            segments[row + j, 3] = hy - uy * span * f1
+        bx = -ux * barb
+        by = -uy * barb
+        segments[row + 3, 0] = hx
+        segments[row + 3, 1] = hy
+        segments[row + 3, 2] = hx + bx * c - by * s
+        segments[row + 3, 3] = hy + bx * s + by * c
+        segments[row + 4, 0] = hx
+        segments[row + 4, 1] = hy
+        segments[row + 4, 2] = hx + bx * c + by * s
+        segments[row + 4, 3] = hy - bx * s + by * c
+        t = min(max(age[i] / life[i], 0.0), 1.0)
+        strength = min(max(speed / full_speed, 0.3), 1.0)
+        fade = math.sin(math.pi * t) * strength
+        for j in range(ARROW_PARTS):
+            alpha[row + j] = fade * part_alpha[j]

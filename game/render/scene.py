@@ -265,13 +265,20 @@ class WorldRenderer:
         """Tubes as capsules (round joins), all borders first so crossing routes merge, then
         the fills, then the centre lines."""
         paths = list(self.world.paths.values())
+        if not paths:
+            self._tubes.commit()
+            return
+        # One add per layer, every path's segments together (drifting paths rebuild this
+        # every frame).
         segs = [polyline_segments(p.nodes, p.closed) for p in paths]
-        for path, seg in zip(paths, segs, strict=True):
-            self._tubes.add(seg, theme.PATH_EDGE, 2.0 * (path.radii + TUBE_EDGE))
-        for path, seg in zip(paths, segs, strict=True):
-            self._tubes.add(seg, theme.PATH_FILL, 2.0 * path.radii)
-        for seg in segs:
-            self._tubes.add(seg, theme.PATH_CENTRE, 1.5)
+        radii = [
+            np.broadcast_to(p.radii, (seg.shape[0],)) for p, seg in zip(paths, segs, strict=True)
+        ]
+        every = np.concatenate(segs)
+        radius = np.concatenate(radii)
+        self._tubes.add(every, theme.PATH_EDGE, 2.0 * (radius + TUBE_EDGE))
+        self._tubes.add(every, theme.PATH_FILL, 2.0 * radius)
+        self._tubes.add(every, theme.PATH_CENTRE, 1.5)
         self._tubes.commit()
 
     def update(self, dt: float) -> None:
@@ -289,13 +296,18 @@ class WorldRenderer:
             self._path_versions = versions
             self._rebuild_paths()
         offset = self.clock * CHEVRON_SPEED
-        for path in w.paths.values():
-            size = min(10.0, max(path.radius * 0.5, 5.0))
-            self._chevrons.add(
-                chevrons_along(path.nodes, path.closed, CHEVRON_SPACING, size, offset),
-                theme.PATH_ARROW,
-                2.5,
+        marks = [
+            chevrons_along(
+                path.nodes,
+                path.closed,
+                CHEVRON_SPACING,
+                min(10.0, max(path.radius * 0.5, 5.0)),
+                offset,
             )
+            for path in w.paths.values()
+        ]
+        if marks:
+            self._chevrons.add(np.concatenate(marks), theme.PATH_ARROW, 2.5)
         self._chevrons.commit()
 
         self.particles.update(dt)
