@@ -12,6 +12,7 @@ $(STAMP): pyproject.toml steering/pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ./steering -e '.[test,bench]'
 	$(BIN)/python -m steering.warmup
 	$(BIN)/python -m game.world.warmup
+	$(BIN)/python -m game.render.warmup
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -20,6 +21,7 @@ install: $(STAMP)
 warm: $(STAMP)
 	$(BIN)/python -m steering.warmup
 	$(BIN)/python -m game.world.warmup
+	$(BIN)/python -m game.render.warmup
 
 play: $(STAMP)
 	$(BIN)/python -m game

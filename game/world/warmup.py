@@ -23,8 +23,7 @@ __all__ = ["main", "warm"]
 
 
 def warm(out: TextIO = sys.stderr) -> float:
-    """Step every shipped level (and once with staggered steering), and compile the drawing's
-    kernels; returns seconds."""
+    """Step every shipped level (and once with staggered steering); returns seconds."""
     start = time.perf_counter()
     paths = shipped_levels()
     tty = out.isatty()
@@ -37,28 +36,10 @@ def warm(out: TextIO = sys.stderr) -> float:
             world = World(level, stagger=stagger)
             for step in range(4):
                 world.step(np.array([1.0, 0.0]) if step % 2 else np.zeros(2))
-    _warm_drawing()
     seconds = time.perf_counter() - start
     end = f"game: the world's kernels compiled and cached in {seconds:.1f} s"
     out.write(f"\r{end:<78}\n" if tty else end + "\n")
     return seconds
-
-
-def _warm_drawing() -> None:
-    """The drawing's own kernels (no window needed): the particles that show currents and the
-    chevrons along routes."""
-    from game.render.geometry import chevrons_along
-    from game.render.particles import FlowParticles
-
-    def east(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        vel = np.zeros_like(points)
-        vel[:, 0] = 40.0
-        return vel, np.ones(points.shape[0], dtype=bool)
-
-    particles = FlowParticles([(0.0, 0.0, 400.0, 300.0)], east, seed=1)
-    particles.update(1 / 60)
-    particles.arrows(shown=10)
-    chevrons_along(np.array([(0.0, 0.0), (100.0, 0.0)]), False, 40.0, 8.0, 1.0)
 
 
 def main() -> int:
