@@ -82,9 +82,9 @@ _NOTHING: dict[type, Any] = {}
 _BRUTE = brute_grid(None)
 
 Row = tuple[float, ...]
-#: A plan's items as :func:`_freeze` keeps them: their ids, their and their behaviours' field
-#: dicts, copies of those.
-Frozen = tuple[list[int], list[dict[str, Any]], list[dict[str, Any]]]
+#: A plan's items as :func:`_freeze` keeps them: the items, their ids, their and their
+#: behaviours' field dicts, copies of those.
+Frozen = tuple[list[Any], list[int], list[dict[str, Any]], list[dict[str, Any]]]
 
 
 class Plan:
@@ -230,18 +230,37 @@ def _value(v: Any) -> bool:
     return isinstance(v, _VALUES) or (type(v) is tuple and all(isinstance(x, _VALUES) for x in v))
 
 
+class _Same:
+    """Equal only to the very object it holds. A frozen Weighted's behaviour is compared this
+    way: an equal behaviour put in its place is another object, whose fields the plan does
+    not watch (a dataclass's ``==`` would call the two the same)."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: Any) -> None:
+        self.obj = obj
+
+    def __eq__(self, other: object) -> bool:
+        return other is self.obj
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 def _freeze(items: Sequence[Any], weighted: Any) -> Frozen | None:
-    """What :func:`_unchanged` compares: the items' ids, and the field dicts of the items and
+    """What :func:`_unchanged` compares: the items (held, so that no other object can take
+    one's id while the plan is frozen) and their ids, and the field dicts of the items and
     their behaviours with copies of them, when every field is a plain value (a number, a
     string, a tuple of them) or a behaviour's own fov cache; None when any field could
     change in place (an array or a list target), so the table must be read every call."""
     live: list[dict[str, Any]] = []
+    copies: list[dict[str, Any]] = []
     for item in items:
         if type(item) is weighted:
             b = item.behaviour
             if not isinstance(item.weight, _VALUES):
                 return None
             live.append(item.__dict__)
+            copies.append({**item.__dict__, "behaviour": _Same(b)})
         else:
             b = item
         fields = getattr(b, "__dict__", None)
@@ -251,13 +270,14 @@ def _freeze(items: Sequence[Any], weighted: Any) -> Frozen | None:
             if not (_value(v) or (name == "_cos" and type(v) is _FovCache)):
                 return None
         live.append(fields)
-    return list(map(id, items)), live, [dict(d) for d in live]
+        copies.append(dict(fields))
+    return list(items), list(map(id, items)), live, copies
 
 
 def _unchanged(items: Sequence[Any], frozen: Frozen) -> bool:
     """Whether ``items`` are the frozen ones with the same fields (the table then holds):
     two comparisons of lists, each one call into C."""
-    ids, live, copies = frozen
+    _, ids, live, copies = frozen
     return list(map(id, items)) == ids and live == copies
 
 

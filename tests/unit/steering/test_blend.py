@@ -148,8 +148,19 @@ def _mutations() -> list[tuple[str, Any]]:
     def remove(parts: list[Any]) -> None:
         del parts[0]
 
+    def equal_behaviour_then_its_field(parts: list[Any]) -> None:
+        # an equal behaviour in its place (dataclass == says the same), then changed
+        parts[1].behaviour = Seek(parts[1].behaviour.target)
+
+    def freed_then_replaced(parts: list[Any]) -> None:
+        # the old item freed before a new one is made: it may get the old one's id
+        del parts[0]
+        parts.insert(0, Separate(45.0))
+
     return [(f.__name__, f) for f in (target, target_list_in_place, distance, fov, weight,
-                                       behaviour, replace_item, append, remove)]  # fmt: skip
+                                       behaviour, replace_item, append, remove,
+                                       equal_behaviour_then_its_field,
+                                       freed_then_replaced)]  # fmt: skip
 
 
 @pytest.mark.parametrize(("name", "change"), _mutations())
@@ -166,6 +177,9 @@ def test_a_change_after_the_table_is_kept_is_used_on_the_next_call(name: str, ch
     assert (blend._plan.frozen is None) == (name == "target_list_in_place")
     # When one thing changes, the next call uses it
     change(parts)
+    if name == "equal_behaviour_then_its_field":
+        blend(agents, DT)  # (a step with the equal behaviour, before its field changes)
+        parts[1].behaviour.target = (-700.0, 400.0)
     got = blend(agents, DT)
     np.testing.assert_allclose(got, _one_by_one(parts, agents), atol=1e-9)
     assert not np.allclose(got, before)
