@@ -242,27 +242,30 @@ class AvoidAgents:
             return agents.pos, grid, [(grid, _ALL, fastest, biggest)], False
         world = agents.world_size
         cuts = (0.25 * fastest, 0.5 * fastest)
-        members = _ALL
-        bands: list[Band] = []
+        groups: list[tuple[int, int]] = []  # speed bands searched together: (first, last)
         if n >= BANDS_MIN:
             band = _band_of(agents.vel, cuts[0], cuts[1])
             counts = np.bincount(band, minlength=3)
             low = 0
             for b in range(3):
+                if counts[low:].sum() == 0:
+                    break  # no agent left (a crowd standing still is all in band 0)
                 # a small band joins the next faster one (the last takes what is left)
                 if b < 2 and counts[low : b + 1].sum() < BAND_SHARE * n:
                     continue
-                if low == 0 and b == 2:
-                    break  # one band: every agent
-                members = np.flatnonzero((band >= low) & (band <= b))
-                top = fastest if b == 2 else cuts[b]
-                big = float(agents.radius[members].max(initial=0.0))
-                grid = self._grid(mid[members], clear, top, mean_speed, world)
-                bands.append((grid, members, top, big))
+                groups.append((low, b))
                 low = b + 1
-        if not bands:
-            bands = [(self._grid(mid, clear, fastest, mean_speed, world), _ALL, fastest, biggest)]
-            return mid, bands[0][0], bands, True
+        if len(groups) < 2:  # one band: every agent, in one grid
+            grid = self._grid(mid, clear, fastest, mean_speed, world)
+            return mid, grid, [(grid, _ALL, fastest, biggest)], True
+        bands: list[Band] = []
+        for low, high in groups:
+            members = np.flatnonzero((band >= low) & (band <= high))
+            top = fastest if high == 2 else cuts[high]
+            # the largest radius, a NaN one left out (as _fastest does for the crowd)
+            big = float(np.fmax.reduce(agents.radius[members], initial=0.0))
+            grid = self._grid(mid[members], clear, top, mean_speed, world)
+            bands.append((grid, members, top, big))
         order = build_grid(mid, clear + fastest * self.time_horizon, world)
         return mid, order, bands, True
 

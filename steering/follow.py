@@ -34,16 +34,18 @@ _NO_DEBUG = np.zeros((0, 8))
 
 class PathParam(NamedTuple):
     """Each agent's place on the paths of a :class:`FollowPath` (gdx-ai's ``PathParam``, one
-    array per field, one row per agent): views of the group's state columns, so writing
-    them sets what the behaviour reads, and they follow the agents through ``add``,
-    ``remove``, ``take`` and ``put``. Get them with :meth:`FollowPath.param`."""
+    array per field, one row per agent): the group's state columns themselves, so writing
+    them sets what the behaviour reads. Their values follow the agents through ``add``,
+    ``remove``, ``take`` and ``put``; ``add`` and ``remove`` make new arrays, so get them
+    again with :meth:`FollowPath.param` after those (as any column of the group)."""
 
     path_index: FloatArray
     """(N,) the slot of each agent's path in the behaviour's :class:`PathSet` (-1: none, no
     force, memory kept); unused with one :class:`Path`."""
     direction: FloatArray
-    """(N,) +1 to walk the path forwards, -1 backwards, 0 the behaviour's :attr:`~FollowPath.
-    reverse`."""
+    """(N,) +1 to walk the path forwards, -1 backwards, 0 (or NaN) the behaviour's
+    :attr:`~FollowPath.reverse`. (It replaces the ``"<key>.reverse"`` column of 0 and 1 that
+    earlier versions read.)"""
     nearest: FloatArray
     """(N,) arc length of the nearest point found last step (NaN: none yet)."""
     progress: FloatArray
@@ -204,9 +206,10 @@ class FollowPath:
         names = _column_names(key)
         state = agents.state
         index_col = state.get(names[0])
-        if index_col is None:
-            # One Path: every agent follows slot 0; a PathSet without slots: nobody follows.
-            index_col = np.full(n, -1.0) if isinstance(self.path, PathSet) else _NO_ROWS
+        if not isinstance(self.path, PathSet):
+            index_col = _NO_ROWS  # one Path: every agent follows slot 0, whatever the column
+        elif index_col is None:
+            index_col = np.full(n, -1.0)  # a PathSet without slots: nobody follows
         direction = state.get(names[1])
         nearest = _unset_column(agents, names[2])
         progress = _unset_column(agents, names[3])

@@ -478,7 +478,8 @@ def cell_runs(
     away, in a hashed grid other cells' points and a point twice: for a caller that tests
     every point it visits exactly anyway and so skips :func:`near`'s buffer (slot ``k``
     holds point :func:`agent_at` ``(ints, floats, k)``; without a grid every point is its
-    own slot). A point or ``r`` that is not finite and positive: no runs."""
+    own slot). A point that is not finite, or an ``r`` that is not positive (or NaN): no
+    runs; an infinite ``r``: every point."""
     if not (r > 0.0 and math.isfinite(xi) and math.isfinite(yi)):
         return 0
     cap = runs.shape[0]

@@ -294,3 +294,28 @@ def test_cell_runs_hold_every_point_within_the_radius(
     bad = ((math.nan, 1.0, 5.0), (1.0, math.inf, 5.0), (1.0, 1.0, math.nan), (1.0, 1.0, 0.0))
     for x, y, r in bad:
         assert grid_module.cell_runs(grid.ints, grid.floats, n, x, y, r, runs) == 0
+
+
+@pytest.mark.parametrize("case", ["standing still", "one still agent", "a NaN radius"])
+def test_avoid_agents_in_speed_bands_finds_what_every_pair_finds_in_odd_crowds(
+    case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (a crowd standing still put every agent in the first band and left an empty one, which
+    # the kernel read as "every agent": a crash; a NaN radius made a band search nothing)
+    rng = np.random.default_rng(11)
+    n = 300
+    vel = np.zeros((n, 2)) if case == "standing still" else rng.normal(0.0, 80.0, (n, 2))
+    if case == "one still agent":
+        vel[5] = 0.0
+    agents = AgentGroup.create(rng.uniform(0.0, 400.0, (n, 2)), vel, radius=8.0)
+    if case == "a NaN radius":
+        agents.radius[7] = math.nan
+    monkeypatch.setattr(avoid_module, "BANDS_MIN", 0)
+    debug: Debug = {}
+    force = AvoidAgents()(agents, DT, debug)
+    agents.state["avoidagents.side"][:] = 0.0
+    monkeypatch.setattr(grid_module, "BRUTE_MAX", 10**6)
+    monkeypatch.setattr(avoid_module, "BRUTE_MAX", 10**6)
+    every: Debug = {}
+    np.testing.assert_array_equal(AvoidAgents()(agents, DT, every), force)
+    np.testing.assert_array_equal(every["avoidagents.threat"], debug["avoidagents.threat"])

@@ -332,3 +332,17 @@ def test_path_param_is_the_agents_place_as_arrays_and_the_guide_example_runs() -
     again = follow.param(agents)
     assert again.path_index.tolist() == [0.0, 0.0, -1.0]
     assert again.direction.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_path_param_of_a_single_path_leaves_every_agent_on_it() -> None:
+    # (the index column param() makes read as "no path" for every agent of a single Path)
+    line = Path(np.array([(0.0, 0.0), (400.0, 0.0)]))
+    agents = AgentGroup.create([(100.0, 30.0), (300.0, 30.0)], [(0.0, 0.0), (0.0, 0.0)])
+    follow = FollowPath(line, arrive_at_end=False)
+    before = follow(agents, DT).copy()
+    param = follow.param(agents)
+    assert (np.abs(follow(agents, DT)) > 0).any(axis=1).all()
+    param.direction[:] = [1.0, -1.0]
+    force = follow(agents, DT)
+    assert force[0, 0] > 0.0 > force[1, 0]
+    assert before[1, 0] > 0.0  # forwards before the direction was set
