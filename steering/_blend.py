@@ -251,7 +251,11 @@ def _freeze(items: Sequence[Any], weighted: Any) -> Frozen | None:
     one's id while the plan is frozen) and their ids, and the field dicts of the items and
     their behaviours with copies of them, when every field is a plain value (a number, a
     string, a tuple of them) or a behaviour's own fov cache; None when any field could
-    change in place (an array or a list target), so the table must be read every call."""
+    change in place (an array or a list target), so the table must be read every call.
+
+    What it does not see: a behaviour whose ``__class__`` is reassigned, or whose
+    ``__dict__`` is replaced by another dict, while it stays in the sum (Python allows both;
+    no code here does either)."""
     live: list[dict[str, Any]] = []
     copies: list[dict[str, Any]] = []
     for item in items:
