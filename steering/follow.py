@@ -45,7 +45,8 @@ class PathParam(NamedTuple):
     direction: FloatArray
     """(N,) +1 to walk the path forwards, -1 backwards, 0 (or NaN) the behaviour's
     :attr:`~FollowPath.reverse`. (It replaces the ``"<key>.reverse"`` column of 0 and 1 that
-    earlier versions read.)"""
+    earlier versions read: a group that has that column and no direction is refused with a
+    ValueError that says so.)"""
     nearest: FloatArray
     """(N,) arc length of the nearest point found last step (NaN: none yet)."""
     progress: FloatArray
@@ -211,6 +212,12 @@ class FollowPath:
         elif index_col is None:
             index_col = np.full(n, -1.0)  # a PathSet without slots: nobody follows
         direction = state.get(names[1])
+        if direction is None and f"{key}.reverse" in state:
+            raise ValueError(
+                f"FollowPath: the state column '{key}.reverse' is no longer read; write each "
+                f"agent's direction into FollowPath.param(agents).direction (+1 forwards, -1 "
+                f"backwards)"
+            )
         nearest = _unset_column(agents, names[2])
         progress = _unset_column(agents, names[3])
         version = _unset_column(agents, names[4])

@@ -346,3 +346,14 @@ def test_path_param_of_a_single_path_leaves_every_agent_on_it() -> None:
     force = follow(agents, DT)
     assert force[0, 0] > 0.0 > force[1, 0]
     assert before[1, 0] > 0.0  # forwards before the direction was set
+
+
+def test_the_old_reverse_column_is_refused_with_what_replaced_it() -> None:
+    registry = PathSet(_paths())
+    agents = AgentGroup.create([(100.0, 10.0)], [(0.0, 0.0)])
+    follow = FollowPath(registry)
+    follow.param(agents).path_index[:] = 0
+    del agents.state["path.direction"]
+    agents.column("path.reverse")[:] = 1.0
+    with pytest.raises(ValueError, match=r"path\.reverse.*param\(agents\)\.direction"):
+        follow(agents, DT)
