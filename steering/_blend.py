@@ -33,7 +33,7 @@ import numpy as np
 from . import _kern as kern
 from ._checks import fast_points, finite, number
 from ._jit import prange, rows_kernel
-from .agents import AgentGroup, integrate_row, wrap_row
+from .agents import AgentGroup, move_row
 from .basic import Arrive, Flee, Seek, arrive, flee
 from .grid import (
     BRUTE_MAX,
@@ -504,10 +504,5 @@ def _blend_rows(
         face = move > 1
         width = floats[F_W]
         height = floats[F_H]
-        wrap = width > 0.0
         for i in prange(n):
-            integrate_row(
-                pos, vel, heading, max_speed, mass, rate, total[i, 0], total[i, 1], dt, face, i
-            )
-            if wrap:
-                wrap_row(pos, width, height, i)
+            move_row(pos, vel, heading, max_speed, mass, rate, total, dt, face, width, height, i)

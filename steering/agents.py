@@ -713,6 +713,29 @@ def integrate_row(
         heading[i, 0], heading[i, 1] = _face(vx, vy, heading[i, 0], heading[i, 1], rate[i], dt)
 
 
+@njit_leaf
+def move_row(
+    pos: FloatArray,
+    vel: FloatArray,
+    heading: FloatArray,
+    max_speed: FloatArray,
+    mass: FloatArray,
+    rate: FloatArray,
+    force: FloatArray,
+    dt: float,
+    face: bool,
+    width: float,
+    height: float,
+    i: int,
+) -> None:
+    """Agent ``i``'s step under its row of ``force`` (:func:`integrate_row`), then wrapped into
+    a ``width`` x ``height`` world when that is not 0: the move of a kernel that computes the
+    forces and moves the agents in one call (:func:`~steering.step`)."""
+    integrate_row(pos, vel, heading, max_speed, mass, rate, force[i, 0], force[i, 1], dt, face, i)
+    if width > 0.0:
+        wrap_row(pos, width, height, i)
+
+
 @rows_kernel
 def _integrate_rows(
     pos: FloatArray,

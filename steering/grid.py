@@ -44,7 +44,6 @@ __all__ = [
     "near",
     "near_point",
     "query",
-    "query_point",
 ]
 
 #: Crowds of at most this many agents are searched by measuring every pair (no grid). Measured
@@ -367,6 +366,25 @@ def _range(v: float, r: float, inv: float, cells: int, wrap: bool) -> tuple[int,
 
 
 @njit_leaf
+def _cells_near(floats: FloatArray, xi: float, yi: float, r: float) -> tuple[int, int, int, int]:
+    """The cells (first and last column, first and last row) that the disc of radius ``r``
+    round (xi, yi) touches, the point taken into the world first in a wrap-around one (see
+    :func:`_range`)."""
+    w = floats[F_W]
+    h = floats[F_H]
+    wrap = w > 0.0
+    if wrap:
+        xq = xi - w * np.floor(xi / w)
+        yq = yi - h * np.floor(yi / h)
+    else:
+        xq = xi - floats[F_X0]
+        yq = yi - floats[F_Y0]
+    lx, hx = _range(xq, r, floats[F_ICW], int(floats[F_NX]), wrap)
+    ly, hy = _range(yq, r, floats[F_ICH], int(floats[F_NY]), wrap)
+    return lx, hx, ly, hy
+
+
+@njit_leaf
 def near(
     ints: IntArray, floats: FloatArray, pos: FloatArray, i: int, r: float, buf: FloatArray
 ) -> int:
@@ -408,14 +426,7 @@ def near_point(
     nx = int(floats[F_NX])
     ny = int(floats[F_NY])
     t = int(floats[F_T])
-    if wrap:
-        xq = xi - w * np.floor(xi / w)
-        yq = yi - h * np.floor(yi / h)
-    else:
-        xq = xi - floats[F_X0]
-        yq = yi - floats[F_Y0]
-    lx, hx = _range(xq, r, floats[F_ICW], nx, wrap)
-    ly, hy = _range(yq, r, floats[F_ICH], ny, wrap)
+    lx, hx, ly, hy = _cells_near(floats, xi, yi, r)
     hashed = mode == MODE_HASH
     if hashed and (hx - lx + 1) * (hy - ly + 1) > t:
         # A disc wider than the table: every agent once (cheaper than every cell).
@@ -490,19 +501,10 @@ def cell_runs(
             runs[0, 0] = 0
             runs[0, 1] = n
         return 1
-    w = floats[F_W]
-    h = floats[F_H]
-    wrap = w > 0.0
+    wrap = floats[F_W] > 0.0
     nx = int(floats[F_NX])
     ny = int(floats[F_NY])
-    if wrap:
-        xq = xi - w * np.floor(xi / w)
-        yq = yi - h * np.floor(yi / h)
-    else:
-        xq = xi - floats[F_X0]
-        yq = yi - floats[F_Y0]
-    lx, hx = _range(xq, r, floats[F_ICW], nx, wrap)
-    ly, hy = _range(yq, r, floats[F_ICH], ny, wrap)
+    lx, hx, ly, hy = _cells_near(floats, xi, yi, r)
     hashed = mode == MODE_HASH
     count = 0
     if hashed and (hx - lx + 1) * (hy - ly + 1) > t:
@@ -561,16 +563,6 @@ def in_grid_order(ints: IntArray, floats: FloatArray, values: FloatArray) -> Flo
 
 
 @njit
-def column_in_grid_order(ints: IntArray, floats: FloatArray, values: FloatArray) -> FloatArray:
-    """(N,) ``values`` in grid order (see :func:`in_grid_order`)."""
-    n = values.shape[0]
-    out = np.empty(n)
-    for s in range(n):
-        out[s] = values[agent_at(ints, floats, s)]
-    return out
-
-
-@njit
 def query(
     ints: IntArray, floats: FloatArray, pos: FloatArray, i: int, r: float, buf: FloatArray
 ) -> tuple[int, FloatArray]:
@@ -585,25 +577,6 @@ def query(
     if k > buf.shape[0]:
         buf = np.empty((2 * k, BUF_COLS))
         k = near(ints, floats, pos, i, r, buf)
-    return k, buf
-
-
-@njit
-def query_point(
-    ints: IntArray,
-    floats: FloatArray,
-    pos: FloatArray,
-    xi: float,
-    yi: float,
-    i: int,
-    r: float,
-    buf: FloatArray,
-) -> tuple[int, FloatArray]:
-    """:func:`near_point` with ``buf`` grown as needed: (count, the buffer holding them)."""
-    k = near_point(ints, floats, pos, xi, yi, i, r, buf)
-    if k > buf.shape[0]:
-        buf = np.empty((2 * k, BUF_COLS))
-        k = near_point(ints, floats, pos, xi, yi, i, r, buf)
     return k, buf
 
 

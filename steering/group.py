@@ -22,7 +22,7 @@ from . import _kern as kern
 from ._checks import fov as check_fov
 from ._checks import non_negative, points
 from ._jit import njit, njit_leaf, prange, rows_kernel
-from .agents import AgentGroup, integrate_row, wrap_row
+from .agents import AgentGroup, move_row
 from .base import DEFAULT_GAIN, Debug
 from .debug import AlignDebug, CohereDebug, FlockDebug, SeparateDebug, write
 from .grid import (
@@ -533,11 +533,7 @@ def _flock_rows(
         width = floats[F_W]
         height = floats[F_H]
         for i in prange(n):
-            integrate_row(
-                pos, vel, heading, max_speed, mass, rate, out[i, 0], out[i, 1], dt, face, i
-            )
-            if width > 0.0:
-                wrap_row(pos, width, height, i)
+            move_row(pos, vel, heading, max_speed, mass, rate, out, dt, face, width, height, i)
 
 
 # -- behaviours ----------------------------------------------------------------------------
