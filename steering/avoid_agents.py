@@ -11,21 +11,11 @@ from numpy.typing import NDArray
 
 from . import _kern as kern
 from ._checks import in_range, non_negative, positive
-from ._jit import njit, njit_leaf, prange, rows_kernel
+from ._jit import njit, njit_inline, njit_leaf, prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .debug import AvoidAgentsDebug, write
-from .grid import (
-    BRUTE_MAX,
-    F_H,
-    F_W,
-    Grid,
-    agent_at,
-    brute_grid,
-    build_grid,
-    cell_runs,
-    minimal_offset,
-)
+from .grid import BRUTE_MAX, minimal_offset
 from .vec import EPSILON, FloatArray
 
 __all__ = ["AvoidAgents"]
@@ -83,10 +73,19 @@ class AvoidAgents:
     threaten within the horizon; the reach is capped at ``max_reach`` so that a fast group in
     a dense crowd does not gather hundreds of pairs per agent (measured: 1,000 agents in a
     1,000 px square still give some 100,000 pairs at 300 px and about 10 ms a call; in a
-    2,000 px square 30,000 pairs and 1-2 ms). Each agent searches a grid of where the agents
-    will be halfway through the horizon, in speed bands in large crowds (see ``_search``),
-    and tests every agent of the cells it visits exactly, in one compiled loop over agents;
-    in a wrap-around world across the edges, at the minimal image.
+    2,000 px square 30,000 pairs and 1-2 ms).
+
+    The search (swept boxes): within the horizon each agent covers the segment from where it
+    is to ``pos + vel * time_horizon``; two agents that threaten each other are, at their
+    closest approach, each on its segment and within their clearance, so the boxes round
+    their segments (widened by the radius and half the margin) overlap. Every agent is
+    entered in each grid cell its box touches, and tests exactly only the agents whose boxes
+    overlap its own, each pair once (in the first cell of the overlap); most of those are
+    ruled out without a division or a branch. A slow agent's box is small and a fast one's
+    long, so the pairs tested follow each agent's own speed, where a search radius must
+    cover the fastest. Small groups test every pair. In a wrap-around world the grid wraps
+    and pairs are taken at the minimal image. The threats found are exactly those of
+    testing every pair.
 
     Trade-offs and failures: prediction is linear, so agents on curved paths are
     mispredicted. Only the first threat is avoided, so in a dense crowd a sidestep can walk
@@ -151,9 +150,19 @@ class AvoidAgents:
         side = agents.column("avoidagents.side", fill=0.0)
         if side.dtype != np.float64:
             side = agents.state["avoidagents.side"] = side.astype(np.float64)
-        reach = self.reach(agents)
-        fastest, biggest, mean_speed = _fastest(agents.vel, agents.radius)
-        qpos, order, bands, halfway = self._search(agents, reach, fastest, biggest, mean_speed)
+        world_w, world_h = agents.world_size or (0.0, 0.0)
+        horizon = self.time_horizon
+        box = np.empty((n, 4))
+        status = np.empty(n, dtype=np.int8)
+        mean_side, scale = _boxes(
+            agents.pos, agents.vel, agents.radius, horizon, self.margin, world_w, world_h,
+            box, status,
+        )  # fmt: skip
+        brute = n <= BRUTE_MAX
+        grid = _box_grid(
+            agents.pos, agents.vel, agents.radius, box, status, CELL_SHARE * mean_side, scale,
+            world_w, world_h, brute,
+        )  # fmt: skip
         out = np.empty((n, 2))
         if debug is None:
             threat, point, other, when = _NO_INTS, _NO_ROWS, _NO_ROWS, _NO_VALUES
@@ -162,142 +171,150 @@ class AvoidAgents:
             point = np.empty((n, 2))
             other = np.empty((n, 2))
             when = np.empty(n)
-        if len(bands) > 1:
-            keep_i = np.empty(n, dtype=np.int64)
-            keep_f = np.empty((n, KEEP))
-        else:
-            keep_i, keep_f = _NO_INTS, _NO_KEEP
-        kernel = _avoid_rows(n)
-        for b, (grid, members, band_fastest, band_biggest) in enumerate(bands):
-            kernel(
-                agents.pos,
-                qpos,
-                halfway,
-                agents.vel,
-                agents.heading,
-                agents.max_speed,
-                agents.max_force,
-                agents.radius,
-                side,
-                order.ints,
-                order.floats,
-                grid.ints,
-                grid.floats,
-                members,
-                reach,
-                band_fastest,
-                band_biggest,
-                self.time_horizon,
-                self.gain,
-                self.margin,
-                self.brake,
-                self.commit,
-                1.0 if self.tie_break == "left" else -1.0,
-                b == 0,
-                b == len(bands) - 1,
-                keep_i,
-                keep_f,
-                debug is not None,
-                threat,
-                point,
-                other,
-                when,
-                out,
-            )
+        _avoid_rows(n)(
+            agents.heading,
+            agents.max_speed,
+            agents.max_force,
+            side,
+            box,
+            status,
+            *grid,
+            brute,
+            world_w,
+            world_h,
+            self.reach(agents),
+            horizon,
+            self.gain,
+            self.margin,
+            self.brake,
+            self.commit,
+            1.0 if self.tie_break == "left" else -1.0,
+            debug is not None,
+            threat,
+            point,
+            other,
+            when,
+            out,
+        )
         if debug is not None:
             write(AvoidAgentsDebug(threat.astype(np.intp), point, other, when, side.copy()), debug)
         return out
 
-    def _search(
-        self, agents: AgentGroup, reach: float, fastest: float, biggest: float, mean_speed: float
-    ) -> tuple[FloatArray, Grid, list[Band], bool]:
-        """Where to search for threats: (the points searched around, the grid whose order the
-        agents are visited in, the bands searched, whether the points are the halfway points).
 
-        A pair closest at ``t`` in (0, horizon] within the clearance is, halfway through the
-        horizon, within ``clearance + |dv| * horizon / 2`` of each other (``|t - horizon/2|
-        <= horizon/2``), ``|dv| <= |v_i| + |v_j|``. So a crowd is searched around where each
-        agent will be halfway, ``pos + vel * horizon / 2``, at half the radius that a search
-        around the current positions needs (a quarter of the neighbours). The grid's cells are
-        half a typical search radius wide: the cells a disc touches then cover about twice its
-        area, where cells as wide as the largest radius covered four to eight times it.
+#: Cell width of the search grid, as a share of the agents' mean swept-box side.
+CELL_SHARE = 1.0
+#: Grid cells, and grid entries (an agent sits in every cell its box touches), per agent at
+#: most: a crowd spread thin over a large area, or very fast agents, get wider cells.
+CELLS_PER_AGENT = 4
+ENTRIES_PER_AGENT = 16
+#: An agent's status in the search: in the grid; with a box that is not finite although its
+#: position and velocity are (a radius that is not finite), so tested against everyone; or
+#: with a position or velocity that is not finite, so no threat to anyone, nor threatened.
+IN_GRID, WILD, OUT = 0, 1, 2
 
-        Speed bands: the radius also grows with the other agent's speed, and searching
-        everyone with the crowd's fastest over-searches when most agents are slower (a
-        crowd of speeds 0-180 px/s searched at 180). From :data:`BANDS_MIN` agents up the
-        agents are split by speed at a quarter and a half of the fastest, each band gets its
-        own grid, and every agent searches each band with that band's fastest speed (a band
-        of fewer than :data:`BAND_SHARE` of the crowd joins the next faster one). The
-        threats found are the same; in a crowd moving at one speed there is one band.
-        Small crowds search every pair now."""
-        n = agents.n
-        if n <= BRUTE_MAX:
-            brute = brute_grid(agents.world_size)
-            return agents.pos, brute, [(brute, _ALL, fastest, biggest)], False
-        mid = agents.pos + agents.vel * (0.5 * self.time_horizon)
-        clear = 2.0 * max(biggest, 0.0) + self.margin
-        full = clear + fastest * self.time_horizon
-        if not (0.0 < full < math.inf) or not np.isfinite(mid).all():
-            grid = agents.neighbour_grid(min(reach, 2.0 * full))
-            return agents.pos, grid, [(grid, _ALL, fastest, biggest)], False
-        world = agents.world_size
-        cuts = (0.25 * fastest, 0.5 * fastest)
-        groups: list[tuple[int, int]] = []  # speed bands searched together: (first, last)
-        if n >= BANDS_MIN:
-            band = _band_of(agents.vel, cuts[0], cuts[1])
-            counts = np.bincount(band, minlength=3)
-            low = 0
-            for b in range(3):
-                if counts[low:].sum() == 0:
-                    break  # no agent left (a crowd standing still is all in band 0)
-                # a small band joins the next faster one (the last takes what is left)
-                if b < 2 and counts[low : b + 1].sum() < BAND_SHARE * n:
-                    continue
-                groups.append((low, b))
-                low = b + 1
-        if len(groups) < 2:  # one band: every agent, in one grid
-            grid = self._grid(mid, clear, fastest, mean_speed, world)
-            return mid, grid, [(grid, _ALL, fastest, biggest)], True
-        bands: list[Band] = []
-        for low, high in groups:
-            members = np.flatnonzero((band >= low) & (band <= high))
-            top = fastest if high == 2 else cuts[high]
-            # the largest radius, a NaN one left out (as _fastest does for the crowd)
-            big = float(np.fmax.reduce(agents.radius[members], initial=0.0))
-            grid = self._grid(mid[members], clear, top, mean_speed, world)
-            bands.append((grid, members, top, big))
-        order = build_grid(mid, clear + fastest * self.time_horizon, world)
-        return mid, order, bands, True
-
-    def _grid(
-        self,
-        mid: FloatArray,
-        clear: float,
-        top: float,
-        mean_speed: float,
-        world: tuple[float, float] | None,
-    ) -> Grid:
-        """A grid over the halfway points ``mid`` of a band whose fastest speed is ``top``,
-        with cells half a typical search radius wide (see :meth:`_search`)."""
-        typical = clear + 0.5 * (mean_speed + top) * self.time_horizon
-        return build_grid(mid, CELL_SHARE * typical, world)
+#: The search grid (see :func:`_box_grid`): the cells' runs, the entries (slots), the
+#: entries' boxes, the agents in visiting order, the wild agents' slots, every agent's span of
+#: cells, positions, velocities and radii in visiting order, the cell counts (x, y).
+BoxGrid = tuple[
+    IntArray,
+    IntArray,
+    FloatArray,
+    IntArray,
+    IntArray,
+    IntArray,
+    FloatArray,
+    FloatArray,
+    FloatArray,
+    int,
+    int,
+]
 
 
-#: A band of the search: its grid, its agents (empty: every agent), fastest speed, largest
-#: radius.
-Band = tuple[Grid, IntArray, float, float]
+@njit
+def _boxes(
+    pos: FloatArray,
+    vel: FloatArray,
+    radius: FloatArray,
+    horizon: float,
+    margin: float,
+    world_w: float,
+    world_h: float,
+    box: FloatArray,
+    status: NDArray[np.int8],
+) -> tuple[float, float]:
+    """Every agent's swept box, into ``box`` (lo x, lo y, hi x, hi y): the box round the
+    segment it covers within the horizon, ``pos`` to ``pos + vel * horizon``, widened by its
+    radius and half the margin, and its ``status``. Returns the mean side of the boxes and
+    the largest coordinate (the scale of rounding errors).
 
-#: Crowds from this many agents are searched in speed bands (see ``AvoidAgents._search``).
-BANDS_MIN = 2048
-#: A speed band with fewer than this share of the agents is searched with the next one.
-BAND_SHARE = 0.125
-#: Cell width of the search grids, as a share of a typical search radius.
-CELL_SHARE = 0.5
-#: What an agent's search keeps between bands: time, offset now (x, y), miss (x, y),
-#: clearance.
-KEEP = 6
-_ALL = np.zeros(0, dtype=np.int64)
-_NO_KEEP = np.zeros((1, KEEP))
+    Two agents closest at ``t`` in (0, horizon] within ``r_i + r_j + margin`` are then, at
+    ``t``, each on its segment, and discs of ``r + margin / 2`` round them overlap: so do
+    their boxes. Agents whose boxes do not overlap cannot threaten each other.
+    """
+    n = pos.shape[0]
+    total = 0.0
+    sides = 0
+    scale = max(world_w, world_h, 1.0)
+    for i in range(n):
+        x = pos[i, 0]
+        y = pos[i, 1]
+        ex = x + vel[i, 0] * horizon
+        ey = y + vel[i, 1] * horizon
+        if not (
+            math.isfinite(x)
+            and math.isfinite(y)
+            and math.isfinite(vel[i, 0])
+            and math.isfinite(vel[i, 1])
+        ):
+            status[i] = OUT
+            continue
+        e = max(radius[i], 0.0) + 0.5 * margin
+        lx = min(x, ex) - e
+        ly = min(y, ey) - e
+        hx = max(x, ex) + e
+        hy = max(y, ey) + e
+        if not (
+            math.isfinite(lx) and math.isfinite(ly) and math.isfinite(hx) and math.isfinite(hy)
+        ):
+            status[i] = WILD
+            continue
+        status[i] = IN_GRID
+        box[i, 0] = lx
+        box[i, 1] = ly
+        box[i, 2] = hx
+        box[i, 3] = hy
+        total += (hx - lx) + (hy - ly)
+        sides += 2
+        scale = max(scale, abs(lx), abs(ly), abs(hx), abs(hy))
+    return total / max(sides, 1), scale
+
+
+@njit_leaf
+def _residue(v: int, count: int) -> int:
+    """``v`` modulo ``count``, without a division when it is already in range."""
+    if 0 <= v < count:
+        return v
+    return v % count
+
+
+@njit_leaf
+def _runs(start: IntArray, cell: int, first_column: bool, first_row: bool) -> tuple[int, int]:
+    """The entries of ``cell`` (its first run's index) that an agent whose box starts in
+    ``first_column`` and ``first_row`` reads: all of them in its first cell; beyond its first
+    column only the boxes that start in this column, beyond its first row only those that
+    start in this row (so each pair is tested once, in the first cell of their overlap)."""
+    lo = start[cell] if first_row else start[cell + 1]
+    if not first_column:
+        return lo, start[cell + 2]
+    return lo, start[cell + 4] if first_row else start[cell + 3]
+
+
+@njit_leaf
+def _run_of(first_column: bool, first_row: bool) -> int:
+    """Which of a cell's four runs holds a box that starts in the cell's column and row."""
+    if first_column:
+        return 1 if first_row else 0
+    return 2 if first_row else 3
 
 
 @njit_leaf
@@ -312,34 +329,6 @@ def _reach(
     return min(2.0 * speed * horizon + 2.0 * big + margin, cap)
 
 
-@njit_leaf
-def _fastest(vel: FloatArray, radius: FloatArray) -> tuple[float, float, float]:
-    """The largest current speed and radius of the group, and the mean finite speed."""
-    speed = 0.0
-    big = 0.0
-    total = 0.0
-    m = 0
-    for i in range(vel.shape[0]):
-        v = kern.hypot(vel[i, 0], vel[i, 1])
-        speed = max(speed, v)
-        big = max(big, radius[i])
-        if math.isfinite(v):
-            total += v
-            m += 1
-    return speed, big, total / max(m, 1)
-
-
-@njit
-def _band_of(vel: FloatArray, low: float, high: float) -> IntArray:
-    """Each agent's speed band: 0 up to ``low``, 1 up to ``high``, else 2."""
-    n = vel.shape[0]
-    band = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        v = kern.hypot(vel[i, 0], vel[i, 1])
-        band[i] = 0 if v <= low else 1 if v <= high else 2
-    return band
-
-
 @njit
 def _sign(x: float) -> float:
     if x > 0.0:
@@ -347,99 +336,6 @@ def _sign(x: float) -> float:
     if x < 0.0:
         return -1.0
     return 0.0
-
-
-@njit
-def _gather(
-    ints: IntArray,
-    floats: FloatArray,
-    members: IntArray,
-    m: int,
-    pos: FloatArray,
-    vel: FloatArray,
-    radius: FloatArray,
-) -> tuple[IntArray, FloatArray, FloatArray, FloatArray]:
-    """A band's agents in its grid's order (slot by slot): their indices, positions now,
-    velocities and radii, so that the agents of one cell sit side by side in memory."""
-    index = np.empty(m, dtype=np.int64)
-    spos = np.empty((m, 2))
-    svel = np.empty((m, 2))
-    sradius = np.empty(m)
-    every = members.shape[0] == 0
-    for k in range(m):
-        a = agent_at(ints, floats, k)
-        j = a if every else members[a]
-        index[k] = j
-        spos[k, 0] = pos[j, 0]
-        spos[k, 1] = pos[j, 1]
-        svel[k, 0] = vel[j, 0]
-        svel[k, 1] = vel[j, 1]
-        sradius[k] = max(radius[j], 0.0)
-    return index, spos, svel, sradius
-
-
-@njit_leaf
-def _first_threat(
-    index: IntArray,
-    spos: FloatArray,
-    svel: FloatArray,
-    sradius: FloatArray,
-    runs: IntArray,
-    count: int,
-    i: int,
-    xi: float,
-    yi: float,
-    vx: float,
-    vy: float,
-    ri: float,
-    reach2: float,
-    horizon: float,
-    margin: float,
-    world_w: float,
-    world_h: float,
-    best: int,
-    t: float,
-    px: float,
-    py: float,
-    mx: float,
-    my: float,
-    clear: float,
-) -> tuple[int, float, float, float, float, float, float]:
-    """The most imminent threat to agent ``i`` (at ``(xi, yi)``, velocity ``(vx, vy)``,
-    radius ``ri``) among the slots of ``runs`` and the one found so far (``best``, -1: none):
-    smallest time of closest approach, ties to the lowest index. Returns it as (index, time,
-    offset now, miss at closest approach, clearance)."""
-    for q in range(count):
-        for k in range(runs[q, 0], runs[q, 1]):
-            dpx = minimal_offset(spos[k, 0] - xi, world_w)
-            dpy = minimal_offset(spos[k, 1] - yi, world_h)
-            if not dpx * dpx + dpy * dpy < reach2:
-                continue
-            dvx = svel[k, 0] - vx
-            dvy = svel[k, 1] - vy
-            closing = -(dpx * dvx + dpy * dvy)
-            dv2 = dvx * dvx + dvy * dvy
-            # t in (0, horizon] without dividing by a tiny |dv|^2
-            if not (closing > 0.0 and closing <= horizon * dv2):
-                continue
-            tj = closing / dv2
-            missx = dpx + dvx * tj
-            missy = dpy + dvy * tj
-            cl = ri + sradius[k] + margin
-            if not missx * missx + missy * missy < cl * cl:
-                continue
-            j = index[k]
-            if j == i:
-                continue
-            if tj < t or (tj == t and j < best):
-                best = j
-                t = tj
-                px = dpx
-                py = dpy
-                mx = missx
-                my = missy
-                clear = cl
-    return best, t, px, py, mx, my, clear
 
 
 @njit_leaf
@@ -511,35 +407,283 @@ def _react(
     return kern.truncate(sx, sy, force_max)
 
 
+@njit
+def _box_grid(
+    pos: FloatArray,
+    vel: FloatArray,
+    radius: FloatArray,
+    box: FloatArray,
+    status: NDArray[np.int8],
+    cell: float,
+    scale: float,
+    world_w: float,
+    world_h: float,
+    brute: bool,
+) -> BoxGrid:
+    """The search grid of the swept boxes: every agent in each cell its box touches, cells
+    about ``cell`` wide (in a torus, a whole number of them across it), wider where the
+    cells or the entries would pass :data:`CELLS_PER_AGENT` or :data:`ENTRIES_PER_AGENT` per
+    agent. The boxes are widened by a trillionth of ``scale`` first, far more than a
+    rounding error, so that boxes that touch (a threat at the limit) share a cell however
+    their coordinates round. ``brute``: no grid, every agent is visited against every other.
+
+    The agents are visited cell by cell, and their positions, velocities and radii copied
+    in that order, so that neighbours sit close in memory; the grid holds slots (places in
+    that order). Each cell's entries are in four runs: the boxes that start in its column
+    but not its row, in both, in its row only, in neither (see :func:`_avoid_rows`).
+
+    Returns (the runs' starts into the entries, the entries (slots), the entries' boxes,
+    the agents in visiting order, the wild agents' slots, each agent's span of cells (first
+    x, first y, last x, last y: unwrapped, at most one world across), the positions,
+    velocities and radii in visiting order, the cell counts (x, y)).
+    """
+    n = box.shape[0]
+    span = np.zeros((n, 4), dtype=np.int64)
+    order = np.arange(n)
+    gx = gy = 1
+    total = 0
+    if brute:
+        start = np.zeros(5, dtype=np.int64)
+    else:
+        eps = 1e-12 * scale
+        x0 = y0 = math.inf
+        x1 = y1 = -math.inf
+        for i in range(n):
+            if status[i] != IN_GRID:
+                continue
+            box[i, 0] -= eps
+            box[i, 1] -= eps
+            box[i, 2] += eps
+            box[i, 3] += eps
+            x0 = min(x0, box[i, 0])
+            y0 = min(y0, box[i, 1])
+            x1 = max(x1, box[i, 2])
+            y1 = max(y1, box[i, 3])
+        if world_w > 0.0:
+            x0 = y0 = 0.0
+            x1 = world_w
+            y1 = world_h
+        cell_cap = CELLS_PER_AGENT * n + 64
+        entry_cap = ENTRIES_PER_AGENT * n + 64
+        cell = max(cell, 1e-9 * scale)
+        for _ in range(64):  # each round doubles the cells' width: ends long before 64
+            extent_x = x1 - x0
+            extent_y = y1 - y0
+            if not (math.isfinite(extent_x) and math.isfinite(extent_y) and cell < math.inf):
+                gx = gy = 1
+                inv_x = inv_y = 0.0
+            elif world_w > 0.0:
+                gx = max(1, min(int(world_w / cell), cell_cap))
+                gy = max(1, min(int(world_h / cell), cell_cap // gx))
+                inv_x = gx / world_w
+                inv_y = gy / world_h
+            else:
+                fx = extent_x / cell
+                fy = extent_y / cell
+                if (fx + 1.0) * (fy + 1.0) > cell_cap:
+                    cell *= 2.0
+                    continue
+                gx = int(fx) + 1
+                gy = int(fy) + 1
+                inv_x = inv_y = 1.0 / cell
+            total = 0
+            for i in range(n):
+                if status[i] != IN_GRID:
+                    continue
+                ax = math.floor((box[i, 0] - x0) * inv_x)
+                ay = math.floor((box[i, 1] - y0) * inv_y)
+                bx = min(math.floor((box[i, 2] - x0) * inv_x), ax + gx - 1)
+                by = min(math.floor((box[i, 3] - y0) * inv_y), ay + gy - 1)
+                span[i, 0] = ax
+                span[i, 1] = ay
+                span[i, 2] = bx
+                span[i, 3] = by
+                total += (bx - ax + 1) * (by - ay + 1)
+            if total <= entry_cap or gx * gy == 1:
+                break
+            cell *= 2.0
+        cells = gx * gy
+        start = np.zeros(4 * cells + 1, dtype=np.int64)
+        home = np.zeros(cells + 1, dtype=np.int64)
+        for i in range(n):
+            if status[i] != IN_GRID:
+                continue
+            hx = _residue(span[i, 0], gx)
+            hy = _residue(span[i, 1], gy)
+            home[hy * gx + hx + 1] += 1
+            for cy in range(span[i, 1], span[i, 3] + 1):
+                ry = _residue(cy, gy)
+                for cx in range(span[i, 0], span[i, 2] + 1):
+                    rx = _residue(cx, gx)
+                    start[4 * (ry * gx + rx) + _run_of(rx == hx, ry == hy) + 1] += 1
+        for c in range(4 * cells):
+            start[c + 1] += start[c]
+        for c in range(cells):
+            home[c + 1] += home[c]
+        rest = home[cells]  # the agents outside the grid are visited last
+        for i in range(n):
+            if status[i] == IN_GRID:
+                h = _residue(span[i, 1], gy) * gx + _residue(span[i, 0], gx)
+                order[home[h]] = i
+                home[h] += 1
+            else:
+                order[rest] = i
+                rest += 1
+    items = np.empty(total, dtype=np.int64)
+    ebox = np.empty((total, 4))
+    fill = start[:-1].copy()
+    spos = np.empty((n, 2))
+    svel = np.empty((n, 2))
+    srad = np.empty(n)
+    wild_count = 0
+    for slot in range(n):
+        i = order[slot]
+        spos[slot, 0] = pos[i, 0]
+        spos[slot, 1] = pos[i, 1]
+        svel[slot, 0] = vel[i, 0]
+        svel[slot, 1] = vel[i, 1]
+        srad[slot] = max(radius[i], 0.0)
+        if status[i] == WILD:
+            wild_count += 1
+        if brute or status[i] != IN_GRID:
+            continue
+        hx = _residue(span[i, 0], gx)
+        hy = _residue(span[i, 1], gy)
+        for cy in range(span[i, 1], span[i, 3] + 1):
+            ry = _residue(cy, gy)
+            for cx in range(span[i, 0], span[i, 2] + 1):
+                rx = _residue(cx, gx)
+                k = 4 * (ry * gx + rx) + _run_of(rx == hx, ry == hy)
+                e = fill[k]
+                items[e] = slot
+                ebox[e, 0] = box[i, 0]
+                ebox[e, 1] = box[i, 1]
+                ebox[e, 2] = box[i, 2]
+                ebox[e, 3] = box[i, 3]
+                fill[k] = e + 1
+    wild = np.empty(wild_count, dtype=np.int64)
+    k = 0
+    for slot in range(n):
+        if status[order[slot]] == WILD:
+            wild[k] = slot
+            k += 1
+    return start, items, ebox, order, wild, span, spos, svel, srad, gx, gy
+
+
+@njit_inline
+def _maybe(
+    svel: FloatArray,
+    srad: FloatArray,
+    k: int,
+    dpx: float,
+    dpy: float,
+    vx: float,
+    vy: float,
+    ri: float,
+    reach2: float,
+    horizon: float,
+    margin: float,
+    t: float,
+) -> bool:
+    """Whether the agent in slot ``k`` (offset ``(dpx, dpy)`` from the agent searching,
+    whose velocity is ``(vx, vy)`` and radius ``ri``) may threaten it sooner than ``t``.
+
+    No: beyond the reach; not closing, or closest after the horizon; missing by a clear
+    margin (``|miss|^2 = |dp|^2 - closing^2 / |dv|^2`` at least the clearance squared, with
+    room for any rounding); or closest clearly later than ``t``. Worked out without a
+    division and without a branch: most pairs are ruled out, unpredictably, and a
+    mispredicted branch per test cost more than the test (measured)."""
+    dvx = svel[k, 0] - vx
+    dvy = svel[k, 1] - vy
+    closing = -(dpx * dvx + dpy * dvy)
+    dv2 = dvx * dvx + dvy * dvy
+    dp2 = dpx * dpx + dpy * dpy
+    cl = ri + srad[k] + margin
+    return (
+        (dp2 < reach2)
+        & (closing > 0.0)
+        & (closing <= horizon * dv2)  # t in (0, horizon] without dividing by a tiny |dv|^2
+        & (not dp2 * dv2 - closing * closing > (cl * cl + 1e-9 * dp2) * dv2)
+        # (t is inf until a threat is found: no later than the horizon is the same test)
+        & (not closing > min(t, horizon) * dv2 * (1.0 + 1e-9))
+    )
+
+
+@njit_leaf
+def _exact(
+    svel: FloatArray,
+    srad: FloatArray,
+    order: IntArray,
+    k: int,
+    dpx: float,
+    dpy: float,
+    vx: float,
+    vy: float,
+    ri: float,
+    reach2: float,
+    horizon: float,
+    margin: float,
+    best: int,
+    t: float,
+    px: float,
+    py: float,
+    mx: float,
+    my: float,
+    clear: float,
+) -> tuple[int, float, float, float, float, float, float]:
+    """The agent in slot ``k`` (as :func:`_maybe`) tested exactly as a threat against the
+    most imminent one found so far (``best``, -1: none): the smallest time of closest
+    approach wins, ties to the lowest index. Returns the winner as (index, time, offset now,
+    miss at closest approach, clearance)."""
+    if not dpx * dpx + dpy * dpy < reach2:
+        return best, t, px, py, mx, my, clear
+    dvx = svel[k, 0] - vx
+    dvy = svel[k, 1] - vy
+    closing = -(dpx * dvx + dpy * dvy)
+    dv2 = dvx * dvx + dvy * dvy
+    if not (closing > 0.0 and closing <= horizon * dv2):
+        return best, t, px, py, mx, my, clear
+    tj = closing / dv2
+    missx = dpx + dvx * tj
+    missy = dpy + dvy * tj
+    cl = ri + srad[k] + margin
+    if not missx * missx + missy * missy < cl * cl:
+        return best, t, px, py, mx, my, clear
+    j = order[k]
+    if tj < t or (tj == t and j < best):
+        return j, tj, dpx, dpy, missx, missy, cl
+    return best, t, px, py, mx, my, clear
+
+
 @rows_kernel
 def _avoid_rows(
-    pos: FloatArray,
-    qpos: FloatArray,
-    halfway: bool,
-    vel: FloatArray,
     heading: FloatArray,
     max_speed: FloatArray,
     max_force: FloatArray,
-    radius: FloatArray,
     side_col: FloatArray,
-    order_ints: IntArray,
-    order_floats: FloatArray,
-    ints: IntArray,
-    floats: FloatArray,
-    members: IntArray,
+    box: FloatArray,
+    status: NDArray[np.int8],
+    start: IntArray,
+    items: IntArray,
+    ebox: FloatArray,
+    order: IntArray,
+    wild: IntArray,
+    span: IntArray,
+    spos: FloatArray,
+    svel: FloatArray,
+    srad: FloatArray,
+    gx: int,
+    gy: int,
+    brute: bool,
+    world_w: float,
+    world_h: float,
     reach: float,
-    fastest: float,
-    biggest: float,
     horizon: float,
     gain: float,
     margin: float,
     brake: float,
     commit: float,
     prefer: float,
-    first: bool,
-    last: bool,
-    keep_i: IntArray,
-    keep_f: FloatArray,
     debug: bool,
     threat: IntArray,
     point: FloatArray,
@@ -547,62 +691,107 @@ def _avoid_rows(
     when: FloatArray,
     out: FloatArray,
 ) -> None:
-    """Every agent's most imminent threat among one band's agents (``members`` in the grid
-    ``ints``/``floats``; empty: every agent), with ``fastest`` and ``biggest`` that band's
-    largest speed and radius. ``first``: no threat found yet; else the search so far is read
-    from ``keep_i``/``keep_f``. ``last``: the agents then react (forces into ``out``); else
-    the search is kept there for the next band."""
-    n = pos.shape[0]
-    m = n if members.shape[0] == 0 else members.shape[0]
-    index, spos, svel, sradius = _gather(ints, floats, members, m, pos, vel, radius)
-    world_w = floats[F_W]
-    world_h = floats[F_H]
+    """Every agent's most imminent threat and its steer away from it (forces into ``out``),
+    the agents visited in the grid's order (``order``, slot by slot).
+
+    An agent in the grid tests the agents whose boxes overlap its own, each once: in the
+    first cell of the two boxes' overlap. So in the cells of its box beyond its first
+    column it reads only the runs of boxes that start in the cell's column, and beyond its
+    first row only those that start in the cell's row. In a torus the other agent is taken
+    at the minimal image (its box moved by whole worlds). Wild agents (``status``) are
+    tested against everyone, and everyone against them; with ``brute`` every pair is
+    tested.
+    """
+    n = spos.shape[0]
     reach2 = reach * reach
     for c in prange((n + CHUNK - 1) // CHUNK):
-        runs = np.empty((32, 2), dtype=np.int64)
+        found = np.empty(64, dtype=np.int64)
+        offset = np.empty((64, 2))
         for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-            i = agent_at(order_ints, order_floats, s)
-            vx = vel[i, 0]
-            vy = vel[i, 1]
-            ri = max(radius[i], 0.0)
-            # Nothing further than (|v_i| + |v_j|) * horizon + clearance can threaten within
-            # the horizon (and nothing beyond the reach counts); around the halfway points
-            # half that.
-            clear_max = ri + max(biggest, 0.0) + margin
-            closing_max = (kern.hypot(vx, vy) + fastest) * horizon
-            if halfway:
-                radius_i = clear_max + 0.5 * closing_max
-            else:
-                radius_i = min(reach, clear_max + closing_max)
-            count = cell_runs(ints, floats, m, qpos[i, 0], qpos[i, 1], radius_i, runs)
-            if count > runs.shape[0]:  # more runs than rows: grow them and ask again
-                runs = np.empty((2 * count, 2), dtype=np.int64)
-                count = cell_runs(ints, floats, m, qpos[i, 0], qpos[i, 1], radius_i, runs)
-            if first:
-                best = -1
-                t = math.inf
-                px = py = mx = my = clear = 0.0
-            else:
-                best = keep_i[i]
-                t = keep_f[i, 0]
-                px = keep_f[i, 1]
-                py = keep_f[i, 2]
-                mx = keep_f[i, 3]
-                my = keep_f[i, 4]
-                clear = keep_f[i, 5]
-            best, t, px, py, mx, my, clear = _first_threat(
-                index, spos, svel, sradius, runs, count, i, pos[i, 0], pos[i, 1], vx, vy, ri,
-                reach2, horizon, margin, world_w, world_h, best, t, px, py, mx, my, clear,
-            )  # fmt: skip
-            if not last:
-                keep_i[i] = best
-                keep_f[i, 0] = t
-                keep_f[i, 1] = px
-                keep_f[i, 2] = py
-                keep_f[i, 3] = mx
-                keep_f[i, 4] = my
-                keep_f[i, 5] = clear
-                continue
+            i = order[s]
+            xi = spos[s, 0]
+            yi = spos[s, 1]
+            vx = svel[s, 0]
+            vy = svel[s, 1]
+            ri = srad[s]
+            best = -1
+            t = math.inf
+            px = py = mx = my = clear = 0.0
+            if brute or status[i] == WILD:
+                for k in range(n):
+                    dx = minimal_offset(spos[k, 0] - xi, world_w)
+                    dy = minimal_offset(spos[k, 1] - yi, world_h)
+                    if k != s and _maybe(
+                        svel, srad, k, dx, dy, vx, vy, ri, reach2, horizon, margin, t
+                    ):
+                        best, t, px, py, mx, my, clear = _exact(
+                            svel, srad, order, k, dx, dy, vx, vy, ri, reach2, horizon,
+                            margin, best, t, px, py, mx, my, clear,
+                        )  # fmt: skip
+            elif status[i] == IN_GRID:
+                ax = span[i, 0]
+                ay = span[i, 1]
+                bx0 = box[i, 0]
+                by0 = box[i, 1]
+                bx1 = box[i, 2]
+                by1 = box[i, 3]
+                # The candidates are gathered without a branch (every entry is written,
+                # and the count moves on only for one that may threaten), then tested.
+                need = 0
+                for cy in range(ay, span[i, 3] + 1):
+                    row = _residue(cy, gy) * gx
+                    for cx in range(ax, span[i, 2] + 1):
+                        lo, hi = _runs(start, 4 * (row + _residue(cx, gx)), cx == ax, cy == ay)
+                        need += hi - lo
+                if need > found.shape[0]:
+                    found = np.empty(2 * need, dtype=np.int64)
+                    offset = np.empty((2 * need, 2))
+                m = 0
+                for cy in range(ay, span[i, 3] + 1):
+                    row = _residue(cy, gy) * gx
+                    for cx in range(ax, span[i, 2] + 1):
+                        lo, hi = _runs(start, 4 * (row + _residue(cx, gx)), cx == ax, cy == ay)
+                        for q in range(lo, hi):
+                            k = items[q]
+                            dx = spos[k, 0] - xi
+                            dy = spos[k, 1] - yi
+                            shift_x = shift_y = 0.0
+                            if world_w > 0.0:
+                                # the minimal image: the other agent moved by whole worlds
+                                fx = np.floor(dx / world_w + 0.5)
+                                fy = np.floor(dy / world_h + 0.5)
+                                dx = dx - world_w * fx
+                                dy = dy - world_h * fy
+                                shift_x = -world_w * fx
+                                shift_y = -world_h * fy
+                            found[m] = k
+                            offset[m, 0] = dx
+                            offset[m, 1] = dy
+                            m += (
+                                (ebox[q, 0] + shift_x <= bx1)
+                                & (ebox[q, 2] + shift_x >= bx0)
+                                & (ebox[q, 1] + shift_y <= by1)
+                                & (ebox[q, 3] + shift_y >= by0)
+                                & (k != s)
+                                & _maybe(
+                                    svel, srad, k, dx, dy, vx, vy, ri, reach2, horizon,
+                                    margin, t,
+                                )
+                            )  # fmt: skip
+                for f in range(m):
+                    best, t, px, py, mx, my, clear = _exact(
+                        svel, srad, order, found[f], offset[f, 0], offset[f, 1], vx, vy, ri,
+                        reach2, horizon, margin, best, t, px, py, mx, my, clear,
+                    )  # fmt: skip
+                for w in range(wild.shape[0]):
+                    k = wild[w]
+                    dx = minimal_offset(spos[k, 0] - xi, world_w)
+                    dy = minimal_offset(spos[k, 1] - yi, world_h)
+                    if _maybe(svel, srad, k, dx, dy, vx, vy, ri, reach2, horizon, margin, t):
+                        best, t, px, py, mx, my, clear = _exact(
+                            svel, srad, order, k, dx, dy, vx, vy, ri, reach2, horizon,
+                            margin, best, t, px, py, mx, my, clear,
+                        )  # fmt: skip
             if best < 0:
                 side_col[i] = 0.0
                 out[i, 0] = 0.0
@@ -621,8 +810,8 @@ def _avoid_rows(
             )  # fmt: skip
             if debug:
                 threat[i] = best
-                point[i, 0] = pos[i, 0] + vx * t
-                point[i, 1] = pos[i, 1] + vy * t
+                point[i, 0] = xi + vx * t
+                point[i, 1] = yi + vy * t
                 other[i, 0] = point[i, 0] + mx
                 other[i, 1] = point[i, 1] + my
                 when[i] = t

@@ -37,7 +37,6 @@ __all__ = [
     "agent_at",
     "brute_grid",
     "build_grid",
-    "cell_runs",
     "covering_distance",
     "directed_pairs",
     "minimal_offset",
@@ -476,65 +475,6 @@ def near_point(
                 j = ints[order + k]
                 if j != i:
                     count = _consider(pos, j, k, xi, yi, r, w, h, buf, count)
-    return count
-
-
-@njit_leaf
-def cell_runs(
-    ints: IntArray, floats: FloatArray, n: int, xi: float, yi: float, r: float, runs: IntArray
-) -> int:
-    """The runs of slots (first, end) of a grid of ``n`` points that hold every one within ``r`` of
-    (xi, yi), written as rows of ``runs``; returns how many (when that exceeds the rows of
-    ``runs`` only the first fit: grow it and ask again). The runs may hold points further
-    away, in a hashed grid other cells' points and a point twice: for a caller that tests
-    every point it visits exactly anyway and so skips :func:`near`'s buffer (slot ``k``
-    holds point :func:`agent_at` ``(ints, floats, k)``; without a grid every point is its
-    own slot). A point that is not finite, or an ``r`` that is not positive (or NaN): no
-    runs; an infinite ``r``: every point."""
-    if not (r > 0.0 and math.isfinite(xi) and math.isfinite(yi)):
-        return 0
-    cap = runs.shape[0]
-    mode = floats[F_MODE]
-    t = int(floats[F_T])
-    if mode == MODE_BRUTE:
-        if cap > 0:
-            runs[0, 0] = 0
-            runs[0, 1] = n
-        return 1
-    wrap = floats[F_W] > 0.0
-    nx = int(floats[F_NX])
-    ny = int(floats[F_NY])
-    lx, hx, ly, hy = _cells_near(floats, xi, yi, r)
-    hashed = mode == MODE_HASH
-    count = 0
-    if hashed and (hx - lx + 1) * (hy - ly + 1) > t:
-        if cap > 0:
-            runs[0, 0] = 0
-            runs[0, 1] = n
-        return 1
-    if not hashed and not wrap:
-        for cy in range(ly, hy + 1):
-            row = cy * nx
-            first = ints[row + lx]
-            end = ints[row + hx + 1]
-            if first < end:
-                if count < cap:
-                    runs[count, 0] = first
-                    runs[count, 1] = end
-                count += 1
-        return count
-    for cy in range(ly, hy + 1):
-        cyw = cy % ny if wrap else cy
-        for cx in range(lx, hx + 1):
-            cxw = cx % nx if wrap else cx
-            b = _hash(cxw, cyw, t - 1) if hashed else cyw * nx + cxw
-            first = ints[b]
-            end = ints[b + 1]
-            if first < end:
-                if count < cap:
-                    runs[count, 0] = first
-                    runs[count, 1] = end
-                count += 1
     return count
 
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from scipy.spatial.distance import pdist
 
 from steering import Arrive, AvoidAgents, Seek, Separate, TruncatedRunningSum
+from steering import avoid_agents as avoid_module
 from steering.agents import AgentGroup, integrate
 from steering.base import Behaviour, Debug
 from steering.vec import FloatArray, length, truncate
@@ -336,3 +337,92 @@ def test_forces_are_finite_and_within_max_force(
         assert ((threat >= -1) & (threat < agents.n) & (threat != np.arange(agents.n))).all()
         assert np.isin(agents.state["avoidagents.side"], [-1.0, 0.0, 1.0]).all()
         integrate(agents, force, DT)
+
+
+# -- the swept-box search finds what testing every pair finds --------------------------------
+
+
+def _every_pair(agents: AgentGroup, monkeypatch: pytest.MonkeyPatch) -> tuple[FloatArray, Debug]:
+    """AvoidAgents' forces and debug with every pair tested (no grid)."""
+    with monkeypatch.context() as patch:
+        patch.setattr(avoid_module, "BRUTE_MAX", 10**9)
+        debug: Debug = {}
+        return AvoidAgents()(agents, DT, debug), debug
+
+
+SEARCH_CASES = {
+    "a crowd": (300, 80.0, None),
+    "a torus": (300, 80.0, (400.0, 300.0)),
+    "fast agents in a small torus": (200, 900.0, (250.0, 200.0)),
+    "agents outside the torus": (200, 60.0, (300.0, 300.0)),
+    "standing still": (200, 0.0, None),
+    "one still agent": (200, 80.0, None),
+    "a NaN radius": (200, 80.0, None),
+    "an infinite radius": (200, 80.0, None),
+    "a stray agent": (200, 80.0, None),
+    "a sparse crowd": (200, 80.0, None),
+    "a few very fast agents": (300, 80.0, None),
+}
+
+
+@pytest.mark.parametrize("case", list(SEARCH_CASES))
+def test_the_swept_box_search_finds_what_every_pair_finds(
+    case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a crowd above the size tested pair by pair, in this case
+    n, spread, world = SEARCH_CASES[case]
+    rng = np.random.default_rng(sum(map(ord, case)))
+    size = world or (400.0, 300.0)
+    pos = rng.uniform(0.0, 1.0, (n, 2)) * size
+    vel = rng.normal(0.0, spread, (n, 2))
+    if case == "agents outside the torus":
+        pos += rng.integers(-3, 4, (n, 2)) * size
+    if case == "one still agent":
+        vel[5] = 0.0
+    if case == "a sparse crowd":
+        pos *= 1e4  # far more area than cells
+    if case == "a few very fast agents":
+        vel[:4] *= 1e4  # boxes across the whole crowd
+    agents = AgentGroup.create(pos, vel, max_speed=120.0, radius=8.0, world_size=world)
+    if case == "a NaN radius":
+        agents.radius[7] = math.nan
+    if case == "an infinite radius":
+        agents.radius[7] = math.inf
+    if case == "a stray agent":
+        agents.pos[3] = (math.nan, 5.0)
+        agents.vel[4] = (math.inf, 0.0)
+    assert n > avoid_module.BRUTE_MAX
+    # When the grid searches it, and when every pair is tested instead
+    debug: Debug = {}
+    force = AvoidAgents()(agents, DT, debug)
+    side = debug["avoidagents.side"]
+    agents.state["avoidagents.side"][:] = 0.0
+    every, every_debug = _every_pair(agents, monkeypatch)
+    # Then the threats, times, sides and forces are the same, bit for bit
+    np.testing.assert_array_equal(every, force)
+    for key in ("avoidagents.threat", "avoidagents.time"):
+        np.testing.assert_array_equal(every_debug[key], debug[key])
+    np.testing.assert_array_equal(every_debug["avoidagents.side"], side)
+    if case in ("a crowd", "a torus", "fast agents in a small torus"):
+        assert (debug["avoidagents.threat"] >= 0).sum() > n // 4  # plenty of threats
+
+
+def test_the_search_grid_stays_within_its_memory_bound() -> None:
+    # Given crowds whose boxes would need far more cells or entries than agents: spread
+    # over a vast area, and every agent crossing the whole crowd within the horizon
+    rng = np.random.default_rng(3)
+    n = 400
+    for pos, vel in (
+        (rng.uniform(0.0, 1e7, (n, 2)), rng.normal(0.0, 50.0, (n, 2))),
+        (rng.uniform(0.0, 500.0, (n, 2)), rng.normal(0.0, 1e5, (n, 2))),
+    ):
+        box = np.empty((n, 4))
+        status = np.empty(n, dtype=np.int8)
+        radius = np.full(n, 8.0)
+        side, scale = avoid_module._boxes(pos, vel, radius, 1.5, 2.0, 0.0, 0.0, box, status)
+        # When the grid is built
+        grid = avoid_module._box_grid(pos, vel, radius, box, status, side, scale, 0.0, 0.0, False)
+        start, items = grid[0], grid[1]
+        # Then it holds at most its cells and entries per agent
+        assert start.size - 1 <= 4 * (avoid_module.CELLS_PER_AGENT * n + 64)
+        assert items.size <= avoid_module.ENTRIES_PER_AGENT * n + 64

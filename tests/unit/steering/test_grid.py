@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
 from steering import AgentGroup, Align, AvoidAgents, Cohere, Flock, Queue, Separate, integrate
 from steering import _jit as jit
-from steering import avoid_agents as avoid_module
 from steering import grid as grid_module
-from steering.base import Debug
 from steering.grid import (
     BRUTE_MAX,
     F_MODE,
@@ -199,38 +195,6 @@ def test_the_cache_stays_small_when_cell_sizes_vary_at_fixed_positions() -> None
     assert len(agents._grids.grids) <= 8
 
 
-@pytest.mark.parametrize("bands", [False, True])
-@pytest.mark.parametrize("world", [None, (400.0, 300.0)])
-def test_avoid_agents_searching_halfway_points_finds_what_every_pair_finds(
-    world: tuple[float, float] | None, bands: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Given a crowd large enough to be searched around its halfway points, moving fast
-    # (speeds from 0 to some 300 px/s), searched in speed bands or with one grid
-    rng = np.random.default_rng(7)
-    n = 300
-    pos = rng.uniform(0.0, 1.0, (n, 2)) * (400.0, 300.0)
-    agents = AgentGroup.create(
-        pos, rng.normal(0.0, 80.0, (n, 2)), max_speed=120.0, radius=8.0, world_size=world
-    )
-    if bands:
-        monkeypatch.setattr(avoid_module, "BANDS_MIN", 0)
-        fastest = float(np.hypot(*agents.vel.T).max())
-        searched = AvoidAgents()._search(agents, 300.0, fastest, 8.0, 100.0)[2]
-        assert len(searched) == 3
-    debug: Debug = {}
-    force = AvoidAgents()(agents, DT, debug)
-    assert (debug["avoidagents.threat"] >= 0).sum() > n // 4  # plenty of threats
-    # When every pair is measured instead
-    agents.state["avoidagents.side"][:] = 0.0
-    monkeypatch.setattr(grid_module, "BRUTE_MAX", 10**6)
-    monkeypatch.setattr(avoid_module, "BRUTE_MAX", 10**6)
-    every: Debug = {}
-    # Then the threats, times and forces are the same
-    np.testing.assert_array_equal(AvoidAgents()(agents, DT, every), force)
-    for key in ("avoidagents.threat", "avoidagents.time", "avoidagents.side"):
-        np.testing.assert_array_equal(every[key], debug[key])
-
-
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
 @pytest.mark.parametrize("world", [None, (400.0, 300.0)])
 def test_a_point_that_is_not_finite_has_no_neighbours(
@@ -249,73 +213,3 @@ def test_a_point_that_is_not_finite_has_no_neighbours(
     for behaviour in (Separate(25.0), Flock(), Align(50.0), Cohere(50.0)):
         force = behaviour(agents, 1 / 60)
         assert np.isfinite(force[1:]).all()
-
-
-@pytest.mark.parametrize(
-    ("spread", "world", "mode"),
-    [
-        (300.0, None, grid_module.MODE_DENSE),
-        (1e6, None, grid_module.MODE_HASH),  # sparse: far more cells than agents
-        (300.0, (300.0, 300.0), grid_module.MODE_DENSE),  # a torus
-        (300.0, None, grid_module.MODE_BRUTE),
-    ],
-)
-def test_cell_runs_hold_every_point_within_the_radius(
-    spread: float, world: tuple[float, float] | None, mode: float
-) -> None:
-    # Given points in a dense grid, a hashed one, a torus, and no grid at all
-    rng = np.random.default_rng(8)
-    n = 400
-    pos = rng.uniform(0.0, spread, (n, 2))
-    if mode == grid_module.MODE_BRUTE:
-        grid = grid_module.brute_grid(world)
-    else:
-        grid = grid_module.build_grid(pos, 20.0, world)
-    assert grid.floats[grid_module.F_MODE] == mode
-    runs = np.empty((2, 2), dtype=np.int64)
-    for _ in range(200):
-        k = rng.integers(n)
-        x, y = pos[k] + rng.normal(0.0, 30.0, 2)
-        r = float(rng.uniform(1.0, 90.0))
-        # When the runs near a point are asked for (growing the rows as a caller does)
-        count = grid_module.cell_runs(grid.ints, grid.floats, n, x, y, r, runs)
-        if count > runs.shape[0]:
-            runs = np.empty((count, 2), dtype=np.int64)
-            count = grid_module.cell_runs(grid.ints, grid.floats, n, x, y, r, runs)
-        slots = np.concatenate([np.arange(a, b) for a, b in runs[:count]] + [np.zeros(0, int)])
-        visited = {grid_module.agent_at(grid.ints, grid.floats, int(s)) for s in slots}
-        # Then every point within r is in them (minimal image in the torus)
-        d = pos - (x, y)
-        if world is not None:
-            d -= np.round(d / world) * world
-        within = set(np.flatnonzero(np.hypot(d[:, 0], d[:, 1]) < r).tolist())
-        assert within <= visited
-    # and a point or radius that is not finite or not positive has none
-    bad = ((math.nan, 1.0, 5.0), (1.0, math.inf, 5.0), (1.0, 1.0, math.nan), (1.0, 1.0, 0.0))
-    for x, y, r in bad:
-        assert grid_module.cell_runs(grid.ints, grid.floats, n, x, y, r, runs) == 0
-
-
-@pytest.mark.parametrize("case", ["standing still", "one still agent", "a NaN radius"])
-def test_avoid_agents_in_speed_bands_finds_what_every_pair_finds_in_odd_crowds(
-    case: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # (a crowd standing still put every agent in the first band and left an empty one, which
-    # the kernel read as "every agent": a crash; a NaN radius made a band search nothing)
-    rng = np.random.default_rng(11)
-    n = 300
-    vel = np.zeros((n, 2)) if case == "standing still" else rng.normal(0.0, 80.0, (n, 2))
-    if case == "one still agent":
-        vel[5] = 0.0
-    agents = AgentGroup.create(rng.uniform(0.0, 400.0, (n, 2)), vel, radius=8.0)
-    if case == "a NaN radius":
-        agents.radius[7] = math.nan
-    monkeypatch.setattr(avoid_module, "BANDS_MIN", 0)
-    debug: Debug = {}
-    force = AvoidAgents()(agents, DT, debug)
-    agents.state["avoidagents.side"][:] = 0.0
-    monkeypatch.setattr(grid_module, "BRUTE_MAX", 10**6)
-    monkeypatch.setattr(avoid_module, "BRUTE_MAX", 10**6)
-    every: Debug = {}
-    np.testing.assert_array_equal(AvoidAgents()(agents, DT, every), force)
-    np.testing.assert_array_equal(every["avoidagents.threat"], debug["avoidagents.threat"])
