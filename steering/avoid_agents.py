@@ -212,9 +212,9 @@ ENTRIES_PER_AGENT = 16
 #: with a position or velocity that is not finite, so no threat to anyone, nor threatened.
 IN_GRID, WILD, OUT = 0, 1, 2
 
-#: The search grid (see :func:`_box_grid`): the cells' runs, the entries (slots), the
-#: entries' boxes, the agents in visiting order, the wild agents' slots, every agent's span of
-#: cells, positions, velocities and radii in visiting order, the cell counts (x, y).
+#: The search grid (see :func:`_box_grid`): the cells' runs, the entries (slots), the boxes
+#: in visiting order, the agents in visiting order, the wild agents' slots, every agent's span
+#: of cells, positions, velocities and radii in visiting order, the cell counts (x, y).
 BoxGrid = tuple[
     IntArray,
     IntArray,
@@ -432,7 +432,8 @@ def _box_grid(
     that order). Each cell's entries are in four runs: the boxes that start in its column
     but not its row, in both, in its row only, in neither (see :func:`_avoid_rows`).
 
-    Returns (the runs' starts into the entries, the entries (slots), the entries' boxes,
+    Returns (the runs' starts into the entries, the entries (slots), the boxes in visiting
+    order,
     the agents in visiting order, the wild agents' slots, each agent's span of cells (first
     x, first y, last x, last y: unwrapped, at most one world across), the positions,
     velocities and radii in visiting order, the cell counts (x, y)).
@@ -530,7 +531,7 @@ def _box_grid(
                 order[rest] = i
                 rest += 1
     items = np.empty(total, dtype=np.int64)
-    ebox = np.empty((total, 4))
+    sbox = np.empty((n, 4))
     fill = start[:-1].copy()
     spos = np.empty((n, 2))
     svel = np.empty((n, 2))
@@ -543,6 +544,10 @@ def _box_grid(
         svel[slot, 0] = vel[i, 0]
         svel[slot, 1] = vel[i, 1]
         srad[slot] = max(radius[i], 0.0)
+        sbox[slot, 0] = box[i, 0]
+        sbox[slot, 1] = box[i, 1]
+        sbox[slot, 2] = box[i, 2]
+        sbox[slot, 3] = box[i, 3]
         if status[i] == WILD:
             wild_count += 1
         if brute or status[i] != IN_GRID:
@@ -556,10 +561,6 @@ def _box_grid(
                 k = 4 * (ry * gx + rx) + _run_of(rx == hx, ry == hy)
                 e = fill[k]
                 items[e] = slot
-                ebox[e, 0] = box[i, 0]
-                ebox[e, 1] = box[i, 1]
-                ebox[e, 2] = box[i, 2]
-                ebox[e, 3] = box[i, 3]
                 fill[k] = e + 1
     wild = np.empty(wild_count, dtype=np.int64)
     k = 0
@@ -567,7 +568,7 @@ def _box_grid(
         if status[order[slot]] == WILD:
             wild[k] = slot
             k += 1
-    return start, items, ebox, order, wild, span, spos, svel, srad, gx, gy
+    return start, items, sbox, order, wild, span, spos, svel, srad, gx, gy
 
 
 @njit_inline
@@ -665,7 +666,7 @@ def _avoid_rows(
     status: NDArray[np.int8],
     start: IntArray,
     items: IntArray,
-    ebox: FloatArray,
+    sbox: FloatArray,
     order: IntArray,
     wild: IntArray,
     span: IntArray,
@@ -735,8 +736,10 @@ def _avoid_rows(
                 by0 = box[i, 1]
                 bx1 = box[i, 2]
                 by1 = box[i, 3]
-                # The candidates are gathered without a branch (every entry is written,
-                # and the count moves on only for one that may threaten), then tested.
+                # Candidates are gathered without a branch (every one is written, and the
+                # count moves on only for one that passes), in two rounds: the entries whose
+                # boxes overlap this agent's, then those that may threaten it; those few are
+                # tested exactly.
                 need = 0
                 for cy in range(ay, span[i, 3] + 1):
                     row = _residue(cy, gy) * gx
@@ -753,32 +756,33 @@ def _avoid_rows(
                         lo, hi = _runs(start, 4 * (row + _residue(cx, gx)), cx == ax, cy == ay)
                         for q in range(lo, hi):
                             k = items[q]
-                            dx = spos[k, 0] - xi
-                            dy = spos[k, 1] - yi
                             shift_x = shift_y = 0.0
                             if world_w > 0.0:
                                 # the minimal image: the other agent moved by whole worlds
-                                fx = np.floor(dx / world_w + 0.5)
-                                fy = np.floor(dy / world_h + 0.5)
-                                dx = dx - world_w * fx
-                                dy = dy - world_h * fy
-                                shift_x = -world_w * fx
-                                shift_y = -world_h * fy
+                                shift_x = -world_w * np.floor((spos[k, 0] - xi) / world_w + 0.5)
+                                shift_y = -world_h * np.floor((spos[k, 1] - yi) / world_h + 0.5)
                             found[m] = k
-                            offset[m, 0] = dx
-                            offset[m, 1] = dy
                             m += (
-                                (ebox[q, 0] + shift_x <= bx1)
-                                & (ebox[q, 2] + shift_x >= bx0)
-                                & (ebox[q, 1] + shift_y <= by1)
-                                & (ebox[q, 3] + shift_y >= by0)
-                                & (k != s)
-                                & _maybe(
-                                    svel, srad, k, dx, dy, vx, vy, ri, reach2, horizon,
-                                    margin, t,
-                                )
-                            )  # fmt: skip
+                                (sbox[k, 0] + shift_x <= bx1)
+                                & (sbox[k, 2] + shift_x >= bx0)
+                                & (sbox[k, 1] + shift_y <= by1)
+                                & (sbox[k, 3] + shift_y >= by0)
+                            )
+                maybe = 0
                 for f in range(m):
+                    k = found[f]
+                    dx = spos[k, 0] - xi
+                    dy = spos[k, 1] - yi
+                    if world_w > 0.0:
+                        dx = dx - world_w * np.floor(dx / world_w + 0.5)
+                        dy = dy - world_h * np.floor(dy / world_h + 0.5)
+                    found[maybe] = k
+                    offset[maybe, 0] = dx
+                    offset[maybe, 1] = dy
+                    maybe += (k != s) & _maybe(
+                        svel, srad, k, dx, dy, vx, vy, ri, reach2, horizon, margin, t
+                    )
+                for f in range(maybe):
                     best, t, px, py, mx, my, clear = _exact(
                         svel, srad, order, found[f], offset[f, 0], offset[f, 1], vx, vy, ri,
                         reach2, horizon, margin, best, t, px, py, mx, my, clear,
