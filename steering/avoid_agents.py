@@ -433,9 +433,8 @@ def _box_grid(
     but not its row, in both, in its row only, in neither (see :func:`_avoid_rows`).
 
     Returns (the runs' starts into the entries, the entries (slots), the boxes in visiting
-    order,
-    the agents in visiting order, the wild agents' slots, each agent's span of cells (first
-    x, first y, last x, last y: unwrapped, at most one world across), the positions,
+    order, the agents in visiting order, the wild agents' slots, each agent's span of cells
+    (first x, first y, last x, last y: unwrapped, at most one world across), the positions,
     velocities and radii in visiting order, the cell counts (x, y)).
     """
     n = box.shape[0]
