@@ -1,4 +1,4 @@
-"""Unaligned collision avoidance among a group's own agents (OpenSteer), over neighbour pairs."""
+"""Unaligned collision avoidance among a group's own agents (OpenSteer), searched in swept boxes."""
 
 from __future__ import annotations
 
@@ -310,6 +310,20 @@ def _runs(start: IntArray, cell: int, first_column: bool, first_row: bool) -> tu
 
 
 @njit_leaf
+def _cell_index(v: float) -> int:
+    """``floor(v)`` as a cell index, held within +-2**52 (where floats are still whole
+    numbers) so that the conversion to an integer is defined for any coordinate; NaN: 0."""
+    if not v > -_INDEX_MAX:
+        return -_INDEX_MAX if v == v else 0
+    if v > _INDEX_MAX:
+        return _INDEX_MAX
+    return math.floor(v)
+
+
+_INDEX_MAX = 2**52
+
+
+@njit_leaf
 def _run_of(first_column: bool, first_row: bool) -> int:
     """Which of a cell's four runs holds a box that starts in the cell's column and row."""
     if first_column:
@@ -423,7 +437,7 @@ def _box_grid(
     """The search grid of the swept boxes: every agent in each cell its box touches, cells
     about ``cell`` wide (in a torus, a whole number of them across it), wider where the
     cells or the entries would pass :data:`CELLS_PER_AGENT` or :data:`ENTRIES_PER_AGENT` per
-    agent. The boxes are widened by a trillionth of ``scale`` first, far more than a
+    agent. The boxes are widened (in place) by a trillionth of ``scale`` first, far more than a
     rounding error, so that boxes that touch (a threat at the limit) share a cell however
     their coordinates round. ``brute``: no grid, every agent is visited against every other.
 
@@ -490,10 +504,10 @@ def _box_grid(
             for i in range(n):
                 if status[i] != IN_GRID:
                     continue
-                ax = math.floor((box[i, 0] - x0) * inv_x)
-                ay = math.floor((box[i, 1] - y0) * inv_y)
-                bx = min(math.floor((box[i, 2] - x0) * inv_x), ax + gx - 1)
-                by = min(math.floor((box[i, 3] - y0) * inv_y), ay + gy - 1)
+                ax = _cell_index((box[i, 0] - x0) * inv_x)
+                ay = _cell_index((box[i, 1] - y0) * inv_y)
+                bx = min(_cell_index((box[i, 2] - x0) * inv_x), ax + gx - 1)
+                by = min(_cell_index((box[i, 3] - y0) * inv_y), ay + gy - 1)
                 span[i, 0] = ax
                 span[i, 1] = ay
                 span[i, 2] = bx
@@ -529,7 +543,7 @@ def _box_grid(
             else:
                 order[rest] = i
                 rest += 1
-    items = np.empty(total, dtype=np.int64)
+    items = np.empty(start[-1], dtype=np.int64)
     sbox = np.empty((n, 4))
     fill = start[:-1].copy()
     spos = np.empty((n, 2))
@@ -599,13 +613,15 @@ def _maybe(
     dv2 = dvx * dvx + dvy * dvy
     dp2 = dpx * dpx + dpy * dpy
     cl = ri + srad[k] + margin
+    far = dp2 * dv2
+    late = min(t, horizon) * dv2  # (t is inf until a threat is found)
     return (
         (dp2 < reach2)
         & (closing > 0.0)
         & (closing <= horizon * dv2)  # t in (0, horizon] without dividing by a tiny |dv|^2
-        & (not dp2 * dv2 - closing * closing > (cl * cl + 1e-9 * dp2) * dv2)
-        # (t is inf until a threat is found: no later than the horizon is the same test)
-        & (not closing > min(t, horizon) * dv2 * (1.0 + 1e-9))
+        # (a product that overflows, or that underflows toward zero, rules nothing out)
+        & ((not far - closing * closing > (cl * cl + 1e-9 * dp2) * dv2) | (not far < math.inf))
+        & ((not closing > late * (1.0 + 1e-9)) | (not late > 1e-290))
     )
 
 

@@ -426,3 +426,78 @@ def test_the_search_grid_stays_within_its_memory_bound() -> None:
         # Then it holds at most its cells and entries per agent
         assert start.size - 1 <= 4 * (avoid_module.CELLS_PER_AGENT * n + 64)
         assert items.size <= avoid_module.ENTRIES_PER_AGENT * n + 64
+
+
+def _threats_by_hand(agents: AgentGroup, avoid: AvoidAgents) -> tuple[list[int], list[float]]:
+    """Each agent's threat and time by the class docstring's maths, in plain Python floats,
+    every pair tested: no grid and none of the kernels' shortcuts."""
+    n = agents.n
+    w, h = agents.world_size or (0.0, 0.0)
+    reach = avoid.reach(agents)
+    threat, when = [], []
+    for i in range(n):
+        best, t = -1, math.inf
+        xi, yi = float(agents.pos[i, 0]), float(agents.pos[i, 1])
+        vx, vy = float(agents.vel[i, 0]), float(agents.vel[i, 1])
+        for j in range(n):
+            if j == i:
+                continue
+            dx = float(agents.pos[j, 0]) - xi
+            dy = float(agents.pos[j, 1]) - yi
+            if w > 0.0:
+                dx -= w * math.floor(dx / w + 0.5)
+                dy -= h * math.floor(dy / h + 0.5)
+            if not dx * dx + dy * dy < reach * reach:
+                continue
+            dvx = float(agents.vel[j, 0]) - vx
+            dvy = float(agents.vel[j, 1]) - vy
+            closing = -(dx * dvx + dy * dvy)
+            dv2 = dvx * dvx + dvy * dvy
+            if not (closing > 0.0 and closing <= avoid.time_horizon * dv2):
+                continue
+            tj = closing / dv2
+            mx, my = dx + dvx * tj, dy + dvy * tj
+            cl = max(float(agents.radius[i]), 0.0) + max(float(agents.radius[j]), 0.0)
+            cl += avoid.margin
+            if mx * mx + my * my < cl * cl and (tj < t or (tj == t and j < best)):
+                best, t = j, tj
+        threat.append(best)
+        when.append(t)
+    return threat, when
+
+
+HAND_CASES = ("capped spans in a torus", "a thin torus", "half a world apart", "overflowing")
+
+
+@pytest.mark.parametrize("case", HAND_CASES)
+def test_the_search_finds_the_threats_worked_out_by_hand(case: str) -> None:
+    # Given crowds at the search's edges: boxes wider than a third of a torus, a torus one
+    # cell wide, agents exactly half a world apart, and products that overflow
+    rng = np.random.default_rng(sum(map(ord, case)))
+    n = 120
+    world: tuple[float, float] | None = (400.0, 300.0)
+    pos = rng.uniform(0.0, 1.0, (n, 2)) * (400.0, 300.0)
+    vel = rng.normal(0.0, 80.0, (n, 2))
+    if case == "capped spans in a torus":
+        vel[:6] *= 6.0
+    elif case == "a thin torus":
+        world = (30.0, 3000.0)
+        pos = rng.uniform(0.0, 1.0, (n, 2)) * world
+    elif case == "half a world apart":
+        pos = np.array([(20.0 * (k % 10), 30.0 * (k // 10)) for k in range(n)], dtype=float)
+        vel = rng.choice([-50.0, 0.0, 50.0], (n, 2))
+    else:
+        world = None
+        vel[:3] = ((-4.36e152, 0.0), (0.0, 1e153), (1e152, -1e152))
+        pos[3] = pos[0] + (-30.0, 10.0)  # |dp|^2 |dv|^2 overflows: 0 passes 3 at 10 px
+        vel[3] = 0.0
+    agents = AgentGroup.create(pos, vel, max_speed=120.0, radius=8.0, world_size=world)
+    avoid = AvoidAgents()
+    # When the group searches itself
+    debug: Debug = {}
+    avoid(agents, DT, debug)
+    # Then every threat and time is the one worked out by hand
+    threat, when = _threats_by_hand(agents, avoid)
+    assert debug["avoidagents.threat"].tolist() == threat
+    assert debug["avoidagents.time"].tolist() == when
+    assert sum(t >= 0 for t in threat) > n // 10
