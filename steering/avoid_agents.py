@@ -83,9 +83,10 @@ class AvoidAgents:
     overlap its own, each pair once (in the first cell of the overlap); most of those are
     ruled out without a division or a branch. A slow agent's box is small and a fast one's
     long, so the pairs tested follow each agent's own speed, where a search radius must
-    cover the fastest. Small groups test every pair. In a wrap-around world the grid wraps
-    and pairs are taken at the minimal image. The threats found are exactly those of
-    testing every pair.
+    cover the fastest. A few agents far faster than the rest (boxes over 16 typical boxes
+    wide) are tested against everyone instead of widening every cell. Small groups test
+    every pair. In a wrap-around world the grid wraps and pairs are taken at the minimal
+    image. The threats found are exactly those of testing every pair.
 
     Trade-offs and failures: prediction is linear, so agents on curved paths are
     mispredicted. Only the first threat is avoided, so in a dense crowd a sidestep can walk
@@ -154,13 +155,13 @@ class AvoidAgents:
         horizon = self.time_horizon
         box = np.empty((n, 4))
         status = np.empty(n, dtype=np.int8)
-        mean_side, scale = _boxes(
+        typical, scale = _boxes(
             agents.pos, agents.vel, agents.radius, horizon, self.margin, world_w, world_h,
             box, status,
         )  # fmt: skip
         brute = n <= BRUTE_MAX
         grid = _box_grid(
-            agents.pos, agents.vel, agents.radius, box, status, CELL_SHARE * mean_side, scale,
+            agents.pos, agents.vel, agents.radius, box, status, CELL_SHARE * typical, scale,
             world_w, world_h, brute,
         )  # fmt: skip
         out = np.empty((n, 2))
@@ -201,16 +202,22 @@ class AvoidAgents:
         return out
 
 
-#: Cell width of the search grid, as a share of the agents' mean swept-box side.
+#: Cell width of the search grid, as a share of the agents' typical swept-box side.
 CELL_SHARE = 1.0
 #: Grid cells, and grid entries (an agent sits in every cell its box touches), per agent at
 #: most: a crowd spread thin over a large area, or very fast agents, get wider cells.
 CELLS_PER_AGENT = 4
 ENTRIES_PER_AGENT = 16
-#: An agent's status in the search: in the grid; with a box that is not finite although its
-#: position and velocity are (a radius that is not finite), so tested against everyone; or
-#: with a position or velocity that is not finite, so no threat to anyone, nor threatened.
+#: An agent's status in the search: in the grid; wild, so tested against everyone and
+#: everyone against it (a box that is not finite although the position and velocity are, a
+#: radius that is not finite; or a box far larger than the crowd's, below); or with a
+#: position or velocity that is not finite, so no threat to anyone, nor threatened.
 IN_GRID, WILD, OUT = 0, 1, 2
+#: A box more than this many typical boxes wide is wild (a few very fast agents would
+#: otherwise make every cell as wide as their boxes, and the search quadratic), while the
+#: wild boxes are at most ``WILD_ROOT * sqrt(N) + 8`` (each costs a test of every agent).
+WILD_SIDES = 16.0
+WILD_ROOT = 2.0
 
 #: The search grid (see :func:`_box_grid`): the cells' runs, the entries (slots), the boxes
 #: in visiting order, the agents in visiting order, the wild agents' slots, every agent's span
@@ -244,8 +251,9 @@ def _boxes(
 ) -> tuple[float, float]:
     """Every agent's swept box, into ``box`` (lo x, lo y, hi x, hi y): the box round the
     segment it covers within the horizon, ``pos`` to ``pos + vel * horizon``, widened by its
-    radius and half the margin, and its ``status``. Returns the mean side of the boxes and
-    the largest coordinate (the scale of rounding errors).
+    radius and half the margin, and its ``status``. Returns the typical side of the boxes
+    (their geometric mean: a few very long boxes do not move it) and the largest coordinate
+    (the scale of rounding errors).
 
     Two agents closest at ``t`` in (0, horizon] within ``r_i + r_j + margin`` are then, at
     ``t``, each on its segment, and discs of ``r + margin / 2`` round them overlap: so do
@@ -283,10 +291,25 @@ def _boxes(
         box[i, 1] = ly
         box[i, 2] = hx
         box[i, 3] = hy
-        total += (hx - lx) + (hy - ly)
+        total += math.log(max(hx - lx, 1e-6)) + math.log(max(hy - ly, 1e-6))
         sides += 2
         scale = max(scale, abs(lx), abs(ly), abs(hx), abs(hy))
-    return total / max(sides, 1), scale
+    return math.exp(total / max(sides, 1)), scale
+
+
+@njit_leaf
+def _wild_boxes(box: FloatArray, status: NDArray[np.int8], side: float, most: int) -> None:
+    """Boxes wider or taller than ``side`` made wild (``status``), unless there are more than
+    ``most`` of them (then the grid takes them all, with wider cells)."""
+    count = 0
+    for i in range(box.shape[0]):
+        if status[i] == IN_GRID and max(box[i, 2] - box[i, 0], box[i, 3] - box[i, 1]) > side:
+            count += 1
+    if count == 0 or count > most:
+        return
+    for i in range(box.shape[0]):
+        if status[i] == IN_GRID and max(box[i, 2] - box[i, 0], box[i, 3] - box[i, 1]) > side:
+            status[i] = WILD
 
 
 @njit_leaf
@@ -459,6 +482,7 @@ def _box_grid(
     if brute:
         start = np.zeros(5, dtype=np.int64)
     else:
+        _wild_boxes(box, status, WILD_SIDES * cell, int(WILD_ROOT * math.sqrt(n)) + 8)
         eps = 1e-12 * scale
         x0 = y0 = math.inf
         x1 = y1 = -math.inf

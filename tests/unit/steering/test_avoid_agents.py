@@ -501,3 +501,24 @@ def test_the_search_finds_the_threats_worked_out_by_hand(case: str) -> None:
     assert debug["avoidagents.threat"].tolist() == threat
     assert debug["avoidagents.time"].tolist() == when
     assert sum(t >= 0 for t in threat) > n // 10
+
+
+def test_a_few_very_fast_agents_are_searched_apart_from_the_grid() -> None:
+    # Given a crowd with four agents a thousand times faster than the rest
+    rng = np.random.default_rng(4)
+    n = 2000
+    pos = rng.uniform(0.0, 1800.0, (n, 2))
+    vel = rng.normal(0.0, 40.0, (n, 2))
+    vel[:4] *= 1000.0
+    radius = np.full(n, 8.0)
+    box = np.empty((n, 4))
+    status = np.empty(n, dtype=np.int8)
+    # When the grid is built
+    typical, scale = avoid_module._boxes(pos, vel, radius, 1.5, 2.0, 0.0, 0.0, box, status)
+    grid = avoid_module._box_grid(pos, vel, radius, box, status, typical, scale, 0.0, 0.0, False)
+    # Then those four are tested against everyone, and the rest sit in cells of their own
+    # size (a few entries each), not in cells as wide as the fast agents' paths
+    assert np.flatnonzero(status == avoid_module.WILD).tolist() == [0, 1, 2, 3]
+    assert 30.0 < typical < 150.0
+    assert grid[1].size < 6 * n
+    assert grid[-2] * grid[-1] > n // 4
