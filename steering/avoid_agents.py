@@ -779,20 +779,16 @@ def _avoid_rows(
                 # count moves on only for one that passes), in two rounds: the entries whose
                 # boxes overlap this agent's, then those that may threaten it; those few are
                 # tested exactly.
-                need = 0
-                for cy in range(ay, span[i, 3] + 1):
-                    row = _residue(cy, gy) * gx
-                    for cx in range(ax, span[i, 2] + 1):
-                        lo, hi = _runs(start, 4 * (row + _residue(cx, gx)), cx == ax, cy == ay)
-                        need += hi - lo
-                if need > found.shape[0]:
-                    found = np.empty(2 * need, dtype=np.int64)
-                    offset = np.empty((2 * need, 2))
                 m = 0
                 for cy in range(ay, span[i, 3] + 1):
                     row = _residue(cy, gy) * gx
                     for cx in range(ax, span[i, 2] + 1):
                         lo, hi = _runs(start, 4 * (row + _residue(cx, gx)), cx == ax, cy == ay)
+                        if m + hi - lo > found.shape[0]:  # room for this cell's run: grow
+                            grown = np.empty(2 * (m + hi - lo), dtype=np.int64)
+                            grown[:m] = found[:m]
+                            found = grown
+                            offset = np.empty((grown.shape[0], 2))
                         for q in range(lo, hi):
                             k = items[q]
                             shift_x = shift_y = 0.0
