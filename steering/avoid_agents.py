@@ -460,9 +460,11 @@ def _box_grid(
     """The search grid of the swept boxes: every agent in each cell its box touches, cells
     about ``cell`` wide (in a torus, a whole number of them across it), wider where the
     cells or the entries would pass :data:`CELLS_PER_AGENT` or :data:`ENTRIES_PER_AGENT` per
-    agent. The boxes are widened (in place) by a trillionth of ``scale`` first, far more than a
-    rounding error, so that boxes that touch (a threat at the limit) share a cell however
-    their coordinates round. ``brute``: no grid, every agent is visited against every other.
+    agent; a few boxes far wider than ``cell`` are made wild first (``status``, in place,
+    see :func:`_wild_boxes`). The boxes are widened (in place) by a trillionth of ``scale``,
+    far more than a rounding error, so that boxes that touch (a threat at the limit) share a
+    cell however their coordinates round. ``brute``: no grid, every agent is visited
+    against every other.
 
     The agents are visited cell by cell, and their positions, velocities and radii copied
     in that order, so that neighbours sit close in memory; the grid holds slots (places in
@@ -775,7 +777,7 @@ def _avoid_rows(
                 by0 = box[i, 1]
                 bx1 = box[i, 2]
                 by1 = box[i, 3]
-                # Candidates are gathered without a branch (every one is written, and the
+                # Candidates are gathered without a branch each (every one is written, and the
                 # count moves on only for one that passes), in two rounds: the entries whose
                 # boxes overlap this agent's, then those that may threaten it; those few are
                 # tested exactly.
