@@ -788,7 +788,8 @@ def _avoid_rows(
                         lo, hi = _runs(start, 4 * (row + _residue(cx, gx)), cx == ax, cy == ay)
                         if m + hi - lo > found.shape[0]:  # room for this cell's run: grow
                             grown = np.empty(2 * (m + hi - lo), dtype=np.int64)
-                            grown[:m] = found[:m]
+                            for f in range(m):  # (a slice copy here fails in parallel numba)
+                                grown[f] = found[f]
                             found = grown
                             offset = np.empty((grown.shape[0], 2))
                         for q in range(lo, hi):

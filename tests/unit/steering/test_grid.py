@@ -5,7 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from steering import AgentGroup, Align, AvoidAgents, Cohere, Flock, Queue, Separate, integrate
+from steering import (
+    AgentGroup,
+    Align,
+    AvoidAgents,
+    Cohere,
+    Flock,
+    Hide,
+    Obstacles,
+    Queue,
+    Separate,
+    integrate,
+)
 from steering import _jit as jit
 from steering import grid as grid_module
 from steering.grid import (
@@ -136,6 +147,7 @@ def test_serial_and_parallel_kernels_give_bit_identical_forces() -> None:
     # Given a crowd large enough for the parallel kernels
     agents = _big_crowd(jit.PARALLEL_MIN + 100, 4)
     agents.state["separation"] = np.where(np.arange(agents.n) % 10 == 0, 40.0, 20.0)
+    rocks = np.random.default_rng(5).uniform(0.0, 1600.0, (60, 2))
     behaviours = [
         Separate(24.0),
         Separate(per_agent=True, fov=270.0),
@@ -144,15 +156,18 @@ def test_serial_and_parallel_kernels_give_bit_identical_forces() -> None:
         AvoidAgents(),
         Queue(),
         Flock(target=(0.0, 0.0)),
+        # a grid of spots (some agents find none and evade), and no rock at all (all evade)
+        Hide((800.0, 800.0), Obstacles.create(rocks, np.full(60, 15.0)), (10.0, 0.0)),
+        Hide((800.0, 800.0), Obstacles.create(np.zeros((0, 2)), np.zeros(0))),
     ]
     for behaviour in behaviours:
+        if isinstance(behaviour, AvoidAgents):
+            agents.column("avoidagents.side", fill=0.0)[:] = 0.0  # both start unremembered
         parallel = behaviour(agents, DT)
         saved = jit.PARALLEL_MIN
         try:
             jit.PARALLEL_MIN = 10**9
             if isinstance(behaviour, AvoidAgents):
-                agents.state["avoidagents.side"][:] = 0.0
-                parallel = behaviour(agents, DT)
                 agents.state["avoidagents.side"][:] = 0.0
             serial = behaviour(agents, DT)
         finally:
