@@ -662,7 +662,6 @@ def _exact(
     vx: float,
     vy: float,
     ri: float,
-    reach2: float,
     horizon: float,
     margin: float,
     best: int,
@@ -673,12 +672,10 @@ def _exact(
     my: float,
     clear: float,
 ) -> tuple[int, float, float, float, float, float, float]:
-    """The agent in slot ``k`` (as :func:`_maybe`) tested exactly as a threat against the
-    most imminent one found so far (``best``, -1: none): the smallest time of closest
+    """The agent in slot ``k``, which :func:`_maybe` let through, tested exactly as a threat
+    against the most imminent one found so far (``best``, -1: none): the smallest time of closest
     approach wins, ties to the lowest index. Returns the winner as (index, time, offset now,
     miss at closest approach, clearance)."""
-    if not dpx * dpx + dpy * dpy < reach2:
-        return best, t, px, py, mx, my, clear
     dvx = svel[k, 0] - vx
     dvy = svel[k, 1] - vy
     closing = -(dpx * dvx + dpy * dvy)
@@ -694,6 +691,44 @@ def _exact(
     j = order[k]
     if tj < t or (tj == t and j < best):
         return j, tj, dpx, dpy, missx, missy, cl
+    return best, t, px, py, mx, my, clear
+
+
+@njit_leaf
+def _against(
+    spos: FloatArray,
+    svel: FloatArray,
+    srad: FloatArray,
+    order: IntArray,
+    k: int,
+    xi: float,
+    yi: float,
+    world_w: float,
+    world_h: float,
+    vx: float,
+    vy: float,
+    ri: float,
+    reach2: float,
+    horizon: float,
+    margin: float,
+    best: int,
+    t: float,
+    px: float,
+    py: float,
+    mx: float,
+    my: float,
+    clear: float,
+) -> tuple[int, float, float, float, float, float, float]:
+    """The agent in slot ``k`` tested as a threat to the agent at (xi, yi) outside the grid
+    (every pair, or a wild agent), at the minimal image: :func:`_maybe`, then
+    :func:`_exact`."""
+    dx = minimal_offset(spos[k, 0] - xi, world_w)
+    dy = minimal_offset(spos[k, 1] - yi, world_h)
+    if _maybe(svel, srad, k, dx, dy, vx, vy, ri, reach2, horizon, margin, t):
+        return _exact(
+            svel, srad, order, k, dx, dy, vx, vy, ri, horizon, margin, best, t, px, py, mx,
+            my, clear,
+        )  # fmt: skip
     return best, t, px, py, mx, my, clear
 
 
@@ -761,14 +796,10 @@ def _avoid_rows(
             px = py = mx = my = clear = 0.0
             if brute or status[i] == WILD:
                 for k in range(n):
-                    dx = minimal_offset(spos[k, 0] - xi, world_w)
-                    dy = minimal_offset(spos[k, 1] - yi, world_h)
-                    if k != s and _maybe(
-                        svel, srad, k, dx, dy, vx, vy, ri, reach2, horizon, margin, t
-                    ):
-                        best, t, px, py, mx, my, clear = _exact(
-                            svel, srad, order, k, dx, dy, vx, vy, ri, reach2, horizon,
-                            margin, best, t, px, py, mx, my, clear,
+                    if k != s:
+                        best, t, px, py, mx, my, clear = _against(
+                            spos, svel, srad, order, k, xi, yi, world_w, world_h, vx, vy, ri,
+                            reach2, horizon, margin, best, t, px, py, mx, my, clear,
                         )  # fmt: skip
             elif status[i] == IN_GRID:
                 ax = span[i, 0]
@@ -823,17 +854,13 @@ def _avoid_rows(
                 for f in range(maybe):
                     best, t, px, py, mx, my, clear = _exact(
                         svel, srad, order, found[f], offset[f, 0], offset[f, 1], vx, vy, ri,
-                        reach2, horizon, margin, best, t, px, py, mx, my, clear,
+                        horizon, margin, best, t, px, py, mx, my, clear,
                     )  # fmt: skip
                 for w in range(wild.shape[0]):
-                    k = wild[w]
-                    dx = minimal_offset(spos[k, 0] - xi, world_w)
-                    dy = minimal_offset(spos[k, 1] - yi, world_h)
-                    if _maybe(svel, srad, k, dx, dy, vx, vy, ri, reach2, horizon, margin, t):
-                        best, t, px, py, mx, my, clear = _exact(
-                            svel, srad, order, k, dx, dy, vx, vy, ri, reach2, horizon,
-                            margin, best, t, px, py, mx, my, clear,
-                        )  # fmt: skip
+                    best, t, px, py, mx, my, clear = _against(
+                        spos, svel, srad, order, wild[w], xi, yi, world_w, world_h, vx, vy,
+                        ri, reach2, horizon, margin, best, t, px, py, mx, my, clear,
+                    )  # fmt: skip
             if best < 0:
                 side_col[i] = 0.0
                 out[i, 0] = 0.0
