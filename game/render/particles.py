@@ -108,8 +108,9 @@ class FlowParticles:
 
     def fade(self) -> FloatArray:
         """(P,) opacity in [0, 1]: each particle fades in and out over its life."""
-        t = np.clip(self.age / self.life, 0.0, 1.0)
-        return np.asarray(np.sin(np.pi * t), dtype=np.float64)
+        out = np.empty(self.count)
+        _fades(self.age, self.life, out)
+        return out
 
     def streaks(self, seconds: float = 0.12) -> FloatArray:
         """(P, 4) segments from where each particle was ``seconds`` ago to where it is."""
@@ -160,6 +161,20 @@ class FlowParticles:
             alpha,
         )
         return segments, alpha
+
+
+@njit
+def _fade(age: float, life: float) -> float:
+    """A particle's opacity in [0, 1]: it fades in and out over its life."""
+    t = min(max(age / life, 0.0), 1.0)
+    return math.sin(math.pi * t)
+
+
+@njit
+def _fades(age: FloatArray, life: FloatArray, out: FloatArray) -> None:
+    """:func:`_fade` of every particle, into ``out``."""
+    for i in range(out.shape[0]):
+        out[i] = _fade(age[i], life[i])
 
 
 @njit
@@ -252,8 +267,7 @@ def _arrow_rows(
         segments[row + 4, 1] = hy
         segments[row + 4, 2] = hx + bx * c + by * s
         segments[row + 4, 3] = hy - bx * s + by * c
-        t = min(max(age[i] / life[i], 0.0), 1.0)
         strength = min(max(speed / full_speed, 0.3), 1.0)
-        fade = math.sin(math.pi * t) * strength
+        fade = _fade(age[i], life[i]) * strength
         for j in range(ARROW_PARTS):
             alpha[row + j] = fade * part_alpha[j]

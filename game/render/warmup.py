@@ -30,6 +30,7 @@ def warm() -> float:
     particles = FlowParticles([(0.0, 0.0, 400.0, 300.0)], _east, seed=1)
     particles.update(1 / 60)
     particles.arrows(shown=10)
+    particles.fade()
     chevrons_along(np.array([(0.0, 0.0), (100.0, 0.0)]), False, 40.0, 8.0, 1.0)
     return time.perf_counter() - start
 
