@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -139,21 +140,26 @@ class AvoidWalls:
         ``walls.wall`` (N,) the wall it crosses (-1: none).
         """
         n = agents.n
-        w = self.walls
-        g = w._grid
-        tx, ty = self._turn()
         out = np.empty((n, 2))
         rec = np.empty((n if debug is not None else 0, _REC))
-        _avoid_walls_rows(n)(
-            agents.pos, agents.vel, agents.heading, agents.max_speed, agents.max_force,
-            agents.radius, w.start, w.direction, w.length, w._piece_wall,
-            g.start, g.items, w._piece_cell, g.x0, g.y0, g.inv, g.nx, g.ny, w.piece_length,
-            self.feeler_length, self.gain, self.gain**2, self.margin, tx, ty, out, rec,
-        )  # fmt: skip
+        _avoid_walls_rows(n)(*self.kernel_args(agents, dt), out, rec)
         if debug is not None:
             feelers = rec[:, 3:].reshape(n, 3, 2)
             write(WallsDebug(feelers, rec[:, 1:3].copy(), rec[:, 0].astype(np.intp)), debug)
         return out
+
+    def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
+        """The arguments of :func:`steering.kernels.avoid_walls_rows` before ``out`` and
+        ``rec`` (see :mod:`steering.kernels`)."""
+        w = self.walls
+        g = w._grid
+        tx, ty = self._turn()
+        return (
+            agents.pos, agents.vel, agents.heading, agents.max_speed, agents.max_force,
+            agents.radius, w.start, w.direction, w.length, w._piece_wall,
+            g.start, g.items, w._piece_cell, g.x0, g.y0, g.inv, g.nx, g.ny, w.piece_length,
+            self.feeler_length, self.gain, self.gain**2, self.margin, tx, ty,
+        )  # fmt: skip
 
 
 @njit

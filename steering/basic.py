@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -650,7 +651,13 @@ class Contain:
         """Return (N, 2) forces that keep agents inside the rectangle."""
         n = agents.n
         out = np.empty((n, 2))
-        _contain_rows(n)(
+        _contain_rows(n)(*self.kernel_args(agents, dt), out)
+        return out
+
+    def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
+        """The arguments of :func:`steering.kernels.contain_rows` before ``out`` (see
+        :mod:`steering.kernels`: a fused loop calls the behaviour's own loop with them)."""
+        return (
             agents.pos,
             agents.vel,
             agents.radius,
@@ -663,9 +670,7 @@ class Contain:
             self.margin,
             self.lookahead,
             self.gain,
-            out,
         )
-        return out
 
 
 @rows_kernel

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -201,10 +201,32 @@ class FollowPath:
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return (N, 2) path-following forces and advance each agent's progress."""
         n = agents.n
-        ps = self.paths
-        geo = ps.geometry()
-        key = self.key
-        names = _column_names(key)
+        args = self.kernel_args(agents, dt)
+        force = np.empty((n, 2))
+        flags = np.empty(n, dtype=np.uint8)
+        dbg = np.full((n, 8), np.nan) if debug is not None else _NO_DEBUG
+        if _follow_rows(n)(*args, force, dbg, flags, False):
+            self.second_pass(args, force, dbg, flags)
+        progress = args[24]
+        if debug is not None:
+            record = PathDebug(
+                future=dbg[:, 0:2].copy(),
+                normal=dbg[:, 2:4].copy(),
+                target=dbg[:, 4:6].copy(),
+                radius=dbg[:, 6].copy(),
+                steering=dbg[:, 7] > 0.5,
+                progress=progress.copy(),
+            )
+            write(record, debug, self.key)
+        return force
+
+    def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
+        """The arguments of :func:`steering.kernels.follow_rows` before ``force``, ``dbg``,
+        ``flags`` and ``second`` (see :mod:`steering.kernels`). When that first pass returns
+        a count above zero, :meth:`second_pass` must follow it."""
+        n = agents.n
+        geo = self.paths.geometry()
+        names = _column_names(self.key)
         state = agents.state
         index_col = state.get(names[0])
         if not isinstance(self.path, PathSet):
@@ -212,23 +234,16 @@ class FollowPath:
         elif index_col is None:
             index_col = np.full(n, -1.0)  # a PathSet without slots: nobody follows
         direction = state.get(names[1])
-        if direction is None and f"{key}.reverse" in state:
+        if direction is None and f"{self.key}.reverse" in state:
             raise ValueError(
-                f"FollowPath: the state column '{key}.reverse' is no longer read; write each "
-                f"agent's direction into FollowPath.param(agents).direction (+1 forwards, -1 "
-                f"backwards)"
+                f"FollowPath: the state column '{self.key}.reverse' is no longer read; write "
+                f"each agent's direction into FollowPath.param(agents).direction (+1 forwards, "
+                f"-1 backwards)"
             )
-        nearest = _unset_column(agents, names[2])
-        progress = _unset_column(agents, names[3])
-        version = _unset_column(agents, names[4])
-        uid = _unset_column(agents, names[5])
-        force = np.empty((n, 2))
-        flags = np.empty(n, dtype=np.uint8)
-        dbg = np.full((n, 8), np.nan) if debug is not None else _NO_DEBUG
         window = -1.0 if self.search_window is None else float(self.search_window)
         distance = self.lookahead_distance
         lookahead = float(self.lookahead_time) if distance is None else float(distance)
-        args = (
+        return (
             geo.pf,
             geo.pi,
             geo.sf,
@@ -252,31 +267,20 @@ class FollowPath:
             float(self.brake_fraction),
             float(self.progress_rate),
             float(self.gain),
-            nearest,
-            progress,
-            version,
-            uid,
-            force,
-            dbg,
-            flags,
+            _unset_column(agents, names[2]),
+            _unset_column(agents, names[3]),
+            _unset_column(agents, names[4]),
+            _unset_column(agents, names[5]),
         )
-        kernel = _follow_rows(n)
-        if kernel(*args, False):
-            # Agents whose path was edited since their last step: carry their nearest point
-            # across the edits, then run the step for them alone.
-            self._remap(ps, index_col, flags, nearest, version)
-            kernel(*args, True)
-        if debug is not None:
-            record = PathDebug(
-                future=dbg[:, 0:2].copy(),
-                normal=dbg[:, 2:4].copy(),
-                target=dbg[:, 4:6].copy(),
-                radius=dbg[:, 6].copy(),
-                steering=dbg[:, 7] > 0.5,
-                progress=progress.copy(),
-            )
-            write(record, debug, key)
-        return force
+
+    def second_pass(
+        self, args: tuple[Any, ...], force: FloatArray, dbg: FloatArray, flags: NDArray[np.uint8]
+    ) -> None:
+        """After a first pass of :func:`steering.kernels.follow_rows` on ``args``
+        (:meth:`kernel_args`) that returned a count above zero: carry the flagged agents'
+        places across the edits of their paths, then step them alone."""
+        self._remap(self.paths, args[4], flags, args[23], args[25])
+        _follow_rows(force.shape[0])(*args, force, dbg, flags, True)
 
     @staticmethod
     def _remap(

@@ -616,12 +616,25 @@ class Separate:
         agent's separation, ``separate.average`` (N, 2) the seed's averaged 1/d-weighted sum.
         """
         n = agents.n
+        args = self.kernel_args(agents, dt)
+        dbg, count, average = _debug_arrays(n, debug)
+        out = np.empty((n, 2))
+        _separate_rows(n)(*args, dbg, count, average, out)
+        if debug is not None:
+            sep = neighbour_distances(agents, self.distance, self.per_agent, self.column)
+            grid = Grid(args[10], args[11])
+            pairs = _pairs_in_view(agents, grid, sep, args[8])
+            write(SeparateDebug(count.astype(np.intp), pairs, sep, average), debug)
+        return out
+
+    def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
+        """The arguments of :func:`steering.kernels.separate_rows` before ``debug``,
+        ``count``, ``average`` and ``out`` (see :mod:`steering.kernels`): the neighbour grid
+        is built (or found) here."""
         cos_half = self._cos.of("Separate.fov", self.fov)
         col = _Setup.column(agents, self.per_agent, self.column, self.distance)
         grid = _Setup.grid(agents, self.per_agent, col, self.distance)
-        dbg, count, average = _debug_arrays(n, debug)
-        out = np.empty((n, 2))
-        _separate_rows(n)(
+        return (
             agents.pos,
             agents.vel,
             agents.heading,
@@ -634,16 +647,7 @@ class Separate:
             self.gain,
             grid.ints,
             grid.floats,
-            dbg,
-            count,
-            average,
-            out,
         )
-        if debug is not None:
-            sep = neighbour_distances(agents, self.distance, self.per_agent, self.column)
-            pairs = _pairs_in_view(agents, grid, sep, cos_half)
-            write(SeparateDebug(count.astype(np.intp), pairs, sep, average), debug)
-        return out
 
 
 def _pairs_in_view(agents: AgentGroup, grid: Grid, radii: FloatArray, cos_half: float) -> IntArray:

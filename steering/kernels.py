@@ -23,13 +23,35 @@ Each function is the one the behaviours themselves use, so a fused loop computes
 floats as the behaviour would. Paths are read from a :class:`~steering.PathSet`'s packed
 geometry (``paths.geometry()``: ``pf``, ``pi``, ``sf``, ``real``), whose columns are named by
 the ``P_*`` and ``S_*`` constants.
+
+A game can also fuse whole behaviours: the ``*_rows`` functions here are the behaviours' own
+loops over agents (their serial versions), to call from a compiled function with the
+arguments that the behaviour's ``kernel_args(agents, dt)`` returns, then its outputs, as the
+behaviour's own ``__call__`` does. A step that runs several behaviours then pays one compiled
+call, not one per behaviour:
+
+* ``contain_rows(*Contain.kernel_args(...), out)``;
+* ``avoid_walls_rows(*AvoidWalls.kernel_args(...), out, rec)`` and
+  ``avoid_obstacles_rows(*AvoidObstacles.kernel_args(...), out, rec)``, ``rec`` an empty
+  ``(0, k)`` array without debug output;
+* ``follow_rows(*FollowPath.kernel_args(...), force, dbg, flags, False)``, ``dbg`` an empty
+  ``(0, 8)`` array and ``flags`` an (N,) uint8 array; a nonzero return means some agents'
+  paths were edited, and ``FollowPath.second_pass`` must run next;
+* ``separate_rows(*Separate.kernel_args(...), False, count, average, out)``, ``count`` and
+  ``average`` empty arrays without debug output;
+* ``accumulate_rows(total, force, weight, max_force, first, cap)``, Buckland's running sum
+  (:class:`~steering.TruncatedRunningSum`): ``first`` starts from zero, ``cap`` truncates the
+  total to max force after adding.
+
+Keep such loops below :data:`PARALLEL_MIN` agents (4,096): above it the behaviours run
+their parallel loops, which these serial ones do not.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ._jit import drop_stale_caches, njit, njit_leaf
+from ._jit import PARALLEL_MIN, drop_stale_caches, njit, njit_leaf
 from ._kern import EPSILON, hypot, set_length, steer, truncate, unit
 from ._pathkern import (
     P_CLOSED,
@@ -43,23 +65,41 @@ from ._pathkern import (
     wrap_s,
 )
 from .agents import _face, _reach, _turn
-from .basic import arrive, flee, prediction_time, pursue
-from .combine import running_add
+from .avoid_walls import _avoid_walls_rows
+from .basic import _contain_rows, arrive, flee, prediction_time, pursue
+from .combine import _accumulate_rows, running_add
 from .flow import _sample
+from .follow import _follow_rows
+from .group import _separate_rows
+from .obstacles import _avoid_rows
 from .targets import interpose, offset_pursuit
 from .vec import FloatArray
 
+#: The behaviours' own loops over agents, serial (see the module's docstring).
+contain_rows = _contain_rows.serial
+avoid_walls_rows = _avoid_walls_rows.serial
+avoid_obstacles_rows = _avoid_rows.serial
+follow_rows = _follow_rows.serial
+separate_rows = _separate_rows.serial
+accumulate_rows = _accumulate_rows.serial
+
 __all__ = [
     "EPSILON",
+    "PARALLEL_MIN",
     "P_CLOSED",
     "P_COUNT",
     "P_LENGTH",
     "P_LO",
     "S_RADIUS",
+    "accumulate_rows",
     "arrive",
+    "avoid_obstacles_rows",
+    "avoid_walls_rows",
+    "contain_rows",
     "face",
     "flee",
     "flow_sample",
+    "follow_rows",
     "hypot",
     "interpose",
     "locate",
@@ -71,6 +111,7 @@ __all__ = [
     "prediction_time",
     "pursue",
     "running_add",
+    "separate_rows",
     "set_length",
     "steer",
     "truncate",

@@ -432,6 +432,24 @@ class AvoidObstacles:
         ``avoid.intersection`` (N,) the seed's closest intersection x, px ahead (-1: none).
         """
         n = agents.n
+        out = np.empty((n, 2))
+        rec = np.empty((n if debug is not None else 0, _REC))
+        _avoid_rows(n)(*self.kernel_args(agents, dt), out, rec)
+        if debug is not None:
+            record = AvoidDebug(
+                box=rec[:, 6:].reshape(n, 4, 2),
+                obstacle=rec[:, 0].astype(np.intp),
+                length=rec[:, 1].copy(),
+                local=rec[:, 2:4].copy(),
+                side=rec[:, 4].copy(),
+                intersection=rec[:, 5].copy(),
+            )
+            write(record, debug)
+        return out
+
+    def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
+        """The arguments of :func:`steering.kernels.avoid_obstacles_rows` before ``out`` and
+        ``rec`` (see :mod:`steering.kernels`)."""
         obs = self.obstacles
         # Fill 0.0: no side remembered, no time left (new agents and sub-groups start so).
         side_col = agents.column("avoid.side", 0.0)
@@ -440,10 +458,7 @@ class AvoidObstacles:
             grid, pad, rmax = obs.index()
         else:
             grid, pad, rmax = _no_grid(), 0.0, 0.0
-        out = np.empty((n, 2))
-        rec = np.empty((n if debug is not None else 0, _REC))
-        tie = _TIE[self.tie_break]
-        _avoid_rows(n)(
+        return (
             agents.pos,
             agents.vel,
             agents.heading,
@@ -468,22 +483,9 @@ class AvoidObstacles:
             self.force_scale,
             self.side_memory,
             self.margin,
-            tie,
+            _TIE[self.tie_break],
             float(dt),
-            out,
-            rec,
         )
-        if debug is not None:
-            record = AvoidDebug(
-                box=rec[:, 6:].reshape(n, 4, 2),
-                obstacle=rec[:, 0].astype(np.intp),
-                length=rec[:, 1].copy(),
-                local=rec[:, 2:4].copy(),
-                side=rec[:, 4].copy(),
-                intersection=rec[:, 5].copy(),
-            )
-            write(record, debug)
-        return out
 
 
 #: Side for a dead-ahead rock with no remembered side: +1 left, -1 right, 0 by parity.

@@ -60,6 +60,7 @@ __all__ = [
     "EnemyMinds",
     "Mode",
     "combine",
+    "combine_rows",
 ]
 
 use_cache(__file__)
@@ -196,7 +197,7 @@ def combine(
     n = urgent.shape[0]
     first = np.zeros(n, dtype=bool) if goal_first is None else goal_first
     total = np.empty((n, 2))
-    _combine_rows(
+    combine_rows(
         urgent,
         separation,
         goals,
@@ -210,7 +211,7 @@ def combine(
 
 
 @njit
-def _combine_rows(
+def combine_rows(
     urgent: FloatArray,
     separation: FloatArray,
     goals: FloatArray,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from .motion import body_forces, settle
+from .motion import settle
 
 if TYPE_CHECKING:
     from .world import World
@@ -28,14 +28,9 @@ log = logging.getLogger(__name__)
 
 def move(world: World, dt: float) -> None:
     """Run the physics system on ``world`` for ``dt`` seconds (see the module's docstring)."""
-    phys = world.physics
-    vel = phys.vel.copy()
-    phys.approach(vel, dt)
-    bad = body_forces(vel, phys.acc, phys.body_mass, world.agents.max_speed, dt, phys.force)
+    bad = world.physics.advance(world.agents.max_speed, dt)
     if bad:  # a NaN force would poison a pymunk body forever
         log.warning("non-finite force on %d bodies zeroed", bad)
-    phys.write(vel, phys.force, phys.pos if phys.moved else None)
-    phys.step(dt)
     world.frame += 1
     read_back(world, dt)
 

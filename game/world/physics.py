@@ -23,6 +23,8 @@ from steering import Obstacles
 from steering.kernels import hypot, njit, use_cache
 from steering.vec import FloatArray
 
+from .motion import body_forces
+
 __all__ = [
     "CAT_AGENT",
     "CAT_LEVEL_WALL",
@@ -142,6 +144,25 @@ class BatchIO:
         if np.count_nonzero(order >= 0) != len(bodies):
             raise RuntimeError("pymunk.batch does not visit every body of the world exactly once")
         return order
+
+    def fetch(self) -> FloatArray:
+        """Every visited body's position and velocity as pymunk has them, (V, 4) in the
+        visiting order (:attr:`order` gives each visited body's row, -1 for static ones)."""
+        self._get.clear()
+        batch.get_space_bodies(self.space, _READ, self._get)
+        return np.frombuffer(self._get.float_buf(), dtype=np.float64).reshape(-1, 4)
+
+    def send(self, with_pos: bool) -> None:
+        """Hand pymunk the write buffer (:meth:`buffer`) filled in the visiting order."""
+        if with_pos:
+            batch.set_space_bodies(self.space, _WRITE_ALL, self._set_all)
+        else:
+            batch.set_space_bodies(self.space, _WRITE, self._set)
+
+    def buffer(self, with_pos: bool) -> FloatArray:
+        """The write buffer, (V, 6) with positions (x, y, vx, vy, fx, fy) or (V, 4) without
+        (vx, vy, fx, fy), in the visiting order (static bodies' rows stay zero)."""
+        return self._out_all if with_pos else self._out
 
     def read(self) -> tuple[FloatArray, FloatArray]:
         """Positions and velocities of the bodies, (N, 2) each in row order (reused arrays)."""
@@ -338,6 +359,7 @@ class Physics:
         self.acc = np.zeros((bodies, 2))
         self.force = np.zeros((bodies, 2))
         self.pushable: tuple[IntArray, IntArray] | None = None
+        self._no_pushable: tuple[IntArray, IntArray] | None = None
         self.moved = False
         centres = self.rock_centres()
         self.obstacles = (
@@ -451,6 +473,60 @@ class Physics:
         """Advance pymunk by ``dt`` seconds (pymunk clears the forces afterwards)."""
         self.space.step(dt)
 
+    def advance(self, max_speed: FloatArray, dt: float) -> int:
+        """Move every body one step: the speculative contacts on the velocities last read
+        back (:meth:`approach`), the force that brings each body to the velocity its
+        acceleration :attr:`acc` asks for (agents at most ``max_speed``: see
+        :func:`~game.world.motion.body_forces`) written to pymunk with the velocities (and
+        the positions, when :meth:`read_back` moved a body), then pymunk's step. One compiled
+        pass and three pymunk calls; returns how many bodies had a non-finite force (zeroed).
+        :meth:`read_back` reads the result."""
+        self.pushable = self._pushable_now()
+        io = self.io
+        moved = self.moved
+        grid = self.static_rocks
+        w, h = self.size
+        bad = int(
+            _before_step(
+                self.pos,
+                self.vel,
+                self.acc,
+                self.body_mass,
+                max_speed,
+                self.body_radius,
+                grid.cell,
+                grid.cols,
+                grid.rows,
+                grid.flags,
+                grid.table,
+                grid.centers,
+                grid.radii,
+                w,
+                h,
+                float(dt),
+                float(self.settings.collision_slop),
+                self.pushable[0],
+                self.pushable[1],
+                io.order,
+                self.force,
+                io.buffer(moved),
+                moved,
+            )
+        )
+        io.send(moved)
+        self.space.step(dt)
+        return bad
+
+    def _pushable_now(self) -> tuple[IntArray, IntArray]:
+        """:func:`pushable_pairs` for the bodies' positions now (a table kept while there is
+        no pushable rock)."""
+        if self.dynamic_rocks.size == 0:
+            table = self._no_pushable
+            if table is None or table[0].shape[0] != self.pos.shape[0] + 1:
+                table = self._no_pushable = pushable_pairs(self.pos, self.body_radius, self)
+            return table
+        return pushable_pairs(self.pos, self.body_radius, self)
+
     def approach(self, vel: FloatArray, dt: float) -> None:
         """The speculative contacts of the coming step on ``vel`` (every body's velocity,
         in place), from the bodies' positions as last read: the pushable pairs, then
@@ -462,8 +538,35 @@ class Physics:
         """Every body's position and velocity from pymunk into :attr:`pos` and :attr:`vel`
         (reused arrays), bodies sunk into a rock projected out (:func:`project_out`), and the
         steering obstacles moved to where the pushable rocks are."""
-        pos, vel = self.io.read()
-        self.moved = project_out(pos, self.body_radius, self, self.pushable)
+        io = self.io
+        pos, vel = io.pos, io.vel
+        pushable = self.pushable
+        if pushable is None or pushable[0].shape[0] != pos.shape[0] + 1:
+            # None, or a table from before an edit added or removed a rock: no candidates.
+            pushable = (np.zeros(pos.shape[0] + 1, dtype=np.intp), np.zeros(0, dtype=np.intp))
+        grid = self.static_rocks
+        w, h = self.size
+        self.moved = bool(
+            _after_step(
+                io.fetch(),
+                io.order,
+                pos,
+                vel,
+                self.body_radius,
+                grid.cell,
+                grid.cols,
+                grid.rows,
+                grid.flags,
+                grid.table,
+                grid.centers,
+                grid.radii,
+                w,
+                h,
+                float(self.settings.collision_slop),
+                pushable[0],
+                pushable[1],
+            )
+        )
         self.pos, self.vel = pos, vel
         dyn = self.dynamic_rocks
         if dyn.size:
@@ -897,3 +1000,92 @@ class RockGrid:
         """What the contact kernels read of the grid: cell size, columns, rows, per-cell flags,
         the cells' rock table, and the rocks' centres and radii."""
         return self.cell, self.cols, self.rows, self.flags, self.table, self.centers, self.radii
+
+
+@njit
+def _before_step(
+    pos: FloatArray,
+    vel_now: FloatArray,
+    acc: FloatArray,
+    mass: FloatArray,
+    max_speed: FloatArray,
+    radius: FloatArray,
+    cell: float,
+    cols: int,
+    rows: int,
+    flags: NDArray[np.int8],
+    table: IntArray,
+    centres: FloatArray,
+    radii: FloatArray,
+    w: float,
+    h: float,
+    dt: float,
+    slop: float,
+    start: IntArray,
+    rock: IntArray,
+    order: IntArray,
+    force: FloatArray,
+    out: FloatArray,
+    with_pos: bool,
+) -> int:
+    """:meth:`Physics.advance`'s compiled pass: the speculative contacts (as
+    :func:`clamp_approach`) on a copy of the velocities, the bodies' forces
+    (:func:`~game.world.motion.body_forces`) into ``force``, and the write buffer ``out``
+    filled in pymunk's visiting order ``order`` (positions first ``with_pos``). Returns the
+    count of non-finite forces zeroed."""
+    vel = vel_now.copy()
+    _clamp_bodies(
+        pos, vel, radius, cell, cols, rows, flags, table, centres, radii,
+        w, h, dt, slop, start, rock,
+    )  # fmt: skip
+    bad = body_forces(vel, acc, mass, max_speed, dt, force)
+    for k in range(order.shape[0]):
+        r = order[k]
+        if r < 0:
+            continue
+        c = 0
+        if with_pos:
+            out[k, 0] = pos[r, 0]
+            out[k, 1] = pos[r, 1]
+            c = 2
+        out[k, c] = vel[r, 0]
+        out[k, c + 1] = vel[r, 1]
+        out[k, c + 2] = force[r, 0]
+        out[k, c + 3] = force[r, 1]
+    return bad
+
+
+@njit
+def _after_step(
+    data: FloatArray,
+    order: IntArray,
+    pos: FloatArray,
+    vel: FloatArray,
+    radius: FloatArray,
+    cell: float,
+    cols: int,
+    rows: int,
+    flags: NDArray[np.int8],
+    table: IntArray,
+    centres: FloatArray,
+    radii: FloatArray,
+    w: float,
+    h: float,
+    slop: float,
+    start: IntArray,
+    rock: IntArray,
+) -> bool:
+    """:meth:`Physics.read_back`'s compiled pass: pymunk's positions and velocities (``data``,
+    in the visiting order ``order``) into ``pos`` and ``vel`` in row order, then the bodies
+    sunk into a rock projected out (as :func:`project_out`); returns whether any moved."""
+    for k in range(order.shape[0]):
+        r = order[k]
+        if r < 0:
+            continue
+        pos[r, 0] = data[k, 0]
+        pos[r, 1] = data[k, 1]
+        vel[r, 0] = data[k, 2]
+        vel[r, 1] = data[k, 3]
+    return _project_bodies(
+        pos, radius, cell, cols, rows, flags, table, centres, radii, w, h, slop, start, rock
+    )  # fmt: skip

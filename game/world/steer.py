@@ -22,24 +22,45 @@ at the bodies (``world.body_current``) and the brain's behaviours, and writes
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
 
-from steering import AgentGroup, Arrive, Debug, Flee, Hide, Interpose, OffsetPursuit, Pursue, Seek
+from steering import (
+    AgentGroup,
+    Arrive,
+    AvoidObstacles,
+    AvoidWalls,
+    Contain,
+    Debug,
+    Flee,
+    Hide,
+    Interpose,
+    OffsetPursuit,
+    Pursue,
+    Seek,
+)
 from steering.combine import scatter_debug
 from steering.debug import ArriveDebug, InterposeDebug, OffsetDebug, PursueDebug, SeekDebug
 from steering.debug import keys as debug_keys
 from steering.kernels import (
+    PARALLEL_MIN,
+    accumulate_rows,
     arrive,
+    avoid_obstacles_rows,
+    avoid_walls_rows,
+    contain_rows,
     flee,
+    follow_rows,
     hypot,
     interpose,
     njit,
     offset_pursuit,
     pursue,
     running_add,
+    separate_rows,
     set_length,
     truncate,
     use_cache,
@@ -47,14 +68,14 @@ from steering.kernels import (
 from steering.kernels import steer as seek_force
 from steering.vec import FloatArray, put_rows
 
-from .brains import Mode, combine
+from .brains import Mode, combine, combine_rows
 from .motion import ROCK_FRICTION, ROCK_GRIP, accelerations
 from .spawn import ENEMY, NPC
 
 if TYPE_CHECKING:
     from .world import World
 
-__all__ = ["crowd_forces", "steer"]
+__all__ = ["FUSED_MAX", "crowd_forces", "fused_applies", "steer"]
 
 use_cache(__file__)
 
@@ -116,6 +137,8 @@ _AIM_KEYS = (
 
 def steer(world: World, dt: float) -> None:
     """Run the steer system on ``world`` (see the module's docstring)."""
+    if _fused(world, dt):
+        return
     forces = crowd_forces(world, dt)
     phys = world.physics
     a = world.agents
@@ -532,3 +555,380 @@ def _mode_goals(
         aim[i, 0] = ax
         aim[i, 1] = ay
     return need
+
+
+# -- the fused step ----------------------------------------------------------------------------
+#
+# In play (every agent every step, no debug output, a crowd under PARALLEL_MIN) the steer
+# system runs the same behaviours as :func:`crowd_forces` in two compiled calls, calling their
+# own loops over agents (``steering.kernels.*_rows``) with the arguments each behaviour gives
+# (``kernel_args``): the goals (modes, path following), then the urgent part, separation, the
+# running sum and every body's acceleration. Python runs only what is rare or searches a world
+# in between (an edited path's second pass, currents, hiding, wander, queueing, agent
+# avoidance). The floats are the same, in the same order, as :func:`crowd_forces` and
+# :func:`steer` compute them.
+
+#: Where the max speed is in :meth:`FollowPath.kernel_args` (the pace replaces it, as the
+#: brain's ``Limited`` view does).
+FOLLOW_MAX_SPEED = 9
+#: The crowd size from which the behaviours' parallel loops run (the fused path is serial).
+FUSED_MAX = PARALLEL_MIN
+
+
+class _Scratch:
+    """Arrays one fused step writes and reads again before it returns (nothing is kept
+    between steps), made once per crowd size."""
+
+    __slots__ = ("aim", "bits", "dbg", "first", "flags", "goals", "pace", "pforce", "rows",
+                 "urgent", "weight")  # fmt: skip
+
+    def __init__(self, m: int) -> None:
+        self.rows = np.arange(m)
+        self.goals = np.empty((m, 2))
+        self.aim = np.empty((m, 2))
+        self.weight = np.empty(m)
+        self.bits = np.empty(m, dtype=np.int8)
+        self.pace = np.empty(m)
+        self.first = np.empty(m, dtype=np.bool_)
+        self.flags = np.empty(m, dtype=np.uint8)
+        self.pforce = np.empty((m, 2))
+        self.urgent = np.empty((m, 2))
+        self.dbg = np.empty((0, 8))
+
+
+_SCRATCH: dict[int, _Scratch] = {}
+
+
+def _scratch(m: int) -> _Scratch:
+    got = _SCRATCH.get(m)
+    if got is None:
+        if len(_SCRATCH) > 16:
+            _SCRATCH.clear()
+        got = _SCRATCH[m] = _Scratch(m)
+    return got
+
+
+def fused_applies(world: World) -> bool:
+    """Whether the steer system runs ``world``'s next step fused: every agent every step, no
+    debug output, steering on, a crowd under :data:`FUSED_MAX`, and the brain's urgent part
+    its own containment, walls and rocks."""
+    brain = world.brain
+    parts = brain.urgent.parts
+    wall = brain.walls
+    urgent = (brain.contain, brain.avoid) if wall is None else (brain.contain, wall, brain.avoid)
+    return (
+        world.stagger == 1
+        and not world.debug_enabled
+        and world.steering_enabled
+        and 0 < world.n - 1 < FUSED_MAX
+        and len(parts) == len(urgent)
+        and all(map(operator.is_, parts, urgent))
+        and type(brain.contain) is Contain
+        and type(brain.avoid) is AvoidObstacles
+        and (wall is None or type(wall) is AvoidWalls)
+    )
+
+
+def _fused(world: World, dt: float) -> bool:
+    """Run the steer system in its fused form when it applies (:func:`fused_applies`); False
+    when not, and nothing was done."""
+    if not fused_applies(world):
+        return False
+    m = world.n - 1
+    brain = world.brain
+    wall = brain.walls
+    crowd = world.crowd
+    state = world.state
+    t = world.tuning
+    a = world.agents
+    roster = world.roster
+    sc = _scratch(m)
+    follow = brain.follow
+    if follow.key + ".index" not in crowd.state:
+        follow.param(crowd)  # makes the path columns the compiled goals write
+    fargs = follow.kernel_args(crowd, dt)
+    fargs = (*fargs[:FOLLOW_MAX_SPEED], sc.pace, *fargs[FOLLOW_MAX_SPEED + 1 :])
+    player, player_vel = brain.player_pos, brain.player_vel
+    need, edited = _goals_pass(
+        sc.rows,
+        state.mode,
+        world.kind,
+        a.pos,
+        a.vel,
+        a.heading,
+        a.max_speed,
+        a.max_force,
+        state.target,
+        state.sees,
+        roster.post,
+        roster.wander,
+        roster.queue,
+        roster.avoid,
+        roster.leader,
+        roster.slot,
+        world.pace,
+        world.path_index,
+        state.reverse,
+        world.body_current,
+        world.body_in_current,
+        brain.drag,
+        float(player[0]),
+        float(player[1]),
+        float(player_vel[0]),
+        float(player_vel[1]),
+        float(brain.exit_pos[0]),
+        float(brain.exit_pos[1]),
+        t.patrol.leash,
+        brain.flee_distance,
+        t.sentinel.ratio,
+        t.fish.extra_wander_weight,
+        _PARAMS,
+        sc.goals,
+        sc.aim,
+        sc.weight,
+        sc.bits,
+        sc.pace,
+        world.leads,
+        sc.first,
+        fargs,
+        sc.pforce,
+        sc.dbg,
+        sc.flags,
+    )
+    goals, bits = sc.goals, sc.bits
+    if edited:
+        follow.second_pass(fargs, sc.pforce, sc.dbg, sc.flags)
+        _add_rows(goals, sc.pforce, bits, NEED_PATH)
+    if need & NEED_FLOW:
+        _add_rows(goals, brain.flow(crowd, dt, None), bits, NEED_FLOW)
+    if need & NEED_HIDE:
+        hider = Hide(
+            state.threat[1:],
+            brain.avoid.obstacles,
+            state.threat_vel[1:],
+            distance_from_boundary=t.hider.hide_distance,
+        )
+        _add_rows(goals, hider(crowd, dt, None), bits, NEED_HIDE)
+    if need & NEED_WANDER:
+        _add_rows(goals, brain.wander(crowd, dt, None) * sc.weight[:, None], bits, NEED_WANDER)
+    late = need & (NEED_QUEUE | NEED_AVOID)
+    walls = None if wall is None else wall.kernel_args(crowd, dt)
+    phys = world.physics
+    thrust = world.thrust
+    finish = (
+        world.separate.kernel_args(crowd, dt),
+        float(t.crowd.separation_weight),
+        float(t.crowd.goal_weight),
+        sc.first,
+        state.steer,
+        phys.acc,
+        phys.vel,
+        world.body_current,
+        world.body_in_current,
+        world.n,
+        float(thrust[0]),
+        float(thrust[1]),
+        float(a.max_speed[0]),
+        float(a.max_force[0]),
+        t.crowd.player_gain,
+        ROCK_FRICTION,
+        world.currents.drag,
+        ROCK_GRIP,
+    )
+    _urgent_pass(
+        goals,
+        crowd.max_force,
+        brain.contain.kernel_args(crowd, dt),
+        walls,
+        brain.avoid.kernel_args(crowd, dt),
+        sc.urgent,
+        not late,
+        finish,
+    )
+    if late:
+        for bit, behaviour, w in (
+            (NEED_QUEUE, brain.queue, t.fish.queue_weight),
+            (NEED_AVOID, brain.avoid_agents, t.fish.avoid_weight),
+        ):
+            if need & bit:
+                force = behaviour(crowd, dt, None)
+                _accumulate_rows(sc.urgent, force, bits, bit, float(w), crowd.max_force)
+        _finish(sc.urgent, goals, crowd.max_force, *finish)
+    return True
+
+
+@njit
+def _goals_pass(
+    rows: IntArray,
+    mode: NDArray[np.int8],
+    kind: NDArray[np.int8],
+    pos: FloatArray,
+    vel: FloatArray,
+    heading: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    target: FloatArray,
+    seen: NDArray[np.bool_],
+    post: FloatArray,
+    wander: NDArray[np.bool_],
+    queue: NDArray[np.bool_],
+    avoid: NDArray[np.bool_],
+    leader: IntArray,
+    slot: FloatArray,
+    pace: FloatArray,
+    path_index: IntArray,
+    reverse: NDArray[np.bool_],
+    current: FloatArray,
+    in_current: NDArray[np.bool_],
+    drag: float,
+    player_x: float,
+    player_y: float,
+    player_vx: float,
+    player_vy: float,
+    exit_x: float,
+    exit_y: float,
+    leash: float,
+    flee_distance: float,
+    ratio: float,
+    extra_wander: float,
+    params: FloatArray,
+    goals: FloatArray,
+    aim: FloatArray,
+    weight: FloatArray,
+    bits: NDArray[np.int8],
+    speed: FloatArray,
+    leads: BoolArray,
+    first: BoolArray,
+    follow: tuple,
+    pforce: FloatArray,
+    dbg: FloatArray,
+    flags: NDArray[np.uint8],
+) -> tuple[int, int]:
+    """The goals' compiled part of a fused step: which agents put their goal first, the
+    modes' goals (:func:`_mode_goals`) and path following at the patrol pace, added to the
+    goals unless some path was edited (then the count of such agents is returned, and the
+    caller finishes path following). Returns (``NEED_*`` bits of the crowd, that count)."""
+    _goal_first_rows(mode, leads, first)
+    need = _mode_goals(
+        rows,
+        mode,
+        kind,
+        pos,
+        vel,
+        heading,
+        max_speed,
+        max_force,
+        target,
+        seen,
+        post,
+        wander,
+        queue,
+        avoid,
+        leader,
+        slot,
+        pace,
+        path_index,
+        reverse,
+        current,
+        in_current,
+        drag,
+        player_x,
+        player_y,
+        player_vx,
+        player_vy,
+        exit_x,
+        exit_y,
+        leash,
+        flee_distance,
+        ratio,
+        extra_wander,
+        params,
+        goals,
+        aim,
+        weight,
+        bits,
+        speed,
+        follow[4],
+        follow[5],
+    )
+    edited = 0
+    if need & NEED_PATH:
+        edited = follow_rows(*follow, pforce, dbg, flags, False)
+        if edited == 0:
+            _add_rows(goals, pforce, bits, NEED_PATH)
+    return need, edited
+
+
+@njit
+def _urgent_pass(
+    goals: FloatArray,
+    max_force: FloatArray,
+    contain: tuple,
+    walls: tuple | None,
+    rocks: tuple,
+    urgent: FloatArray,
+    finish: bool,
+    rest: tuple,
+) -> None:
+    """The goals capped at max force; the urgent part (Buckland's running sum of
+    containment, walls and rocks) into ``urgent``; then, with ``finish``, :func:`_finish`."""
+    _cap_rows(goals, max_force)
+    m = goals.shape[0]
+    force = np.empty((m, 2))
+    contain_rows(*contain, force)
+    accumulate_rows(urgent, force, 1.0, max_force, True, False)
+    if walls is not None:
+        avoid_walls_rows(*walls, force, np.empty((0, 1)))
+        accumulate_rows(urgent, force, 1.0, max_force, False, False)
+    avoid_obstacles_rows(*rocks, force, np.empty((0, 1)))
+    accumulate_rows(urgent, force, 1.0, max_force, False, True)
+    if finish:
+        _finish(urgent, goals, max_force, *rest)
+
+
+@njit
+def _finish(
+    urgent: FloatArray,
+    goals: FloatArray,
+    max_force: FloatArray,
+    separate: tuple,
+    sep_w: float,
+    goal_w: float,
+    first: BoolArray,
+    steer_out: FloatArray,
+    acc: FloatArray,
+    body_vel: FloatArray,
+    current: FloatArray,
+    in_current: NDArray[np.bool_],
+    n: int,
+    thrust_x: float,
+    thrust_y: float,
+    player_speed: float,
+    player_accel: float,
+    player_gain: float,
+    rock_friction: float,
+    drag: float,
+    grip: float,
+) -> None:
+    """Separation, the crowd's running sum (:func:`~game.world.brains.combine_rows`) into
+    ``steer_out``, and every body's acceleration (:func:`~game.world.motion.accelerations`)."""
+    m = goals.shape[0]
+    sep = np.empty((m, 2))
+    separate_rows(*separate, False, np.zeros(1, dtype=np.int64), np.zeros((1, 2)), sep)
+    combine_rows(urgent, sep, goals, sep_w, goal_w, first, max_force, steer_out)
+    accelerations(
+        acc,
+        body_vel,
+        steer_out,
+        current,
+        in_current,
+        n,
+        thrust_x,
+        thrust_y,
+        player_speed,
+        player_accel,
+        player_gain,
+        rock_friction,
+        drag,
+        grip,
+    )

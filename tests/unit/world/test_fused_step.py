@@ -1,0 +1,99 @@
+"""The steer system's fused step (two compiled calls into the behaviours' own loops) computes
+the same floats as the behaviour-by-behaviour step, which the world runs when it collects debug
+output: every level, agents with every goal, paths edited mid-run."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import game.world.steer as steer_system
+from game.clock import DT
+from game.level import load_level, resolve_level
+from game.level.changes import PathChanged
+from game.world import World
+
+LEVELS = [
+    "patrol",
+    "currents",
+    "rockfield",
+    "swarm",
+    "moving_paths",
+    "gate",
+    "squadron",
+    "sentries",
+    "finale",
+    "sandbox",
+]
+
+
+def _thrusts(steps: int) -> list[tuple[float, float]]:
+    rng = np.random.default_rng(5)
+    return [tuple(rng.uniform(-1.0, 1.0, 2)) if k % 40 < 25 else (0.0, 0.0) for k in range(steps)]
+
+
+def _snapshot(world: World) -> np.ndarray:
+    a = world.agents
+    return np.concatenate((a.pos, a.vel, a.heading, world.physics.pos), axis=0)
+
+
+@pytest.mark.parametrize("name", LEVELS)
+def test_the_fused_step_equals_the_step_behaviour_by_behaviour(name: str) -> None:
+    # Given the same level twice, one world collecting debug output (it steps behaviour by
+    # behaviour) and one not (it runs the fused step)
+    level = load_level(resolve_level(name))
+    fused, plain = World(level), World(level, debug=True)
+    assert steer_system.fused_applies(fused) and not steer_system.fused_applies(plain)
+    modes: set[int] = set()
+    # When both take the same inputs
+    for thrust in _thrusts(150):
+        fused.step(thrust)
+        plain.step(thrust)
+        modes.update(fused.mode.tolist())
+        # Then every body is in the same place, at the same velocity, facing the same way
+        np.testing.assert_array_equal(_snapshot(fused), _snapshot(plain))
+    assert fused.outcome == plain.outcome
+    assert len(modes) >= 2  # more than one kind of goal was compared
+
+
+def test_the_fused_step_equals_it_when_paths_are_edited_between_steps() -> None:
+    # Given moving paths twice, and random node edits between steps (the followers' places
+    # are carried across each edit: path following's second pass)
+    level = load_level(resolve_level("moving_paths"))
+    fused, plain = World(level), World(level, debug=True)
+    rng = np.random.default_rng(11)
+    names = list(fused.paths)
+    for step, thrust in enumerate(_thrusts(90)):
+        if step % 3 == 0:
+            name = names[int(rng.integers(len(names)))]
+            nodes = [tuple(p) for p in fused.paths[name].nodes.tolist()]
+            k = int(rng.integers(len(nodes)))
+            nodes[k] = (nodes[k][0] + rng.uniform(-40, 40), nodes[k][1] + rng.uniform(-40, 40))
+            path = fused.paths[name]
+            change = PathChanged(name, tuple(nodes), path.closed, float(path.radius))
+            fused.edit([change])
+            plain.edit([change])
+        fused.step(thrust)
+        plain.step(thrust)
+        np.testing.assert_array_equal(_snapshot(fused), _snapshot(plain))
+
+
+def test_the_fused_step_steps_aside_where_it_does_not_apply() -> None:
+    level = load_level(resolve_level("patrol"))
+    world = World(level)
+    assert steer_system.fused_applies(world)
+    world.steering_enabled = False
+    assert not steer_system.fused_applies(world)
+    world.steering_enabled = True
+    assert not steer_system.fused_applies(World(level, stagger=2))
+    # a brain whose urgent part is not containment, walls and rocks runs behaviour by behaviour
+    world.brain.urgent.parts = list(world.brain.urgent.parts)[:1]
+    assert not steer_system.fused_applies(world)
+    world.step()  # and still steps
+    assert np.isfinite(world.agents.pos).all()
+
+
+def test_the_pace_replaces_the_max_speed_in_path_followings_kernel_args() -> None:
+    world = World(load_level(resolve_level("patrol")))
+    args = world.brain.follow.kernel_args(world.crowd, DT)
+    assert args[steer_system.FOLLOW_MAX_SPEED] is world.crowd.max_speed
