@@ -23,9 +23,13 @@ at the bodies (``world.body_current``) and the brain's behaviours, and writes
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING
+import weakref
+from typing import TYPE_CHECKING, Any
 
+import numba
 import numpy as np
+from numba.core import types
+from numba.experimental import structref
 from numpy.typing import NDArray
 
 from steering import (
@@ -559,59 +563,178 @@ def _mode_goals(
 
 # -- the fused step ----------------------------------------------------------------------------
 #
-# In play (every agent every step, no debug output, a crowd under PARALLEL_MIN) the steer
-# system runs the same behaviours as :func:`crowd_forces` in two compiled calls, calling their
-# own loops over agents (``steering.kernels.*_rows``) with the arguments each behaviour gives
+# In play (every agent every step, no debug output, a crowd under FUSED_MAX) the steer system
+# runs the same behaviours as :func:`crowd_forces` in two compiled calls, calling their own
+# loops over agents (``steering.kernels.*_rows``) with the arguments each behaviour gives
 # (``kernel_args``): the goals (modes, path following), then the urgent part, separation, the
 # running sum and every body's acceleration. Python runs only what is rare or searches a world
 # in between (an edited path's second pass, currents, hiding, wander, queueing, agent
 # avoidance). The floats are the same, in the same order, as :func:`crowd_forces` and
 # :func:`steer` compute them.
+#
+# The arrays that stay the same objects from step to step are bound once into a compiled
+# record (a numba structref, :class:`StepPlan`), so a call passes one object instead of some
+# eighty arrays (numba unboxes each array argument, about 0.1 us apiece); the plan is bound
+# again when any object it was made from is replaced (an edit, a world carried over). What
+# changes every step (the paths' packed geometry, the rocks' grid, the neighbour grid, the
+# currents at the bodies, the player, the input) is passed with each call.
 
 #: Where the max speed is in :meth:`FollowPath.kernel_args` (the pace replaces it, as the
 #: brain's ``Limited`` view does).
 FOLLOW_MAX_SPEED = 9
+#: Where the path's packed geometry ends in :meth:`FollowPath.kernel_args` (it is passed with
+#: each call; the rest is bound in the plan).
+FOLLOW_GEOMETRY = 4
 #: The crowd size from which the behaviours' parallel loops run (the fused path is serial).
 FUSED_MAX = PARALLEL_MIN
 
 
-class _Scratch:
-    """Arrays one fused step writes and reads again before it returns (nothing is kept
-    between steps), made once per crowd size."""
+@structref.register
+class StepPlanType(types.StructRef):
+    """numba's type of :class:`StepPlan`."""
 
-    __slots__ = ("aim", "bits", "dbg", "first", "flags", "goals", "pace", "pforce", "rows",
-                 "urgent", "weight")  # fmt: skip
+    def preprocess_fields(self, fields: Any) -> Any:
+        return tuple((name, types.unliteral(t)) for name, t in fields)
 
-    def __init__(self, m: int) -> None:
-        self.rows = np.arange(m)
-        self.goals = np.empty((m, 2))
-        self.aim = np.empty((m, 2))
-        self.weight = np.empty(m)
-        self.bits = np.empty(m, dtype=np.int8)
+
+class StepPlan(structref.StructRefProxy):
+    """The steer system's arrays for one world, bound once (see above). Fields: ``goals``
+    (the arrays :func:`_mode_goals` reads and writes, then the fused step's own), ``follow``
+    (path following's arguments after the geometry, the pace as max speed), ``contain``,
+    ``walls`` (None without walls), ``limits`` (the crowd's max force), ``consts`` (the
+    tuning's numbers) and ``bodies`` (the steering out, and the bodies' accelerations and
+    velocities)."""
+
+    def __new__(cls, *fields: Any) -> StepPlan:
+        # numba's own constructor compiles afresh in every process; this one is cached.
+        return _new_plan(*fields)
+
+
+structref.define_proxy(
+    StepPlan, StepPlanType, ["goals", "follow", "contain", "walls", "limits", "consts", "bodies"]
+)
+
+
+@njit
+def _new_plan(
+    goals: tuple,
+    follow: tuple,
+    contain: tuple,
+    walls: tuple | None,
+    limits: FloatArray,
+    consts: tuple,
+    bodies: tuple,
+) -> StepPlan:
+    return StepPlan(goals, follow, contain, walls, limits, consts, bodies)
+
+
+class _Bound:
+    """A world's plan and the objects it was made from (compared by identity each step)."""
+
+    __slots__ = (
+        "bits",
+        "dbg",
+        "first",
+        "flags",
+        "goals",
+        "key",
+        "pace",
+        "pforce",
+        "plan",
+        "urgent",
+        "weight",
+    )  # fmt: skip
+
+    def __init__(self, world: World, key: tuple[object, ...], dt: float) -> None:
+        m = world.n - 1
+        brain = world.brain
+        crowd = world.crowd
+        state = world.state
+        roster = world.roster
+        a = world.agents
+        t = world.tuning
+        self.key = key
         self.pace = np.empty(m)
-        self.first = np.empty(m, dtype=np.bool_)
-        self.flags = np.empty(m, dtype=np.uint8)
         self.pforce = np.empty((m, 2))
+        self.flags = np.empty(m, dtype=np.uint8)
+        self.goals = np.empty((m, 2))
+        self.bits = np.empty(m, dtype=np.int8)
+        self.weight = np.empty(m)
         self.urgent = np.empty((m, 2))
+        self.first = np.empty(m, dtype=np.bool_)
         self.dbg = np.empty((0, 8))
+        follow = brain.follow
+        if follow.key + ".index" not in crowd.state:
+            follow.param(crowd)  # makes the path columns the compiled goals write
+        fargs = follow.kernel_args(crowd, dt)
+        fargs = (*fargs[:FOLLOW_MAX_SPEED], self.pace, *fargs[FOLLOW_MAX_SPEED + 1 :])
+        goals = (
+            np.arange(m),
+            state.mode,
+            world.kind,
+            a.pos,
+            a.vel,
+            a.heading,
+            a.max_speed,
+            a.max_force,
+            state.target,
+            state.sees,
+            roster.post,
+            roster.wander,
+            roster.queue,
+            roster.avoid,
+            roster.leader,
+            roster.slot,
+            world.pace,
+            world.path_index,
+            state.reverse,
+            _PARAMS,
+            self.goals,
+            np.empty((m, 2)),  # where each goal aims (debug output only)
+            self.weight,
+            self.bits,
+            self.pace,
+            world.leads,
+            self.first,
+            self.pforce,
+            self.dbg,
+            self.flags,
+            self.urgent,
+        )
+        consts = (
+            float(t.patrol.leash),
+            float(brain.flee_distance),
+            float(t.sentinel.ratio),
+            float(t.fish.extra_wander_weight),
+            float(t.crowd.separation_weight),
+            float(t.crowd.goal_weight),
+            float(t.crowd.player_gain),
+            float(ROCK_FRICTION),
+            float(ROCK_GRIP),
+        )
+        wall = brain.walls
+        phys = world.physics
+        self.plan = StepPlan(
+            goals,
+            fargs[FOLLOW_GEOMETRY:],
+            brain.contain.kernel_args(crowd, dt),
+            None if wall is None else wall.kernel_args(crowd, dt),
+            crowd.max_force,
+            consts,
+            (state.steer, phys.acc, phys.vel),
+        )
 
 
-_SCRATCH: dict[int, _Scratch] = {}
-
-
-def _scratch(m: int) -> _Scratch:
-    got = _SCRATCH.get(m)
-    if got is None:
-        if len(_SCRATCH) > 16:
-            _SCRATCH.clear()
-        got = _SCRATCH[m] = _Scratch(m)
-    return got
+#: Each world's bound plan (a world carried over to an edited level keeps its object and
+#: gets a new plan, since the objects it was made from change).
+_BOUND: weakref.WeakKeyDictionary[World, _Bound] = weakref.WeakKeyDictionary()
 
 
 def fused_applies(world: World) -> bool:
     """Whether the steer system runs ``world``'s next step fused: every agent every step, no
-    debug output, steering on, a crowd under :data:`FUSED_MAX`, and the brain's urgent part
-    its own containment, walls and rocks."""
+    debug output, steering on, a crowd under :data:`FUSED_MAX`, compiled kernels (not
+    ``NUMBA_DISABLE_JIT``), and the brain's urgent part its own containment, walls and
+    rocks."""
     brain = world.brain
     parts = brain.urgent.parts
     wall = brain.walls
@@ -621,6 +744,7 @@ def fused_applies(world: World) -> bool:
         and not world.debug_enabled
         and world.steering_enabled
         and 0 < world.n - 1 < FUSED_MAX
+        and not numba.config.DISABLE_JIT  # type: ignore[attr-defined]
         and len(parts) == len(urgent)
         and all(map(operator.is_, parts, urgent))
         and type(brain.contain) is Contain
@@ -629,46 +753,50 @@ def fused_applies(world: World) -> bool:
     )
 
 
+def _plan_key(world: World) -> tuple[object, ...]:
+    """The objects a world's plan is made from: a new plan when any of them is replaced."""
+    brain = world.brain
+    crowd = world.crowd
+    phys = world.physics
+    return (
+        world.state,
+        world.roster,
+        world.agents,
+        crowd,
+        crowd.state,
+        crowd.max_force,
+        world.pace,
+        world.leads,
+        world.path_index,
+        world.kind,
+        world.tuning,
+        brain.follow,
+        brain.contain,
+        brain.walls,
+        phys.acc,
+        phys.vel,
+    )
+
+
 def _fused(world: World, dt: float) -> bool:
     """Run the steer system in its fused form when it applies (:func:`fused_applies`); False
     when not, and nothing was done."""
     if not fused_applies(world):
         return False
-    m = world.n - 1
+    key = _plan_key(world)
+    bound = _BOUND.get(world)
+    if bound is None or not all(map(operator.is_, key, bound.key)):
+        bound = _BOUND[world] = _Bound(world, key, dt)
     brain = world.brain
-    wall = brain.walls
     crowd = world.crowd
-    state = world.state
-    t = world.tuning
-    a = world.agents
-    roster = world.roster
-    sc = _scratch(m)
-    follow = brain.follow
-    if follow.key + ".index" not in crowd.state:
-        follow.param(crowd)  # makes the path columns the compiled goals write
-    fargs = follow.kernel_args(crowd, dt)
-    fargs = (*fargs[:FOLLOW_MAX_SPEED], sc.pace, *fargs[FOLLOW_MAX_SPEED + 1 :])
+    geo = world.paths.geometry()
     player, player_vel = brain.player_pos, brain.player_vel
     need, edited = _goals_pass(
-        sc.rows,
-        state.mode,
-        world.kind,
-        a.pos,
-        a.vel,
-        a.heading,
-        a.max_speed,
-        a.max_force,
-        state.target,
-        state.sees,
-        roster.post,
-        roster.wander,
-        roster.queue,
-        roster.avoid,
-        roster.leader,
-        roster.slot,
-        world.pace,
-        world.path_index,
-        state.reverse,
+        bound.plan,
+        geo.pf,
+        geo.pi,
+        geo.sf,
+        geo.real,
         world.body_current,
         world.body_in_current,
         brain.drag,
@@ -678,51 +806,33 @@ def _fused(world: World, dt: float) -> bool:
         float(player_vel[1]),
         float(brain.exit_pos[0]),
         float(brain.exit_pos[1]),
-        t.patrol.leash,
-        brain.flee_distance,
-        t.sentinel.ratio,
-        t.fish.extra_wander_weight,
-        _PARAMS,
-        sc.goals,
-        sc.aim,
-        sc.weight,
-        sc.bits,
-        sc.pace,
-        world.leads,
-        sc.first,
-        fargs,
-        sc.pforce,
-        sc.dbg,
-        sc.flags,
     )
-    goals, bits = sc.goals, sc.bits
+    goals, bits = bound.goals, bound.bits
     if edited:
-        follow.second_pass(fargs, sc.pforce, sc.dbg, sc.flags)
-        _add_rows(goals, sc.pforce, bits, NEED_PATH)
+        args = brain.follow.kernel_args(crowd, dt)
+        args = (*args[:FOLLOW_MAX_SPEED], bound.pace, *args[FOLLOW_MAX_SPEED + 1 :])
+        brain.follow.second_pass(args, bound.pforce, bound.dbg, bound.flags)
+        _add_rows(goals, bound.pforce, bits, NEED_PATH)
     if need & NEED_FLOW:
         _add_rows(goals, brain.flow(crowd, dt, None), bits, NEED_FLOW)
     if need & NEED_HIDE:
+        state = world.state
         hider = Hide(
             state.threat[1:],
             brain.avoid.obstacles,
             state.threat_vel[1:],
-            distance_from_boundary=t.hider.hide_distance,
+            distance_from_boundary=world.tuning.hider.hide_distance,
         )
         _add_rows(goals, hider(crowd, dt, None), bits, NEED_HIDE)
     if need & NEED_WANDER:
-        _add_rows(goals, brain.wander(crowd, dt, None) * sc.weight[:, None], bits, NEED_WANDER)
+        force = brain.wander(crowd, dt, None) * bound.weight[:, None]
+        _add_rows(goals, force, bits, NEED_WANDER)
     late = need & (NEED_QUEUE | NEED_AVOID)
-    walls = None if wall is None else wall.kernel_args(crowd, dt)
-    phys = world.physics
     thrust = world.thrust
+    a = world.agents
+    separate = world.separate.kernel_args(crowd, dt)
+    rocks = brain.avoid.kernel_args(crowd, dt)
     finish = (
-        world.separate.kernel_args(crowd, dt),
-        float(t.crowd.separation_weight),
-        float(t.crowd.goal_weight),
-        sc.first,
-        state.steer,
-        phys.acc,
-        phys.vel,
         world.body_current,
         world.body_in_current,
         world.n,
@@ -730,54 +840,29 @@ def _fused(world: World, dt: float) -> bool:
         float(thrust[1]),
         float(a.max_speed[0]),
         float(a.max_force[0]),
-        t.crowd.player_gain,
-        ROCK_FRICTION,
         world.currents.drag,
-        ROCK_GRIP,
     )
-    _urgent_pass(
-        goals,
-        crowd.max_force,
-        brain.contain.kernel_args(crowd, dt),
-        walls,
-        brain.avoid.kernel_args(crowd, dt),
-        sc.urgent,
-        not late,
-        finish,
-    )
+    _urgent_pass(bound.plan, rocks, not late, separate, *finish)
     if late:
+        t = world.tuning
         for bit, behaviour, w in (
             (NEED_QUEUE, brain.queue, t.fish.queue_weight),
             (NEED_AVOID, brain.avoid_agents, t.fish.avoid_weight),
         ):
             if need & bit:
                 force = behaviour(crowd, dt, None)
-                _accumulate_rows(sc.urgent, force, bits, bit, float(w), crowd.max_force)
-        _finish(sc.urgent, goals, crowd.max_force, *finish)
+                _accumulate_rows(bound.urgent, force, bits, bit, float(w), crowd.max_force)
+        _finish(bound.plan, separate, *finish)
     return True
 
 
 @njit
 def _goals_pass(
-    rows: IntArray,
-    mode: NDArray[np.int8],
-    kind: NDArray[np.int8],
-    pos: FloatArray,
-    vel: FloatArray,
-    heading: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    target: FloatArray,
-    seen: NDArray[np.bool_],
-    post: FloatArray,
-    wander: NDArray[np.bool_],
-    queue: NDArray[np.bool_],
-    avoid: NDArray[np.bool_],
-    leader: IntArray,
-    slot: FloatArray,
-    pace: FloatArray,
-    path_index: IntArray,
-    reverse: NDArray[np.bool_],
+    plan: Any,  # a StepPlan, as numba sees it
+    pf: FloatArray,
+    pi: IntArray,
+    sf: FloatArray,
+    real: IntArray,
     current: FloatArray,
     in_current: NDArray[np.bool_],
     drag: float,
@@ -787,117 +872,35 @@ def _goals_pass(
     player_vy: float,
     exit_x: float,
     exit_y: float,
-    leash: float,
-    flee_distance: float,
-    ratio: float,
-    extra_wander: float,
-    params: FloatArray,
-    goals: FloatArray,
-    aim: FloatArray,
-    weight: FloatArray,
-    bits: NDArray[np.int8],
-    speed: FloatArray,
-    leads: BoolArray,
-    first: BoolArray,
-    follow: tuple,
-    pforce: FloatArray,
-    dbg: FloatArray,
-    flags: NDArray[np.uint8],
 ) -> tuple[int, int]:
     """The goals' compiled part of a fused step: which agents put their goal first, the
     modes' goals (:func:`_mode_goals`) and path following at the patrol pace, added to the
     goals unless some path was edited (then the count of such agents is returned, and the
     caller finishes path following). Returns (``NEED_*`` bits of the crowd, that count)."""
-    _goal_first_rows(mode, leads, first)
+    g = plan.goals
+    c = plan.consts
+    f = plan.follow
+    _goal_first_rows(g[1], g[25], g[26])
     need = _mode_goals(
-        rows,
-        mode,
-        kind,
-        pos,
-        vel,
-        heading,
-        max_speed,
-        max_force,
-        target,
-        seen,
-        post,
-        wander,
-        queue,
-        avoid,
-        leader,
-        slot,
-        pace,
-        path_index,
-        reverse,
-        current,
-        in_current,
-        drag,
-        player_x,
-        player_y,
-        player_vx,
-        player_vy,
-        exit_x,
-        exit_y,
-        leash,
-        flee_distance,
-        ratio,
-        extra_wander,
-        params,
-        goals,
-        aim,
-        weight,
-        bits,
-        speed,
-        follow[4],
-        follow[5],
-    )
+        g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10], g[11], g[12], g[13],
+        g[14], g[15], g[16], g[17], g[18], current, in_current, drag, player_x, player_y,
+        player_vx, player_vy, exit_x, exit_y, c[0], c[1], c[2], c[3], g[19], g[20], g[21], g[22],
+        g[23], g[24], f[0], f[1],
+    )  # fmt: skip
     edited = 0
     if need & NEED_PATH:
-        edited = follow_rows(*follow, pforce, dbg, flags, False)
+        edited = follow_rows(pf, pi, sf, real, *f, g[27], g[28], g[29], False)
         if edited == 0:
-            _add_rows(goals, pforce, bits, NEED_PATH)
+            _add_rows(g[20], g[27], g[23], NEED_PATH)
     return need, edited
 
 
 @njit
 def _urgent_pass(
-    goals: FloatArray,
-    max_force: FloatArray,
-    contain: tuple,
-    walls: tuple | None,
+    plan: Any,  # a StepPlan, as numba sees it
     rocks: tuple,
-    urgent: FloatArray,
     finish: bool,
-    rest: tuple,
-) -> None:
-    """The goals capped at max force; the urgent part (Buckland's running sum of
-    containment, walls and rocks) into ``urgent``; then, with ``finish``, :func:`_finish`."""
-    _cap_rows(goals, max_force)
-    m = goals.shape[0]
-    force = np.empty((m, 2))
-    contain_rows(*contain, force)
-    accumulate_rows(urgent, force, 1.0, max_force, True, False)
-    if walls is not None:
-        avoid_walls_rows(*walls, force, np.empty((0, 1)))
-        accumulate_rows(urgent, force, 1.0, max_force, False, False)
-    avoid_obstacles_rows(*rocks, force, np.empty((0, 1)))
-    accumulate_rows(urgent, force, 1.0, max_force, False, True)
-    if finish:
-        _finish(urgent, goals, max_force, *rest)
-
-
-@njit
-def _finish(
-    urgent: FloatArray,
-    goals: FloatArray,
-    max_force: FloatArray,
     separate: tuple,
-    sep_w: float,
-    goal_w: float,
-    first: BoolArray,
-    steer_out: FloatArray,
-    acc: FloatArray,
-    body_vel: FloatArray,
     current: FloatArray,
     in_current: NDArray[np.bool_],
     n: int,
@@ -905,30 +908,60 @@ def _finish(
     thrust_y: float,
     player_speed: float,
     player_accel: float,
-    player_gain: float,
-    rock_friction: float,
     drag: float,
-    grip: float,
+) -> None:
+    """The goals capped at max force; the urgent part (Buckland's running sum of
+    containment, walls and rocks); then, with ``finish``, :func:`_finish`."""
+    goals = plan.goals[20]
+    urgent = plan.goals[30]
+    max_force = plan.limits
+    _cap_rows(goals, max_force)
+    force = np.empty((goals.shape[0], 2))
+    contain_rows(*plan.contain, force)
+    accumulate_rows(urgent, force, 1.0, max_force, True, False)
+    _walls(plan.walls, force, urgent, max_force)
+    avoid_obstacles_rows(*rocks, force, np.empty((0, 1)))
+    accumulate_rows(urgent, force, 1.0, max_force, False, True)
+    if finish:
+        _finish(
+            plan, separate, current, in_current, n, thrust_x, thrust_y, player_speed,
+            player_accel, drag,
+        )  # fmt: skip
+
+
+@njit
+def _walls(
+    walls: tuple | None, force: FloatArray, urgent: FloatArray, max_force: FloatArray
+) -> None:
+    """The walls' part of the running sum (nothing without walls)."""
+    if walls is not None:
+        avoid_walls_rows(*walls, force, np.empty((0, 1)))
+        accumulate_rows(urgent, force, 1.0, max_force, False, False)
+
+
+@njit
+def _finish(
+    plan: Any,  # a StepPlan, as numba sees it
+    separate: tuple,
+    current: FloatArray,
+    in_current: NDArray[np.bool_],
+    n: int,
+    thrust_x: float,
+    thrust_y: float,
+    player_speed: float,
+    player_accel: float,
+    drag: float,
 ) -> None:
     """Separation, the crowd's running sum (:func:`~game.world.brains.combine_rows`) into
-    ``steer_out``, and every body's acceleration (:func:`~game.world.motion.accelerations`)."""
-    m = goals.shape[0]
+    the steering out, and every body's acceleration (:func:`~game.world.motion.accelerations`)."""
+    g = plan.goals
+    c = plan.consts
+    steer_out, acc, body_vel = plan.bodies
+    m = steer_out.shape[0]
     sep = np.empty((m, 2))
     separate_rows(*separate, False, np.zeros(1, dtype=np.int64), np.zeros((1, 2)), sep)
-    combine_rows(urgent, sep, goals, sep_w, goal_w, first, max_force, steer_out)
+    combine_rows(g[30], sep, g[20], c[4], c[5], g[26], plan.limits, steer_out)
     accelerations(
-        acc,
-        body_vel,
-        steer_out,
-        current,
-        in_current,
-        n,
-        thrust_x,
-        thrust_y,
-        player_speed,
-        player_accel,
-        player_gain,
-        rock_friction,
-        drag,
-        grip,
-    )
+        acc, body_vel, steer_out, current, in_current, n, thrust_x, thrust_y, player_speed,
+        player_accel, c[6], c[7], drag, c[8],
+    )  # fmt: skip
