@@ -97,3 +97,34 @@ def test_the_pace_replaces_the_max_speed_in_path_followings_kernel_args() -> Non
     world = World(load_level(resolve_level("patrol")))
     args = world.brain.follow.kernel_args(world.crowd, DT)
     assert args[steer_system.FOLLOW_MAX_SPEED] is world.crowd.max_speed
+
+
+def test_the_fused_step_equals_it_across_rock_edits_and_a_world_carried_over() -> None:
+    # Given Rock Field twice, each following its own edit model as the editor wires it
+    from game.editor import EditModel
+    from game.editor.objects import Ref
+    from game.level import CLASSES
+    from game.level.changes import RockChanged
+
+    worlds, models = [], []
+    for debug in (False, True):
+        model = EditModel(load_level(resolve_level("rockfield")))
+        world = World(model.level, debug=debug)
+        model.subscribe(lambda changes, w=world, m=model: w.edit(changes, m.level))
+        worlds.append(world)
+        models.append(model)
+    fused, plain = worlds
+    thrusts = _thrusts(160)
+    for step, thrust in enumerate(thrusts):
+        if step == 40:  # a rock moved and grown in place
+            for world in worlds:
+                x, y = world.obstacle_pos[0]
+                world.edit([RockChanged(0, int(world.obstacle_id[0]), x + 30.0, y, 40.0)])
+        if step == 80:  # a spawn's count raised: the world is carried over (new rows)
+            for model in models:
+                assert model.set_property(Ref("enemies", 0), CLASSES["enemy"].prop("count"), "3")
+            assert fused.n == plain.n
+            assert steer_system.fused_applies(fused)
+        fused.step(thrust)
+        plain.step(thrust)
+        np.testing.assert_array_equal(_snapshot(fused), _snapshot(plain))
