@@ -252,6 +252,31 @@ def _in_sight(
         out[k] = ok
 
 
+@njit
+def _in_sight_rows(
+    pos: FloatArray,
+    heading: FloatArray,
+    rows: IntArray,
+    sight: FloatArray,
+    cos_half: FloatArray,
+    out: BoolArray,
+) -> bool:
+    """:func:`_in_sight` with a cone, for the enemies at agent ``rows`` of ``pos`` and
+    ``heading`` (row 0 the player); returns whether any has the player in range."""
+    any_in = False
+    for k in range(out.shape[0]):
+        r = rows[k]
+        rx = pos[0, 0] - pos[r, 0]
+        ry = pos[0, 1] - pos[r, 1]
+        d = hypot(rx, ry)
+        ok = sight[k] > 0.0 and d <= sight[k]
+        if ok and cos_half[k] > -1.0:
+            ok = rx * heading[r, 0] + ry * heading[r, 1] >= cos_half[k] * d
+        out[k] = ok
+        any_in = any_in or ok
+    return any_in
+
+
 @dataclass(eq=False)
 class EnemyMinds:
     """The enemies' senses and memory, one row per enemy: what the perceive system's
@@ -317,6 +342,23 @@ class EnemyMinds:
         self.last_vel = np.zeros((e, 2))
         self.sighted = np.zeros(e, dtype=bool)
         self.seen = np.zeros(e, dtype=bool)
+
+    def sense(
+        self,
+        pos: FloatArray,
+        heading: FloatArray,
+        line_of_sight: Callable[[tuple[float, float], tuple[float, float]], bool],
+    ) -> None:
+        """:meth:`look` for every enemy into :attr:`sighted`, in place, from the agents'
+        (N, 2) positions and unit headings (row 0 the player): one compiled pass over the
+        enemies' rows for range and cone, then ``line_of_sight`` for the few in range."""
+        seen = self.sighted
+        if not _in_sight_rows(pos, heading, self.rows, self.sight, self._cos, seen):
+            return
+        target = (float(pos[0, 0]), float(pos[0, 1]))
+        for k in np.flatnonzero(seen).tolist():  # only the enemies that could see the player
+            r = self.rows[k]
+            seen[k] = line_of_sight((float(pos[r, 0]), float(pos[r, 1])), target)
 
     def look(
         self,

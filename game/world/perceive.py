@@ -32,6 +32,4 @@ def perceive(world: World) -> None:
     n = world.n
     currents.remember(pos[1:n], current[1:n])
     a = world.agents
-    minds = world.minds
-    rows = minds.rows
-    minds.sighted = minds.look(a.pos[rows], a.pos[0], world.physics.line_of_sight, a.heading[rows])
+    world.minds.sense(a.pos, a.heading, world.physics.line_of_sight)

@@ -66,3 +66,38 @@ def test_it_returns_to_its_path_after_losing_sight() -> None:
     assert path.project(world.agents.pos[1:2]).distance[0] <= path.radius
     assert world.outcome == "running"
     assert world.player_pos[0] > 30 * CELL
+
+
+def test_sensing_in_place_agrees_with_look_for_every_enemy() -> None:
+    # Given enemies all round the player, in and out of range, facing every way, and a line
+    # of sight that blocks every other enemy
+    import numpy as np
+
+    from game.world.brains import EnemyMinds
+
+    rng = np.random.default_rng(4)
+    n = 41
+    pos = rng.uniform(0.0, 600.0, (n, 2))
+    angle = rng.uniform(0.0, 2 * np.pi, n)
+    heading = np.column_stack((np.cos(angle), np.sin(angle)))
+    rows = np.arange(1, n)
+    minds = EnemyMinds(
+        rows,
+        rng.uniform(0.0, 400.0, n - 1),
+        np.zeros(n - 1, dtype=bool),
+        half_angle=rng.uniform(0.2, np.pi, n - 1),
+    )
+    blocked = {tuple(p) for p in pos[1::2].tolist()}
+    asked: list[tuple[float, float]] = []
+
+    def line_of_sight(a: tuple[float, float], b: tuple[float, float]) -> bool:
+        asked.append(a)
+        return a not in blocked
+
+    # When the minds sense in place, and look as before
+    minds.sense(pos, heading, line_of_sight)
+    sensed, queries = minds.sighted.copy(), len(asked)
+    expected = minds.look(pos[rows], pos[0], line_of_sight, heading[rows])
+    # Then they agree, some enemies see the player and some in range are blocked
+    assert sensed.tolist() == expected.tolist()
+    assert 0 < sensed.sum() < queries
