@@ -7,6 +7,7 @@ import logging
 import math
 import time
 from collections.abc import Callable, Sequence
+from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -557,9 +558,9 @@ class World:
         Returns:
             The outcome after the step.
         """
-        u = _thrust(thrust)
-        self.inputs.append((float(u[0]), float(u[1])))
-        self.thrust = u
+        x, y = _thrust(thrust)
+        self.inputs.append((x, y))
+        self.thrust = np.array((x, y))
         timer = self.timer
         if timer is None:
             for _, system in self.systems:
@@ -655,17 +656,37 @@ def _turn_rates(archetype: NDArray[np.int8], tuning: Tuning) -> FloatArray:
     return np.asarray(table[archetype], dtype=np.float64)
 
 
-def _thrust(thrust: ArrayLike) -> FloatArray:
-    """The input as a finite (2,) vector no longer than 1."""
+def _thrust(thrust: ArrayLike) -> tuple[float, float]:
+    """The input as a finite vector no longer than 1, (x, y)."""
+    kind = type(thrust)
+    if kind is tuple or kind is list:
+        items = cast("Sequence[object]", thrust)
+        if len(items) == 2 and type(items[0]) in _PLAIN and type(items[1]) in _PLAIN:
+            return _short(float(items[0]), float(items[1]))  # type: ignore[arg-type]
+    elif kind is np.ndarray:
+        arr = cast(FloatArray, thrust)
+        if arr.shape == (2,) and arr.dtype == np.float64:
+            return _short(float(arr[0]), float(arr[1]))
     u = np.asarray(thrust, dtype=np.float64).reshape(-1)
-    if u.shape != (2,) or not np.isfinite(u).all():
-        if u.shape != (2,):
-            raise ValueError(f"thrust: expected (x, y), got shape {u.shape}")
-        return np.zeros(2)
-    norm = math.hypot(float(u[0]), float(u[1]))
+    if u.shape != (2,):
+        raise ValueError(f"thrust: expected (x, y), got shape {u.shape}")
+    return _short(float(u[0]), float(u[1]))
+
+
+#: Element types of a thrust given as a tuple or list that :func:`_thrust` takes directly.
+_PLAIN = (float, int)
+
+
+def _short(x: float, y: float) -> tuple[float, float]:
+    """(x, y) shortened to length 1 when longer; (0, 0) when not finite."""
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return 0.0, 0.0
+    norm = math.hypot(x, y)
     # The slack makes this idempotent: a thrust already shortened (a recorded World.inputs
     # entry) can measure an ulp over 1 and must pass unchanged, so a replay is exact.
-    return u / norm if norm > 1.0 + THRUST_SLACK else u
+    if norm > 1.0 + THRUST_SLACK:
+        return x / norm, y / norm
+    return x, y
 
 
 def replay(

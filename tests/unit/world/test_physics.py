@@ -128,6 +128,40 @@ def test_a_nan_input_counts_as_no_input() -> None:
     assert world.inputs[-1] == (0.0, 0.0)
 
 
+@pytest.mark.parametrize(
+    ("thrust", "recorded"),
+    [
+        ((0.6, 0.8), (0.6, 0.8)),
+        ([3, 4], (0.6, 0.8)),  # longer than 1: shortened
+        (np.array([3.0, 4.0]), (0.6, 0.8)),
+        (np.array([[0.0, -0.5]]), (0.0, -0.5)),  # any array of two numbers
+        (np.array([1, 0], dtype=np.int32), (1.0, 0.0)),
+        ((True, False), (1.0, 0.0)),
+        ((math.inf, 0.0), (0.0, 0.0)),  # not finite: no input
+        (np.array([0.0, np.nan]), (0.0, 0.0)),
+    ],
+)
+def test_every_form_of_input_is_recorded_as_a_direction_no_longer_than_one(
+    thrust: object, recorded: tuple[float, float]
+) -> None:
+    world = World(ascii_level(["......", ".P....", "......"]))
+    world.step(thrust)  # type: ignore[arg-type]
+    x, y = world.inputs[-1]
+    assert (type(x), type(y)) == (float, float)
+    assert (x, y) == pytest.approx(recorded, abs=1e-15)
+    assert world.thrust.tolist() == [x, y]
+    # and a recorded input passes through again unchanged (a replay is exact)
+    world.step(world.inputs[-1])
+    assert world.inputs[-1] == (x, y)
+
+
+@pytest.mark.parametrize("thrust", [(1.0,), (1.0, 2.0, 3.0), np.zeros(3)])
+def test_an_input_that_is_not_two_numbers_is_refused(thrust: object) -> None:
+    world = World(ascii_level(["......", ".P....", "......"]))
+    with pytest.raises(ValueError, match="thrust"):
+        world.step(thrust)  # type: ignore[arg-type]
+
+
 def test_the_step_is_fixed() -> None:
     world = World(ascii_level(["......", ".P....", "......"]))
     for _ in range(90):
