@@ -49,6 +49,7 @@ from steering import (
 from steering.combine import scatter_debug
 from steering.debug import ArriveDebug, InterposeDebug, OffsetDebug, PursueDebug, SeekDebug
 from steering.debug import keys as debug_keys
+from steering.grid import BRUTE_MAX
 from steering.kernels import (
     PARALLEL_MIN,
     accumulate_rows,
@@ -628,6 +629,32 @@ def _new_plan(
     return StepPlan(goals, follow, contain, walls, limits, consts, bodies)
 
 
+@structref.register
+class SidePlanType(types.StructRef):
+    """numba's type of :class:`SidePlan`."""
+
+    def preprocess_fields(self, fields: Any) -> Any:
+        return tuple((name, types.unliteral(t)) for name, t in fields)
+
+
+class SidePlan(structref.StructRefProxy):
+    """The arguments of the rocks' avoidance and of separation for one world, bound while
+    the rocks' grid and the neighbour grid stay the same objects (see :func:`_side`):
+    ``rocks`` and ``separate`` (None for a crowd whose neighbour grid is built every step;
+    its arguments then come with each call)."""
+
+    def __new__(cls, *fields: Any) -> SidePlan:
+        return _new_side(*fields)
+
+
+structref.define_proxy(SidePlan, SidePlanType, ["rocks", "separate"])
+
+
+@njit
+def _new_side(rocks: tuple, separate: tuple | None) -> SidePlan:
+    return SidePlan(rocks, separate)
+
+
 class _Bound:
     """A world's plan and the objects it was made from (compared by identity each step)."""
 
@@ -641,9 +668,11 @@ class _Bound:
         "pace",
         "pforce",
         "plan",
+        "side",
+        "side_key",
         "urgent",
         "weight",
-    )  # fmt: skip
+    )
 
     def __init__(self, world: World, key: tuple[object, ...], dt: float) -> None:
         m = world.n - 1
@@ -663,6 +692,8 @@ class _Bound:
         self.urgent = np.empty((m, 2))
         self.first = np.empty(m, dtype=np.bool_)
         self.dbg = np.empty((0, 8))
+        self.side: SidePlan | None = None
+        self.side_key: tuple[object, ...] = ()
         follow = brain.follow
         if follow.key + ".index" not in crowd.state:
             follow.param(crowd)  # makes the path columns the compiled goals write
@@ -830,8 +861,7 @@ def _fused(world: World, dt: float) -> bool:
     late = need & (NEED_QUEUE | NEED_AVOID)
     thrust = world.thrust
     a = world.agents
-    separate = world.separate.kernel_args(crowd, dt)
-    rocks = brain.avoid.kernel_args(crowd, dt)
+    side, separate = _side(bound, world, dt)
     finish = (
         world.body_current,
         world.body_in_current,
@@ -842,7 +872,7 @@ def _fused(world: World, dt: float) -> bool:
         float(a.max_force[0]),
         world.currents.drag,
     )
-    _urgent_pass(bound.plan, rocks, not late, separate, *finish)
+    _urgent_pass(bound.plan, side, not late, separate, *finish)
     if late:
         t = world.tuning
         for bit, behaviour, w in (
@@ -852,8 +882,26 @@ def _fused(world: World, dt: float) -> bool:
             if need & bit:
                 force = behaviour(crowd, dt, None)
                 _accumulate_rows(bound.urgent, force, bits, bit, float(w), crowd.max_force)
-        _finish(bound.plan, separate, *finish)
+        _finish(bound.plan, side, separate, *finish)
     return True
+
+
+def _side(world_bound: _Bound, world: World, dt: float) -> tuple[SidePlan, tuple[Any, ...] | None]:
+    """The rocks' and separation's arguments this step: a :class:`SidePlan`, made again when
+    the rocks' grid (or how far the rocks moved since it was built) changed, and the
+    separation's arguments when the crowd is too big for a fixed neighbour grid."""
+    crowd = world.crowd
+    obs = world.brain.avoid.obstacles
+    grid, pad, rmax = obs.index() if len(obs) else (None, 0.0, 0.0)
+    fixed = crowd.n <= BRUTE_MAX  # separation measures every pair: its arguments stay
+    key = (obs, obs.centers, obs.radii, grid, world.brain.avoid, world.separate, fixed)
+    old = world_bound.side_key
+    side = world_bound.side
+    if side is None or not all(map(operator.is_, key, old[:7])) or pad != old[7] or rmax != old[8]:
+        separate = world.separate.kernel_args(crowd, dt) if fixed else None
+        side = world_bound.side = SidePlan(world.brain.avoid.kernel_args(crowd, dt), separate)
+        world_bound.side_key = (*key, pad, rmax)
+    return side, None if fixed else world.separate.kernel_args(crowd, dt)
 
 
 @njit
@@ -898,9 +946,9 @@ def _goals_pass(
 @njit
 def _urgent_pass(
     plan: Any,  # a StepPlan, as numba sees it
-    rocks: tuple,
+    side: Any,  # a SidePlan
     finish: bool,
-    separate: tuple,
+    separate: tuple | None,
     current: FloatArray,
     in_current: NDArray[np.bool_],
     n: int,
@@ -920,11 +968,11 @@ def _urgent_pass(
     contain_rows(*plan.contain, force)
     accumulate_rows(urgent, force, 1.0, max_force, True, False)
     _walls(plan.walls, force, urgent, max_force)
-    avoid_obstacles_rows(*rocks, force, np.empty((0, 1)))
+    avoid_obstacles_rows(*side.rocks, force, np.empty((0, 1)))
     accumulate_rows(urgent, force, 1.0, max_force, False, True)
     if finish:
         _finish(
-            plan, separate, current, in_current, n, thrust_x, thrust_y, player_speed,
+            plan, side, separate, current, in_current, n, thrust_x, thrust_y, player_speed,
             player_accel, drag,
         )  # fmt: skip
 
@@ -942,7 +990,8 @@ def _walls(
 @njit
 def _finish(
     plan: Any,  # a StepPlan, as numba sees it
-    separate: tuple,
+    side: Any,  # a SidePlan
+    separate: tuple | None,
     current: FloatArray,
     in_current: NDArray[np.bool_],
     n: int,
@@ -959,9 +1008,18 @@ def _finish(
     steer_out, acc, body_vel = plan.bodies
     m = steer_out.shape[0]
     sep = np.empty((m, 2))
-    separate_rows(*separate, False, np.zeros(1, dtype=np.int64), np.zeros((1, 2)), sep)
+    _separate(side.separate, sep)  # one of the two is None: nothing
+    _separate(separate, sep)
     combine_rows(g[30], sep, g[20], c[4], c[5], g[26], plan.limits, steer_out)
     accelerations(
         acc, body_vel, steer_out, current, in_current, n, thrust_x, thrust_y, player_speed,
         player_accel, c[6], c[7], drag, c[8],
     )  # fmt: skip
+
+
+@njit
+def _separate(args: tuple | None, out: FloatArray) -> None:
+    """Separation's loop on its arguments (:meth:`Separate.kernel_args`); nothing for None
+    (numba prunes the call for a None argument)."""
+    if args is not None:
+        separate_rows(*args, False, np.zeros(1, dtype=np.int64), np.zeros((1, 2)), out)

@@ -12,6 +12,7 @@ from game.clock import DT
 from game.level import load_level, resolve_level
 from game.level.changes import PathChanged
 from game.world import World
+from steering.kernels import njit
 
 LEVELS = [
     "patrol",
@@ -128,3 +129,53 @@ def test_the_fused_step_equals_it_across_rock_edits_and_a_world_carried_over() -
         fused.step(thrust)
         plain.step(thrust)
         np.testing.assert_array_equal(_snapshot(fused), _snapshot(plain))
+
+
+@njit
+def _fields(side, plan):  # type: ignore[no-untyped-def]
+    """The bound rocks', separation's and containment's arguments, read back from the records."""
+    return side.rocks, side.separate, plan.contain
+
+
+def _same_args(bound: tuple, expected: tuple) -> bool:  # type: ignore[type-arg]
+    """Whether two argument tuples hold the same arrays (equal) and numbers."""
+    if len(bound) != len(expected):
+        return False
+    for b, e in zip(bound, expected, strict=True):
+        if isinstance(e, np.ndarray):
+            if not (isinstance(b, np.ndarray) and np.array_equal(b, e, equal_nan=True)):
+                return False
+        elif b != e:
+            return False
+    return True
+
+
+def test_the_bound_arguments_are_the_behaviours_own_while_pushable_rocks_move() -> None:
+    # Given Rock Field, its pushable rocks set moving every step (so the rocks' grid is
+    # queried wider, then rebuilt)
+    world = World(load_level(resolve_level("rockfield")))
+    assert world.physics.dynamic_rocks.size
+    pads: set[float] = set()
+    checked: list[int] = []
+
+    def after(system: str, seconds: float) -> None:
+        # Then right after each steer system, the bound arguments are what the behaviours
+        # give for the world as it stands
+        if system != "steer":
+            return
+        bound = steer_system._BOUND[world]
+        crowd, brain = world.crowd, world.brain
+        assert bound.side is not None
+        rocks, separate, contain = _fields(bound.side, bound.plan)
+        assert _same_args(rocks, brain.avoid.kernel_args(crowd, DT))
+        assert _same_args(separate, world.separate.kernel_args(crowd, DT))
+        assert _same_args(contain, brain.contain.kernel_args(crowd, DT))
+        pads.add(brain.avoid.obstacles.index()[1])
+        checked.append(world.frame)
+
+    world.timer = after
+    for step, thrust in enumerate(_thrusts(120)):
+        world.physics.vel[world.n :] = (60.0 if step % 60 < 30 else -60.0, 25.0)
+        world.step(thrust)
+    assert len(checked) == 120
+    assert len(pads) > 3  # the rocks really moved between grid builds
