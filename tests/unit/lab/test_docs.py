@@ -31,7 +31,7 @@ def test_every_picture_exists_and_is_small() -> None:
 
 def test_the_guide_code_runs() -> None:
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
-    assert len(blocks) == 3
+    assert len(blocks) == 4
     scope: dict[str, object] = {}
     exec(blocks[0], scope)  # the three-line loop
     exec(blocks[1], scope)  # the Orbit behaviour
@@ -71,3 +71,35 @@ def test_the_guides_own_compiled_loop_flees_and_goes_home(tmp_path: Path) -> Non
     threat[0] = 150.0  # behind nobody now: the calm one still heads home
     scope["goals"](mode, pos, vel, home, threat, limit, np.full(2, 400.0), out)  # type: ignore[operator]
     np.testing.assert_allclose(out[0], out[1])
+
+
+def test_the_guides_fused_behaviours_equal_the_running_sum(tmp_path: Path) -> None:
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    # "Fusing whole behaviours into one call", as a module a reader would write, with the
+    # agents and behaviours its last lines use
+    prelude = (
+        "import numpy as np\n"
+        "import steering\n"
+        "rng = np.random.default_rng(2)\n"
+        "agents = steering.AgentGroup.create(rng.uniform(0, 400, (30, 2)), max_speed=150.0)\n"
+        "agents.vel[:] = rng.uniform(-150, 150, (30, 2))\n"
+        "dt = 1 / 60\n"
+        "contain = steering.Contain(0.0, 0.0, 400.0, 400.0)\n"
+        "rocks = steering.AvoidObstacles(\n"
+        "    steering.Obstacles.create([[200.0, 200.0], [100.0, 300.0]], [40.0, 25.0])\n"
+        ")\n"
+    )
+    source = tmp_path / "fused.py"
+    source.write_text(prelude + blocks[3], encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("fused", source)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    scope = vars(module)
+    # a twin crowd for the behaviours themselves (the rocks' avoidance remembers a side)
+    rng = np.random.default_rng(2)
+    twin = steering.AgentGroup.create(rng.uniform(0, 400, (30, 2)), max_speed=150.0)
+    twin.vel[:] = rng.uniform(-150, 150, (30, 2))
+    expected = steering.TruncatedRunningSum([scope["contain"], scope["rocks"]])(twin, 1 / 60)
+    np.testing.assert_array_equal(scope["out"], expected)
+    assert np.abs(expected).sum() > 0.0
