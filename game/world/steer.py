@@ -763,7 +763,7 @@ _BOUND: weakref.WeakKeyDictionary[World, _Bound] = weakref.WeakKeyDictionary()
 
 def fused_applies(world: World) -> bool:
     """Whether the steer system runs ``world``'s next step fused: every agent every step, no
-    debug output, steering on, a crowd under :data:`FUSED_MAX`, compiled kernels (not
+    debug output, steering on, a crowd (none, too) under :data:`FUSED_MAX`, compiled kernels (not
     ``NUMBA_DISABLE_JIT``), and the brain's urgent part its own containment, walls and
     rocks."""
     brain = world.brain
@@ -774,7 +774,7 @@ def fused_applies(world: World) -> bool:
         world.stagger == 1
         and not world.debug_enabled
         and world.steering_enabled
-        and 0 < world.n - 1 < FUSED_MAX
+        and world.n - 1 < FUSED_MAX
         and not numba.config.DISABLE_JIT  # type: ignore[attr-defined]
         and len(parts) == len(urgent)
         and all(map(operator.is_, parts, urgent))

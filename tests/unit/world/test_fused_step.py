@@ -179,3 +179,18 @@ def test_the_bound_arguments_are_the_behaviours_own_while_pushable_rocks_move() 
         world.step(thrust)
     assert len(checked) == 120
     assert len(pads) > 3  # the rocks really moved between grid builds
+
+
+@pytest.mark.parametrize("agents", [1, 2, 5])
+def test_the_fused_step_equals_it_on_the_smallest_crowds(agents: int) -> None:
+    # Given the sandbox shrunk to the player alone, and to one and four other agents (its
+    # currents, pushable rocks and walls stay)
+    from game.bench.levels import scaled_level
+
+    level = scaled_level(load_level(resolve_level("sandbox")), agents)
+    fused, plain = World(level), World(level, debug=True)
+    assert fused.n == agents and steer_system.fused_applies(fused)
+    for thrust in _thrusts(120):
+        fused.step(thrust)
+        plain.step(thrust)
+        np.testing.assert_array_equal(_snapshot(fused), _snapshot(plain))
