@@ -704,8 +704,8 @@ class FollowFlow:
                 dbg,
             )
         else:
-            with np.errstate(over="ignore", invalid="ignore"):
-                look = agents.pos + agents.vel * self.predict_time
+            look = np.empty((n, 2))
+            _ahead_rows(n)(agents.pos, agents.vel, float(self.predict_time), look)
             sample = np.ascontiguousarray(src.lookup(look, self.bilinear), dtype=np.float64)
             inside = np.asarray(src.contains(agents.pos), dtype=np.bool_) if zero else _NO_MASK
             _follow_source_rows(n)(
@@ -879,6 +879,15 @@ def _follow_field_rows(
         out[i, 1] = fy
         if write_dbg:
             dbg[i, 0], dbg[i, 1], dbg[i, 2], dbg[i, 3] = sx, sy, lx, ly
+
+
+@rows_kernel
+def _ahead_rows(pos: FloatArray, vel: FloatArray, t: float, out: FloatArray) -> None:
+    """Where each agent will be in ``t`` seconds at its velocity (overflow gives inf, with no
+    warning)."""
+    for i in prange(pos.shape[0]):
+        out[i, 0] = pos[i, 0] + vel[i, 0] * t
+        out[i, 1] = pos[i, 1] + vel[i, 1] * t
 
 
 @rows_kernel

@@ -153,7 +153,9 @@ class Currents:
     #: (a 1,400-cell region costs about 1 ms whole; at the levels' noise speeds a field turns
     #: by well under a degree between refreshes, so the current still changes smoothly).
     noise_every: int = 4
-    _known: tuple[FloatArray, FloatArray] | None = field(default=None, init=False, repr=False)
+    _known: tuple[FloatArray, FloatArray, NDArray[np.bool_] | None] | None = field(
+        default=None, init=False, repr=False
+    )
 
     @classmethod
     def from_level(cls, level: Level, drag: float = CURRENT_DRAG) -> Currents:
@@ -174,23 +176,37 @@ class Currents:
             if c.noise is not None:
                 c.noise.update_rows(t, frame % parts, parts)
 
-    def remember(self, points: FloatArray, velocity: FloatArray) -> None:
+    def remember(
+        self,
+        points: FloatArray,
+        velocity: FloatArray,
+        inside: NDArray[np.bool_] | None = None,
+    ) -> None:
         """Note the current at ``points`` already computed this step (the world's lookup for
-        every body), so that :meth:`lookup` at the same points costs a comparison."""
-        self._known = (points.copy(), velocity.copy())
+        every body), and which of them lie in a region when ``inside`` is given, so that
+        :meth:`lookup` (and then :meth:`contains`) at the same points costs a comparison."""
+        self._known = (
+            points.copy(),
+            velocity.copy(),
+            None if inside is None else inside.copy(),
+        )
 
     def lookup(self, points: ArrayLike, bilinear: bool = True) -> FloatArray:
         """The current's velocity (px/s) at (K, 2) points: a flow source for the core's
         :class:`~steering.FollowFlow` (``bilinear`` is always on here)."""
         p = as_points(points)
         known = self._known
-        if known is not None and np.array_equal(known[0], p):
+        if known is not None and _same_points(known[0], p):
             return known[1].copy()
         return self.velocity_at(p)[0]
 
     def contains(self, points: ArrayLike) -> NDArray[np.bool_]:
         """(K,) which points lie in any region."""
-        return self.velocity_at(as_points(points))[1]
+        p = as_points(points)
+        known = self._known
+        if known is not None and known[2] is not None and _same_points(known[0], p):
+            return known[2].copy()
+        return self.velocity_at(p)[1]
 
     def velocity_at(self, points: FloatArray) -> tuple[FloatArray, NDArray[np.bool_]]:
         """Current velocity (px/s) at (K, 2) points, and which points are in any region.
@@ -366,3 +382,15 @@ class ShoreFlow:
     def contains(self, points: ArrayLike) -> NDArray[np.bool_]:
         """(K,) which points the current covers."""
         return self.source.contains(points)
+
+
+@njit
+def _same_points(a: FloatArray, b: FloatArray) -> bool:
+    """Whether two (K, 2) point arrays hold the same points (``np.array_equal``: NaN differs
+    from everything), compiled: the check runs for every flow lookup."""
+    if a.shape[0] != b.shape[0]:
+        return False
+    for i in range(a.shape[0]):  # noqa: SIM110 (numba compiles no generator)
+        if a[i, 0] != b[i, 0] or a[i, 1] != b[i, 1]:
+            return False
+    return True

@@ -30,6 +30,6 @@ def perceive(world: World) -> None:
     current, inside = currents.velocity_at(pos)
     world.body_current, world.body_in_current = current, inside
     n = world.n
-    currents.remember(pos[1:n], current[1:n])
+    currents.remember(pos[1:n], current[1:n], inside[1:n])
     a = world.agents
     world.minds.sense(a.pos, a.heading, world.physics.line_of_sight)
