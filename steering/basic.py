@@ -540,6 +540,23 @@ class Wander:
         Raises:
             ValueError: for a ``dt`` that is not finite (a negative one counts as 0).
         """
+        n = agents.n
+        ahead = np.empty((n, 2))
+        out = np.empty((n, 2))
+        _wander_rows(n)(*self.kernel_args(agents, dt), ahead, out)
+        if debug is not None:
+            center = agents.pos + agents.heading * self.circle_distance
+            write(WanderDebug(agents.pos + ahead, center), debug)
+        return out
+
+    def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
+        """The arguments of :func:`steering.kernels.wander_rows` before ``ahead`` and
+        ``out`` (see :mod:`steering.kernels`). This draws the step's random numbers: call it
+        once per step, as the behaviour would be called.
+
+        Raises:
+            ValueError: for a ``dt`` that is not finite (a negative one counts as 0).
+        """
         if not math.isfinite(dt):
             raise ValueError(f"Wander: dt must be finite, got {dt}")
         n = agents.n
@@ -552,9 +569,7 @@ class Wander:
             angle[fresh] = self.rng.uniform(-np.pi, np.pi, int(fresh.sum()))
         # rng.normal(0, s, n) is s * standard_normal(n), draw for draw.
         noise = self.rng.standard_normal(n)
-        ahead = np.empty((n, 2))
-        out = np.empty((n, 2))
-        _wander_rows(n)(
+        return (
             agents.vel,
             agents.heading,
             agents.max_speed,
@@ -565,13 +580,7 @@ class Wander:
             self.circle_distance,
             self.circle_radius,
             self.gain,
-            ahead,
-            out,
         )
-        if debug is not None:
-            center = agents.pos + agents.heading * self.circle_distance
-            write(WanderDebug(agents.pos + ahead, center), debug)
-        return out
 
 
 @njit_leaf

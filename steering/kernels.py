@@ -39,6 +39,8 @@ call, not one per behaviour:
   paths were edited, and ``FollowPath.second_pass`` must run next;
 * ``separate_rows(*Separate.kernel_args(...), False, count, average, out)``, ``count`` and
   ``average`` empty arrays without debug output;
+* ``wander_rows(*Wander.kernel_args(...), ahead, out)``: ``kernel_args`` draws the step's
+  random numbers, so call it once per step;
 * ``accumulate_rows(total, force, weight, max_force, first, cap)``, Buckland's running sum
   (:class:`~steering.TruncatedRunningSum`): ``first`` starts from zero, ``cap`` truncates the
   total to max force after adding.
@@ -66,7 +68,7 @@ from ._pathkern import (
 )
 from .agents import _face, _reach, _turn
 from .avoid_walls import _avoid_walls_rows
-from .basic import _contain_rows, arrive, flee, prediction_time, pursue
+from .basic import _contain_rows, _wander_rows, arrive, flee, prediction_time, pursue
 from .combine import _accumulate_rows, running_add
 from .flow import _sample
 from .follow import _follow_rows
@@ -82,6 +84,7 @@ avoid_obstacles_rows = _avoid_rows.serial
 follow_rows = _follow_rows.serial
 separate_rows = _separate_rows.serial
 accumulate_rows = _accumulate_rows.serial
+wander_rows = _wander_rows.serial
 
 __all__ = [
     "EPSILON",
@@ -118,6 +121,7 @@ __all__ = [
     "turn",
     "unit",
     "use_cache",
+    "wander_rows",
     "wrap_s",
 ]
 

@@ -69,6 +69,7 @@ from steering.kernels import (
     set_length,
     truncate,
     use_cache,
+    wander_rows,
 )
 from steering.kernels import steer as seek_force
 from steering.vec import FloatArray, put_rows
@@ -569,8 +570,8 @@ def _mode_goals(
 # loops over agents (``steering.kernels.*_rows``) with the arguments each behaviour gives
 # (``kernel_args``): the goals (modes, path following), then the urgent part, separation, the
 # running sum and every body's acceleration. Python runs only what is rare or searches a world
-# in between (an edited path's second pass, currents, hiding, wander, queueing, agent
-# avoidance). The floats are the same, in the same order, as :func:`crowd_forces` and
+# in between (an edited path's second pass, currents, hiding, queueing, agent avoidance, and
+# the wander's random draws). The floats are the same, in the same order, as :func:`crowd_forces` and
 # :func:`steer` compute them.
 #
 # The arrays that stay the same objects from step to step are bound once into a compiled
@@ -855,9 +856,9 @@ def _fused(world: World, dt: float) -> bool:
             distance_from_boundary=world.tuning.hider.hide_distance,
         )
         _add_rows(goals, hider(crowd, dt, None), bits, NEED_HIDE)
-    if need & NEED_WANDER:
-        force = brain.wander(crowd, dt, None) * bound.weight[:, None]
-        _add_rows(goals, force, bits, NEED_WANDER)
+    # The wander's random numbers are drawn here, where the behaviour would be called; its
+    # loop runs in the next compiled call, before the goals are capped.
+    wander = brain.wander.kernel_args(crowd, dt) if need & NEED_WANDER else None
     late = need & (NEED_QUEUE | NEED_AVOID)
     thrust = world.thrust
     a = world.agents
@@ -872,7 +873,7 @@ def _fused(world: World, dt: float) -> bool:
         float(a.max_force[0]),
         world.currents.drag,
     )
-    _urgent_pass(bound.plan, side, not late, separate, *finish)
+    _urgent_pass(bound.plan, side, wander, not late, separate, *finish)
     if late:
         t = world.tuning
         for bit, behaviour, w in (
@@ -947,6 +948,7 @@ def _goals_pass(
 def _urgent_pass(
     plan: Any,  # a StepPlan, as numba sees it
     side: Any,  # a SidePlan
+    wander: tuple | None,
     finish: bool,
     separate: tuple | None,
     current: FloatArray,
@@ -958,11 +960,13 @@ def _urgent_pass(
     player_accel: float,
     drag: float,
 ) -> None:
-    """The goals capped at max force; the urgent part (Buckland's running sum of
-    containment, walls and rocks); then, with ``finish``, :func:`_finish`."""
+    """The wander added to the goals of the agents that wander (its weight each); the goals
+    capped at max force; the urgent part (Buckland's running sum of containment, walls and
+    rocks); then, with ``finish``, :func:`_finish`."""
     goals = plan.goals[20]
     urgent = plan.goals[30]
     max_force = plan.limits
+    _wander(wander, plan.goals[22], plan.goals[23], goals)
     _cap_rows(goals, max_force)
     force = np.empty((goals.shape[0], 2))
     contain_rows(*plan.contain, force)
@@ -1023,3 +1027,19 @@ def _separate(args: tuple | None, out: FloatArray) -> None:
     (numba prunes the call for a None argument)."""
     if args is not None:
         separate_rows(*args, False, np.zeros(1, dtype=np.int64), np.zeros((1, 2)), out)
+
+
+@njit
+def _wander(
+    args: tuple | None, weight: FloatArray, bits: NDArray[np.int8], goals: FloatArray
+) -> None:
+    """``goals += wander * weight`` on the rows that wander (:meth:`Wander.kernel_args`);
+    nothing for None."""
+    if args is not None:
+        m = goals.shape[0]
+        force = np.empty((m, 2))
+        wander_rows(*args, np.empty((m, 2)), force)
+        for i in range(m):
+            if bits[i] & NEED_WANDER:
+                goals[i, 0] += force[i, 0] * weight[i]
+                goals[i, 1] += force[i, 1] * weight[i]

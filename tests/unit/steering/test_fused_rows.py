@@ -17,6 +17,7 @@ from steering import (
     Separate,
     TruncatedRunningSum,
     Walls,
+    Wander,
 )
 from steering.kernels import (
     accumulate_rows,
@@ -26,6 +27,7 @@ from steering.kernels import (
     follow_rows,
     njit,
     separate_rows,
+    wander_rows,
 )
 
 DT = 1 / 60
@@ -103,3 +105,20 @@ def test_fused_path_following_equals_the_behaviour_and_keeps_its_memory() -> Non
         np.testing.assert_array_equal(force, expected)
     np.testing.assert_array_equal(follow.progress(group), follow.progress(twin))
     assert np.isfinite(follow.progress(group)).all()
+
+
+@njit
+def _wander(args, out):  # type: ignore[no-untyped-def]
+    wander_rows(*args, np.empty(out.shape), out)
+
+
+def test_fused_wander_equals_the_behaviour_draw_for_draw() -> None:
+    group, twin = _crowd(), _crowd()
+    mine = Wander(np.random.default_rng(9))
+    theirs = Wander(np.random.default_rng(9))
+    for _ in range(4):
+        out = np.empty((group.n, 2))
+        _wander(mine.kernel_args(group, DT), out)
+        np.testing.assert_array_equal(out, theirs(twin, DT))
+    np.testing.assert_array_equal(group.column("wander.angle"), twin.column("wander.angle"))
+    assert np.count_nonzero(np.hypot(*out.T)) == group.n
