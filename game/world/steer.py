@@ -571,8 +571,8 @@ def _mode_goals(
 # (``kernel_args``): the goals (modes, path following), then the urgent part, separation, the
 # running sum and every body's acceleration. Python runs only what is rare or searches a world
 # in between (an edited path's second pass, currents, hiding, queueing, agent avoidance, and
-# the wander's random draws). The floats are the same, in the same order, as :func:`crowd_forces` and
-# :func:`steer` compute them.
+# the wander's random draws). The floats are the same, in the same order, as
+# :func:`crowd_forces` and :func:`steer` compute them.
 #
 # The arrays that stay the same objects from step to step are bound once into a compiled
 # record (a numba structref, :class:`StepPlan`), so a call passes one object instead of some
