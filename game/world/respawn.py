@@ -101,6 +101,7 @@ def carry_over(old: World, new: World) -> int:
     new.frame, new.outcome = old.frame, old.outcome
     new.inputs = list(old.inputs)
     new.brain.rng = old.brain.rng
+    new.brain.wander.rng = old.brain.wander.rng  # the generator the wander draws from
 
     # Every matched agent keeps where it is and how it moves.
     a, b = old.agents, new.agents

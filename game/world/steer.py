@@ -578,8 +578,9 @@ def _mode_goals(
 # record (a numba structref, :class:`StepPlan`), so a call passes one object instead of some
 # eighty arrays (numba unboxes each array argument, about 0.1 us apiece); the plan is bound
 # again when any object it was made from is replaced (an edit, a world carried over). What
-# changes every step (the paths' packed geometry, the rocks' grid, the neighbour grid, the
-# currents at the bodies, the player, the input) is passed with each call.
+# changes every step (the paths' packed geometry, how far the rocks moved since their grid was
+# built, the neighbour grid above BRUTE_MAX agents, the wander's draws, the currents at the
+# bodies, the player, the input) is passed with each call.
 
 #: Where the max speed is in :meth:`FollowPath.kernel_args` (the pace replaces it, as the
 #: brain's ``Limited`` view does).
@@ -587,6 +588,9 @@ FOLLOW_MAX_SPEED = 9
 #: Where the path's packed geometry ends in :meth:`FollowPath.kernel_args` (it is passed with
 #: each call; the rest is bound in the plan).
 FOLLOW_GEOMETRY = 4
+#: Where the rocks' pad (how far they moved since their grid was built) and largest radius
+#: are in :meth:`AvoidObstacles.kernel_args` (they are passed with each call).
+ROCKS_PAD = 17
 #: The crowd size from which the behaviours' parallel loops run (the fused path is serial).
 FUSED_MAX = PARALLEL_MIN
 
@@ -662,6 +666,7 @@ class _Bound:
     __slots__ = (
         "bits",
         "dbg",
+        "dt",
         "first",
         "flags",
         "goals",
@@ -669,6 +674,7 @@ class _Bound:
         "pace",
         "pforce",
         "plan",
+        "settings",
         "side",
         "side_key",
         "urgent",
@@ -684,6 +690,8 @@ class _Bound:
         a = world.agents
         t = world.tuning
         self.key = key
+        self.dt = dt
+        self.settings: list[dict[str, Any]] = []
         self.pace = np.empty(m)
         self.pforce = np.empty((m, 2))
         self.flags = np.empty(m, dtype=np.uint8)
@@ -696,8 +704,7 @@ class _Bound:
         self.side: SidePlan | None = None
         self.side_key: tuple[object, ...] = ()
         follow = brain.follow
-        if follow.key + ".index" not in crowd.state:
-            follow.param(crowd)  # makes the path columns the compiled goals write
+        follow.param(crowd)  # makes the path columns the compiled goals write
         fargs = follow.kernel_args(crowd, dt)
         fargs = (*fargs[:FOLLOW_MAX_SPEED], self.pace, *fargs[FOLLOW_MAX_SPEED + 1 :])
         goals = (
@@ -810,6 +817,19 @@ def _plan_key(world: World) -> tuple[object, ...]:
     )
 
 
+def _settings(world: World) -> list[dict[str, Any]]:
+    """The settings of the behaviours whose numbers the plans hold (copies of their fields,
+    compared in one C-level comparison each step: a changed setting binds the plans again)."""
+    brain = world.brain
+    return [
+        dict(vars(brain.follow)),
+        dict(vars(brain.contain)),
+        dict(vars(brain.avoid)),
+        dict(vars(world.separate)),
+        {} if brain.walls is None else dict(vars(brain.walls)),
+    ]
+
+
 def _fused(world: World, dt: float) -> bool:
     """Run the steer system in its fused form when it applies (:func:`fused_applies`); False
     when not, and nothing was done."""
@@ -817,8 +837,14 @@ def _fused(world: World, dt: float) -> bool:
         return False
     key = _plan_key(world)
     bound = _BOUND.get(world)
-    if bound is None or not all(map(operator.is_, key, bound.key)):
+    settings = _settings(world)
+    try:
+        same = bound is not None and settings == bound.settings
+    except (TypeError, ValueError):  # a setting replaced by an array: compared element-wise
+        same = False
+    if not same or bound is None or not all(map(operator.is_, key, bound.key)) or dt != bound.dt:
         bound = _BOUND[world] = _Bound(world, key, dt)
+        bound.settings = settings
     brain = world.brain
     crowd = world.crowd
     geo = world.paths.geometry()
@@ -862,7 +888,7 @@ def _fused(world: World, dt: float) -> bool:
     late = need & (NEED_QUEUE | NEED_AVOID)
     thrust = world.thrust
     a = world.agents
-    side, separate = _side(bound, world, dt)
+    side, pad, rmax, separate = _side(bound, world, dt)
     finish = (
         world.body_current,
         world.body_in_current,
@@ -873,7 +899,7 @@ def _fused(world: World, dt: float) -> bool:
         float(a.max_force[0]),
         world.currents.drag,
     )
-    _urgent_pass(bound.plan, side, wander, not late, separate, *finish)
+    _urgent_pass(bound.plan, side, pad, rmax, wander, not late, separate, *finish)
     if late:
         t = world.tuning
         for bit, behaviour, w in (
@@ -887,22 +913,24 @@ def _fused(world: World, dt: float) -> bool:
     return True
 
 
-def _side(world_bound: _Bound, world: World, dt: float) -> tuple[SidePlan, tuple[Any, ...] | None]:
+def _side(
+    world_bound: _Bound, world: World, dt: float
+) -> tuple[SidePlan, float, float, tuple[Any, ...] | None]:
     """The rocks' and separation's arguments this step: a :class:`SidePlan`, made again when
-    the rocks' grid (or how far the rocks moved since it was built) changed, and the
-    separation's arguments when the crowd is too big for a fixed neighbour grid."""
+    the rocks or their grid changed; how far the rocks moved since the grid was built and the
+    largest radius (:meth:`Obstacles.index`, passed with each call); and the separation's
+    arguments when the crowd is too big for a fixed neighbour grid."""
     crowd = world.crowd
     obs = world.brain.avoid.obstacles
     grid, pad, rmax = obs.index() if len(obs) else (None, 0.0, 0.0)
     fixed = crowd.n <= BRUTE_MAX  # separation measures every pair: its arguments stay
     key = (obs, obs.centers, obs.radii, grid, world.brain.avoid, world.separate, fixed)
-    old = world_bound.side_key
     side = world_bound.side
-    if side is None or not all(map(operator.is_, key, old[:7])) or pad != old[7] or rmax != old[8]:
+    if side is None or not all(map(operator.is_, key, world_bound.side_key)):
         separate = world.separate.kernel_args(crowd, dt) if fixed else None
         side = world_bound.side = SidePlan(world.brain.avoid.kernel_args(crowd, dt), separate)
-        world_bound.side_key = (*key, pad, rmax)
-    return side, None if fixed else world.separate.kernel_args(crowd, dt)
+        world_bound.side_key = key
+    return side, pad, rmax, None if fixed else world.separate.kernel_args(crowd, dt)
 
 
 @njit
@@ -948,6 +976,8 @@ def _goals_pass(
 def _urgent_pass(
     plan: Any,  # a StepPlan, as numba sees it
     side: Any,  # a SidePlan
+    pad: float,
+    rmax: float,
     wander: tuple | None,
     finish: bool,
     separate: tuple | None,
@@ -972,7 +1002,12 @@ def _urgent_pass(
     contain_rows(*plan.contain, force)
     accumulate_rows(urgent, force, 1.0, max_force, True, False)
     _walls(plan.walls, force, urgent, max_force)
-    avoid_obstacles_rows(*side.rocks, force, np.empty((0, 1)))
+    r = side.rocks  # with this step's pad and largest radius (ROCKS_PAD, ROCKS_PAD + 1)
+    avoid_obstacles_rows(
+        r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13],
+        r[14], r[15], r[16], pad, rmax, r[19], r[20], r[21], r[22], r[23], r[24], r[25],
+        force, np.empty((0, 1)),
+    )  # fmt: skip
     accumulate_rows(urgent, force, 1.0, max_force, False, True)
     if finish:
         _finish(

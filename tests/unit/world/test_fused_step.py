@@ -194,3 +194,65 @@ def test_the_fused_step_equals_it_on_the_smallest_crowds(agents: int) -> None:
         fused.step(thrust)
         plain.step(thrust)
         np.testing.assert_array_equal(_snapshot(fused), _snapshot(plain))
+
+
+def _toward_enemy(world: World) -> tuple[float, float]:
+    """A thrust toward the nearest enemy (to be seen, pursued and caught)."""
+    enemies = np.flatnonzero(world.kind == 1)
+    d = world.agents.pos[enemies] - world.agents.pos[0]
+    x, y = d[int(np.argmin(np.hypot(*d.T)))]
+    return float(x), float(y)
+
+
+@pytest.mark.parametrize("name", ["patrol", "rockfield", "moving_paths"])
+def test_the_fused_step_equals_it_while_enemies_see_and_pursue_the_player(name: str) -> None:
+    level = load_level(resolve_level(name))
+    fused, plain = World(level), World(level, debug=True)
+    modes: set[str] = set()
+    for _ in range(400):
+        thrust = _toward_enemy(fused)
+        fused.step(thrust)
+        plain.step(thrust)
+        modes.update(fused.mode_names.tolist())
+        np.testing.assert_array_equal(_snapshot(fused), _snapshot(plain))
+        if fused.outcome != "running":
+            break
+    assert fused.outcome == plain.outcome == "caught"
+    assert "pursue" in modes
+
+
+def test_settings_debug_and_the_step_changed_mid_run_reach_the_fused_step() -> None:
+    # Given Rock Field twice, one always stepping behaviour by behaviour
+    level = load_level(resolve_level("rockfield"))
+    fused, plain = World(level), World(level, debug=True)
+    for step, thrust in enumerate(_thrusts(120)):
+        if step == 30:  # a behaviour's setting changed on a running world
+            for world in (fused, plain):
+                world.brain.avoid.min_box_length = 90.0
+                world.brain.contain.margin = 40.0
+                world.brain.follow.lookahead_time = 0.9
+        if step == 50:  # debug output on for a while: the fused world steps the other way
+            fused.debug_enabled = True
+        if step == 60:
+            fused.debug_enabled = False
+        if step == 90:  # the steer system asked for another step length
+            for world in (fused, plain):
+                steer_system.steer(world, DT / 4)
+            np.testing.assert_array_equal(fused.physics.acc, plain.physics.acc)
+            for column in ("path.progress", "path.nearest", "avoid.timer", "avoid.side"):
+                np.testing.assert_array_equal(
+                    fused.crowd.column(column), plain.crowd.column(column), err_msg=column
+                )
+        fused.step(thrust)
+        plain.step(thrust)
+        np.testing.assert_array_equal(_snapshot(fused), _snapshot(plain))
+
+
+def test_the_bound_argument_places_are_the_behaviours() -> None:
+    world = World(load_level(resolve_level("rockfield")))
+    geo = world.paths.geometry()
+    args = world.brain.follow.kernel_args(world.crowd, DT)
+    assert args[: steer_system.FOLLOW_GEOMETRY] == (geo.pf, geo.pi, geo.sf, geo.real)
+    _, pad, rmax = world.brain.avoid.obstacles.index()
+    rocks = world.brain.avoid.kernel_args(world.crowd, DT)
+    assert rocks[steer_system.ROCKS_PAD : steer_system.ROCKS_PAD + 2] == (pad, rmax)

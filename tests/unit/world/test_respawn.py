@@ -163,3 +163,14 @@ def test_a_pushed_rock_stays_where_it_was_pushed() -> None:
     # Then the rock is still where it was pushed
     assert np.allclose(world.obstacle_pos[j], pushed)
     assert match_agents(world, world)[0].size == world.n
+
+
+def test_the_wanderers_draws_go_on_across_a_world_carried_over() -> None:
+    # Given Squadron running (its NPCs wander), the wander drawing from the brain's generator
+    model, world = _running("squadron", frames=30)
+    rng = world.brain.wander.rng
+    assert rng is world.brain.rng
+    # When an edit carries the world over
+    assert model.set_property(Ref("enemies", 0), CLASSES["enemy"].prop("count"), "3")
+    # Then the wander still draws from the same generator, going on where it was
+    assert world.brain.wander.rng is rng and world.brain.rng is rng
