@@ -3,17 +3,19 @@
 :func:`steer` is the system's entry point: the crowd's steering (:func:`crowd_forces`), then
 every body's acceleration (:func:`~game.world.motion.accelerations`: the crowd's steering, the
 player's thrust, the rocks' friction on the ground and the currents' drag) into
-``world.physics.acc``.
+``world.physics.acc``. In play it runs fused, in two compiled calls
+(:mod:`game.world.fused`); with debug output or a stagger it runs the behaviours one by one
+as below, to the same floats.
 
 The force is Buckland's prioritised running sum (see :class:`~game.world.brains.CrowdBrain`):
 the urgent part (containment, walls, rocks, then queueing and agent avoidance), separation,
 and the goal of the agent's mode. The goal of the modes whose behaviour is a formula on the
 agent and one target (``pursue``, ``return``, a leashed ``wander``, ``flee``, ``idle``,
 ``guard``, ``form``) comes from one compiled pass over the state's columns
-(:func:`_mode_goals`) calling the engine's per-agent maths (:mod:`steering.kernels`), the
-same functions the behaviours run. The behaviours with memory or a world to search (path
-following, currents, hiding, wander) are called once each over the crowd, and only when
-some agent needs them; each agent's column says whose force it is.
+(:func:`~game.world.goals.mode_goals`) calling the engine's per-agent maths
+(:mod:`steering.kernels`), the same functions the behaviours run. The behaviours with memory
+or a world to search (path following, currents, hiding, wander) are called once each over the
+crowd, and only when some agent needs them; each agent's column says whose force it is.
 
 :func:`crowd_forces` reads ``world.state``, ``world.minds``, ``world.roster``, the currents
 at the bodies (``world.body_current``) and the brain's behaviours, and writes
@@ -22,113 +24,49 @@ at the bodies (``world.body_current``) and the brain's behaviours, and writes
 
 from __future__ import annotations
 
-import operator
-import weakref
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import numba
 import numpy as np
-from numba.core import types
-from numba.experimental import structref
 from numpy.typing import NDArray
 
-from steering import (
-    AgentGroup,
-    Arrive,
-    AvoidObstacles,
-    AvoidWalls,
-    Contain,
-    Debug,
-    Flee,
-    Hide,
-    Interpose,
-    OffsetPursuit,
-    Pursue,
-    Seek,
-)
+from steering import AgentGroup, Debug, Hide
 from steering.combine import scatter_debug
 from steering.debug import ArriveDebug, InterposeDebug, OffsetDebug, PursueDebug, SeekDebug
 from steering.debug import keys as debug_keys
-from steering.grid import BRUTE_MAX
-from steering.kernels import (
-    PARALLEL_MIN,
-    accumulate_rows,
-    arrive,
-    avoid_obstacles_rows,
-    avoid_walls_rows,
-    contain_rows,
-    flee,
-    follow_rows,
-    hypot,
-    interpose,
-    njit,
-    offset_pursuit,
-    pursue,
-    running_add,
-    separate_rows,
-    set_length,
-    truncate,
-    use_cache,
-    wander_rows,
-)
-from steering.kernels import steer as seek_force
 from steering.vec import FloatArray, put_rows
 
-from .brains import Mode, combine, combine_rows
+from .brains import combine
+from .fused import steer_fused
+from .goals import (
+    FORM,
+    GOAL_PARAMS,
+    GUARD,
+    IDLE,
+    NEED_AVOID,
+    NEED_FLOW,
+    NEED_HIDE,
+    NEED_PATH,
+    NEED_QUEUE,
+    NEED_WANDER,
+    PURSUE,
+    RETURN,
+    WANDER,
+    accumulate_bits,
+    add_rows,
+    cap_rows,
+    goal_first_rows,
+    mode_goals,
+)
 from .motion import ROCK_FRICTION, ROCK_GRIP, accelerations
-from .spawn import ENEMY, NPC
 
 if TYPE_CHECKING:
     from .world import World
 
-__all__ = ["FUSED_MAX", "crowd_forces", "fused_applies", "steer"]
-
-use_cache(__file__)
+__all__ = ["crowd_forces", "steer"]
 
 IntArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
 
-PATROL = int(Mode.PATROL)
-PURSUE = int(Mode.PURSUE)
-RETURN = int(Mode.RETURN)
-WANDER = int(Mode.WANDER)
-FLEE = int(Mode.FLEE)
-FLOW = int(Mode.FLOW)
-FOLLOW = int(Mode.FOLLOW)
-IDLE = int(Mode.IDLE)
-GUARD = int(Mode.GUARD)
-FORM = int(Mode.FORM)
-HIDE = int(Mode.HIDE)
-
-#: What an agent's goal needs beyond the compiled pass (bits of ``_mode_goals``' result).
-NEED_PATH, NEED_FLOW, NEED_HIDE, NEED_WANDER, NEED_QUEUE, NEED_AVOID = 1, 2, 4, 8, 16, 32
-
-# The behaviours' own defaults, read from them (one source for both ways of running them).
-_PURSUE = Pursue((0.0, 0.0))
-_LOST = Arrive((0.0, 0.0), slowing_radius=60.0)  # heading for the last sighting
-_REST = Arrive((0.0, 0.0))  # idle: come to rest where it is
-_SEEK = Seek((0.0, 0.0))
-_FLEE = Flee((0.0, 0.0))
-_GUARD = Interpose((0.0, 0.0), (0.0, 0.0))
-_FORM = OffsetPursuit((0.0, 0.0), (0.0, 0.0), (1.0, 0.0), (0.0, 0.0))
-_PARAMS = np.array(
-    [
-        _PURSUE.max_prediction,
-        _PURSUE.gain,
-        _LOST.slowing_radius,
-        _LOST.gain,
-        _LOST.brake_fraction,
-        _REST.slowing_radius,
-        _REST.gain,
-        _REST.brake_fraction,
-        _SEEK.gain,
-        _FLEE.gain,
-        _GUARD.gain,
-        _GUARD.slowing_radius,
-        _FORM.gain,
-        _FORM.slowing_radius,
-    ]
-)
 #: Where an agent's goal aims, by what it does, in the debug dict (the behaviours' own keys):
 #: pursuing a player it sees, heading for the last sighting (an arrival), returning or
 #: pulled back to its post (a seek), coming to rest, guarding, holding a slot.
@@ -143,7 +81,7 @@ _AIM_KEYS = (
 
 def steer(world: World, dt: float) -> None:
     """Run the steer system on ``world`` (see the module's docstring)."""
-    if _fused(world, dt):
+    if steer_fused(world, dt):
         return
     forces = crowd_forces(world, dt)
     phys = world.physics
@@ -207,7 +145,7 @@ def _goal_first(world: World) -> BoolArray:
     """(n,) crowd agents that put their goal before separation: patrols that lead no
     formation (see :func:`~game.world.brains.combine`)."""
     out = np.empty(world.n - 1, dtype=np.bool_)
-    _goal_first_rows(world.state.mode, world.leads, out)
+    goal_first_rows(world.state.mode, world.leads, out)
     return out
 
 
@@ -231,7 +169,7 @@ def _parts(
     pace = held if isinstance(held, np.ndarray) and held.shape == (m,) else np.empty(m)
     path_col, direction_col, _, _ = brain.follow.param(group)
     player, player_vel = brain.player_pos, brain.player_vel
-    need = _mode_goals(
+    need = mode_goals(
         rows,
         state.mode,
         world.kind,
@@ -264,7 +202,7 @@ def _parts(
         brain.flee_distance,
         t.sentinel.ratio,
         t.fish.extra_wander_weight,
-        _PARAMS,
+        GOAL_PARAMS,
         goals,
         aim,
         weight,
@@ -277,9 +215,9 @@ def _parts(
         _aim_debug(debug, state.mode[rows + 1], state.sees[rows + 1], aim)
     if need & NEED_PATH:
         brain.pace.max_speed = pace
-        _add_rows(goals, _run(brain.pace, group, dt, debug, bits, NEED_PATH), bits, NEED_PATH)
+        add_rows(goals, _run(brain.pace, group, dt, debug, bits, NEED_PATH), bits, NEED_PATH)
     if need & NEED_FLOW:
-        _add_rows(goals, _run(brain.flow, group, dt, debug, bits, NEED_FLOW), bits, NEED_FLOW)
+        add_rows(goals, _run(brain.flow, group, dt, debug, bits, NEED_FLOW), bits, NEED_FLOW)
     if need & NEED_HIDE:
         hider = Hide(
             state.threat[rows + 1],
@@ -287,13 +225,13 @@ def _parts(
             state.threat_vel[rows + 1],
             distance_from_boundary=t.hider.hide_distance,
         )
-        _add_rows(goals, _run(hider, group, dt, debug, bits, NEED_HIDE), bits, NEED_HIDE)
+        add_rows(goals, _run(hider, group, dt, debug, bits, NEED_HIDE), bits, NEED_HIDE)
     if need & NEED_WANDER:
         # One wander call for every agent that wanders at all (its angle advances once per
         # update): full weight as the goal, a little on top of a path or the current.
         force = _run(brain.wander, group, dt, debug, bits, NEED_WANDER)
-        _add_rows(goals, force * weight[:, None], bits, NEED_WANDER)
-    _cap_rows(goals, group.max_force)
+        add_rows(goals, force * weight[:, None], bits, NEED_WANDER)
+    cap_rows(goals, group.max_force)
     urgent = brain.urgent(group, dt, debug)
     # Queueing and sidestepping rank after the urgent part and before separation and goal:
     # a blocked fish brakes before its goal pushes it on (see Queue).
@@ -303,7 +241,7 @@ def _parts(
     ):
         if need & bit:
             force = _run(behaviour, group, dt, debug, bits, bit)
-            _accumulate_rows(urgent, force, bits, bit, float(w), group.max_force)
+            accumulate_bits(urgent, force, bits, bit, float(w), group.max_force)
     return urgent, goals
 
 
@@ -342,739 +280,3 @@ def _aim_debug(
         idx = np.flatnonzero(rows)
         if idx.size:
             debug[key] = scatter_debug(debug.get(key), aim[idx], idx, n)
-
-
-@njit
-def _goal_first_rows(mode: NDArray[np.int8], leads: BoolArray, out: BoolArray) -> None:
-    for i in range(out.shape[0]):
-        out[i] = mode[i + 1] == PATROL and not leads[i + 1]
-
-
-@njit
-def _add_rows(goals: FloatArray, force: FloatArray, bits: NDArray[np.int8], bit: int) -> None:
-    """``goals += force`` on the rows whose ``bits`` hold ``bit``."""
-    for i in range(goals.shape[0]):
-        if bits[i] & bit:
-            goals[i, 0] += force[i, 0]
-            goals[i, 1] += force[i, 1]
-
-
-@njit
-def _cap_rows(goals: FloatArray, max_force: FloatArray) -> None:
-    """Each row of ``goals`` shortened to its max force, in place."""
-    for i in range(goals.shape[0]):
-        goals[i, 0], goals[i, 1] = truncate(goals[i, 0], goals[i, 1], max_force[i])
-
-
-@njit
-def _accumulate_rows(
-    total: FloatArray,
-    force: FloatArray,
-    bits: NDArray[np.int8],
-    bit: int,
-    weight: float,
-    max_force: FloatArray,
-) -> None:
-    """Buckland's running sum of ``force * weight`` into ``total`` on the rows whose
-    ``bits`` hold ``bit``."""
-    for i in range(total.shape[0]):
-        if bits[i] & bit:
-            total[i, 0], total[i, 1] = running_add(
-                total[i, 0], total[i, 1], force[i, 0] * weight, force[i, 1] * weight, max_force[i]
-            )
-
-
-@njit
-def _mode_goals(
-    rows: IntArray,
-    mode: NDArray[np.int8],
-    kind: NDArray[np.int8],
-    pos: FloatArray,
-    vel: FloatArray,
-    heading: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    target: FloatArray,
-    seen: NDArray[np.bool_],
-    post: FloatArray,
-    wander: NDArray[np.bool_],
-    queue: NDArray[np.bool_],
-    avoid: NDArray[np.bool_],
-    leader: IntArray,
-    slot: FloatArray,
-    pace: FloatArray,
-    path_index: IntArray,
-    reverse: NDArray[np.bool_],
-    current: FloatArray,
-    in_current: NDArray[np.bool_],
-    drag: float,
-    player_x: float,
-    player_y: float,
-    player_vx: float,
-    player_vy: float,
-    exit_x: float,
-    exit_y: float,
-    leash: float,
-    flee_distance: float,
-    ratio: float,
-    extra_wander: float,
-    params: FloatArray,
-    goals: FloatArray,
-    aim: FloatArray,
-    weight: FloatArray,
-    bits: NDArray[np.int8],
-    speed: FloatArray,
-    path_col: FloatArray,
-    direction_col: FloatArray,
-) -> int:
-    """Each agent's goal force for the modes that are a formula (zero for the others), where
-    it aims, and what else it needs (``bits``, and all of them or-ed together returned:
-    ``NEED_*``). Agent row ``r = rows[i] + 1``."""
-    need = 0
-    for i in range(rows.shape[0]):
-        r = rows[i] + 1
-        m = mode[r]
-        px, py, vx, vy = pos[r, 0], pos[r, 1], vel[r, 0], vel[r, 1]
-        ms, mf = max_speed[r], max_force[r]
-        fx = fy = 0.0
-        ax, ay = np.nan, np.nan
-        w = 0.0
-        path = m in (PATROL, FOLLOW)
-        b = 0
-        path_col[i] = path_index[r] if path else -1.0
-        direction_col[i] = -1.0 if reverse[r] else 1.0
-        speed[i] = ms * pace[r] if m == PATROL else ms
-        if path:
-            b |= NEED_PATH
-            if m == PATROL and drag > 0.0 and in_current[r]:
-                # Patrols steer for their velocity over the ground: their goal also cancels
-                # the current's drag, so a current does not carry a guard off its route
-                # (issue 15: the Sandbox's ring patroller was carried 630 px off it).
-                fx = (vx - current[r, 0]) * drag
-                fy = (vy - current[r, 1]) * drag
-        elif m == PURSUE:
-            if seen[r]:
-                fx, fy, ax, ay = pursue(
-                    px,
-                    py,
-                    vx,
-                    vy,
-                    target[r, 0],
-                    target[r, 1],
-                    player_vx,
-                    player_vy,
-                    ms,
-                    mf,
-                    params[0],
-                    params[1],
-                )
-            else:
-                ax, ay = target[r, 0], target[r, 1]
-                fx, fy = arrive(px, py, vx, vy, ax, ay, ms, mf, params[2], params[3], params[4])
-        elif m == RETURN:
-            ax, ay = target[r, 0], target[r, 1]
-            dx, dy = set_length(ax - px, ay - py, ms)
-            fx, fy = seek_force(dx, dy, vx, vy, params[8], mf)
-        elif m == WANDER:
-            leashed = kind[r] == ENEMY and path_index[r] < 0
-            if leashed and hypot(px - post[r, 0], py - post[r, 1]) > leash:
-                ax, ay = post[r, 0], post[r, 1]
-                dx, dy = set_length(ax - px, ay - py, ms)
-                fx, fy = seek_force(dx, dy, vx, vy, params[8], mf)
-            else:
-                w = 1.0
-        elif m == FLOW:
-            b |= NEED_FLOW
-        elif m == FLEE:
-            fx, fy = flee(
-                px,
-                py,
-                vx,
-                vy,
-                heading[r, 0],
-                heading[r, 1],
-                player_x,
-                player_y,
-                ms,
-                mf,
-                flee_distance,
-                params[9],
-            )
-        elif m == IDLE:
-            ax, ay = px, py
-            fx, fy = arrive(px, py, vx, vy, px, py, ms, mf, params[5], params[6], params[7])
-        elif m == GUARD:
-            fx, fy, ax, ay = interpose(
-                px,
-                py,
-                vx,
-                vy,
-                player_x,
-                player_y,
-                exit_x,
-                exit_y,
-                player_vx,
-                player_vy,
-                0.0,
-                0.0,
-                ratio,
-                ms,
-                mf,
-                params[10],
-                params[11],
-            )
-        elif m == FORM:
-            lead = max(leader[r], 0)  # row 0 stands in for "no leader"
-            fx, fy, ax, ay = offset_pursuit(
-                px,
-                py,
-                vx,
-                vy,
-                pos[lead, 0],
-                pos[lead, 1],
-                vel[lead, 0],
-                vel[lead, 1],
-                heading[lead, 0],
-                heading[lead, 1],
-                slot[r, 0],
-                slot[r, 1],
-                ms,
-                mf,
-                params[12],
-                params[13],
-            )
-        elif m == HIDE:
-            b |= NEED_HIDE
-        if w == 0.0 and wander[r] and kind[r] == NPC and (path or m == FLOW):
-            w = extra_wander
-        if w > 0.0:
-            b |= NEED_WANDER
-        if queue[r] and (path or m == FLOW):
-            b |= NEED_QUEUE
-        if avoid[r]:
-            b |= NEED_AVOID
-        bits[i] = b
-        need |= b
-        weight[i] = w
-        goals[i, 0] = fx
-        goals[i, 1] = fy
-        aim[i, 0] = ax
-        aim[i, 1] = ay
-    return need
-
-
-# -- the fused step ----------------------------------------------------------------------------
-#
-# In play (every agent every step, no debug output, a crowd under FUSED_MAX) the steer system
-# runs the same behaviours as :func:`crowd_forces` in two compiled calls, calling their own
-# loops over agents (``steering.kernels.*_rows``) with the arguments each behaviour gives
-# (``kernel_args``): the goals (modes, path following), then the urgent part, separation, the
-# running sum and every body's acceleration. Python runs only what is rare or searches a world
-# in between (an edited path's second pass, currents, hiding, queueing, agent avoidance, and
-# the wander's random draws). The floats are the same, in the same order, as
-# :func:`crowd_forces` and :func:`steer` compute them.
-#
-# The arrays that stay the same objects from step to step are bound once into a compiled
-# record (a numba structref, :class:`StepPlan`), so a call passes one object instead of some
-# eighty arrays (numba unboxes each array argument, about 0.1 us apiece); the plan is bound
-# again when any object it was made from is replaced (an edit, a world carried over). What
-# changes every step (the paths' packed geometry, how far the rocks moved since their grid was
-# built, the neighbour grid above BRUTE_MAX agents, the wander's draws, the currents at the
-# bodies, the player, the input) is passed with each call.
-
-#: Where the max speed is in :meth:`FollowPath.kernel_args` (the pace replaces it, as the
-#: brain's ``Limited`` view does).
-FOLLOW_MAX_SPEED = 9
-#: Where the path's packed geometry ends in :meth:`FollowPath.kernel_args` (it is passed with
-#: each call; the rest is bound in the plan).
-FOLLOW_GEOMETRY = 4
-#: Where the rocks' pad (how far they moved since their grid was built) and largest radius
-#: are in :meth:`AvoidObstacles.kernel_args` (they are passed with each call).
-ROCKS_PAD = 17
-#: The crowd size from which the behaviours' parallel loops run (the fused path is serial).
-FUSED_MAX = PARALLEL_MIN
-
-
-@structref.register
-class StepPlanType(types.StructRef):
-    """numba's type of :class:`StepPlan`."""
-
-    def preprocess_fields(self, fields: Any) -> Any:
-        return tuple((name, types.unliteral(t)) for name, t in fields)
-
-
-class StepPlan(structref.StructRefProxy):
-    """The steer system's arrays for one world, bound once (see above). Fields: ``goals``
-    (the arrays :func:`_mode_goals` reads and writes, then the fused step's own), ``follow``
-    (path following's arguments after the geometry, the pace as max speed), ``contain``,
-    ``walls`` (None without walls), ``limits`` (the crowd's max force), ``consts`` (the
-    tuning's numbers) and ``bodies`` (the steering out, and the bodies' accelerations and
-    velocities)."""
-
-    def __new__(cls, *fields: Any) -> StepPlan:
-        # numba's own constructor compiles afresh in every process; this one is cached.
-        return _new_plan(*fields)
-
-
-structref.define_proxy(
-    StepPlan, StepPlanType, ["goals", "follow", "contain", "walls", "limits", "consts", "bodies"]
-)
-
-
-@njit
-def _new_plan(
-    goals: tuple,
-    follow: tuple,
-    contain: tuple,
-    walls: tuple | None,
-    limits: FloatArray,
-    consts: tuple,
-    bodies: tuple,
-) -> StepPlan:
-    return StepPlan(goals, follow, contain, walls, limits, consts, bodies)
-
-
-@structref.register
-class SidePlanType(types.StructRef):
-    """numba's type of :class:`SidePlan`."""
-
-    def preprocess_fields(self, fields: Any) -> Any:
-        return tuple((name, types.unliteral(t)) for name, t in fields)
-
-
-class SidePlan(structref.StructRefProxy):
-    """The arguments of the rocks' avoidance and of separation for one world, bound while
-    the rocks' grid and the neighbour grid stay the same objects (see :func:`_side`):
-    ``rocks`` and ``separate`` (None for a crowd whose neighbour grid is built every step;
-    its arguments then come with each call)."""
-
-    def __new__(cls, *fields: Any) -> SidePlan:
-        return _new_side(*fields)
-
-
-structref.define_proxy(SidePlan, SidePlanType, ["rocks", "separate"])
-
-
-@njit
-def _new_side(rocks: tuple, separate: tuple | None) -> SidePlan:
-    return SidePlan(rocks, separate)
-
-
-class _Bound:
-    """A world's plan and the objects it was made from (compared by identity each step)."""
-
-    __slots__ = (
-        "bits",
-        "dbg",
-        "dt",
-        "first",
-        "flags",
-        "goals",
-        "key",
-        "pace",
-        "pforce",
-        "plan",
-        "settings",
-        "side",
-        "side_key",
-        "urgent",
-        "weight",
-    )
-
-    def __init__(self, world: World, key: tuple[object, ...], dt: float) -> None:
-        m = world.n - 1
-        brain = world.brain
-        crowd = world.crowd
-        state = world.state
-        roster = world.roster
-        a = world.agents
-        t = world.tuning
-        self.key = key
-        self.dt = dt
-        self.settings: list[dict[str, Any]] = []
-        self.pace = np.empty(m)
-        self.pforce = np.empty((m, 2))
-        self.flags = np.empty(m, dtype=np.uint8)
-        self.goals = np.empty((m, 2))
-        self.bits = np.empty(m, dtype=np.int8)
-        self.weight = np.empty(m)
-        self.urgent = np.empty((m, 2))
-        self.first = np.empty(m, dtype=np.bool_)
-        self.dbg = np.empty((0, 8))
-        self.side: SidePlan | None = None
-        self.side_key: tuple[object, ...] = ()
-        follow = brain.follow
-        follow.param(crowd)  # makes the path columns the compiled goals write
-        fargs = follow.kernel_args(crowd, dt)
-        fargs = (*fargs[:FOLLOW_MAX_SPEED], self.pace, *fargs[FOLLOW_MAX_SPEED + 1 :])
-        goals = (
-            np.arange(m),
-            state.mode,
-            world.kind,
-            a.pos,
-            a.vel,
-            a.heading,
-            a.max_speed,
-            a.max_force,
-            state.target,
-            state.sees,
-            roster.post,
-            roster.wander,
-            roster.queue,
-            roster.avoid,
-            roster.leader,
-            roster.slot,
-            world.pace,
-            world.path_index,
-            state.reverse,
-            _PARAMS,
-            self.goals,
-            np.empty((m, 2)),  # where each goal aims (debug output only)
-            self.weight,
-            self.bits,
-            self.pace,
-            world.leads,
-            self.first,
-            self.pforce,
-            self.dbg,
-            self.flags,
-            self.urgent,
-        )
-        consts = (
-            float(t.patrol.leash),
-            float(brain.flee_distance),
-            float(t.sentinel.ratio),
-            float(t.fish.extra_wander_weight),
-            float(t.crowd.separation_weight),
-            float(t.crowd.goal_weight),
-            float(t.crowd.player_gain),
-            float(ROCK_FRICTION),
-            float(ROCK_GRIP),
-        )
-        wall = brain.walls
-        phys = world.physics
-        self.plan = StepPlan(
-            goals,
-            fargs[FOLLOW_GEOMETRY:],
-            brain.contain.kernel_args(crowd, dt),
-            None if wall is None else wall.kernel_args(crowd, dt),
-            crowd.max_force,
-            consts,
-            (state.steer, phys.acc, phys.vel),
-        )
-
-
-#: Each world's bound plan (a world carried over to an edited level keeps its object and
-#: gets a new plan, since the objects it was made from change).
-_BOUND: weakref.WeakKeyDictionary[World, _Bound] = weakref.WeakKeyDictionary()
-
-
-def fused_applies(world: World) -> bool:
-    """Whether the steer system runs ``world``'s next step fused: every agent every step, no
-    debug output, steering on, a crowd (none, too) under :data:`FUSED_MAX`, compiled kernels (not
-    ``NUMBA_DISABLE_JIT``), and the brain's urgent part its own containment, walls and
-    rocks."""
-    brain = world.brain
-    parts = brain.urgent.parts
-    wall = brain.walls
-    urgent = (brain.contain, brain.avoid) if wall is None else (brain.contain, wall, brain.avoid)
-    return (
-        world.stagger == 1
-        and not world.debug_enabled
-        and world.steering_enabled
-        and world.n - 1 < FUSED_MAX
-        and not numba.config.DISABLE_JIT  # type: ignore[attr-defined]
-        and len(parts) == len(urgent)
-        and all(map(operator.is_, parts, urgent))
-        and type(brain.contain) is Contain
-        and type(brain.avoid) is AvoidObstacles
-        and (wall is None or type(wall) is AvoidWalls)
-    )
-
-
-def _plan_key(world: World) -> tuple[object, ...]:
-    """The objects a world's plan is made from: a new plan when any of them is replaced."""
-    brain = world.brain
-    crowd = world.crowd
-    phys = world.physics
-    return (
-        world.state,
-        world.roster,
-        world.agents,
-        crowd,
-        crowd.state,
-        crowd.max_force,
-        world.pace,
-        world.leads,
-        world.path_index,
-        world.kind,
-        world.tuning,
-        brain.follow,
-        brain.contain,
-        brain.walls,
-        phys.acc,
-        phys.vel,
-    )
-
-
-def _settings(world: World) -> list[dict[str, Any]]:
-    """The settings of the behaviours whose numbers the plans hold (copies of their fields,
-    compared in one C-level comparison each step: a changed setting binds the plans again)."""
-    brain = world.brain
-    return [
-        dict(vars(brain.follow)),
-        dict(vars(brain.contain)),
-        dict(vars(brain.avoid)),
-        dict(vars(world.separate)),
-        {} if brain.walls is None else dict(vars(brain.walls)),
-    ]
-
-
-def _fused(world: World, dt: float) -> bool:
-    """Run the steer system in its fused form when it applies (:func:`fused_applies`); False
-    when not, and nothing was done."""
-    if not fused_applies(world):
-        return False
-    key = _plan_key(world)
-    bound = _BOUND.get(world)
-    settings = _settings(world)
-    try:
-        same = bound is not None and settings == bound.settings
-    except (TypeError, ValueError):  # a setting replaced by an array: compared element-wise
-        same = False
-    if not same or bound is None or not all(map(operator.is_, key, bound.key)) or dt != bound.dt:
-        bound = _BOUND[world] = _Bound(world, key, dt)
-        bound.settings = settings
-    brain = world.brain
-    crowd = world.crowd
-    geo = world.paths.geometry()
-    player, player_vel = brain.player_pos, brain.player_vel
-    need, edited = _goals_pass(
-        bound.plan,
-        geo.pf,
-        geo.pi,
-        geo.sf,
-        geo.real,
-        world.body_current,
-        world.body_in_current,
-        brain.drag,
-        float(player[0]),
-        float(player[1]),
-        float(player_vel[0]),
-        float(player_vel[1]),
-        float(brain.exit_pos[0]),
-        float(brain.exit_pos[1]),
-    )
-    goals, bits = bound.goals, bound.bits
-    if edited:
-        args = brain.follow.kernel_args(crowd, dt)
-        args = (*args[:FOLLOW_MAX_SPEED], bound.pace, *args[FOLLOW_MAX_SPEED + 1 :])
-        brain.follow.second_pass(args, bound.pforce, bound.dbg, bound.flags)
-        _add_rows(goals, bound.pforce, bits, NEED_PATH)
-    if need & NEED_FLOW:
-        _add_rows(goals, brain.flow(crowd, dt, None), bits, NEED_FLOW)
-    if need & NEED_HIDE:
-        state = world.state
-        hider = Hide(
-            state.threat[1:],
-            brain.avoid.obstacles,
-            state.threat_vel[1:],
-            distance_from_boundary=world.tuning.hider.hide_distance,
-        )
-        _add_rows(goals, hider(crowd, dt, None), bits, NEED_HIDE)
-    # The wander's random numbers are drawn here, where the behaviour would be called; its
-    # loop runs in the next compiled call, before the goals are capped.
-    wander = brain.wander.kernel_args(crowd, dt) if need & NEED_WANDER else None
-    late = need & (NEED_QUEUE | NEED_AVOID)
-    thrust = world.thrust
-    a = world.agents
-    side, pad, rmax, separate = _side(bound, world, dt)
-    finish = (
-        world.body_current,
-        world.body_in_current,
-        world.n,
-        float(thrust[0]),
-        float(thrust[1]),
-        float(a.max_speed[0]),
-        float(a.max_force[0]),
-        world.currents.drag,
-    )
-    _urgent_pass(bound.plan, side, pad, rmax, wander, not late, separate, *finish)
-    if late:
-        t = world.tuning
-        for bit, behaviour, w in (
-            (NEED_QUEUE, brain.queue, t.fish.queue_weight),
-            (NEED_AVOID, brain.avoid_agents, t.fish.avoid_weight),
-        ):
-            if need & bit:
-                force = behaviour(crowd, dt, None)
-                _accumulate_rows(bound.urgent, force, bits, bit, float(w), crowd.max_force)
-        _finish(bound.plan, side, separate, *finish)
-    return True
-
-
-def _side(
-    world_bound: _Bound, world: World, dt: float
-) -> tuple[SidePlan, float, float, tuple[Any, ...] | None]:
-    """The rocks' and separation's arguments this step: a :class:`SidePlan`, made again when
-    the rocks or their grid changed; how far the rocks moved since the grid was built and the
-    largest radius (:meth:`Obstacles.index`, passed with each call); and the separation's
-    arguments when the crowd is too big for a fixed neighbour grid."""
-    crowd = world.crowd
-    obs = world.brain.avoid.obstacles
-    grid, pad, rmax = obs.index() if len(obs) else (None, 0.0, 0.0)
-    fixed = crowd.n <= BRUTE_MAX  # separation measures every pair: its arguments stay
-    key = (obs, obs.centers, obs.radii, grid, world.brain.avoid, world.separate, fixed)
-    side = world_bound.side
-    if side is None or not all(map(operator.is_, key, world_bound.side_key)):
-        separate = world.separate.kernel_args(crowd, dt) if fixed else None
-        side = world_bound.side = SidePlan(world.brain.avoid.kernel_args(crowd, dt), separate)
-        world_bound.side_key = key
-    return side, pad, rmax, None if fixed else world.separate.kernel_args(crowd, dt)
-
-
-@njit
-def _goals_pass(
-    plan: Any,  # a StepPlan, as numba sees it
-    pf: FloatArray,
-    pi: IntArray,
-    sf: FloatArray,
-    real: IntArray,
-    current: FloatArray,
-    in_current: NDArray[np.bool_],
-    drag: float,
-    player_x: float,
-    player_y: float,
-    player_vx: float,
-    player_vy: float,
-    exit_x: float,
-    exit_y: float,
-) -> tuple[int, int]:
-    """The goals' compiled part of a fused step: which agents put their goal first, the
-    modes' goals (:func:`_mode_goals`) and path following at the patrol pace, added to the
-    goals unless some path was edited (then the count of such agents is returned, and the
-    caller finishes path following). Returns (``NEED_*`` bits of the crowd, that count)."""
-    g = plan.goals
-    c = plan.consts
-    f = plan.follow
-    _goal_first_rows(g[1], g[25], g[26])
-    need = _mode_goals(
-        g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10], g[11], g[12], g[13],
-        g[14], g[15], g[16], g[17], g[18], current, in_current, drag, player_x, player_y,
-        player_vx, player_vy, exit_x, exit_y, c[0], c[1], c[2], c[3], g[19], g[20], g[21], g[22],
-        g[23], g[24], f[0], f[1],
-    )  # fmt: skip
-    edited = 0
-    if need & NEED_PATH:
-        edited = follow_rows(pf, pi, sf, real, *f, g[27], g[28], g[29], False)
-        if edited == 0:
-            _add_rows(g[20], g[27], g[23], NEED_PATH)
-    return need, edited
-
-
-@njit
-def _urgent_pass(
-    plan: Any,  # a StepPlan, as numba sees it
-    side: Any,  # a SidePlan
-    pad: float,
-    rmax: float,
-    wander: tuple | None,
-    finish: bool,
-    separate: tuple | None,
-    current: FloatArray,
-    in_current: NDArray[np.bool_],
-    n: int,
-    thrust_x: float,
-    thrust_y: float,
-    player_speed: float,
-    player_accel: float,
-    drag: float,
-) -> None:
-    """The wander added to the goals of the agents that wander (its weight each); the goals
-    capped at max force; the urgent part (Buckland's running sum of containment, walls and
-    rocks); then, with ``finish``, :func:`_finish`."""
-    goals = plan.goals[20]
-    urgent = plan.goals[30]
-    max_force = plan.limits
-    _wander(wander, plan.goals[22], plan.goals[23], goals)
-    _cap_rows(goals, max_force)
-    force = np.empty((goals.shape[0], 2))
-    contain_rows(*plan.contain, force)
-    accumulate_rows(urgent, force, 1.0, max_force, True, False)
-    _walls(plan.walls, force, urgent, max_force)
-    r = side.rocks  # with this step's pad and largest radius (ROCKS_PAD, ROCKS_PAD + 1)
-    avoid_obstacles_rows(
-        r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13],
-        r[14], r[15], r[16], pad, rmax, r[19], r[20], r[21], r[22], r[23], r[24], r[25],
-        force, np.empty((0, 1)),
-    )  # fmt: skip
-    accumulate_rows(urgent, force, 1.0, max_force, False, True)
-    if finish:
-        _finish(
-            plan, side, separate, current, in_current, n, thrust_x, thrust_y, player_speed,
-            player_accel, drag,
-        )  # fmt: skip
-
-
-@njit
-def _walls(
-    walls: tuple | None, force: FloatArray, urgent: FloatArray, max_force: FloatArray
-) -> None:
-    """The walls' part of the running sum (nothing without walls)."""
-    if walls is not None:
-        avoid_walls_rows(*walls, force, np.empty((0, 1)))
-        accumulate_rows(urgent, force, 1.0, max_force, False, False)
-
-
-@njit
-def _finish(
-    plan: Any,  # a StepPlan, as numba sees it
-    side: Any,  # a SidePlan
-    separate: tuple | None,
-    current: FloatArray,
-    in_current: NDArray[np.bool_],
-    n: int,
-    thrust_x: float,
-    thrust_y: float,
-    player_speed: float,
-    player_accel: float,
-    drag: float,
-) -> None:
-    """Separation, the crowd's running sum (:func:`~game.world.brains.combine_rows`) into
-    the steering out, and every body's acceleration (:func:`~game.world.motion.accelerations`)."""
-    g = plan.goals
-    c = plan.consts
-    steer_out, acc, body_vel = plan.bodies
-    m = steer_out.shape[0]
-    sep = np.empty((m, 2))
-    _separate(side.separate, sep)  # one of the two is None: nothing
-    _separate(separate, sep)
-    combine_rows(g[30], sep, g[20], c[4], c[5], g[26], plan.limits, steer_out)
-    accelerations(
-        acc, body_vel, steer_out, current, in_current, n, thrust_x, thrust_y, player_speed,
-        player_accel, c[6], c[7], drag, c[8],
-    )  # fmt: skip
-
-
-@njit
-def _separate(args: tuple | None, out: FloatArray) -> None:
-    """Separation's loop on its arguments (:meth:`Separate.kernel_args`); nothing for None
-    (numba prunes the call for a None argument)."""
-    if args is not None:
-        separate_rows(*args, False, np.zeros(1, dtype=np.int64), np.zeros((1, 2)), out)
-
-
-@njit
-def _wander(
-    args: tuple | None, weight: FloatArray, bits: NDArray[np.int8], goals: FloatArray
-) -> None:
-    """``goals += wander * weight`` on the rows that wander (:meth:`Wander.kernel_args`);
-    nothing for None."""
-    if args is not None:
-        m = goals.shape[0]
-        force = np.empty((m, 2))
-        wander_rows(*args, np.empty((m, 2)), force)
-        for i in range(m):
-            if bits[i] & NEED_WANDER:
-                goals[i, 0] += force[i, 0] * weight[i]
-                goals[i, 1] += force[i, 1] * weight[i]
