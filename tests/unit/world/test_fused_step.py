@@ -263,3 +263,19 @@ def test_the_bound_argument_places_are_the_behaviours() -> None:
     _, pad, rmax = world.brain.avoid.obstacles.index()
     rocks = world.brain.avoid.kernel_args(world.crowd, DT)
     assert rocks[fused_step.ROCKS_PAD : fused_step.ROCKS_PAD + 2] == (pad, rmax)
+
+
+def test_the_fused_step_equals_it_when_fish_sidestep_one_another() -> None:
+    # Given Swarm with its fish avoiding each other (unaligned collision avoidance) and
+    # queueing: the fused step's late part, between its two compiled calls
+    from dataclasses import replace
+
+    base = load_level(resolve_level("swarm"))
+    npcs = [replace(n, avoid=True, queue=True) for n in base.npcs]
+    level = replace(base, npcs=npcs)
+    fused, plain = World(level), World(level, debug=True)
+    assert fused.roster.avoid.sum() > 100 and fused_step.fused_applies(fused)
+    for thrust in _thrusts(90):
+        fused.step(thrust)
+        plain.step(thrust)
+        np.testing.assert_array_equal(_snapshot(fused), _snapshot(plain))
