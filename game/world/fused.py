@@ -32,7 +32,7 @@ from numba.core import types
 from numba.experimental import structref
 from numpy.typing import NDArray
 
-from steering import AvoidObstacles, AvoidWalls, Contain, Hide
+from steering import AvoidObstacles, AvoidWalls, Contain
 from steering.grid import BRUTE_MAX
 from steering.kernels import (
     PARALLEL_MIN,
@@ -61,6 +61,8 @@ from .goals import (
     add_rows,
     cap_rows,
     goal_first_rows,
+    goal_inputs,
+    hider,
     mode_goals,
 )
 from .motion import ROCK_FRICTION, ROCK_GRIP, accelerations
@@ -188,8 +190,6 @@ class _Bound:
         brain = world.brain
         crowd = world.crowd
         state = world.state
-        roster = world.roster
-        a = world.agents
         t = world.tuning
         self.key = key
         self.dt = dt
@@ -211,24 +211,7 @@ class _Bound:
         fargs = (*fargs[:FOLLOW_MAX_SPEED], self.pace, *fargs[FOLLOW_MAX_SPEED + 1 :])
         goals = (
             np.arange(m),
-            state.mode,
-            world.kind,
-            a.pos,
-            a.vel,
-            a.heading,
-            a.max_speed,
-            a.max_force,
-            state.target,
-            state.sees,
-            roster.post,
-            roster.wander,
-            roster.queue,
-            roster.avoid,
-            roster.leader,
-            roster.slot,
-            world.pace,
-            world.path_index,
-            state.reverse,
+            *goal_inputs(world),  # entries 1-18
             GOAL_PARAMS,
             self.goals,
             np.empty((m, 2)),  # where each goal aims (debug output only)
@@ -376,14 +359,7 @@ def steer_fused(world: World, dt: float) -> bool:
     if need & NEED_FLOW:
         add_rows(goals, brain.flow(crowd, dt, None), bits, NEED_FLOW)
     if need & NEED_HIDE:
-        state = world.state
-        hider = Hide(
-            state.threat[1:],
-            brain.avoid.obstacles,
-            state.threat_vel[1:],
-            distance_from_boundary=world.tuning.hider.hide_distance,
-        )
-        add_rows(goals, hider(crowd, dt, None), bits, NEED_HIDE)
+        add_rows(goals, hider(world, slice(None))(crowd, dt, None), bits, NEED_HIDE)
     # The wander's random numbers are drawn here, where the behaviour would be called; its
     # loop runs in the next compiled call, before the goals are capped.
     wander = brain.wander.kernel_args(crowd, dt) if need & NEED_WANDER else None

@@ -13,10 +13,12 @@ calls) use them.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 from numpy.typing import NDArray
 
-from steering import Arrive, Flee, Interpose, OffsetPursuit, Pursue, Seek
+from steering import Arrive, Flee, Hide, Interpose, OffsetPursuit, Pursue, Seek
 from steering.kernels import (
     arrive,
     flee,
@@ -35,6 +37,9 @@ from steering.vec import FloatArray
 
 from .brains import Mode
 from .spawn import ENEMY, NPC
+
+if TYPE_CHECKING:
+    from .world import World
 
 __all__ = [
     "FLEE",
@@ -59,6 +64,8 @@ __all__ = [
     "add_rows",
     "cap_rows",
     "goal_first_rows",
+    "goal_inputs",
+    "hider",
     "mode_goals",
 ]
 
@@ -108,6 +115,47 @@ GOAL_PARAMS = np.array(
         _FORM.slowing_radius,
     ]
 )
+
+
+def goal_inputs(world: World) -> tuple[Any, ...]:
+    """The state's columns :func:`mode_goals` reads after its rows, in its order (``mode``
+    to ``reverse``): one list for both ways of running the steer system."""
+    a = world.agents
+    state = world.state
+    roster = world.roster
+    return (
+        state.mode,
+        world.kind,
+        a.pos,
+        a.vel,
+        a.heading,
+        a.max_speed,
+        a.max_force,
+        state.target,
+        state.sees,
+        roster.post,
+        roster.wander,
+        roster.queue,
+        roster.avoid,
+        roster.leader,
+        roster.slot,
+        world.pace,
+        world.path_index,
+        state.reverse,
+    )
+
+
+def hider(world: World, rows: IntArray | slice) -> Hide:
+    """The hiding behaviour of crowd ``rows`` (agent rows ``rows + 1``): from each one's
+    threat (:attr:`AgentState.threat`) behind the rocks."""
+    state = world.state
+    at = rows + 1 if isinstance(rows, np.ndarray) else slice(1, None)
+    return Hide(
+        state.threat[at],
+        world.brain.avoid.obstacles,
+        state.threat_vel[at],
+        distance_from_boundary=world.tuning.hider.hide_distance,
+    )
 
 
 @njit

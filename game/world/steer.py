@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from steering import AgentGroup, Debug, Hide
+from steering import AgentGroup, Debug
 from steering.combine import scatter_debug
 from steering.debug import ArriveDebug, InterposeDebug, OffsetDebug, PursueDebug, SeekDebug
 from steering.debug import keys as debug_keys
@@ -55,6 +55,8 @@ from .goals import (
     add_rows,
     cap_rows,
     goal_first_rows,
+    goal_inputs,
+    hider,
     mode_goals,
 )
 from .motion import ROCK_FRICTION, ROCK_GRIP, accelerations
@@ -155,8 +157,6 @@ def _parts(
     """The urgent part and the goals of crowd ``rows`` (``group`` holds those agents)."""
     brain = world.brain
     t = world.tuning
-    a = world.agents
-    roster = world.roster
     state = world.state
     m = rows.size
     goals = np.empty((m, 2))
@@ -171,24 +171,7 @@ def _parts(
     player, player_vel = brain.player_pos, brain.player_vel
     need = mode_goals(
         rows,
-        state.mode,
-        world.kind,
-        a.pos,
-        a.vel,
-        a.heading,
-        a.max_speed,
-        a.max_force,
-        state.target,
-        state.sees,
-        roster.post,
-        roster.wander,
-        roster.queue,
-        roster.avoid,
-        roster.leader,
-        roster.slot,
-        world.pace,
-        world.path_index,
-        state.reverse,
+        *goal_inputs(world),
         world.current_at_agents,
         world.in_current,
         brain.drag,
@@ -219,13 +202,8 @@ def _parts(
     if need & NEED_FLOW:
         add_rows(goals, _run(brain.flow, group, dt, debug, bits, NEED_FLOW), bits, NEED_FLOW)
     if need & NEED_HIDE:
-        hider = Hide(
-            state.threat[rows + 1],
-            brain.avoid.obstacles,
-            state.threat_vel[rows + 1],
-            distance_from_boundary=t.hider.hide_distance,
-        )
-        add_rows(goals, _run(hider, group, dt, debug, bits, NEED_HIDE), bits, NEED_HIDE)
+        hiding = hider(world, rows)
+        add_rows(goals, _run(hiding, group, dt, debug, bits, NEED_HIDE), bits, NEED_HIDE)
     if need & NEED_WANDER:
         # One wander call for every agent that wanders at all (its angle advances once per
         # update): full weight as the goal, a little on top of a path or the current.
