@@ -231,28 +231,6 @@ def combine_rows(
 
 
 @njit
-def _in_sight(
-    pos: FloatArray,
-    player: FloatArray,
-    sight: FloatArray,
-    cos_half: FloatArray,
-    heading: FloatArray,
-    cone: bool,
-    out: BoolArray,
-) -> None:
-    """Which enemies have the player within sight range and (with ``cone``) their sight
-    cone: cos(angle to the player) >= cos(half angle); all round when the half angle is pi."""
-    for k in range(out.shape[0]):
-        rx = player[0] - pos[k, 0]
-        ry = player[1] - pos[k, 1]
-        d = hypot(rx, ry)
-        ok = sight[k] > 0.0 and d <= sight[k]
-        if ok and cone and cos_half[k] > -1.0:
-            ok = rx * heading[k, 0] + ry * heading[k, 1] >= cos_half[k] * d
-        out[k] = ok
-
-
-@njit
 def _in_sight_rows(
     pos: FloatArray,
     heading: FloatArray,
@@ -261,8 +239,9 @@ def _in_sight_rows(
     cos_half: FloatArray,
     out: BoolArray,
 ) -> bool:
-    """:func:`_in_sight` with a cone, for the enemies at agent ``rows`` of ``pos`` and
-    ``heading`` (row 0 the player); returns whether any has the player in range."""
+    """Which enemies (at agent ``rows`` of ``pos`` and ``heading``; row 0 the player) have
+    the player within sight range and their sight cone: cos(angle to the player) >= cos(half
+    angle), all round when the half angle is pi; returns whether any has."""
     any_in = False
     for k in range(out.shape[0]):
         r = rows[k]
@@ -280,7 +259,7 @@ def _in_sight_rows(
 @dataclass(eq=False)
 class EnemyMinds:
     """The enemies' senses and memory, one row per enemy: what the perceive system's
-    :meth:`look` sees (a handful of Python calls for the line-of-sight queries of those that
+    :meth:`sense` sees (a handful of Python calls for the line-of-sight queries of those that
     could see the player) and what the think system (:func:`~game.world.think.think`) keeps.
 
     An enemy sees the player within its sight range and its sight cone (``half_angle`` each
@@ -304,7 +283,7 @@ class EnemyMinds:
         last_seen: (E, 2) where each last saw the player.
         last_vel: (E, 2) the player's velocity then.
         sighted: (E,) whether each sees the player itself this step (the perceive system's
-            :meth:`look`).
+            :meth:`sense`).
         seen: (E,) whether each sees the player this step, itself or through its formation
             (the think system, :func:`~game.world.think.think`).
     """
@@ -349,9 +328,10 @@ class EnemyMinds:
         heading: FloatArray,
         line_of_sight: Callable[[tuple[float, float], tuple[float, float]], bool],
     ) -> None:
-        """:meth:`look` for every enemy into :attr:`sighted`, in place, from the agents'
-        (N, 2) positions and unit headings (row 0 the player): one compiled pass over the
-        enemies' rows for range and cone, then ``line_of_sight`` for the few in range."""
+        """Which enemies see the player, into :attr:`sighted`, in place: within sight range
+        and cone, no rock or wall on the line between. From the agents' (N, 2) positions and
+        unit headings (row 0 the player): one compiled pass over the enemies' rows for range
+        and cone, then ``line_of_sight`` for the few in range."""
         seen = self.sighted
         if not _in_sight_rows(pos, heading, self.rows, self.sight, self._cos, seen):
             return
@@ -359,24 +339,3 @@ class EnemyMinds:
         for k in np.flatnonzero(seen).tolist():  # only the enemies that could see the player
             r = self.rows[k]
             seen[k] = line_of_sight((float(pos[r, 0]), float(pos[r, 1])), target)
-
-    def look(
-        self,
-        pos: FloatArray,
-        player: FloatArray,
-        line_of_sight: Callable[[tuple[float, float], tuple[float, float]], bool],
-        heading: FloatArray | None = None,
-    ) -> BoolArray:
-        """Which enemies see the player: within sight range and cone, no rock or wall on the
-        line between (``heading``: (E, 2) unit headings; None counts every cone as all
-        round)."""
-        seen = np.zeros(self.rows.size, dtype=bool)
-        if self.rows.size == 0:
-            return seen
-        near = np.empty(self.rows.size, dtype=bool)
-        cone = heading is not None
-        _in_sight(pos, player, self.sight, self._cos, heading if cone else pos, cone, near)
-        target = (float(player[0]), float(player[1]))
-        for k in np.flatnonzero(near):  # only the few enemies that could see the player
-            seen[k] = line_of_sight((float(pos[k, 0]), float(pos[k, 1])), target)
-        return seen

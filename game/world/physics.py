@@ -42,8 +42,6 @@ __all__ = [
     "Physics",
     "PhysicsSettings",
     "RockGrid",
-    "clamp_approach",
-    "project_out",
     "pushable_pairs",
 ]
 
@@ -67,7 +65,7 @@ WALL_RADIUS = 16.0
 #: Largest distance (px) a body is expected to move in one step, for the speculative contacts
 #: (1,200 px/s at 60 steps a second).
 MAX_STEP = 20.0
-#: Projection passes of :func:`project_out` (bodies wedged between overlapping rocks).
+#: Projection passes of :func:`_project_bodies` (bodies wedged between overlapping rocks).
 PROJECTION_PASSES = 8
 
 _READ = batch.BodyFields.POSITION | batch.BodyFields.VELOCITY
@@ -223,7 +221,7 @@ class Physics:
         acc: (N + D, 2) every body's acceleration for the coming step (the steer system
             writes it); ``force`` the forces made from it (:func:`~game.world.motion.body_forces`).
         pushable: the pushable rocks each body may touch (:func:`pushable_pairs`), from the
-            last :meth:`approach`; None before the first or after a rock edit.
+            last :meth:`advance`; None before the first or after a rock edit.
         moved: whether the last :meth:`read_back` moved a body out of a rock (the positions
             are written back to pymunk with the next step).
         rock_id, rock_radius, rock_mass, rock_dynamic: (M,) the rocks, by rock index.
@@ -466,16 +464,13 @@ class Physics:
 
     def write(self, vel: FloatArray, force: FloatArray, pos: FloatArray | None = None) -> None:
         """Set the velocity and force (and position, if given) of every dynamic body
-        ((N + D, 2) each, row order)."""
+        ((N + D, 2) each, row order): for a world whose bodies are set from outside (a world
+        carried over to an edited level)."""
         self.io.write(vel, force, pos)
-
-    def step(self, dt: float) -> None:
-        """Advance pymunk by ``dt`` seconds (pymunk clears the forces afterwards)."""
-        self.space.step(dt)
 
     def advance(self, max_speed: FloatArray, dt: float) -> int:
         """Move every body one step: the speculative contacts on the velocities last read
-        back (:meth:`approach`), the force that brings each body to the velocity its
+        back (:func:`_clamp_bodies`), the force that brings each body to the velocity its
         acceleration :attr:`acc` asks for (agents at most ``max_speed``: see
         :func:`~game.world.motion.body_forces`) written to pymunk with the velocities (and
         the positions, when :meth:`read_back` moved a body), then pymunk's step. One compiled
@@ -527,16 +522,9 @@ class Physics:
             return table
         return pushable_pairs(self.pos, self.body_radius, self)
 
-    def approach(self, vel: FloatArray, dt: float) -> None:
-        """The speculative contacts of the coming step on ``vel`` (every body's velocity,
-        in place), from the bodies' positions as last read: the pushable pairs, then
-        :func:`clamp_approach`."""
-        self.pushable = pushable_pairs(self.pos, self.body_radius, self)
-        clamp_approach(self.pos, vel, self.body_radius, self, dt, self.pushable)
-
     def read_back(self) -> tuple[FloatArray, FloatArray]:
         """Every body's position and velocity from pymunk into :attr:`pos` and :attr:`vel`
-        (reused arrays), bodies sunk into a rock projected out (:func:`project_out`), and the
+        (reused arrays), bodies sunk into a rock projected out (:func:`_project_bodies`), and the
         steering obstacles moved to where the pushable rocks are."""
         io = self.io
         pos, vel = io.pos, io.vel
@@ -580,48 +568,6 @@ class Physics:
         return self.space.segment_query_first(a, b, 0.0, SIGHT_FILTER) is None
 
 
-def clamp_approach(
-    pos: FloatArray,
-    vel: FloatArray,
-    radius: FloatArray,
-    physics: Physics,
-    dt: float,
-    pushable: tuple[IntArray, IntArray] | None = None,
-) -> None:
-    """Speculative contacts with the map's edges and the rocks, in place on ``vel``.
-
-    pymunk (Chipmunk 7) finds a contact only once two shapes overlap, so a body moving at
-    ``v`` sinks up to ``v * dt`` into a rock before it is pushed out. Before each step this
-    removes the part of each body's velocity that would carry it closer to a static rock or
-    the map's edge than touching within the step (sliding along them is untouched), and the
-    part of an agent's velocity relative to a pushable rock that would carry it into the rock:
-    agents stop on its surface, the player sinks by the slop so that pymunk lets it push the
-    rock. One compiled pass over the bodies, each looking up its cell of the rock grid.
-
-    Args:
-        pos, vel, radius: (N + D, 2), (N + D, 2), (N + D,) every body in row order (agents,
-            then pushable rocks); ``vel`` is modified.
-        physics: the world's physics (rocks and world size).
-        dt: the coming step.
-        pushable: :func:`pushable_pairs` if already computed for these positions.
-    """
-    if pushable is None or pushable[0].shape[0] != pos.shape[0] + 1:
-        pushable = pushable_pairs(pos, radius, physics)  # none, or from before an edit
-    grid = physics.static_rocks
-    w, h = physics.size
-    _clamp_bodies(
-        pos,
-        vel,
-        radius,
-        *grid.arrays(),
-        float(w),
-        float(h),
-        float(dt),
-        float(physics.settings.collision_slop),
-        *pushable,
-    )
-
-
 def pushable_pairs(
     pos: FloatArray,
     radius: FloatArray,
@@ -629,7 +575,7 @@ def pushable_pairs(
 ) -> tuple[IntArray, IntArray]:
     """The pushable rocks each body may touch within two steps, as a table by body: ``(start,
     rock)`` with body ``i``'s rock body rows at ``rock[start[i]:start[i + 1]]`` in rock order.
-    The candidates for :func:`clamp_approach` now and :func:`project_out` after the step.
+    The candidates for :func:`_clamp_bodies` now and :func:`_project_bodies` after the step.
 
     The player (row 0) is paired with every pushable rock; the other agents (rows 1..N-1)
     with the rocks within reach: a compiled test of every agent against every rock for small
@@ -699,47 +645,6 @@ def _pushable_table(
     return start, rock
 
 
-def project_out(
-    pos: FloatArray,
-    radius: FloatArray,
-    physics: Physics,
-    pushable: tuple[IntArray, IntArray] | None = None,
-) -> bool:
-    """Move bodies that sank into a rock or out of the map by more than the slop back to the
-    surface (in place on ``pos``); returns whether any moved. Against a pushable rock only the
-    agent moves (the rock keeps its place).
-
-    The speculative contacts of :func:`clamp_approach` keep a body's own motion out of rocks,
-    but a crowd pressed against a rock (by a current, say) pushes its front row in through
-    pymunk's contact solver, which lets overlaps heal over several steps. Projecting those few
-    bodies back makes static rocks hard, so no centre is ever closer to a rock than the sum of
-    the radii minus the slop. The world writes the moved positions back to pymunk with its
-    next step.
-
-    Args:
-        pos, radius: every body; ``pos`` is modified.
-        physics: the world's physics.
-        pushable: the pushable rocks each body may touch (:func:`pushable_pairs`), from
-            before the step; none if not given.
-    """
-    grid = physics.static_rocks
-    w, h = physics.size
-    if pushable is None or pushable[0].shape[0] != pos.shape[0] + 1:
-        # None, or a table from before an edit added or removed a rock: no candidates.
-        pushable = (np.zeros(pos.shape[0] + 1, dtype=np.intp), np.zeros(0, dtype=np.intp))
-    return bool(
-        _project_bodies(
-            pos,
-            radius,
-            *grid.arrays(),
-            float(w),
-            float(h),
-            float(physics.settings.collision_slop),
-            *pushable,
-        )
-    )
-
-
 @njit
 def _cell_of(x: float, y: float, cell: float, cols: int, rows: int) -> int:
     """The grid cell holding (x, y), clamped to the grid (a NaN coordinate: the first)."""
@@ -770,9 +675,17 @@ def _clamp_bodies(
     push_start: IntArray,
     push_rock: IntArray,
 ) -> None:
-    """:func:`clamp_approach` over every body: the edge, then the pushable rocks (player:
-    with the slop), then the static rocks of its cell; each stage's pushes are summed from the
-    velocity the stage began with."""
+    """Speculative contacts with the map's edges and the rocks, in place on ``vel``.
+
+    pymunk (Chipmunk 7) finds a contact only once two shapes overlap, so a body moving at
+    ``v`` sinks up to ``v * dt`` into a rock before it is pushed out. Before each step this
+    removes the part of each body's velocity that would carry it closer to a static rock or
+    the map's edge than touching within the step (sliding along them is untouched), and the
+    part of an agent's velocity relative to a pushable rock that would carry it into the rock:
+    agents stop on its surface, the player sinks by the slop so that pymunk lets it push the
+    rock. Per body: the edge, then the pushable rocks (``push_start``/``push_rock``:
+    :func:`pushable_pairs`), then the static rocks of its cell of the rock grid; each stage's
+    pushes are summed from the velocity the stage began with."""
     for i in range(pos.shape[0]):
         px, py, r = pos[i, 0], pos[i, 1], radius[i]
         f = flags[_cell_of(px, py, cell, cols, rows)]
@@ -848,10 +761,19 @@ def _project_bodies(
     push_start: IntArray,
     push_rock: IntArray,
 ) -> bool:
-    """:func:`project_out` over every body: back inside the map, then out of its static
-    rocks and pushable rocks (the rocks where they were before any body moved), in a few
-    passes summing every overlap's push (a body in the crevice between two overlapping rocks,
-    pushed out of one, lands in the other; alternating projections settle it outside both)."""
+    """Move bodies that sank into a rock or out of the map by more than the slop back to the
+    surface (in place on ``pos``); returns whether any moved. Against a pushable rock only the
+    agent moves (the rock keeps its place).
+
+    The speculative contacts (:func:`_clamp_bodies`) keep a body's own motion out of rocks,
+    but a crowd pressed against a rock (by a current, say) pushes its front row in through
+    pymunk's contact solver, which lets overlaps heal over several steps. Projecting those few
+    bodies back makes static rocks hard, so no centre is ever closer to a rock than the sum of
+    the radii minus the slop; the world writes the moved positions back to pymunk with its next
+    step. Per body: back inside the map, then out of its static rocks and pushable rocks (the
+    rocks where they were before any body moved), in a few passes summing every overlap's push
+    (a body in the crevice between two overlapping rocks, pushed out of one, lands in the
+    other; alternating projections settle it outside both)."""
     moved = False
     n = pos.shape[0]
     cells = np.empty(n, dtype=np.intp)
@@ -1029,7 +951,7 @@ def _before_step(
     with_pos: bool,
 ) -> int:
     """:meth:`Physics.advance`'s compiled pass: the speculative contacts (as
-    :func:`clamp_approach`) on a copy of the velocities, the bodies' forces
+    :func:`_clamp_bodies`) on a copy of the velocities, the bodies' forces
     (:func:`~game.world.motion.body_forces`) into ``force``, and the write buffer ``out``
     filled in pymunk's visiting order ``order`` (positions first ``with_pos``). Returns the
     count of non-finite forces zeroed."""
@@ -1077,7 +999,7 @@ def _after_step(
 ) -> bool:
     """:meth:`Physics.read_back`'s compiled pass: pymunk's positions and velocities (``data``,
     in the visiting order ``order``) into ``pos`` and ``vel`` in row order, then the bodies
-    sunk into a rock projected out (as :func:`project_out`); returns whether any moved."""
+    sunk into a rock projected out (as :func:`_project_bodies`); returns whether any moved."""
     for k in range(order.shape[0]):
         r = order[k]
         if r < 0:

@@ -68,7 +68,7 @@ def test_it_returns_to_its_path_after_losing_sight() -> None:
     assert world.player_pos[0] > 30 * CELL
 
 
-def test_sensing_in_place_agrees_with_look_for_every_enemy() -> None:
+def test_sensing_in_place_follows_range_cone_and_line_of_sight_for_every_enemy() -> None:
     # Given enemies all round the player, in and out of range, facing every way, and a line
     # of sight that blocks every other enemy
     import numpy as np
@@ -94,10 +94,16 @@ def test_sensing_in_place_agrees_with_look_for_every_enemy() -> None:
         asked.append(a)
         return a not in blocked
 
-    # When the minds sense in place, and look as before
+    # When the minds sense in place
     minds.sense(pos, heading, line_of_sight)
     sensed, queries = minds.sighted.copy(), len(asked)
-    expected = minds.look(pos[rows], pos[0], line_of_sight, heading[rows])
-    # Then they agree, some enemies see the player and some in range are blocked
-    assert sensed.tolist() == expected.tolist()
-    assert 0 < sensed.sum() < queries
+    # Then an enemy sees the player exactly when it is in range, in its cone and unblocked
+    expected = []
+    for k, r in enumerate(rows.tolist()):
+        offset = pos[0] - pos[r]
+        d = float(np.hypot(*offset))
+        in_cone = float(offset @ heading[r]) >= np.cos(minds.half_angle[k]) * d
+        expected.append(bool(d <= minds.sight[k] and in_cone and tuple(pos[r]) not in blocked))
+    assert sensed.tolist() == expected
+    # and line of sight was asked only for the enemies in range and cone; some were blocked
+    assert 0 < sensed.sum() < queries < rows.size
