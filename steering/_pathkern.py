@@ -306,8 +306,15 @@ class Geometry:
         sf: FloatArray,
         real: np.ndarray,
         first: FloatArray,
+        source: tuple[FloatArray, np.ndarray, np.ndarray, FloatArray] | None = None,
     ) -> None:
         self.pf, self.pi, self.sf, self.real, self.first = pf, pi, sf, real, first
+        #: The five packed arrays in :func:`_pack`'s order.
+        self.packed = (pf, pi, sf, real, first)
+        #: What the arrays were packed from (every slot's nodes concatenated, each slot's
+        #: node and segment count, every segment's radius), kept so that moved nodes repack
+        #: in one call (:func:`repack`); None for geometry not made by :func:`build_geometry`.
+        self.source = source
 
     # The columns by name, made on first use (drifting paths repack every step, and the
     # kernels read the packed arrays, not these).
@@ -369,8 +376,81 @@ def build_geometry(slots: Sequence[Any]) -> Geometry:
     real = np.empty(g, dtype=np.intp)
     pi = np.zeros((n_paths, 2), dtype=np.intp)
     first = np.zeros((n_paths, 2))
-    _pack(nodes, np.array(m, dtype=np.intp), counts, radii, GAP, EPSILON, pf, pi, sf, real, first)
-    return Geometry(pf, pi, sf, real, first)
+    node_counts = np.array(m, dtype=np.intp)
+    _pack(nodes, node_counts, counts, radii, GAP, EPSILON, pf, pi, sf, real, first)
+    return Geometry(pf, pi, sf, real, first, (nodes, node_counts, counts, radii))
+
+
+def repack(geo: Geometry, slots: np.ndarray, spans: np.ndarray, moved: FloatArray) -> bool:
+    """Move the nodes of some of ``geo``'s paths, their counts kept (drifting paths), and pack
+    its arrays again in place, in one compiled call: path ``slots[k]`` takes rows
+    ``spans[k, 0]:spans[k, 1]`` of ``moved``. The arrays end as :func:`build_geometry` would
+    make them. False, and nothing changed, when ``geo`` keeps no source or a node count
+    differs (then build it again)."""
+    if geo.source is None:
+        return False
+    nodes, m, counts, radii = geo.source
+    return bool(_repack(nodes, m, counts, radii, slots, spans, moved, GAP, EPSILON, *geo.packed))
+
+
+@njit
+def drift_nodes(
+    base: FloatArray,
+    amp: FloatArray,
+    freq: FloatArray,
+    phase: FloatArray,
+    t: float,
+    out: FloatArray,
+) -> bool:
+    """Drifting nodes at time ``t`` into ``out`` (:class:`~steering.DriftingPath`'s
+    ``base + amplitude * sin(rate * t + phase)``, per node and axis); whether every value is
+    finite."""
+    finite = True
+    for i in range(base.shape[0]):
+        for k in range(2):
+            v = base[i, k] + amp[i, k] * math.sin(freq[i, k] * t + phase[i, k])
+            out[i, k] = v
+            if not (v > -math.inf and v < math.inf):
+                finite = False
+    return finite
+
+
+@njit
+def _repack(
+    nodes: FloatArray,
+    m: np.ndarray,
+    count: np.ndarray,
+    radii: FloatArray,
+    slots: np.ndarray,
+    spans: np.ndarray,
+    moved: FloatArray,
+    gap: float,
+    eps: float,
+    pf: FloatArray,
+    pi: np.ndarray,
+    sf: FloatArray,
+    real: np.ndarray,
+    first: FloatArray,
+) -> bool:
+    """:func:`repack`'s compiled part: the moved nodes copied into the concatenated ``nodes``,
+    then every array packed again (False, and nothing changed, for a node count that
+    differs)."""
+    n_paths = m.shape[0]
+    for k in range(slots.shape[0]):
+        p = slots[k]
+        if p < 0 or p >= n_paths or spans[k, 1] - spans[k, 0] != m[p]:
+            return False
+    base = 0
+    for p in range(n_paths):
+        for k in range(slots.shape[0]):
+            if slots[k] == p:
+                lo = spans[k, 0]
+                for i in range(m[p]):
+                    nodes[base + i, 0] = moved[lo + i, 0]
+                    nodes[base + i, 1] = moved[lo + i, 1]
+        base += m[p]
+    _pack(nodes, m, count, radii, gap, eps, pf, pi, sf, real, first)
+    return True
 
 
 #: An emptied slot's placeholder: two nodes at the origin, one segment of radius 20.
@@ -453,6 +533,9 @@ def _pack(
             if rl > 0.0:
                 sf[j, S_UX] = sf[r, S_DX] / rl
                 sf[j, S_UY] = sf[r, S_DY] / rl
+            else:
+                sf[j, S_UX] = 0.0
+                sf[j, S_UY] = 0.0
         pf[p, P_LENGTH] = cum
         pf[p, P_CLOSED] = 1.0 if count[p] == mp else 0.0
         pf[p, P_BASE] = base

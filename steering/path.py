@@ -44,6 +44,17 @@ SEED_TARGET_AHEAD = 25.0
 EDIT_HISTORY = 256
 
 _uids = itertools.count(1)
+#: How many times any path of this process changed (edited or drifted): a registry whose
+#: arrays were current at some count needs no look at its paths while it stays the same.
+_CHANGES = [0]
+
+
+def changes() -> int:
+    """The count of path changes in this process so far (every edit and every drift of any
+    :class:`Path` adds one)."""
+    return _CHANGES[0]
+
+
 #: The arrays Path._rebuild derives from the nodes.
 _DERIVED = frozenset(["_geo", "_cum", "_seg_len", "_length"])
 IntArray = NDArray[np.intp]
@@ -345,6 +356,7 @@ class Path:
         for name in _DERIVED:
             d.pop(name, None)
         self._shape_version += 1
+        _CHANGES[0] += 1
 
     @property
     def n_nodes(self) -> int:
@@ -509,6 +521,7 @@ class Path:
         )
         self._remaps.append((self._version, step))
         self._version += 1
+        _CHANGES[0] += 1
 
     def _index(self, i: int, upper: int, name: str = "i") -> int:
         idx = int(i)
@@ -595,6 +608,7 @@ class Path:
             self._rebuild()
             self._remaps.append((self._version, None))
             self._version += 1
+            _CHANGES[0] += 1
 
     def copy(self) -> Path:
         """An independent path with the same nodes, closed flag and radii (new uid)."""

@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _pathkern as pk
-from .path import DriftingPath, Path
+from .path import DriftingPath, Path, changes
 from .vec import FloatArray
 
 __all__ = ["PathSet"]
@@ -41,6 +41,12 @@ class _Drifts:
     amp: FloatArray
     freq: FloatArray
     phase: FloatArray
+    #: ``slots`` and ``spans`` as arrays, for :func:`~steering._pathkern.repack`.
+    slot_array: IntArray
+    span_array: IntArray
+    #: The path change count (:func:`~steering.path.changes`) after this record's last drift:
+    #: while it stays, no path changed since, so the node counts checked then still hold.
+    checked: int = -1
 
 
 class PathSet(MutableMapping[str, Path]):
@@ -65,6 +71,8 @@ class PathSet(MutableMapping[str, Path]):
         self._drifts: _Drifts | None = None
         self._key: tuple[tuple[int, int, int], ...] | None = None
         self._geo: _Geometry | None = None
+        #: The path change count at which ``_geo`` was last known current (-1: never).
+        self._seen = -1
         for name, path in paths:
             self[name] = path
 
@@ -88,11 +96,13 @@ class PathSet(MutableMapping[str, Path]):
             self._slots[slot] = path
             self._drifting.pop(slot, None)
             self._drifts = None
+        self._seen = -1
 
     def __delitem__(self, name: str) -> None:
         slot = self._index.pop(name)
         self._slots[slot] = None
         self._names[slot] = None
+        self._seen = -1
         if self._drifting.pop(slot, None) is not None:
             self._drifts = None
 
@@ -148,18 +158,35 @@ class PathSet(MutableMapping[str, Path]):
         """Move every drifting path's nodes to their places at time ``t`` (s), all at once.
 
         The node count stays, so followers keep their place: the nodes move in place with no
-        edit recorded (a step's drift is far smaller than a follower's search window).
+        edit recorded (a step's drift is far smaller than a follower's search window). When
+        the concatenated arrays were current, they are packed again at once, in one compiled
+        call (:func:`~steering._pathkern.repack`), instead of from every path on the next
+        query.
         """
         if not self._drifting:
             return
         d = self._drifts
         if d is None:
             d = self._drifts = self._gather_drifts()
-        with np.errstate(invalid="ignore", over="ignore"):  # refused below, by name
-            nodes = d.base + d.amp * np.sin(d.freq * float(t) + d.phase)
-        finite = bool(np.isfinite(nodes).all())  # checked once for every path
-        moving = [(slot, lo, hi) for slot, (lo, hi) in zip(d.slots, d.spans, strict=True)]
-        for slot, lo, hi in moving:  # every path checked before any moves
+        before = changes()
+        current = self._geo is not None and self._seen == before
+        nodes = np.empty_like(d.base)
+        finite = pk.drift_nodes(d.base, d.amp, d.freq, d.phase, float(t), nodes)
+        if d.checked != before or not finite:  # a path changed since: check before moving
+            self._check_drift(d, nodes, finite, t)
+        slots = self._slots
+        for slot, (lo, hi) in zip(d.slots, d.spans, strict=True):
+            path = slots[slot]
+            if path is not None:
+                path._drift_checked(nodes[lo:hi])
+        d.checked = after = changes()
+        if current and pk.repack(self._geo, d.slot_array, d.span_array, nodes):  # type: ignore[arg-type]
+            self._seen = after
+
+    def _check_drift(self, d: _Drifts, nodes: FloatArray, finite: bool, t: float) -> None:
+        """Refuse a drift, naming the path, whose node count no longer matches its path's or
+        whose nodes are not finite (every path checked before any moves)."""
+        for slot, (lo, hi) in zip(d.slots, d.spans, strict=True):
             path = self._slots[slot]
             if path is None:
                 continue
@@ -171,10 +198,6 @@ class PathSet(MutableMapping[str, Path]):
                     )
             except ValueError as exc:
                 raise ValueError(f"PathSet.drift: path {self._names[slot]!r}: {exc}") from None
-        for slot, lo, hi in moving:
-            path = self._slots[slot]
-            if path is not None:
-                path._drift_checked(nodes[lo:hi])
 
     def _gather_drifts(self) -> _Drifts:
         slots, sizes, base, amp, freq, phase = [], [], [], [], [], []
@@ -187,13 +210,16 @@ class PathSet(MutableMapping[str, Path]):
             freq.append(dp.speed * dp.rates)
             phase.append(dp.phases)
         ends = np.cumsum(sizes).tolist()
+        spans = [(end - size, end) for size, end in zip(sizes, ends, strict=True)]
         return _Drifts(
             slots,
-            [(end - size, end) for size, end in zip(sizes, ends, strict=True)],
-            np.concatenate(base),
-            np.concatenate(amp),
-            np.concatenate(freq),
-            np.concatenate(phase),
+            spans,
+            np.ascontiguousarray(np.concatenate(base), dtype=np.float64),
+            np.ascontiguousarray(np.concatenate(amp), dtype=np.float64),
+            np.ascontiguousarray(np.concatenate(freq), dtype=np.float64),
+            np.ascontiguousarray(np.concatenate(phase), dtype=np.float64),
+            np.array(slots, dtype=np.intp),
+            np.array(spans, dtype=np.intp).reshape(-1, 2),
         )
 
     # -- the concatenated geometry ---------------------------------------------------------
@@ -201,15 +227,23 @@ class PathSet(MutableMapping[str, Path]):
     def geometry(self) -> _Geometry:
         """The concatenated arrays, rebuilt when any path changed since the last call.
 
-        Removed slots keep a placeholder of zero length (agents on them get no force).
+        Removed slots keep a placeholder of zero length (agents on them get no force). The
+        arrays are the registry's own: an edit gives new ones, while a drift (:meth:`drift`)
+        packs the moved nodes into the current ones in place, so read them again after
+        either rather than keep a copy.
         """
+        seen = changes()
+        geo = self._geo
+        if seen == self._seen and geo is not None:  # no path changed anywhere since
+            return geo
         key = tuple(
             (p.uid, p.version, p.shape_version) if p is not None else (0, 0, 0) for p in self._slots
         )
-        if key != self._key or self._geo is None:
-            self._geo = pk.build_geometry(self._slots)
+        if key != self._key or geo is None:
+            geo = self._geo = pk.build_geometry(self._slots)
             self._key = key
-        return self._geo
+        self._seen = seen
+        return geo
 
     # -- queries per agent -------------------------------------------------------------------
 

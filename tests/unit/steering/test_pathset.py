@@ -174,6 +174,68 @@ def test_drifted_geometry_is_the_geometry_packed_afresh() -> None:
     np.testing.assert_array_equal(still.unit[3:], 0.0)
 
 
+def _assert_packed_afresh(registry: PathSet) -> None:
+    """Every packed array of ``registry`` equals a registry of copies of its paths, built
+    from scratch."""
+    got = registry.geometry()
+    fresh = PathSet(
+        [
+            (name, Path(p.nodes.copy(), closed=p.closed, radius=p.radii.copy()))
+            for name, p in registry.items()
+        ]
+    ).geometry()
+    for mine, theirs in zip(got.packed[1:], fresh.packed[1:], strict=True):  # pi, sf, real, first
+        np.testing.assert_array_equal(mine, theirs)
+    # pf, but for the paths' uids and versions (the copies are other paths)
+    np.testing.assert_array_equal(got.pf[:, :4], fresh.pf[:, :4])
+
+
+def test_drifts_between_queries_repack_in_place_as_afresh_and_edits_still_count() -> None:
+    # Given four paths, three drifting (one through a zero-length segment and one a single
+    # point, which collapses and opens again), their arrays already made
+    paths = _paths()
+    registry = PathSet(paths)
+    for k, (name, path) in enumerate(paths[1:]):
+        registry.set_drift(name, DriftingPath(path.nodes.copy(), (9.0, 6.0), 1.3, seed=k))
+    geo = registry.geometry()
+    for step in range(40):
+        # When time passes a step at a time
+        registry.drift(step / 7)
+        # Then the arrays are packed again in place, equal to arrays packed from scratch
+        assert registry.geometry() is geo
+        _assert_packed_afresh(registry)
+    # When a path that does not drift is edited, the next query builds new arrays
+    paths[0][1].move_node(1, (310.0, 15.0))
+    edited = registry.geometry()
+    assert edited is not geo
+    _assert_packed_afresh(registry)
+    np.testing.assert_array_equal(edited.ax[:2], [0.0, 310.0])
+    # and drifting goes on in them
+    registry.drift(9.5)
+    assert registry.geometry() is edited
+    _assert_packed_afresh(registry)
+    # When a path is replaced or removed, and when a path of another registry changes, the
+    # arrays follow
+    registry["open"] = Path([(0, 0), (40, 0), (40, 40)], radius=7.0)
+    registry.drift(9.75)
+    _assert_packed_afresh(registry)
+    other = PathSet([("x", Path([(0, 0), (10, 0)]))])
+    other.set_drift("x", DriftingPath(np.array([(0.0, 0.0), (10.0, 0.0)]), (1.0, 1.0), 1.0))
+    other.geometry()
+    other.drift(1.0)
+    registry.drift(10.0)
+    _assert_packed_afresh(registry)
+    del registry["loop"]
+    registry.drift(10.25)
+    assert registry.geometry().live.tolist() == [True, False, True, True]
+    # And a drifting path edited to another node count is refused by name on the next drift,
+    # though nothing else changed in between
+    registry.geometry()
+    paths[2][1].insert_node(1, (180.0, 410.0))
+    with pytest.raises(ValueError, match="path 'bent': nodes: drift_nodes keeps the node count"):
+        registry.drift(10.5)
+
+
 def test_a_drift_to_a_time_that_is_not_finite_is_refused_and_moves_nothing() -> None:
     paths = _paths()[:2]
     registry = PathSet(paths)
