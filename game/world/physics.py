@@ -12,6 +12,7 @@ import logging
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pymunk
@@ -94,6 +95,57 @@ class PhysicsSettings:
     spatial_hash: tuple[float, int] | None = None
 
 
+@dataclass
+class _BatchCall:
+    """One of pymunk.batch's body passes made ready once: ``cpSpaceEachBody``'s arguments
+    (the space, the pass's function, its fields and buffers) and the buffer's float array."""
+
+    args: tuple[Any, Any, Any]
+    floats: Any  # cffi records: untyped
+    ptr: Any = None
+
+
+@dataclass
+class _BatchCalls:
+    """The three body passes :class:`BatchIO` makes every step, each one C call.
+
+    ``pymunk.batch.get_space_bodies`` and ``set_space_bodies`` build the same C record and
+    look up the same function on every call: some microseconds of Python a step, as much as
+    pymunk's whole step on a small level. Here the records are built once, from the names
+    pymunk.batch itself uses; :meth:`make` gives None where they are missing (another pymunk),
+    and :class:`BatchIO` then calls pymunk.batch.
+    """
+
+    each: Any
+    read: _BatchCall
+    write: _BatchCall
+    write_all: _BatchCall
+
+    @staticmethod
+    def make(
+        space: pymunk.Space, get: batch.Buffer, put: batch.Buffer, put_all: batch.Buffer
+    ) -> _BatchCalls | None:
+        try:
+            ffi, lib = batch.ffi, batch.lib
+
+            def call(fields: batch.BodyFields, buf: batch.Buffer, name: str) -> _BatchCall:
+                data = ffi.new("pmBatchedData *")
+                data.fields = fields.value
+                data.floatArray = buf._float_arr
+                data.intArray = buf._int_arr
+                fn = ffi.addressof(lib, name)
+                return _BatchCall((space._space, fn, data), buf._float_arr)
+
+            return _BatchCalls(
+                lib.cpSpaceEachBody,
+                call(_READ, get, "pmSpaceBodyGetIteratorFuncBatched"),
+                call(_WRITE, put, "pmSpaceBodySetIteratorFuncBatched"),
+                call(_WRITE_ALL, put_all, "pmSpaceBodySetIteratorFuncBatched"),
+            )
+        except (AttributeError, TypeError, ImportError):  # pragma: no cover - another pymunk
+            return None
+
+
 class BatchIO:
     """Reads positions and velocities of every dynamic body and writes velocities and forces.
 
@@ -121,6 +173,8 @@ class BatchIO:
         self._out_all = np.zeros((rows, 6))
         self._set_all = batch.Buffer()
         self._set_all.set_float_buf(self._out_all)
+        self._calls = _BatchCalls.make(space, self._get, self._set, self._set_all)
+        self._got: FloatArray | None = None  # the last fetch's view of pymunk's read buffer
         self._identity = bool(
             np.array_equal(self.order[: self.n], np.arange(self.n))
             and (self.order[self.n :] < 0).all()
@@ -146,16 +200,38 @@ class BatchIO:
     def fetch(self) -> FloatArray:
         """Every visited body's position and velocity as pymunk has them, (V, 4) in the
         visiting order (:attr:`order` gives each visited body's row, -1 for static ones)."""
-        self._get.clear()
-        batch.get_space_bodies(self.space, _READ, self._get)
-        return np.frombuffer(self._get.float_buf(), dtype=np.float64).reshape(-1, 4)
+        calls = self._calls
+        if calls is None:
+            self._get.clear()
+            batch.get_space_bodies(self.space, _READ, self._get)
+            return np.frombuffer(self._get.float_buf(), dtype=np.float64).reshape(-1, 4)
+        read = calls.read
+        arr = read.floats
+        arr.num = 0
+        calls.each(*read.args)
+        got = self._got
+        # The view made at the first fetch holds while pymunk keeps its buffer (it grows it,
+        # moving it, only for more values than it held).
+        if got is None or arr.arr != read.ptr or arr.num != got.size:
+            read.ptr = arr.arr
+            got = self._got = np.frombuffer(self._get.float_buf(), dtype=np.float64).reshape(-1, 4)
+        return got
 
     def send(self, with_pos: bool) -> None:
         """Hand pymunk the write buffer (:meth:`buffer`) filled in the visiting order."""
-        if with_pos:
-            batch.set_space_bodies(self.space, _WRITE_ALL, self._set_all)
-        else:
-            batch.set_space_bodies(self.space, _WRITE, self._set)
+        calls = self._calls
+        if calls is None:
+            if with_pos:
+                batch.set_space_bodies(self.space, _WRITE_ALL, self._set_all)
+            else:
+                batch.set_space_bodies(self.space, _WRITE, self._set)
+            return
+        write = calls.write_all if with_pos else calls.write
+        arr = write.floats
+        num = arr.num
+        arr.num = 0  # pymunk reads from the start of the buffer
+        calls.each(*write.args)
+        arr.num = num
 
     def buffer(self, with_pos: bool) -> FloatArray:
         """The write buffer, (V, 6) with positions (x, y, vx, vy, fx, fy) or (V, 4) without

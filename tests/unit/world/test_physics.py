@@ -60,6 +60,50 @@ def test_batch_visits_bodies_in_row_order_then_the_static_body() -> None:
     assert [tuple(b.velocity) for b in bodies] == [tuple(v) for v in vel]
 
 
+def test_fetch_and_send_are_pymunk_batchs_own_passes() -> None:
+    # Given a space of bodies moving about, and a static shape
+    space = pymunk.Space()
+    bodies = []
+    for k in range(7):
+        body = pymunk.Body(1.0 + k, math.inf)
+        body.position = (10.0 * k, 3.0 * k)
+        body.velocity = (k - 3.0, 2.0 * k)
+        space.add(body, pymunk.Circle(body, 2.0))
+        bodies.append(body)
+    space.add(pymunk.Circle(space.static_body, 3.0, (100.0, 100.0)))
+    io = BatchIO(space, bodies)
+    assert io._calls is not None  # the passes made ready once (this pymunk has them)
+    rng = np.random.default_rng(3)
+    for step in range(6):
+        # When the buffer is filled and sent, with positions and without
+        with_pos = step % 2 == 1
+        buf = io.buffer(with_pos)
+        buf[:] = rng.normal(size=buf.shape)
+        buf[-1] = 0.0  # the static body's row
+        io.send(with_pos)
+        # Then every body holds what pymunk.batch would have written, field by field
+        cols = 6 if with_pos else 4
+        for k, body in enumerate(bodies):
+            row = buf[k, :cols].tolist()
+            got = [*body.position, *body.velocity, *body.force]
+            assert got[6 - cols :] == row
+        space.step(1 / 60)
+        # And a fetch reads what pymunk.batch reads, after the step moved the bodies
+        ref = pymunk.batch.Buffer()
+        pymunk.batch.get_space_bodies(
+            space, pymunk.batch.BodyFields.POSITION | pymunk.batch.BodyFields.VELOCITY, ref
+        )
+        want = np.frombuffer(ref.float_buf(), dtype=np.float64).reshape(-1, 4)
+        np.testing.assert_array_equal(io.fetch(), want)
+    # And a body added later is read too (pymunk grows its buffer; the view follows)
+    extra = pymunk.Body(1.0, math.inf)
+    extra.position = (-5.0, -6.0)
+    space.add(extra, pymunk.Circle(extra, 1.0))
+    got = io.fetch()
+    assert got.shape[0] == 9
+    assert (-5.0, -6.0) in {tuple(r[:2]) for r in got.tolist()}
+
+
 def test_world_body_order_stays_stable_over_steps() -> None:
     world = World(ascii_level(PUSHED, current=(0.0, 150.0), npc_props={"count": 6}))
     for _ in range(60):
