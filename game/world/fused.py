@@ -303,15 +303,17 @@ def _plan_key(world: World) -> tuple[object, ...]:
 
 
 def _settings(world: World) -> list[dict[str, Any]]:
-    """The settings of the behaviours whose numbers the plans hold (copies of their fields,
-    compared in one C-level comparison each step: a changed setting binds the plans again)."""
+    """The fields of the behaviours whose numbers the plans hold (their own dicts, compared
+    with the copies taken when the plans were bound in one C-level comparison each step: a
+    changed setting binds the plans again)."""
     brain = world.brain
+    walls = brain.walls
     return [
-        dict(vars(brain.follow)),
-        dict(vars(brain.contain)),
-        dict(vars(brain.avoid)),
-        dict(vars(world.separate)),
-        {} if brain.walls is None else dict(vars(brain.walls)),
+        vars(brain.follow),
+        vars(brain.contain),
+        vars(brain.avoid),
+        vars(world.separate),
+        {} if walls is None else vars(walls),
     ]
 
 
@@ -329,7 +331,7 @@ def steer_fused(world: World, dt: float) -> bool:
         same = False
     if not same or bound is None or not all(map(operator.is_, key, bound.key)) or dt != bound.dt:
         bound = _BOUND[world] = _Bound(world, key, dt)
-        bound.settings = settings
+        bound.settings = [dict(fields) for fields in settings]  # copies: the dicts live on
     brain = world.brain
     crowd = world.crowd
     geo = world.paths.geometry()
