@@ -33,14 +33,20 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import arcade
-import pyglet
+from game.perf import quiet_gl, tune_allocator
 
-from game.cli_common import bounded_float, bounded_int, one_line_errors
-from game.level import LevelError, resolve_level, shipped_levels
-from game.views.app import GameApp, create_window
-from game.views.level import LevelView
-from game.views.sound import Sounds
+# The process the game runs in (python -m game): before arcade imports pyglet's GL.
+quiet_gl()
+tune_allocator()
+
+import arcade  # noqa: E402
+import pyglet  # noqa: E402
+
+from game.cli_common import bounded_float, bounded_int, one_line_errors  # noqa: E402
+from game.level import LevelError, resolve_level, shipped_levels  # noqa: E402
+from game.views.app import GameApp, create_window  # noqa: E402
+from game.views.level import LevelView  # noqa: E402
+from game.views.sound import Sounds  # noqa: E402
 
 
 class Meter:

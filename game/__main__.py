@@ -103,9 +103,10 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "no_tune", False):
         # Every command, the game window included, runs in the process the README's figures
         # describe (bench --no-tune measures without it).
-        from .perf import tune_allocator
+        from .perf import quiet_gl, tune_allocator
 
         tune_allocator()
+        quiet_gl()
     if command is None:
         from .cli_game import run_window
 
