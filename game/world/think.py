@@ -19,7 +19,7 @@ state's columns.
 ``world.state`` (``mode``, ``target``, ``reverse``, ``hiding``, ``threat``), the enemies'
 memory (:class:`~game.world.brains.EnemyMinds`) and what the brain needs of the player. The
 per-agent work is one compiled kernel (:func:`_decide_modes`) built on the engine's path
-maths (:mod:`steering.kernels`); hiders' nearest threats use a k-d tree.
+maths (:mod:`steering.kernels`), and one more for the hiders' nearest threats.
 """
 
 from __future__ import annotations
@@ -80,6 +80,7 @@ class NpcRules:
             ``wander`` or ``idle``.
         hider: (K,) hiders (they hide from threats instead of fleeing the player).
         has_hiders: any NPC is a hider.
+        n_hiders: how many NPCs are hiders.
     """
 
     rows: IntArray
@@ -87,6 +88,7 @@ class NpcRules:
     base: NDArray[np.int8]
     hider: NDArray[np.bool_]
     has_hiders: bool
+    n_hiders: int = 0
 
     @classmethod
     def of(cls, roster: Roster) -> NpcRules:
@@ -101,6 +103,7 @@ class NpcRules:
             base=np.where(on_path, Mode.FOLLOW, wander).astype(np.int8),
             hider=hider,
             has_hiders=bool(hider.any()),
+            n_hiders=int(np.count_nonzero(hider)),
         )
 
 
@@ -170,19 +173,69 @@ def think(world: World, dt: float, *, enemies: bool = True) -> None:
 
 def _hiders_threats(world: World) -> None:
     """Each hider's nearest threat (the player or an enemy), kept with its velocity, and
-    whether it hides from it now (its hysteresis, :attr:`AgentState.hiding`)."""
+    whether it hides from it now (its hysteresis, :attr:`AgentState.hiding`): one compiled
+    pass over hiders and threats, a k-d tree for crowds whose product of the two is large."""
     a = world.agents
     state = world.state
-    hiders = world.npcs.rows[world.npcs.hider]
-    threats = np.concatenate(([0], world.minds.rows))
+    npcs = world.npcs
+    enemies = world.minds.rows
+    hider = world.tuning.hider
+    calm, panic = float(hider.calm_distance), float(hider.panic_distance)
+    if npcs.n_hiders * (enemies.size + 1) <= BRUTE_THREATS:
+        _nearest_threats(
+            a.pos, a.vel, npcs.rows, npcs.hider, enemies, calm, panic,
+            state.threat, state.threat_vel, state.hiding,
+        )  # fmt: skip
+        return
+    hiders = npcs.rows[npcs.hider]
+    threats = np.concatenate(([0], enemies))
     _, k = cKDTree(a.pos[threats]).query(a.pos[hiders])
     who = threats[np.asarray(k, dtype=np.intp)]
     state.threat[hiders] = a.pos[who]
     state.threat_vel[hiders] = a.vel[who]
     d = length(a.pos[hiders] - a.pos[who])
-    hider = world.tuning.hider
-    limit = np.where(state.hiding[hiders], hider.calm_distance, hider.panic_distance)
+    limit = np.where(state.hiding[hiders], calm, panic)
     state.hiding[hiders] = d < limit
+
+
+#: Above this many (hider, threat) pairs, :func:`_hiders_threats` uses a k-d tree.
+BRUTE_THREATS = 50_000
+
+
+@njit
+def _nearest_threats(
+    pos: FloatArray,
+    vel: FloatArray,
+    rows: IntArray,
+    is_hider: NDArray[np.bool_],
+    enemies: IntArray,
+    calm: float,
+    panic: float,
+    threat: FloatArray,
+    threat_vel: FloatArray,
+    hiding: NDArray[np.bool_],
+) -> None:
+    """:func:`_hiders_threats` by measuring every hider (``rows`` where ``is_hider``) against
+    every threat (the player, row 0, then ``enemies``; the first of equally near ones)."""
+    for k in range(rows.shape[0]):
+        if not is_hider[k]:
+            continue
+        h = rows[k]
+        hx, hy = pos[h, 0], pos[h, 1]
+        who = 0
+        best = (pos[0, 0] - hx) ** 2 + (pos[0, 1] - hy) ** 2
+        for e in range(enemies.shape[0]):
+            j = enemies[e]
+            d2 = (pos[j, 0] - hx) ** 2 + (pos[j, 1] - hy) ** 2
+            if d2 < best:
+                best = d2
+                who = j
+        threat[h, 0] = pos[who, 0]
+        threat[h, 1] = pos[who, 1]
+        threat_vel[h, 0] = vel[who, 0]
+        threat_vel[h, 1] = vel[who, 1]
+        limit = calm if hiding[h] else panic
+        hiding[h] = hypot(hx - pos[who, 0], hy - pos[who, 1]) < limit
 
 
 @njit

@@ -322,3 +322,31 @@ def test_headings_never_turn_faster_than_the_archetypes_turn_rate() -> None:
         )
         assert (turned <= rate * world.dt + 1e-9).all()
         before = now.copy()
+
+
+def test_hiders_nearest_threats_compiled_are_the_k_d_trees(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Given Squadron's hiders scattered among its enemies and the player, some already hiding
+    from game.level import load_level, resolve_level
+    from game.world import think as think_module
+
+    level = load_level(resolve_level("squadron"))
+    results = []
+    for brute in (10**9, 0):  # compiled, then the k-d tree
+        monkeypatch.setattr(think_module, "BRUTE_THREATS", brute)
+        world = World(level)
+        rng = np.random.default_rng(5)  # the same state for both
+        size = (world.level.width_px, world.level.height_px)
+        world.agents.pos[:] = rng.uniform((0.0, 0.0), size, (world.n, 2))
+        world.agents.vel[:] = rng.normal(0.0, 50.0, (world.n, 2))
+        world.state.hiding[:] = rng.random(world.n) < 0.5
+        # When each hider finds its nearest threat
+        think_module._hiders_threats(world)
+        state = world.state
+        results.append((state.threat.copy(), state.threat_vel.copy(), state.hiding.copy()))
+    # Then both ways give every hider the same threat, its velocity and the same flag
+    for mine, tree in zip(results[0], results[1], strict=True):
+        np.testing.assert_array_equal(mine, tree)
+    npcs = world.npcs
+    assert npcs.n_hiders > 0 and world.minds.rows.size > 0
+    hiders = npcs.rows[npcs.hider]
+    assert results[0][2][hiders].any() and not results[0][2][hiders].all()
