@@ -106,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
         from .perf import quiet_gl, tune_allocator
 
         tune_allocator()
-        quiet_gl()
+        if argv is None:  # the program itself, not a call from other code (the tests)
+            quiet_gl()
     if command is None:
         from .cli_game import run_window
 

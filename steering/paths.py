@@ -44,6 +44,9 @@ class _Drifts:
     #: ``slots`` and ``spans`` as arrays, for :func:`~steering._pathkern.repack`.
     slot_array: IntArray
     span_array: IntArray
+    #: Whether some drifting path also sits in another slot (then the arrays are built
+    #: afresh, not repacked: the repack writes the drifting slots only).
+    shared: bool = False
     #: The path change count (:func:`~steering.path.changes`) after this record's last drift:
     #: while it stays, no path changed since, so the node counts checked then still hold.
     checked: int = -1
@@ -95,7 +98,7 @@ class PathSet(MutableMapping[str, Path]):
         else:
             self._slots[slot] = path
             self._drifting.pop(slot, None)
-            self._drifts = None
+        self._drifts = None  # gathered again: which paths share a slot may have changed
         self._seen = -1
 
     def __delitem__(self, name: str) -> None:
@@ -103,8 +106,8 @@ class PathSet(MutableMapping[str, Path]):
         self._slots[slot] = None
         self._names[slot] = None
         self._seen = -1
-        if self._drifting.pop(slot, None) is not None:
-            self._drifts = None
+        self._drifting.pop(slot, None)
+        self._drifts = None
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._index)
@@ -180,7 +183,7 @@ class PathSet(MutableMapping[str, Path]):
             if path is not None:
                 path._drift_checked(nodes[lo:hi])
         d.checked = after = changes()
-        if current and pk.repack(self._geo, d.slot_array, d.span_array, nodes):  # type: ignore[arg-type]
+        if current and not d.shared and pk.repack(self._geo, d.slot_array, d.span_array, nodes):  # type: ignore[arg-type]
             self._seen = after
 
     def _check_drift(self, d: _Drifts, nodes: FloatArray, finite: bool, t: float) -> None:
@@ -211,6 +214,10 @@ class PathSet(MutableMapping[str, Path]):
             phase.append(dp.phases)
         ends = np.cumsum(sizes).tolist()
         spans = [(end - size, end) for size, end in zip(sizes, ends, strict=True)]
+        held = [id(p) for p in self._slots if p is not None]
+        shared = len(set(held)) != len(held) and any(
+            held.count(id(self._slots[s])) > 1 for s in slots
+        )
         return _Drifts(
             slots,
             spans,
@@ -220,6 +227,7 @@ class PathSet(MutableMapping[str, Path]):
             np.ascontiguousarray(np.concatenate(phase), dtype=np.float64),
             np.array(slots, dtype=np.intp),
             np.array(spans, dtype=np.intp).reshape(-1, 2),
+            shared,
         )
 
     # -- the concatenated geometry ---------------------------------------------------------

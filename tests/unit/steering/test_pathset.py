@@ -215,9 +215,13 @@ def test_drifts_between_queries_repack_in_place_as_afresh_and_edits_still_count(
     assert registry.geometry() is edited
     _assert_packed_afresh(registry)
     # When a path is replaced or removed, and when a path of another registry changes, the
-    # arrays follow
+    # arrays follow (drifts straight after a replacement repack again)
     registry["open"] = Path([(0, 0), (40, 0), (40, 40)], radius=7.0)
     registry.drift(9.75)
+    _assert_packed_afresh(registry)
+    geo = registry.geometry()
+    registry.drift(9.8)
+    assert registry.geometry() is geo
     _assert_packed_afresh(registry)
     other = PathSet([("x", Path([(0, 0), (10, 0)]))])
     other.set_drift("x", DriftingPath(np.array([(0.0, 0.0), (10.0, 0.0)]), (1.0, 1.0), 1.0))
@@ -234,6 +238,27 @@ def test_drifts_between_queries_repack_in_place_as_afresh_and_edits_still_count(
     paths[2][1].insert_node(1, (180.0, 410.0))
     with pytest.raises(ValueError, match="path 'bent': nodes: drift_nodes keeps the node count"):
         registry.drift(10.5)
+
+
+def test_a_drifting_path_held_in_two_slots_moves_in_both() -> None:
+    # Given one path under two names, drifting under one of them, its arrays made
+    path = Path([(0, 0), (100, 0), (100, 100)], radius=5.0)
+    registry = PathSet([("a", path), ("b", path)])
+    registry.set_drift("a", DriftingPath(path.nodes.copy(), (0.0, 30.0), 1.0))
+    registry.geometry()
+    for t in (1.0, 1.5):
+        # When it drifts
+        registry.drift(t)
+        # Then both slots hold where it is now
+        both = registry.point_at(np.array([0, 1]), np.zeros(2))
+        np.testing.assert_array_equal(both, [path.point_at(0.0), path.point_at(0.0)])
+        _assert_packed_afresh(registry)
+    # and so after it is added under a third name later
+    registry["c"] = path
+    registry.geometry()
+    registry.drift(2.0)
+    _assert_packed_afresh(registry)
+    np.testing.assert_array_equal(registry.geometry().first[2], path.nodes[0])
 
 
 def test_a_drift_to_a_time_that_is_not_finite_is_refused_and_moves_nothing() -> None:

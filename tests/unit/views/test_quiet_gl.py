@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[3]
 
 PROBE = """
@@ -35,7 +37,18 @@ def test_quiet_gl_drops_the_per_call_check_before_arcade_loads_and_not_after() -
     assert out.stdout.split() == ["True", "False", "False", "False"]
 
 
-def test_the_tests_themselves_keep_the_check() -> None:
+def test_main_called_from_code_keeps_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Given a process where pyglet's GL is not loaded yet (as the tests may be)
     import pyglet
 
+    from game import perf
+    from game.__main__ import main
+
+    monkeypatch.setitem(pyglet.options, "debug_gl", True)
+    calls: list[bool] = []
+    monkeypatch.setattr(perf, "quiet_gl", lambda: calls.append(True) or True)
+    # When code calls the command line with its own arguments
+    assert main(["lab", "--list"]) == 0
+    # Then the check stays on: only the program itself (no arguments given) drops it
+    assert calls == []
     assert pyglet.options["debug_gl"] is True
