@@ -63,6 +63,25 @@ def test_time_level_times_both_engines_on_the_same_crowd() -> None:
     assert set(t.to_json()) >= {"reference_median_ms", "ours_median_ms", "ours_p95_ms", "x_faster"}
 
 
+def test_each_block_of_ours_after_the_first_starts_warm(monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.bench import levels as bench_levels
+    from game.world import World
+
+    steps: list[int] = []
+
+    class Counted(World):
+        def step(self, thrust: object = (0.0, 0.0)) -> str:
+            steps.append(self.frame)
+            return super().step(thrust)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bench_levels, "World", Counted)
+    level = load_level(resolve_level("patrol"))
+    t = time_level(level, "patrol", steps=12, warmup=2, interleave=3)
+    # 2 warm-up steps, 3 blocks of 4 timed ones, the last two blocks after 3 untimed steps each
+    assert len(t.ours_ms) == 12
+    assert len(steps) == 2 + 12 + 2 * bench_levels.BLOCK_WARMUP
+
+
 @pytest.mark.slow
 def test_levels_and_sweep_from_the_command_line(tmp_path: Path) -> None:
     out = tmp_path / "levels.json"
