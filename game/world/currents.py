@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import math
+import operator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -156,6 +157,8 @@ class Currents:
     _known: tuple[FloatArray, FloatArray, NDArray[np.bool_] | None] | None = field(
         default=None, init=False, repr=False
     )
+    #: The regions as :func:`_add_regions` reads them, and the items they were made from.
+    _table: _RegionTable | None = field(default=None, init=False, repr=False)
 
     @classmethod
     def from_level(cls, level: Level, drag: float = CURRENT_DRAG) -> Currents:
@@ -219,7 +222,21 @@ class Currents:
         vel = np.zeros((k, 2))
         inside = np.zeros(k, dtype=bool)
         p = np.ascontiguousarray(points, dtype=np.float64)
-        for c in self.items:
+        items = self.items
+        if not items:
+            return vel, inside
+        table = self._regions()
+        bounds = self.bounds
+        if table.vectors is not None and table.numbers is not None:
+            # Every region and the banks in one compiled call.
+            band = self.bank if bounds is not None and k and self.bank > 0.0 else 0.0
+            left, bottom, right, top = bounds if bounds is not None else (0.0, 0.0, 0.0, 0.0)
+            _add_regions(
+                p, table.vectors, table.numbers, float(left), float(bottom), float(right),
+                float(top), float(band), vel, inside,
+            )  # fmt: skip
+            return vel, inside
+        for c in items:
             r = c.region.rect
             f = c.field
             ox, oy = f.origin
@@ -241,6 +258,71 @@ class Currents:
             left, bottom, right, top = self.bounds
             _bank(p, vel, float(left), float(bottom), float(right), float(top), float(self.bank))
         return vel, inside
+
+    def _regions(self) -> _RegionTable:
+        """The regions' numbers and fields for :func:`_add_regions`, made again when the
+        items are other objects (an edit replaces them; a region and its field never change
+        in place, but for a noise field's vectors, which the table shares)."""
+        items = self.items
+        table = self._table
+        if (
+            table is not None
+            and len(table.items) == len(items)
+            and all(map(operator.is_, table.items, items))
+        ):
+            return table
+        numbers = np.empty((len(items), 8))
+        vectors = []
+        for k, c in enumerate(items):
+            r = c.region.rect
+            f = c.field
+            numbers[k] = (
+                f.origin[0], f.origin[1], f.cell, r.left, r.bottom, r.right, r.top,
+                c.region.strength,
+            )  # fmt: skip
+            vectors.append(f.vectors)
+        # One compiled loop reads them all as one tuple of like arrays; a field whose vectors
+        # are another layout (none the game makes) keeps the loop region by region.
+        alike = all(v.flags.c_contiguous and v.dtype == np.float64 for v in vectors)
+        table = self._table = _RegionTable(
+            tuple(items), numbers if alike else None, tuple(vectors) if alike else None
+        )
+        return table
+
+
+@dataclass(frozen=True)
+class _RegionTable:
+    """:meth:`Currents._regions`: the items, then per region its field's origin (x, y) and
+    cell, its rectangle (left, bottom, right, top) and strength, and the fields' vectors (None
+    when they cannot go to one compiled call)."""
+
+    items: tuple[Current, ...]
+    numbers: FloatArray | None
+    vectors: tuple[FloatArray, ...] | None
+
+
+@njit
+def _add_regions(
+    points: FloatArray,
+    vectors: tuple[FloatArray, ...],
+    numbers: FloatArray,
+    left: float,
+    bottom: float,
+    right: float,
+    top: float,
+    band: float,
+    vel: FloatArray,
+    inside: NDArray[np.bool_],
+) -> None:
+    """:meth:`Currents.velocity_at` in one call: every region's current added in level order
+    (:func:`_add_region`), then the banks (:func:`_bank`) when ``band`` > 0."""
+    for r in range(numbers.shape[0]):
+        _add_region(
+            points, vectors[r], numbers[r, 2], numbers[r, 0], numbers[r, 1], numbers[r, 3],
+            numbers[r, 4], numbers[r, 5], numbers[r, 6], numbers[r, 7], vel, inside,
+        )  # fmt: skip
+    if band > 0.0:
+        _bank(points, vel, left, bottom, right, top, band)
 
 
 @njit

@@ -104,3 +104,29 @@ def test_currents_serve_the_core_follow_flow_and_reuse_the_steps_lookup() -> Non
     np.testing.assert_array_equal(same, vel)
     np.testing.assert_allclose(other, currents.velocity_at(points + 1.0)[0])
     assert currents.contains(points).all()
+
+
+def test_all_regions_in_one_call_are_the_regions_one_by_one() -> None:
+    # Given the shipped levels' currents (every kind, overlapping, banked by the map's edges)
+    rng = np.random.default_rng(11)
+    for name in ("currents", "finale", "sandbox"):
+        level = load_level(resolve_level(name))
+        currents = Currents.from_level(level)
+        w, h = level.width_px, level.height_px
+        points = rng.uniform((-40.0, -40.0), (w + 40.0, h + 40.0), (3000, 2))
+        for step in range(3):
+            currents.update(step / 7.0, step)  # the noise rewrites its vectors in place
+            # When every region is sampled in one compiled call, and region by region
+            fused = currents.velocity_at(points)
+            table = currents._regions()
+            object.__setattr__(table, "vectors", None)  # the loop region by region
+            single = currents.velocity_at(points)
+            object.__setattr__(currents, "_table", None)
+            # Then both give the same floats and the same regions
+            np.testing.assert_array_equal(fused[0], single[0])
+            np.testing.assert_array_equal(fused[1], single[1])
+            assert fused[1].any() and (~fused[1]).any()
+    # And an edit's new items make a new table (the same list, refilled in place)
+    before = currents._regions()
+    currents.items[:] = Currents.from_level(level).items
+    assert currents._regions() is not before
