@@ -181,6 +181,7 @@ class _Bound:
         "settings",
         "side",
         "side_key",
+        "still",
         "urgent",
         "weight",
     )
@@ -205,6 +206,9 @@ class _Bound:
         self.dbg = np.empty((0, 8))
         self.side: SidePlan | None = None
         self.side_key: tuple[object, ...] = ()
+        #: What :func:`_side` found for rocks that cannot move: the obstacles, their centres,
+        #: separation and avoidance it was made for, then the pad and largest radius.
+        self.still: tuple[Any, ...] | None = None
         follow = brain.follow
         follow.param(crowd)  # makes the path columns the compiled goals write
         fargs = follow.kernel_args(crowd, dt)
@@ -399,17 +403,41 @@ def _side(
     """The rocks' and separation's arguments this step: a :class:`SidePlan`, made again when
     the rocks or their grid changed; how far the rocks moved since the grid was built and the
     largest radius (:meth:`Obstacles.index`, passed with each call); and the separation's
-    arguments when the crowd is too big for a fixed neighbour grid."""
+    arguments when the crowd is too big for a fixed neighbour grid.
+
+    Rocks that cannot move (the physics' own obstacles with no pushable rock among them: the
+    world moves them only through pushable bodies, and an edit makes new ones) keep the grid,
+    pad and radius found when the plan was made, without asking the obstacles again."""
     crowd = world.crowd
+    phys = world.physics
     obs = world.brain.avoid.obstacles
-    grid, pad, rmax = obs.index() if len(obs) else (None, 0.0, 0.0)
     fixed = crowd.n <= BRUTE_MAX  # separation measures every pair: its arguments stay
-    key = (obs, obs.centers, obs.radii, grid, world.brain.avoid, world.separate, fixed)
     side = world_bound.side
+    still = world_bound.still
+    if (
+        still is not None
+        and side is not None
+        and obs is still[0]
+        and obs.centers is still[1]
+        and world.separate is still[2]
+        and world.brain.avoid is still[3]
+        and fixed
+        and phys.obstacles is obs
+        and phys.dynamic_rocks.size == 0
+    ):
+        return side, still[4], still[5], None
+    grid, pad, rmax = obs.index() if len(obs) else (None, 0.0, 0.0)
+    key = (obs, obs.centers, obs.radii, grid, world.brain.avoid, world.separate, fixed)
     if side is None or not all(map(operator.is_, key, world_bound.side_key)):
         separate = world.separate.kernel_args(crowd, dt) if fixed else None
         side = world_bound.side = SidePlan(world.brain.avoid.kernel_args(crowd, dt), separate)
         world_bound.side_key = key
+    can_move = phys.obstacles is not obs or phys.dynamic_rocks.size > 0
+    world_bound.still = (
+        None
+        if can_move or not fixed
+        else (obs, obs.centers, world.separate, world.brain.avoid, pad, rmax)
+    )
     return side, pad, rmax, None if fixed else world.separate.kernel_args(crowd, dt)
 
 

@@ -101,8 +101,9 @@ def test_the_pace_replaces_the_max_speed_in_path_followings_kernel_args() -> Non
     assert args[fused_step.FOLLOW_MAX_SPEED] is world.crowd.max_speed
 
 
-def test_the_fused_step_equals_it_across_rock_edits_and_a_world_carried_over() -> None:
-    # Given Rock Field twice, each following its own edit model as the editor wires it
+@pytest.mark.parametrize("name", ["rockfield", "patrol"])  # pushable rocks, and none
+def test_the_fused_step_equals_it_across_rock_edits_and_a_world_carried_over(name: str) -> None:
+    # Given a level twice, each following its own edit model as the editor wires it
     from game.editor import EditModel
     from game.editor.objects import Ref
     from game.level import CLASSES
@@ -110,7 +111,7 @@ def test_the_fused_step_equals_it_across_rock_edits_and_a_world_carried_over() -
 
     worlds, models = [], []
     for debug in (False, True):
-        model = EditModel(load_level(resolve_level("rockfield")))
+        model = EditModel(load_level(resolve_level(name)))
         world = World(model.level, debug=debug)
         model.subscribe(lambda changes, w=world, m=model: w.edit(changes, m.level))
         worlds.append(world)
@@ -118,7 +119,7 @@ def test_the_fused_step_equals_it_across_rock_edits_and_a_world_carried_over() -
     fused, plain = worlds
     thrusts = _thrusts(160)
     for step, thrust in enumerate(thrusts):
-        if step == 40:  # a rock moved and grown in place
+        if step in (40, 60):  # a rock moved and grown in place, twice
             for world in worlds:
                 x, y = world.obstacle_pos[0]
                 world.edit([RockChanged(0, int(world.obstacle_id[0]), x + 30.0, y, 40.0)])
@@ -130,6 +131,15 @@ def test_the_fused_step_equals_it_across_rock_edits_and_a_world_carried_over() -
         fused.step(thrust)
         plain.step(thrust)
         np.testing.assert_array_equal(_snapshot(fused), _snapshot(plain))
+        # and the bound rocks are the edited ones (rocks that cannot move are kept, not
+        # asked for again each step, on Patrol)
+        bound = fused_step._BOUND[fused]
+        assert bound.side is not None
+        rocks = _fields(bound.side, bound.plan)[0]
+        expected = fused.brain.avoid.kernel_args(fused.crowd, DT)
+        k = fused_step.ROCKS_PAD
+        assert _same_args(rocks[:k] + rocks[k + 2 :], expected[:k] + expected[k + 2 :])
+        assert (bound.still is None) == bool(fused.obstacle_dynamic.any())
 
 
 @njit
