@@ -663,7 +663,12 @@ def pushable_pairs(
     if d_count == 0 or n == 0:
         return np.zeros(bodies + 1, dtype=np.intp), np.zeros(0, dtype=np.intp)
     if n * d_count <= BRUTE_PAIRS:
-        return _pushable_table(pos, radius, n, d_count, 2 * MAX_STEP)
+        # Into arrays made here (the compiled call returns only the count: an array handed
+        # back from it costs more than making it).
+        start = np.empty(bodies + 1, dtype=np.intp)
+        rock = np.empty(n * d_count, dtype=np.intp)
+        total = _pushable_table(pos, radius, n, d_count, 2 * MAX_STEP, start, rock)
+        return start, rock[:total]
     rows = np.arange(n, n + d_count)
     reach = radius[rows] + float(radius[:n].max()) + 2 * MAX_STEP
     agent = np.zeros(d_count, dtype=np.intp)
@@ -686,12 +691,19 @@ BRUTE_PAIRS = 200_000
 
 @njit
 def _pushable_table(
-    pos: FloatArray, radius: FloatArray, n: int, d_count: int, slack: float
-) -> tuple[IntArray, IntArray]:
+    pos: FloatArray,
+    radius: FloatArray,
+    n: int,
+    d_count: int,
+    slack: float,
+    start: IntArray,
+    rock: IntArray,
+) -> int:
     """:func:`pushable_pairs` by testing every agent against every pushable rock (body rows
     ``n..n+d_count-1``): the player takes every rock; agent ``i`` rock ``j`` when their centres
     are within ``radius[j]`` plus the largest agent radius plus ``slack``. Two passes, one
-    counting, one filling each agent's rocks in rock order."""
+    counting, one filling each agent's rocks in rock order, into ``start`` (bodies + 1) and
+    ``rock`` (room for ``n * d_count``); returns how many entries of ``rock`` it filled."""
     bodies = pos.shape[0]
     biggest = 0.0
     for i in range(n):
@@ -703,12 +715,10 @@ def _pushable_table(
         for i in range(1, n):
             if hypot(pos[i, 0] - pos[j, 0], pos[i, 1] - pos[j, 1]) <= reach:
                 count[i] += 1
-    start = np.empty(bodies + 1, dtype=np.intp)
     total = 0
     for i in range(bodies + 1):
         start[i] = total
         total += count[i]
-    rock = np.empty(total, dtype=np.intp)
     at = start.copy()
     for j in range(n, n + d_count):
         reach = radius[j] + biggest + slack
@@ -718,7 +728,7 @@ def _pushable_table(
             if hypot(pos[i, 0] - pos[j, 0], pos[i, 1] - pos[j, 1]) <= reach:
                 rock[at[i]] = j
                 at[i] += 1
-    return start, rock
+    return total
 
 
 @njit
