@@ -18,7 +18,6 @@ import numpy as np
 import pymunk
 import pymunk.batch as batch
 from numpy.typing import NDArray
-from scipy.spatial import cKDTree
 
 from steering import Obstacles
 from steering.kernels import hypot, njit, use_cache
@@ -655,38 +654,123 @@ def pushable_pairs(
 
     The player (row 0) is paired with every pushable rock; the other agents (rows 1..N-1)
     with the rocks within reach: a compiled test of every agent against every rock for small
-    products, a k-d tree's ball query per rock beyond :data:`BRUTE_PAIRS`.
+    products, beyond :data:`BRUTE_PAIRS` against the rocks listed in the agent's cell of a
+    coarse grid over the rocks' reach, made afresh each call (the same table, in O(N + D)).
     """
     n = physics.n_agents
     d_count = physics.dynamic_rocks.size
     bodies = pos.shape[0]
     if d_count == 0 or n == 0:
         return np.zeros(bodies + 1, dtype=np.intp), np.zeros(0, dtype=np.intp)
+    start = np.empty(bodies + 1, dtype=np.intp)
     if n * d_count <= BRUTE_PAIRS:
         # Into arrays made here (the compiled call returns only the count: an array handed
         # back from it costs more than making it).
-        start = np.empty(bodies + 1, dtype=np.intp)
         rock = np.empty(n * d_count, dtype=np.intp)
         total = _pushable_table(pos, radius, n, d_count, 2 * MAX_STEP, start, rock)
         return start, rock[:total]
-    rows = np.arange(n, n + d_count)
-    reach = radius[rows] + float(radius[:n].max()) + 2 * MAX_STEP
-    agent = np.zeros(d_count, dtype=np.intp)
-    rock_of = rows
-    if n > 1:
-        found = cKDTree(pos[1:n]).query_ball_point(pos[rows], reach, return_sorted=False)
-        lens = np.array([len(f) for f in found], dtype=np.intp)
-        near = [np.asarray(f, dtype=np.intp) for f in found]
-        agent = np.concatenate([agent, *near]) if near else agent
-        agent[d_count:] += 1
-        rock_of = np.concatenate((rows, np.repeat(rows, lens)))
-    order = np.argsort(agent, kind="stable")
-    start = np.searchsorted(agent[order], np.arange(bodies + 1)).astype(np.intp)
-    return start, rock_of[order].astype(np.intp)
+    return start, _pushable_grid(pos, radius, n, d_count, 2 * MAX_STEP, MAX_PAIR_CELLS, start)
 
 
-#: Above this many (agent, pushable rock) tests, :func:`pushable_pairs` uses a k-d tree.
+#: Above this many (agent, pushable rock) tests, :func:`pushable_pairs` uses a grid.
 BRUTE_PAIRS = 200_000
+#: Most cells of :func:`_pushable_grid`'s grid (its cells grow to stay under it).
+MAX_PAIR_CELLS = 1 << 16
+
+
+@njit
+def _pushable_grid(
+    pos: FloatArray,
+    radius: FloatArray,
+    n: int,
+    d_count: int,
+    slack: float,
+    max_cells: int,
+    start: IntArray,
+) -> IntArray:
+    """:func:`_pushable_table`'s table, with each agent tested only against the rocks listed
+    in its cell of a grid whose cells list every rock whose reach (a square of side twice the
+    reach round its centre) touches them, in rock order; fills ``start`` and returns the rock
+    rows. An agent within a rock's reach lies in that square, so in one of its cells."""
+    bodies = pos.shape[0]
+    biggest = 0.0
+    for i in range(n):
+        biggest = max(biggest, radius[i])
+    reach = np.empty(d_count)
+    x0 = y0 = math.inf
+    x1 = y1 = -math.inf
+    for k in range(d_count):
+        j = n + k
+        reach[k] = radius[j] + biggest + slack
+        r = reach[k] * (1.0 + 1e-9) + 1e-6  # the square a little wider than the test's reach
+        x0 = min(x0, pos[j, 0] - r)
+        y0 = min(y0, pos[j, 1] - r)
+        x1 = max(x1, pos[j, 0] + r)
+        y1 = max(y1, pos[j, 1] + r)
+    cell = 1.0
+    for k in range(d_count):
+        cell = max(cell, 2.0 * reach[k])
+    while ((x1 - x0) / cell + 1.0) * ((y1 - y0) / cell + 1.0) > max_cells:
+        cell *= 2.0
+    cols = int((x1 - x0) / cell) + 1
+    rows = int((y1 - y0) / cell) + 1
+    # Each rock into the cells its square touches (rocks in order: each cell's list is too).
+    per_cell = np.zeros(cols * rows + 1, dtype=np.intp)
+    for k in range(d_count):
+        j = n + k
+        r = reach[k] * (1.0 + 1e-9) + 1e-6
+        c0 = int((pos[j, 0] - r - x0) / cell)
+        c1 = int((pos[j, 0] + r - x0) / cell)
+        r0 = int((pos[j, 1] - r - y0) / cell)
+        r1 = int((pos[j, 1] + r - y0) / cell)
+        for gy in range(r0, r1 + 1):
+            for gx in range(c0, c1 + 1):
+                per_cell[gy * cols + gx + 1] += 1
+    for c in range(cols * rows):
+        per_cell[c + 1] += per_cell[c]
+    listed = np.empty(per_cell[cols * rows], dtype=np.intp)
+    at = per_cell[:-1].copy()
+    for k in range(d_count):
+        j = n + k
+        r = reach[k] * (1.0 + 1e-9) + 1e-6
+        c0 = int((pos[j, 0] - r - x0) / cell)
+        c1 = int((pos[j, 0] + r - x0) / cell)
+        r0 = int((pos[j, 1] - r - y0) / cell)
+        r1 = int((pos[j, 1] + r - y0) / cell)
+        for gy in range(r0, r1 + 1):
+            for gx in range(c0, c1 + 1):
+                c = gy * cols + gx
+                listed[at[c]] = k
+                at[c] += 1
+    # Two passes over the agents, as _pushable_table: count, then fill.
+    count = np.zeros(bodies + 1, dtype=np.intp)
+    count[0] = d_count
+    for fill in range(2):
+        if fill == 1:
+            total = 0
+            for i in range(bodies + 1):
+                start[i] = total
+                total += count[i]
+            out = np.empty(total, dtype=np.intp)
+            for k in range(d_count):
+                out[k] = n + k
+            slot = start.copy()
+            slot[0] += d_count
+        for i in range(1, n):
+            x, y = pos[i, 0], pos[i, 1]
+            if not (x0 <= x <= x1 and y0 <= y <= y1):
+                continue
+            c = int((y - y0) / cell) * cols + int((x - x0) / cell)
+            for m in range(per_cell[c], per_cell[c + 1]):
+                k = listed[m]
+                j = n + k
+                if hypot(x - pos[j, 0], y - pos[j, 1]) <= reach[k]:
+                    if fill == 0:
+                        count[i] += 1
+                    else:
+                        out[slot[i]] = j
+                        slot[i] += 1
+    return out
 
 
 @njit

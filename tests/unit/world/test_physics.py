@@ -214,25 +214,37 @@ def test_the_step_is_fixed() -> None:
     assert world.time == 90 * DT
 
 
-def test_the_compiled_pushable_table_is_the_k_d_trees(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_pushable_table_by_grid_is_the_one_by_all_pairs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import game.world.physics as physics
 
-    # Given a crowd among pushable rocks (the Rock Field, agents scattered over it)
+    # Given a crowd among pushable rocks (the Rock Field, agents scattered over it, and some
+    # placed exactly at a rock's reach, just inside and just outside it)
     world = World(load_level(resolve_level("rockfield")), extra_npcs=60)
     phys = world.physics
     rng = np.random.default_rng(5)
     pos = phys.pos.copy()
-    pos[1 : world.n] = rng.uniform(
-        (0, 0), (world.level.width_px, world.level.height_px), (world.n - 1, 2)
-    )
-    assert phys.dynamic_rocks.size > 1
-    # When the table is made by the compiled all-pairs test and by the k-d tree
+    n, d = world.n, phys.dynamic_rocks.size
+    pos[1:n] = rng.uniform((0, 0), (world.level.width_px, world.level.height_px), (n - 1, 2))
+    reach = phys.body_radius[n] + phys.body_radius[:n].max() + 2 * physics.MAX_STEP
+    centre = pos[n]
+    for k, (dx, dy) in enumerate([(1, 0), (0, -1), (-0.6, 0.8), (0.8, 0.6)]):
+        pos[1 + 3 * k] = centre + reach * np.array([dx, dy])
+        pos[2 + 3 * k] = centre + np.nextafter(reach, 0.0) * np.array([dx, dy])
+        pos[3 + 3 * k] = centre + np.nextafter(reach, np.inf) * np.array([dx, dy])
+    assert d > 1
+    # When the table is made by the all-pairs test and by the grid
     start, rock = physics.pushable_pairs(pos, phys.body_radius, phys)
     monkeypatch.setattr(physics, "BRUTE_PAIRS", 0)
-    tree_start, tree_rock = physics.pushable_pairs(pos, phys.body_radius, phys)
+    grid_start, grid_rock = physics.pushable_pairs(pos, phys.body_radius, phys)
     # Then they are the same table: the player with every rock, the others with those in reach
-    np.testing.assert_array_equal(start, tree_start)
-    np.testing.assert_array_equal(rock, tree_rock)
-    n, d = world.n, phys.dynamic_rocks.size
+    np.testing.assert_array_equal(start, grid_start)
+    np.testing.assert_array_equal(rock, grid_rock)
     assert rock[start[0] : start[1]].tolist() == list(range(n, n + d))
     assert 0 < rock.size - d < (n - 1) * d
+    # and with a grid of few cells (its cells grown to fit), too
+    monkeypatch.setattr(physics, "MAX_PAIR_CELLS", 4)
+    few_start, few_rock = physics.pushable_pairs(pos, phys.body_radius, phys)
+    np.testing.assert_array_equal(start, few_start)
+    np.testing.assert_array_equal(rock, few_rock)
