@@ -408,7 +408,9 @@ def drift_nodes(
     finite = True
     for i in range(base.shape[0]):
         for k in range(2):
-            v = base[i, k] + amp[i, k] * math.sin(freq[i, k] * t + phase[i, k])
+            a = freq[i, k] * t + phase[i, k]
+            # (sin of an infinite angle is NaN; plain Python's math.sin would raise instead)
+            v = base[i, k] + amp[i, k] * math.sin(a) if -math.inf < a < math.inf else math.nan
             out[i, k] = v
             if not (v > -math.inf and v < math.inf):
                 finite = False
