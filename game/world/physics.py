@@ -672,8 +672,10 @@ def pushable_pairs(
     return start, _pushable_grid(pos, radius, n, d_count, 2 * MAX_STEP, MAX_PAIR_CELLS, start)
 
 
-#: Above this many (agent, pushable rock) tests, :func:`pushable_pairs` uses a grid.
-BRUTE_PAIRS = 200_000
+#: Above this many (agent, pushable rock) tests, :func:`pushable_pairs` uses a grid (which
+#: wins from a few hundred: 200 agents and 12 rocks 6 against 21 us, 10,000 and 12 rocks 0.17
+#: against 0.80 ms).
+BRUTE_PAIRS = 500
 #: Most cells of :func:`_pushable_grid`'s grid (its cells grow to stay under it).
 MAX_PAIR_CELLS = 1 << 16
 
