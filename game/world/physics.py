@@ -681,6 +681,28 @@ MAX_PAIR_CELLS = 1 << 16
 
 
 @njit
+def _square_half(reach: float) -> float:
+    """Half the side of the square :func:`_pushable_grid` lists a rock in: a little wider
+    than its reach, so that no agent at the reach is lost to rounding."""
+    return reach * (1.0 + 1e-9) + 1e-6
+
+
+@njit
+def _square_cells(
+    x: float, y: float, reach: float, x0: float, y0: float, cell: float
+) -> tuple[int, int, int, int]:
+    """First and last column, first and last row of the cells the square of a rock at (x, y)
+    touches, in a grid from (x0, y0) of cells ``cell`` wide."""
+    r = _square_half(reach)
+    return (
+        int((x - r - x0) / cell),
+        int((x + r - x0) / cell),
+        int((y - r - y0) / cell),
+        int((y + r - y0) / cell),
+    )
+
+
+@njit
 def _pushable_grid(
     pos: FloatArray,
     radius: FloatArray,
@@ -704,7 +726,7 @@ def _pushable_grid(
     for k in range(d_count):
         j = n + k
         reach[k] = radius[j] + biggest + slack
-        r = reach[k] * (1.0 + 1e-9) + 1e-6  # the square a little wider than the test's reach
+        r = _square_half(reach[k])
         x0 = min(x0, pos[j, 0] - r)
         y0 = min(y0, pos[j, 1] - r)
         x1 = max(x1, pos[j, 0] + r)
@@ -719,12 +741,7 @@ def _pushable_grid(
     # Each rock into the cells its square touches (rocks in order: each cell's list is too).
     per_cell = np.zeros(cols * rows + 1, dtype=np.intp)
     for k in range(d_count):
-        j = n + k
-        r = reach[k] * (1.0 + 1e-9) + 1e-6
-        c0 = int((pos[j, 0] - r - x0) / cell)
-        c1 = int((pos[j, 0] + r - x0) / cell)
-        r0 = int((pos[j, 1] - r - y0) / cell)
-        r1 = int((pos[j, 1] + r - y0) / cell)
+        c0, c1, r0, r1 = _square_cells(pos[n + k, 0], pos[n + k, 1], reach[k], x0, y0, cell)
         for gy in range(r0, r1 + 1):
             for gx in range(c0, c1 + 1):
                 per_cell[gy * cols + gx + 1] += 1
@@ -733,12 +750,7 @@ def _pushable_grid(
     listed = np.empty(per_cell[cols * rows], dtype=np.intp)
     at = per_cell[:-1].copy()
     for k in range(d_count):
-        j = n + k
-        r = reach[k] * (1.0 + 1e-9) + 1e-6
-        c0 = int((pos[j, 0] - r - x0) / cell)
-        c1 = int((pos[j, 0] + r - x0) / cell)
-        r0 = int((pos[j, 1] - r - y0) / cell)
-        r1 = int((pos[j, 1] + r - y0) / cell)
+        c0, c1, r0, r1 = _square_cells(pos[n + k, 0], pos[n + k, 1], reach[k], x0, y0, cell)
         for gy in range(r0, r1 + 1):
             for gx in range(c0, c1 + 1):
                 c = gy * cols + gx
