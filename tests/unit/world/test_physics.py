@@ -218,6 +218,7 @@ def test_the_pushable_table_by_grid_is_the_one_by_all_pairs(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import game.world.physics as physics
+    from steering.vec import length
 
     # Given a crowd among pushable rocks (the Rock Field, agents scattered over it, and some
     # placed exactly at a rock's reach, just inside and just outside it)
@@ -234,16 +235,21 @@ def test_the_pushable_table_by_grid_is_the_one_by_all_pairs(
         pos[2 + 3 * k] = centre + np.nextafter(reach, 0.0) * np.array([dx, dy])
         pos[3 + 3 * k] = centre + np.nextafter(reach, np.inf) * np.array([dx, dy])
     assert d > 1
-    # When the table is made by the all-pairs test and by the grid
+    # When the table is made by the grid
     start, rock = physics.pushable_pairs(pos, phys.body_radius, phys)
-    monkeypatch.setattr(physics, "BRUTE_PAIRS", 0)
-    grid_start, grid_rock = physics.pushable_pairs(pos, phys.body_radius, phys)
-    # Then they are the same table: the player with every rock, the others with those in reach
-    np.testing.assert_array_equal(start, grid_start)
-    np.testing.assert_array_equal(rock, grid_rock)
-    assert rock[start[0] : start[1]].tolist() == list(range(n, n + d))
+    # Then it is the table of every pair tested (with the kernels' own hypot): the player with
+    # every rock, the others with those in reach, in rock order
+    rows = np.arange(n, n + d)
+    reach_of = phys.body_radius[rows] + phys.body_radius[:n].max() + 2 * physics.MAX_STEP
+    want = [rows.tolist()]
+    for i in range(1, n):
+        near = length(pos[rows] - pos[i]) <= reach_of
+        want.append(rows[near].tolist())
+    want += [[] for _ in range(n, pos.shape[0])]
+    got = [rock[start[i] : start[i + 1]].tolist() for i in range(pos.shape[0])]
+    assert got == want
     assert 0 < rock.size - d < (n - 1) * d
-    # and with a grid of few cells (its cells grown to fit), too
+    # and so with a grid of few cells (its cells grown to fit)
     monkeypatch.setattr(physics, "MAX_PAIR_CELLS", 4)
     few_start, few_rock = physics.pushable_pairs(pos, phys.body_radius, phys)
     np.testing.assert_array_equal(start, few_start)
