@@ -227,36 +227,12 @@ class Currents:
             return vel, inside
         table = self._regions()
         bounds = self.bounds
-        if table.vectors is not None and table.numbers is not None:
-            # Every region and the banks in one compiled call.
-            band = self.bank if bounds is not None and k and self.bank > 0.0 else 0.0
-            left, bottom, right, top = bounds if bounds is not None else (0.0, 0.0, 0.0, 0.0)
-            _add_regions(
-                p, table.vectors, table.numbers, float(left), float(bottom), float(right),
-                float(top), float(band), vel, inside,
-            )  # fmt: skip
-            return vel, inside
-        for c in items:
-            r = c.region.rect
-            f = c.field
-            ox, oy = f.origin
-            _add_region(
-                p,
-                f.vectors,
-                f.cell,
-                float(ox),
-                float(oy),
-                float(r.left),
-                float(r.bottom),
-                float(r.right),
-                float(r.top),
-                float(c.region.strength),
-                vel,
-                inside,
-            )
-        if self.bounds is not None and k and self.items and self.bank > 0.0:
-            left, bottom, right, top = self.bounds
-            _bank(p, vel, float(left), float(bottom), float(right), float(top), float(self.bank))
+        band = self.bank if bounds is not None and k and self.bank > 0.0 else 0.0
+        left, bottom, right, top = bounds if bounds is not None else (0.0, 0.0, 0.0, 0.0)
+        _add_regions(
+            p, table.vectors, table.numbers, float(left), float(bottom), float(right),
+            float(top), float(band), vel, inside,
+        )  # fmt: skip
         return vel, inside
 
     def _regions(self) -> _RegionTable:
@@ -280,25 +256,21 @@ class Currents:
                 f.origin[0], f.origin[1], f.cell, r.left, r.bottom, r.right, r.top,
                 c.region.strength,
             )  # fmt: skip
-            vectors.append(f.vectors)
-        # One compiled loop reads them all as one tuple of like arrays; a field whose vectors
-        # are another layout (none the game makes) keeps the loop region by region.
-        alike = all(v.flags.c_contiguous and v.dtype == np.float64 for v in vectors)
-        table = self._table = _RegionTable(
-            tuple(items), numbers if alike else None, tuple(vectors) if alike else None
-        )
+            # One compiled loop reads them all as a tuple of like arrays. Every field the game
+            # makes is C-ordered float64 (no copy); a noise field's is rewritten in place.
+            vectors.append(np.ascontiguousarray(f.vectors, dtype=np.float64))
+        table = self._table = _RegionTable(tuple(items), numbers, tuple(vectors))
         return table
 
 
 @dataclass(frozen=True)
 class _RegionTable:
     """:meth:`Currents._regions`: the items, then per region its field's origin (x, y) and
-    cell, its rectangle (left, bottom, right, top) and strength, and the fields' vectors (None
-    when they cannot go to one compiled call)."""
+    cell, its rectangle (left, bottom, right, top) and strength, and the fields' vectors."""
 
     items: tuple[Current, ...]
-    numbers: FloatArray | None
-    vectors: tuple[FloatArray, ...] | None
+    numbers: FloatArray
+    vectors: tuple[FloatArray, ...]
 
 
 @njit
