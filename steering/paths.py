@@ -10,6 +10,7 @@ or drifts, so the cost of a step does not grow with the number of paths; driftin
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, MutableMapping, Sequence
 from dataclasses import dataclass
 
@@ -214,10 +215,8 @@ class PathSet(MutableMapping[str, Path]):
             phase.append(dp.phases)
         ends = np.cumsum(sizes).tolist()
         spans = [(end - size, end) for size, end in zip(sizes, ends, strict=True)]
-        held = [id(p) for p in self._slots if p is not None]
-        shared = len(set(held)) != len(held) and any(
-            held.count(id(self._slots[s])) > 1 for s in slots
-        )
+        held = Counter(id(p) for p in self._slots if p is not None)
+        shared = any(held[id(self._slots[s])] > 1 for s in slots)
         return _Drifts(
             slots,
             spans,

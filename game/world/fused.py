@@ -206,9 +206,9 @@ class _Bound:
         self.dbg = np.empty((0, 8))
         self.side: SidePlan | None = None
         self.side_key: tuple[object, ...] = ()
-        #: What :func:`_side` found for rocks that cannot move: the obstacles, their centres,
-        #: separation and avoidance it was made for, then the pad and largest radius.
-        self.still: tuple[Any, ...] | None = None
+        #: The pad and largest radius :func:`_side` found for rocks that cannot move (for the
+        #: objects of ``side_key``); None while they can.
+        self.still: tuple[float, float] | None = None
         follow = brain.follow
         follow.param(crowd)  # makes the path columns the compiled goals write
         fargs = follow.kernel_args(crowd, dt)
@@ -413,31 +413,25 @@ def _side(
     obs = world.brain.avoid.obstacles
     fixed = crowd.n <= BRUTE_MAX  # separation measures every pair: its arguments stay
     side = world_bound.side
+    key = world_bound.side_key
     still = world_bound.still
     if (
         still is not None
-        and side is not None
-        and obs is still[0]
-        and obs.centers is still[1]
-        and world.separate is still[2]
-        and world.brain.avoid is still[3]
+        and key[0] is obs  # the key's objects: obstacles, centres, ..., avoidance, separation
+        and key[1] is obs.centers
+        and key[4] is world.brain.avoid
+        and key[5] is world.separate
         and fixed
-        and phys.obstacles is obs
-        and phys.dynamic_rocks.size == 0
     ):
-        return side, still[4], still[5], None
+        return side, still[0], still[1], None  # type: ignore[return-value]
     grid, pad, rmax = obs.index() if len(obs) else (None, 0.0, 0.0)
     key = (obs, obs.centers, obs.radii, grid, world.brain.avoid, world.separate, fixed)
     if side is None or not all(map(operator.is_, key, world_bound.side_key)):
         separate = world.separate.kernel_args(crowd, dt) if fixed else None
         side = world_bound.side = SidePlan(world.brain.avoid.kernel_args(crowd, dt), separate)
         world_bound.side_key = key
-    can_move = phys.obstacles is not obs or phys.dynamic_rocks.size > 0
-    world_bound.still = (
-        None
-        if can_move or not fixed
-        else (obs, obs.centers, world.separate, world.brain.avoid, pad, rmax)
-    )
+    still_rocks = phys.obstacles is obs and phys.dynamic_rocks.size == 0
+    world_bound.still = (pad, rmax) if still_rocks and fixed else None
     return side, pad, rmax, None if fixed else world.separate.kernel_args(crowd, dt)
 
 
