@@ -35,15 +35,67 @@ def _pure_sources() -> list[Path]:
     return [f for f in files if f not in ADAPTERS]
 
 
-def _imported(tree: ast.AST) -> list[tuple[int, str]]:
-    """Every module an ``import`` or ``from ... import`` names, wherever it stands."""
+def _package_of(path: Path) -> list[str]:
+    """The dotted package that holds ``path`` (``game/world/think.py``: game, world)."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return parts[:-1]  # a package's __init__ and its modules alike
+
+
+def _imported(tree: ast.AST, path: Path) -> list[tuple[int, str]]:
+    """Every module an ``import``, a ``from ... import`` (relative ones resolved against
+    ``path``'s package, each imported name also taken as a possible module) or an
+    ``importlib.import_module``/``__import__`` of a literal names, wherever it stands:
+    function-local and ``TYPE_CHECKING`` imports included."""
     found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.append((node.lineno, node.module))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                package = _package_of(path)
+                base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+                module = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                module = node.module or ""
+            found.append((node.lineno, module))
+            found += [(node.lineno, f"{module}.{alias.name}") for alias in node.names]
+        elif (
+            isinstance(node, ast.Call)
+            and _called_name(node.func) in ("import_module", "__import__")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            found.append((node.lineno, node.args[0].value))
     return found
+
+
+def _called_name(func: ast.expr) -> str:
+    """The last name of a call's target (``importlib.import_module``: ``import_module``)."""
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
+
+
+def test_imports_are_read_wherever_they_stand() -> None:
+    # Given a module of the world layer with the imports a check could miss
+    path = ROOT / "game" / "world" / "example.py"
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    from ..views import level\n"
+        "def f():\n"
+        "    from ..editor.changes import Change\n"
+        "    from . import think\n"
+        "    import importlib\n"
+        "    importlib.import_module('game.render.scene')\n"
+        "    return __import__('arcade')\n"
+    )
+    # When its imports are listed
+    names = {name for _, name in _imported(ast.parse(source), path)}
+    # Then the relative ones are resolved and the dynamic ones found
+    assert {"game.views", "game.editor.changes", "game.world", "game.world.think"} <= names
+    assert {"game.render.scene", "arcade"} <= names
 
 
 def test_no_pure_module_imports_graphics_or_physics_anywhere() -> None:
@@ -52,7 +104,7 @@ def test_no_pure_module_imports_graphics_or_physics_anywhere() -> None:
     for path in _pure_sources():
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         # When every import in it is listed, function-local ones included
-        for line, name in _imported(tree):
+        for line, name in _imported(tree, path):
             if name.split(".")[0] in GRAPHICS_OR_PHYSICS:
                 bad.append(f"{path.relative_to(ROOT)}:{line}: {name}")
     # Then none is arcade, pymunk or pyglet
@@ -62,7 +114,11 @@ def test_no_pure_module_imports_graphics_or_physics_anywhere() -> None:
 def test_the_engine_imports_nothing_from_the_game() -> None:
     for path in sorted((ROOT / "steering").glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        game = [f"{path.name}:{ln}" for ln, name in _imported(tree) if name.split(".")[0] == "game"]
+        game = [
+            f"{path.name}:{ln}"
+            for ln, name in _imported(tree, path)
+            if name.split(".")[0] == "game"
+        ]
         assert not game, game
 
 
@@ -81,7 +137,7 @@ def test_a_layer_imports_nothing_from_the_layers_above_it(layer: str) -> None:
     bad = []
     for path in sorted((ROOT / "game" / layer).rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        for line, name in _imported(tree):
+        for line, name in _imported(tree, path):
             if any(name == b or name.startswith(b + ".") for b in banned):
                 bad.append(f"{path.relative_to(ROOT)}:{line}: {name}")
     assert not bad, bad
