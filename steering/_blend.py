@@ -192,6 +192,7 @@ class Plan:
             grid.floats,
             dt,
             move,
+            agents.turns(),
             total,
         )
         return total
@@ -388,11 +389,13 @@ def _blend_rows(
     floats: FloatArray,
     dt: float,
     move: int,
+    turns: FloatArray,
     total: FloatArray,
 ) -> None:
     """total = the rows' weighted forces added in order, limited to max force; then, with
     ``move``, every agent integrated under its total (and wrapped in the grid's world when it
-    has one). ``spec``: the plan's table, then its pass row (see :meth:`Plan._build`)."""
+    has one), its heading turned by its pending request in ``turns`` or, with ``move`` 2,
+    toward its velocity. ``spec``: the plan's table, then its pass row (see :meth:`Plan._build`)."""
     n = pos.shape[0]
     parts = spec.shape[0] - 1
     reach = spec[parts, 0]
@@ -505,4 +508,6 @@ def _blend_rows(
         width = floats[F_W]
         height = floats[F_H]
         for i in prange(n):
-            move_row(pos, vel, heading, max_speed, mass, rate, total, dt, face, width, height, i)
+            move_row(
+                pos, vel, heading, max_speed, mass, rate, total, dt, face, turns, width, height, i
+            )

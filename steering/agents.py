@@ -173,6 +173,11 @@ def _turn_rate_column(values: ArrayLike, n: int) -> FloatArray:
     return arr
 
 
+#: The state column of pending orientation requests (:meth:`AgentGroup.request_turn`).
+TURN_COLUMN = "orientation.turn"
+_NO_TURNS = np.zeros((0, 2))
+
+
 @dataclass(eq=False)
 class AgentGroup:
     """Position, velocity and limits of N agents as structure-of-arrays.
@@ -301,6 +306,9 @@ class AgentGroup:
 
     def update_heading(self, dt: float | None = None) -> None:
         """Point :attr:`heading` along the velocity where the agent moves; keep it where not.
+        An agent with a pending orientation request (:meth:`request_turn`, made by
+        :class:`~steering.Face` and :class:`~steering.LookWhereYouAreGoing`) turns toward
+        that instead, once, and the request is cleared.
 
         With every :attr:`max_turn_rate` inf the heading snaps to the velocity's direction
         (``dt`` is not needed); with finite rates it turns toward it by at most
@@ -312,7 +320,28 @@ class AgentGroup:
         """
         if self.n and dt is None and self.max_turn_rate.min() < math.inf:
             raise ValueError("update_heading: a finite max_turn_rate needs dt")
-        _face_rows(self.n)(self.vel, self.heading, self.max_turn_rate, 0.0 if dt is None else dt)
+        _face_rows(self.n)(
+            self.vel, self.heading, self.max_turn_rate, 0.0 if dt is None else dt, self.turns()
+        )
+
+    def request_turn(self, desired_heading: FloatArray) -> None:
+        """Ask that each agent's heading turn toward ``desired_heading`` (N, 2) at the next
+        heading update: :func:`integrate`, :func:`~steering.step` or :meth:`update_heading`
+        turns it by at most ``max_turn_rate * dt`` in place of facing the velocity, then
+        clears the request, so the turn is applied once however the step is written. A zero
+        row asks nothing. The orientation behaviours' angular output (gdx-ai's
+        ``SteeringAcceleration.angular``); the requests live in the state column
+        :data:`TURN_COLUMN`, so a sub-group's requests come back with its state."""
+        col = self.column(TURN_COLUMN, 0.0, 2)
+        col[:] = desired_heading
+
+    def turns(self) -> FloatArray:
+        """The pending orientation requests (:meth:`request_turn`): the (N, 2) column, or an
+        empty (0, 2) array when no agent of the group ever had one (kernels read either)."""
+        col = self.state.get(TURN_COLUMN)
+        if col is None or col.shape != (self.n, 2):
+            return _NO_TURNS
+        return col
 
     def turn_toward(self, desired_heading: FloatArray, dt: float) -> None:
         """Rotate :attr:`heading` toward ``desired_heading`` by at most ``max_turn_rate * dt``.
@@ -569,9 +598,11 @@ def integrate(
     a behaviour's output is the acceleration itself. ``agents.pos``, ``agents.vel`` and
     ``agents.heading`` stay the same array objects, so views of them (a sub-range such as the
     world's crowd) see the step. A row of ``force`` that is not finite stops that agent rather
-    than poisoning it. With ``face_velocity`` the heading then turns toward the velocity
-    (:meth:`AgentGroup.update_heading`, limited by ``max_turn_rate``); pass False for agents
-    whose facing orientation behaviours such as :class:`~steering.Face` own.
+    than poisoning it. The heading then turns once: toward an orientation behaviour's
+    request where one is pending (:class:`~steering.Face`,
+    :class:`~steering.LookWhereYouAreGoing`, :meth:`AgentGroup.request_turn`), else, with
+    ``face_velocity``, toward the velocity (:meth:`AgentGroup.update_heading`), each limited
+    by ``max_turn_rate``.
 
     Raises:
         ValueError: if ``force`` is not (N, 2) or ``dt`` is negative or not finite.
@@ -599,6 +630,7 @@ def integrate(
         f,
         dt,
         face_velocity,
+        agents.turns(),
     )
     world = agents.world_size
     if world is not None:
@@ -681,11 +713,14 @@ def _turn_rows(heading: FloatArray, want: FloatArray, rate: FloatArray, dt: floa
 
 
 @rows_kernel
-def _face_rows(vel: FloatArray, heading: FloatArray, rate: FloatArray, dt: float) -> None:
+def _face_rows(
+    vel: FloatArray, heading: FloatArray, rate: FloatArray, dt: float, turns: FloatArray
+) -> None:
     for i in prange(heading.shape[0]):
-        heading[i, 0], heading[i, 1] = _face(
-            vel[i, 0], vel[i, 1], heading[i, 0], heading[i, 1], rate[i], dt
-        )
+        if not turn_row(heading, rate, turns, dt, i):
+            heading[i, 0], heading[i, 1] = _face(
+                vel[i, 0], vel[i, 1], heading[i, 0], heading[i, 1], rate[i], dt
+            )
 
 
 @njit_leaf
@@ -700,17 +735,38 @@ def integrate_row(
     fy: float,
     dt: float,
     face: bool,
+    turns: FloatArray,
     i: int,
 ) -> None:
-    """Agent ``i``'s semi-implicit Euler step under force (fx, fy) (see :func:`integrate`)."""
+    """Agent ``i``'s semi-implicit Euler step under force (fx, fy) (see :func:`integrate`),
+    then its heading's one turn: toward its pending orientation request in ``turns`` (see
+    :func:`turn_row`), else with ``face`` toward the new velocity."""
     m = mass[i]
     vx, vy = truncate(vel[i, 0] + fx / m * dt, vel[i, 1] + fy / m * dt, max_speed[i])
     vel[i, 0] = vx
     vel[i, 1] = vy
     pos[i, 0] += vx * dt
     pos[i, 1] += vy * dt
-    if face:
+    if not turn_row(heading, rate, turns, dt, i) and face:
         heading[i, 0], heading[i, 1] = _face(vx, vy, heading[i, 0], heading[i, 1], rate[i], dt)
+
+
+@njit_leaf
+def turn_row(heading: FloatArray, rate: FloatArray, turns: FloatArray, dt: float, i: int) -> bool:
+    """Apply agent ``i``'s pending orientation request (row ``i`` of ``turns``, the
+    :data:`TURN_COLUMN` an orientation behaviour wrote; none when ``turns`` has no rows or the
+    row is zero): its heading turned toward it by at most ``max_turn_rate * dt`` and the
+    request cleared, so it is applied once. True when there was one."""
+    if turns.shape[0] == 0:
+        return False
+    wx = turns[i, 0]
+    wy = turns[i, 1]
+    if wx == 0.0 and wy == 0.0:
+        return False
+    heading[i, 0], heading[i, 1] = _turn(heading[i, 0], heading[i, 1], wx, wy, _reach(rate[i], dt))
+    turns[i, 0] = 0.0
+    turns[i, 1] = 0.0
+    return True
 
 
 @njit_leaf
@@ -724,6 +780,7 @@ def move_row(
     force: FloatArray,
     dt: float,
     face: bool,
+    turns: FloatArray,
     width: float,
     height: float,
     i: int,
@@ -731,7 +788,9 @@ def move_row(
     """Agent ``i``'s step under its row of ``force`` (:func:`integrate_row`), then wrapped into
     a ``width`` x ``height`` world when that is not 0: the move of a kernel that computes the
     forces and moves the agents in one call (:func:`~steering.step`)."""
-    integrate_row(pos, vel, heading, max_speed, mass, rate, force[i, 0], force[i, 1], dt, face, i)
+    integrate_row(
+        pos, vel, heading, max_speed, mass, rate, force[i, 0], force[i, 1], dt, face, turns, i
+    )
     if width > 0.0:
         wrap_row(pos, width, height, i)
 
@@ -747,8 +806,9 @@ def _integrate_rows(
     force: FloatArray,
     dt: float,
     face: bool,
+    turns: FloatArray,
 ) -> None:
     for i in prange(pos.shape[0]):
         integrate_row(
-            pos, vel, heading, max_speed, mass, rate, force[i, 0], force[i, 1], dt, face, i
+            pos, vel, heading, max_speed, mass, rate, force[i, 0], force[i, 1], dt, face, turns, i
         )

@@ -478,12 +478,14 @@ def _flock_rows(
     rate: FloatArray,
     dt: float,
     move: int,
+    turns: FloatArray,
     out: FloatArray,
 ) -> None:
     """Separation, alignment, cohesion (radii[0..2], weights[0..2]) over one neighbour query,
     plus seek (weights[3]) when ``target`` has rows; the weighted sum limited to max force.
     With ``move`` 1 every agent is then integrated under it (:func:`~steering.integrate`,
-    wrapped in the grid's world when it has one), with 2 also turned to face its velocity."""
+    wrapped in the grid's world when it has one), its heading turned by its pending request in
+    ``turns`` or, with 2, toward its velocity."""
     n = pos.shape[0]
     rs = radii[0]
     ra = radii[1]
@@ -533,7 +535,9 @@ def _flock_rows(
         width = floats[F_W]
         height = floats[F_H]
         for i in prange(n):
-            move_row(pos, vel, heading, max_speed, mass, rate, out, dt, face, width, height, i)
+            move_row(
+                pos, vel, heading, max_speed, mass, rate, out, dt, face, turns, width, height, i
+            )
 
 
 # -- behaviours ----------------------------------------------------------------------------
@@ -942,6 +946,7 @@ class Flock:
             agents.max_turn_rate,
             dt,
             move,
+            agents.turns(),
             out,
         )
         if debug is not None:

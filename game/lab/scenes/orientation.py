@@ -29,7 +29,6 @@ class OrientationScene(Scene):
         Param("turn", "max turn rate", 180, 10, 1080, 10, "deg/s"),
         Param("max_speed", "max speed", 60, 0, 300, 10, "px/s"),
     )
-    face_velocity = False  # the orientation behaviour owns the heading
     trail = 30
 
     def setup(self) -> AgentGroup:
@@ -46,7 +45,7 @@ class OrientationScene(Scene):
         look = Face(self.target) if self.p["look"] == 0 else LookWhereYouAreGoing()
         # the patrol steers the velocity (its heading-free maths), the look steers the heading
         force = FollowPath(self.paths[0])(self.agents, dt, debug)
-        look(self.agents, dt, debug)  # turns agents.heading in place; zero force
+        look(self.agents, dt, debug)  # a zero force; the scene's integrate turns the heading
         return force
 
 

@@ -9,7 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from steering import Behaviour, Face, LookWhereYouAreGoing, Masked
+from steering import (
+    Behaviour,
+    Face,
+    Flock,
+    LookWhereYouAreGoing,
+    Masked,
+    Seek,
+    Weighted,
+    WeightedSum,
+    step,
+)
 from steering.agents import AgentGroup, integrate
 from steering.base import Debug
 from steering.vec import FloatArray, safe_normalize
@@ -234,8 +244,9 @@ def test_look_where_you_are_going_matches_the_velocity_with_an_infinite_rate() -
     agents.heading[:] = safe_normalize(rng.normal(0, 1, (40, 2)))
     old = agents.heading.copy()
     debug: Debug = {}
-    # When
+    # When it asks for the turn and the heading is updated
     force = LookWhereYouAreGoing()(agents, DT, debug)
+    agents.update_heading(DT)
     # Then moving agents face along their velocity, stopped ones keep their heading
     moving = np.hypot(*vel.T) > 0
     np.testing.assert_array_equal(agents.heading[moving], safe_normalize(vel)[moving])
@@ -254,9 +265,11 @@ def test_look_where_you_are_going_turns_at_the_rate() -> None:
     # When half a second passes, it has turned 90 degrees; after one second, 180
     for _ in range(30):
         look(agents, DT)
+        agents.update_heading(DT)
     assert abs(abs(_angles(agents.heading)[0]) - 90.0) < 1e-6
     for _ in range(30):
         look(agents, DT)
+        agents.update_heading(DT)
     np.testing.assert_allclose(agents.heading, [(-1.0, 0.0)], atol=1e-9)
 
 
@@ -284,6 +297,7 @@ def test_face_converges_on_the_target_at_the_turn_rate() -> None:
     for _ in range(60):
         assert isinstance(face, Behaviour)
         np.testing.assert_array_equal(face(agents, DT), np.zeros((25, 2)))
+        agents.update_heading(DT)
     # Then those at most 90 degrees off face it; the others have turned a full 90 degrees
     left = _turned(agents.heading, face.heading(agents))
     near = start <= math.pi / 2 - 1e-9
@@ -292,26 +306,34 @@ def test_face_converges_on_the_target_at_the_turn_rate() -> None:
     # And after 2 s every one faces it
     for _ in range(60):
         face(agents, DT)
+        agents.update_heading(DT)
     np.testing.assert_allclose(_turned(agents.heading, face.heading(agents)), 0.0, atol=1e-9)
 
 
-def test_face_holds_its_aim_while_moving_when_integrate_leaves_the_heading() -> None:
+def test_face_holds_its_aim_while_moving_under_a_plain_integrate() -> None:
     # Given an agent drifting along +x that faces a point above its start
     agents = AgentGroup.create([(0, 0)], [(50, 0)], max_turn_rate=2.0)
     face = Face((0.0, 100.0))
-    # When it moves for 2 s
+    # When it moves for 2 s, each step Face then the default integrate (which faces the
+    # velocity where no orientation behaviour asked for a turn)
     for _ in range(120):
-        integrate(agents, np.zeros((1, 2)), DT, face_velocity=False)
         face(agents, DT)
-    # Then it faces the point (up and back to the left), not its velocity
-    np.testing.assert_allclose(agents.heading[0], safe_normalize(np.array([(-100.0, 100.0)]))[0])
+        aim = face.heading(agents)
+        integrate(agents, np.zeros((1, 2)), DT)
+    # Then it faces the point (up and back to the left) as seen at the step's start, not its
+    # velocity
+    np.testing.assert_allclose(agents.heading, aim, rtol=1e-12)
+    assert agents.heading[0, 0] < -0.5 < 0.5 < agents.heading[0, 1]
 
 
-def test_orientation_inside_masked_turns_a_copy() -> None:
-    # Documented limitation: Masked hands the behaviour copies of the rows.
+def test_orientation_inside_masked_turns_the_masked_rows() -> None:
+    # Given two agents facing +x, only the first masked in for Face
     agents = AgentGroup.create([(0, 0), (5, 0)])
+    # When Face runs on the masked copy and the heading is updated
     Masked(Face((0.0, 50.0)), np.array([True, False]))(agents, DT)
-    np.testing.assert_array_equal(agents.heading, [(1.0, 0.0), (1.0, 0.0)])
+    agents.update_heading(DT)
+    # Then the request came back with the masked rows' state: the first faces the target
+    np.testing.assert_allclose(agents.heading, [(0.0, 1.0), (1.0, 0.0)])
 
 
 @settings(max_examples=100, deadline=None)
@@ -364,15 +386,50 @@ def test_a_documented_step_turns_the_heading_exactly_once(kind: str) -> None:
     np.testing.assert_allclose(_angles(agents.heading), [math.degrees(10 * DT)], rtol=1e-9)
 
 
-def test_integrate_facing_the_velocity_as_well_would_turn_it_twice() -> None:
-    # Given the same agent, stepped against the documentation (integrate also faces)
+@pytest.mark.parametrize("how", ["integrate", "step", "weighted sum", "flock", "update"])
+@pytest.mark.parametrize("kind", ["look", "face"])
+def test_the_turn_is_applied_once_however_the_step_is_written(kind: str, how: str) -> None:
+    # Given an agent facing +x, moving toward 135 degrees, allowed 1 rad/s; Face looks the
+    # same way (its target lies along the velocity)
     agents = AgentGroup.create([(0, 0)], [_unit_angle(135.0)], max_turn_rate=1.0)
     agents.heading[:] = [(1.0, 0.0)]
+    behaviour: Behaviour = (
+        LookWhereYouAreGoing() if kind == "look" else Face(np.array(_unit_angle(135.0)) * 500)
+    )
+    zero = np.zeros((1, 2))
+    for _ in range(10):
+        before = agents.heading.copy()
+        # When it steps with every default left as it is (integrate faces the velocity)
+        if how == "integrate":
+            integrate(agents, behaviour(agents, DT), DT)
+        elif how == "step":
+            step(agents, behaviour, DT)
+        elif how == "weighted sum":
+            step(agents, WeightedSum([Weighted(Seek((-1e6, 1e6)), 0.0), behaviour]), DT)
+        elif how == "flock":
+            behaviour(agents, DT)
+            step(agents, Flock(target=None), DT)
+        else:  # a program that moves its agents itself, then updates the heading
+            behaviour(agents, DT)
+            agents.pos += agents.vel * DT
+            agents.update_heading(DT)
+        # Then the heading turned by rate * dt in that step: once
+        np.testing.assert_allclose(_turned(before, agents.heading), [DT], rtol=1e-9)
+    # And the request was used up: with no behaviour the next integrate faces the velocity
+    assert not agents.turns().any()
+    agents.vel[:] = [(0.0, -1.0)]
     before = agents.heading.copy()
-    # When
-    integrate(agents, LookWhereYouAreGoing()(agents, DT), DT)
-    # Then the heading turned twice in one step: why the classes say face_velocity=False
-    np.testing.assert_allclose(_turned(before, agents.heading), [2 * DT], rtol=1e-9)
+    integrate(agents, zero, DT)
+    np.testing.assert_allclose(_turned(before, agents.heading), [DT], rtol=1e-9)
+
+
+def test_a_face_request_wins_over_facing_the_velocity() -> None:
+    # Given an agent moving along +x that faces a point straight above it, allowed any rate
+    agents = AgentGroup.create([(0, 0)], [(50, 0)])
+    # When Face asks and the default integrate runs
+    integrate(agents, Face((0.0, 100.0))(agents, DT), DT)
+    # Then the heading is Face's, not the velocity's
+    np.testing.assert_allclose(agents.heading, [(0.0, 1.0)])
 
 
 @pytest.mark.parametrize(
