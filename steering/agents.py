@@ -72,8 +72,8 @@ def _points(values: ArrayLike, n: int | None, name: str) -> FloatArray:
     if arr.shape == (2,):  # one point: the only one, or shared by every agent
         arr = arr.reshape(1, 2) if n is None else np.repeat(arr.reshape(1, 2), n, axis=0)
     if arr.ndim != 2 or arr.shape[1] != 2 or (n is not None and arr.shape[0] != n):
-        want = "(N, 2)" if n is None else f"({n}, 2), one row per agent,"
-        raise ValueError(f"{name}: expected {want} values, got shape {arr.shape}")
+        want = "(N, 2) values" if n is None else f"{n} rows of (x, y), one per agent"
+        raise ValueError(f"{name}: expected {want}, got shape {arr.shape}")
     if not np.isfinite(arr).all():
         raise ValueError(f"{name}: values must be finite")
     return arr
