@@ -110,12 +110,12 @@ class WanderDebug(NamedTuple):
     target: Array
     """(N, 2) the point on the wander circle."""
     center: Array
-    """(N, 2) the wander circle's centre."""
+    """(N, 2) the wander circle's center."""
 
 
 @_keyed("priority")
 class PriorityDebug(NamedTuple):
-    """:class:`~steering.PrioritySelect`."""
+    """:class:`~steering.FirstNonZero`: the part each agent took."""
 
     chosen: Array
     """(N,) the index of the part each agent took (-1: none)."""
@@ -181,7 +181,7 @@ class CohereDebug(NamedTuple):
     neighbours: Array
     """(N,) neighbours counted."""
     center: Array
-    """(N, 2) their centre."""
+    """(N, 2) their center."""
 
 
 @_keyed("flock", neighbours="count")

@@ -110,8 +110,14 @@ class _Noise:
 
     def __init__(self, seed: int) -> None:
         # Imported here: only noise fields need opensimplex (``import steering`` does not).
-        from opensimplex import OpenSimplex
-        from opensimplex.constants import GRADIENTS2, GRADIENTS3
+        try:
+            from opensimplex import OpenSimplex
+            from opensimplex.constants import GRADIENTS2, GRADIENTS3
+        except ImportError as exc:
+            raise ImportError(
+                "noise flow fields need opensimplex: pip install 'reynolds-steering[noise]' "
+                f"(or pip install opensimplex); {exc}"
+            ) from exc
 
         self.gen = OpenSimplex(int(seed))
         perm = getattr(self.gen, "_perm", None)

@@ -82,8 +82,6 @@ class Obstacles:
     radii: FloatArray
     _grid: Grid | None = field(default=None, init=False, repr=False)
     _grid_centers: FloatArray | None = field(default=None, init=False, repr=False)
-    _tree: Any = field(default=None, init=False, repr=False)
-    _tree_centers: FloatArray | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.centers = _centers(self.centers)
@@ -113,22 +111,6 @@ class Obstacles:
     def max_radius(self) -> float:
         """The largest radius, 0 when there is no obstacle."""
         return float(self.radii.max()) if len(self) else 0.0
-
-    def tree(self) -> Any:
-        """A scipy k-d tree over the centers (None when M = 0), rebuilt only when a center
-        moved. For callers that want scipy's queries; avoidance uses the compiled grid."""
-        if len(self) == 0:
-            return None
-        if (
-            self._tree is None
-            or self._tree_centers is None
-            or not np.array_equal(self._tree_centers, self.centers)
-        ):
-            self._tree_centers = self.centers.copy()
-            from scipy.spatial import cKDTree  # lazy: only callers of tree() need scipy
-
-            self._tree = cKDTree(self._tree_centers)
-        return self._tree
 
     def index(self) -> tuple[Grid, float, float]:
         """The grid over the centers, how far (px) a center may have moved since it was built
@@ -173,7 +155,6 @@ class Obstacles:
                 f"Obstacles.centers: expected shape {self.centers.shape}, got {new.shape}"
             )
         self.centers = new
-        self._tree = None
 
     def move(self, i: int | ArrayLike, xy: ArrayLike) -> None:
         """Move obstacle ``i`` to ``xy``; or, with an index array ``i`` of K rocks and (K, 2)
@@ -193,7 +174,6 @@ class Obstacles:
             and xy.dtype == np.float64
             and _put_rows(self.centers, i, xy)
         ):  # the physics' pushable rocks every step: checked and copied in one compiled pass
-            self._tree = None
             return
         p = float_array("Obstacles.centers", xy)
         rows = np.asarray(i)
@@ -203,7 +183,6 @@ class Obstacles:
                 f"Obstacles.centers: expected finite points of shape {want}, got {xy!r:.60}"
             )
         self.centers[rows] = p
-        self._tree = None
 
 
 @njit

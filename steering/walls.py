@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -84,7 +83,6 @@ class Walls:
     _piece_wall: IntArray = field(init=False, repr=False)
     _piece_cell: IntArray = field(init=False, repr=False)
     _grid: Grid = field(init=False, repr=False)
-    _tree: Any = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         start = float_array("Walls.start", self.start)
@@ -199,17 +197,6 @@ class Walls:
         g = self._grid = build_grid(self._piece_mid, min_cell=self.piece_length)
         # Each piece's cell as (column, row): the kernels compare them without a division.
         self._piece_cell = np.stack((g.cell_of % g.nx, g.cell_of // g.nx), axis=1)
-
-    def tree(self) -> Any:
-        """A scipy k-d tree over the piece midpoints (None when M = 0), built on first use.
-        For callers that want scipy's queries; the engine uses the compiled grid."""
-        if len(self) == 0:
-            return None
-        if self._tree is None:
-            from scipy.spatial import cKDTree  # lazy: only callers of tree() need scipy
-
-            self._tree = cKDTree(self._piece_mid)
-        return self._tree
 
     def distances(self, points: ArrayLike, walls: ArrayLike) -> FloatArray:
         """Distance from each ``points[k]`` to wall ``walls[k]`` (pairs, (K,) each).

@@ -54,7 +54,7 @@ def test_no_obstacles_is_allowed_and_gives_no_force() -> None:
     # When it avoids
     force = AvoidObstacles(empty)(agents, DT, debug)
     # Then nothing happens, and the debug data says so
-    assert len(empty) == 0 and empty.tree() is None and empty.max_radius == 0.0
+    assert len(empty) == 0 and empty.max_radius == 0.0
     np.testing.assert_array_equal(force, [[0.0, 0.0]])
     np.testing.assert_array_equal(debug["avoid.obstacle"], [-1])
 
@@ -67,21 +67,23 @@ def test_no_agents_is_allowed() -> None:
     assert force.shape == (0, 2) and debug["avoid.box"].shape == (0, 4, 2)
 
 
-def test_moving_a_rock_rebuilds_the_tree() -> None:
-    # Given two rocks and their cached tree
+def test_moving_a_rock_moves_it_in_the_grid() -> None:
+    # Given two rocks and their grid
     obs = Obstacles.create([[0.0, 0.0], [100.0, 0.0]], 5.0)
-    tree = obs.tree()
-    assert obs.tree() is tree
-    # When one rock moves, by method or by writing the array directly
-    obs.move(1, (200.0, 0.0))
-    moved = obs.tree()
-    obs.centers[0] = (-50.0, 0.0)
-    written = obs.tree()
-    # Then each time the tree is rebuilt and sees the new position
-    assert moved is not tree and written is not moved
-    assert written is not None
-    assert sorted(written.query_ball_point((200.0, 0.0), 1.0)) == [1]
-    assert sorted(written.query_ball_point((-50.0, 0.0), 1.0)) == [0]
+    grid, shift, _ = obs.index()
+    assert obs.index()[0] is grid and shift == 0.0
+    # When one rock moves a little by method, then far by writing the array directly
+    obs.move(1, (101.0, 0.0))
+    kept, shift, _ = obs.index()
+    obs.centers[0] = (-5000.0, 0.0)
+    rebuilt, far, _ = obs.index()
+    # Then a small move keeps the grid and widens queries by the distance moved, and a far one
+    # rebuilds it
+    assert kept is grid and shift == pytest.approx(1.0)
+    assert rebuilt is not grid and far == 0.0
+    agents = AgentGroup.create([(-5000.0, 30.0)], [(0.0, -100.0)])
+    force = AvoidObstacles(obs)(agents, DT)
+    assert force[0, 1] > 0.0  # the moved rock, ahead at its new place, is avoided
     with pytest.raises(ValueError, match="centers"):
         obs.move(0, (np.nan, 0.0))
 

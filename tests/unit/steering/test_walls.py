@@ -87,7 +87,6 @@ def test_no_walls_and_no_agents_are_allowed() -> None:
     force = AvoidWalls(Walls.empty())(agents, DT, debug)
     np.testing.assert_array_equal(force, [[0.0, 0.0]])
     np.testing.assert_array_equal(debug["walls.wall"], [-1])
-    assert Walls.empty().tree() is None
     nobody = AgentGroup.create(np.zeros((0, 2)))
     walls = Walls.create([[(0, 0), (1, 0)]])
     assert AvoidWalls(walls)(nobody, DT).shape == (0, 2)
