@@ -242,3 +242,14 @@ def test_add_and_remove_carry_the_turn_rate() -> None:
     agents.add([[20.0, 0.0]], max_turn_rate=3.0)
     agents.remove([0])
     assert agents.max_turn_rate.tolist() == [2.0, 3.0]
+
+
+def test_integrate_divides_the_force_by_the_mass() -> None:
+    # Given two agents at rest, the second four times as heavy, pushed by the same force
+    agents = AgentGroup.create([(0.0, 0.0), (0.0, 10.0)], mass=[1.0, 4.0], max_speed=1e9)
+    force = np.array([(40.0, 0.0), (40.0, 0.0)])
+    # When the force acts for half a second
+    for _ in range(30):
+        integrate(agents, force, 1.0 / 60.0)
+    # Then each gained force / mass * t of speed: 20 and 5 px/s
+    np.testing.assert_allclose(agents.vel, [(20.0, 0.0), (5.0, 0.0)], rtol=1e-12)
