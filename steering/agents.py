@@ -389,6 +389,12 @@ class AgentGroup:
             self._fills[name] = fill
         return col
 
+    @property
+    def fills(self) -> dict[str, float]:
+        """Every state column's declared fill, by name (the group's own dict: a column put
+        into :attr:`state` from outside declares its fill here)."""
+        return self._fills
+
     def fill_of(self, name: str) -> float:
         """The fill value of state column ``name``: the one :meth:`column` declared, else 0.0."""
         return self._fills.get(name, 0.0)

@@ -149,8 +149,9 @@ class Scenario:
         """The core's agent group in this state (fresh arrays) and the same blend of behaviours.
 
         Path following is one call over every path (a :class:`PathSet`, each agent's slot in
-        its path index (:class:`~steering.follow.PathParam`), as :class:`~game.world.brains.CrowdBrain` does) and keeps
-        the seeds' rule of steering only when the future position strays
+        its path index, :class:`~steering.follow.PathParam`, as
+        :class:`~game.world.brains.CrowdBrain` does) and keeps the seeds' rule of steering
+        only when the future position strays
         (``cruise_fraction=0``); flow following reads the vehicle's cell (``bilinear=False``),
         as the seed does.
         """

@@ -139,7 +139,7 @@ def goal_inputs(world: World) -> tuple[Any, ...]:
         roster.avoid,
         roster.leader,
         roster.slot,
-        world.pace,
+        world.state.pace,
         world.path_index,
         state.reverse,
     )

@@ -24,15 +24,14 @@ from numpy.typing import NDArray
 
 from game.level import Level
 
+from .state import MOTION, REMEMBERED
+
 if TYPE_CHECKING:
     from .world import World
 
 __all__ = ["agent_keys", "carry_over", "match_agents"]
 
 IntArray = NDArray[np.intp]
-
-#: Per-enemy arrays of :class:`~game.world.brains.EnemyMinds` carried the same way.
-_MIND_ROWS = ("lost_for", "last_seen", "last_vel", "seen")
 
 
 def agent_keys(world: World) -> list[tuple[int, int, int]]:
@@ -103,29 +102,13 @@ def carry_over(old: World, new: World) -> int:
     new.brain.rng = old.brain.rng
     new.brain.wander.rng = old.brain.wander.rng  # the generator the wander draws from
 
-    # Every matched agent keeps where it is and how it moves.
-    a, b = old.agents, new.agents
-    b.pos[n], b.vel[n] = a.pos[o], a.vel[o]
+    # Every matched agent keeps where it is and how it moves; agents with the same role also
+    # keep what they remember: mode, held forces, their behaviours' memory and their minds.
+    new.state.put(n, old.state.take(o), MOTION)
+    b = new.agents  # the engine's group over the new state's motion columns
     _inside(b.pos, b.radius, new.level)
-    heading = a.heading[o]
-
-    # Agents with the same role keep their mode, their behaviours' memory and their minds.
-    new.state.put(sn, old.state.take(so))
-    crowd_o, crowd_n = so[so > 0] - 1, sn[sn > 0] - 1
-    for name, col in old.crowd.state.items():
-        width = col.shape[1] if col.ndim == 2 else 0
-        new.crowd.column(name, old.crowd.fill_of(name), width)[crowd_n] = col[crowd_o]
-    back = _map(sn, so)  # new row -> old row, for agents that keep their role
-    old_mind = {row: e for e, row in enumerate(old.minds.rows.tolist())}
-    pairs = [
-        (old_mind[back[row]], e)
-        for e, row in enumerate(new.minds.rows.tolist())
-        if row in back and back[row] in old_mind
-    ]
-    if pairs:
-        eo, en = np.array(pairs, dtype=np.intp).T
-        for name in _MIND_ROWS:
-            getattr(new.minds, name)[en] = getattr(old.minds, name)[eo]
+    heading = b.heading[n].copy()  # reading the bodies back turns headings: kept here
+    new.state.put(sn, old.state.take(so), REMEMBERED)
 
     # Pushable rocks that are the same rock at the same place in both levels stay where they
     # were pushed.
@@ -147,7 +130,3 @@ def carry_over(old: World, new: World) -> int:
     new.read_bodies()
     b.heading[n] = heading
     return int(o.size)
-
-
-def _map(keys: IntArray, values: IntArray) -> dict[int, int]:
-    return dict(zip(keys.tolist(), values.tolist(), strict=True))

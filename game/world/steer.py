@@ -147,7 +147,7 @@ def _goal_first(world: World) -> BoolArray:
     """(n,) crowd agents that put their goal before separation: patrols that lead no
     formation (see :func:`~game.world.brains.combine`)."""
     out = np.empty(world.n - 1, dtype=np.bool_)
-    goal_first_rows(world.state.mode, world.leads, out)
+    goal_first_rows(world.state.mode, world.state.leads, out)
     return out
 
 

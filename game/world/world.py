@@ -61,7 +61,7 @@ from .spawn import (
     agent_mass,
     build_roster,
 )
-from .state import AgentState
+from .state import LIMITS, MOTION, AgentState
 from .steer import steer
 from .think import NpcRules, think
 from .tuning import (
@@ -184,9 +184,9 @@ class World:
         self.n = n
         self.kind = roster.kind
         self.spawn_id = roster.spawn_id
-        #: (N,) rows that lead a formation (their patrol keeps separation before the route).
-        self.leads = np.zeros(n, dtype=bool)
-        self.leads[roster.leader[roster.leader >= 0]] = True
+        # (N,) rows that lead a formation (their patrol keeps separation before the route).
+        leads = np.zeros(n, dtype=bool)
+        leads[roster.leader[roster.leader >= 0]] = True
         self.agents = AgentGroup.create(
             roster.pos,
             max_speed=roster.max_speed,
@@ -280,8 +280,8 @@ class World:
             follower=follower,
             squad=roster.squad[enemies],
         )
-        #: (N,) the fraction of max speed each agent patrols at.
-        self.pace = np.where(
+        # (N,) the fraction of max speed each agent patrols at.
+        pace = np.where(
             roster.archetype == Archetype.FORMATION,
             tuning.formation.patrol_speed,
             tuning.patrol.patrol_speed,
@@ -299,7 +299,21 @@ class World:
             drag=self.currents.drag,  # issue 15: patrols hold their route in a current
             bounds=(0.0, 0.0, w, h),  # issue 15: fish turn back from the map's edges
         )
-        self.state = AgentState.empty(n, mode)
+        #: Every per-agent column: the engine's groups (``agents``, ``crowd``) and the
+        #: enemies' minds work on its arrays.
+        self.state = AgentState.empty(
+            n,
+            mode,
+            **{name: getattr(a, name) for name in (*MOTION, *LIMITS)},
+            kind=roster.kind,
+            archetype=roster.archetype,
+            path_index=roster.path,
+            pace=pace,
+            leads=leads,
+            memory=self.crowd.state,
+            fills=self.crowd.fills,
+            minds=self.minds,
+        )
         #: The crowd's separation (each agent keeps its own distance).
         self.separate = Separate(per_agent=True)
         #: (X, 4) the exits' rectangles (left, bottom, right, top), and (X, 2) their centres

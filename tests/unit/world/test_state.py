@@ -4,6 +4,7 @@ agents (crowd columns follow their agents; the player has none)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from game.world.state import AGENT_COLUMNS, CROWD_COLUMNS, AgentState
 
@@ -35,5 +36,53 @@ def test_take_then_put_moves_agents_and_their_crowd_rows() -> None:
 
 def test_every_column_is_listed_once() -> None:
     names = set(AgentState.__dataclass_fields__)
-    assert names == set(AGENT_COLUMNS) | set(CROWD_COLUMNS)
+    assert names == set(AGENT_COLUMNS) | set(CROWD_COLUMNS) | {"memory", "fills", "minds"}
     assert not set(AGENT_COLUMNS) & set(CROWD_COLUMNS)
+    assert len(set(AGENT_COLUMNS)) == len(AGENT_COLUMNS)
+
+
+def test_a_worlds_state_holds_every_column_the_engine_and_the_minds_work_on() -> None:
+    from game.level import load_level, shipped_levels
+    from game.world import World
+
+    # Given a running world with enemies (Squadron: patrols and a formation)
+    path = next(p for p in shipped_levels() if "squadron" in p.stem)
+    world = World(load_level(path))
+    for _ in range(30):
+        world.step((1.0, 0.0))
+    state = world.state
+    # Then the engine's groups are views of the state's columns, not copies
+    for name in ("pos", "vel", "heading", "max_speed", "max_force", "radius", "mass"):
+        assert getattr(state, name) is getattr(world.agents, name), name
+        assert np.shares_memory(getattr(world.crowd, name), getattr(state, name)), name
+    assert state.memory is world.crowd.state and state.minds is world.minds
+    assert state.kind is world.kind and state.path_index is world.path_index
+    # And one take holds every column of the agents taken, the behaviours' and minds' too
+    enemies = world.minds.rows
+    part = state.take(enemies[::-1])
+    np.testing.assert_array_equal(part.pos, world.agents.pos[enemies[::-1]])
+    assert set(part.memory) == set(world.crowd.state)
+    np.testing.assert_array_equal(
+        part.memory["path.index"], world.crowd.state["path.index"][enemies[::-1] - 1]
+    )
+    assert part.minds is not None
+    np.testing.assert_array_equal(part.minds.last_seen, world.minds.last_seen[::-1])
+
+
+def test_put_writes_the_named_columns_only_and_refuses_unknown_names() -> None:
+    old = _numbered(6)
+    new = AgentState.empty(6, np.zeros(6, dtype=np.int8))
+    old.pos[:] = np.arange(12, dtype=float).reshape(6, 2)
+    old.memory["wander.angle"] = np.arange(5, dtype=float)
+    old.fills["wander.angle"] = 0.5
+    rows = np.array([0, 2, 5])
+    # When only the motion is put, the modes stay and no memory column appears
+    new.put(rows, old.take(rows), ("pos", "vel", "heading"))
+    np.testing.assert_array_equal(new.pos[rows], old.pos[rows])
+    assert (new.mode == 0).all() and not new.memory
+    # When what is remembered is put, a memory column is made with its fill
+    new.put(rows, old.take(rows), ("mode", "memory"))
+    assert new.mode.tolist() == [0, 0, 2, 0, 0, 5]
+    np.testing.assert_array_equal(new.memory["wander.angle"], [0.5, 1.0, 0.5, 0.5, 4.0])
+    with pytest.raises(ValueError, match="no column"):
+        new.put(rows, old.take(rows), ("position",))
