@@ -78,131 +78,34 @@ def _angle_vectors(angle: FloatArray) -> FloatArray:
     return np.stack((np.cos(angle), np.sin(angle)), axis=-1)
 
 
-# -- OpenSimplex noise over grids, vectorised --------------------------------------------------
-
-# Offsets (in opensimplex's stretched lattice) of every lattice vertex whose kernel can reach a
-# point of the base cell (distance^2 < 2; found offline by a bounded least-squares search).
-_OFF2 = np.array([(-1, 1), (0, 0), (0, 1), (0, 2), (1, -1), (1, 0), (1, 1), (2, 0)], dtype=np.intp)
-_OFF3 = np.array(
-    [
-        (-1, 0, 1), (-1, 1, 0), (-1, 1, 1), (0, -1, 1), (0, 0, 0), (0, 0, 1), (0, 0, 2),
-        (0, 1, -1), (0, 1, 0), (0, 1, 1), (0, 1, 2), (0, 2, 0), (0, 2, 1), (1, -1, 0),
-        (1, -1, 1), (1, 0, -1), (1, 0, 0), (1, 0, 1), (1, 0, 2), (1, 1, -1), (1, 1, 0),
-        (1, 1, 1), (1, 2, 0), (2, 0, 0), (2, 0, 1), (2, 1, 0),
-    ],
-    dtype=np.intp,
-)  # fmt: skip
-_STRETCH2, _SQUISH2, _NORM2 = -0.211324865405187, 0.366025403784439, 47.0
-_STRETCH3, _SQUISH3, _NORM3 = -1.0 / 6.0, 1.0 / 3.0, 103.0
-_CHUNK = 16384  # points per vectorised batch: bounds the (K, chunk) temporaries to a few MB
+# -- OpenSimplex noise over grids ------------------------------------------------------------
 
 
 class _Noise:
-    """OpenSimplex noise on grids, computed in NumPy with opensimplex's own seeded tables.
-
-    opensimplex's array functions loop in Python unless numba is installed (a 40 x 25 grid of
-    ``noise3`` takes ~50 ms); this sums each lattice vertex's kernel over all points at once
-    (~1.5-2 ms). 2-D equals ``opensimplex.noise2`` to rounding; 3-D equals ``noise3`` within 1e-4
-    (opensimplex's branchy 3-D code skips a few far vertices whose share is below that; the full
-    sum here is the continuous one). Falls back to the public array functions if a future
-    opensimplex renames its tables.
-    """
+    """OpenSimplex noise on grids, through opensimplex's public array functions
+    (``noise2array``, ``noise3array``), which opensimplex compiles with numba (parallel, cached
+    beside its code) when numba is installed, as it is with this package: a 40 x 25 grid of
+    3-D noise in about 0.1 ms."""
 
     def __init__(self, seed: int) -> None:
         # Imported here: only noise fields need opensimplex (``import steering`` does not).
         try:
             from opensimplex import OpenSimplex
-            from opensimplex.constants import GRADIENTS2, GRADIENTS3
         except ImportError as exc:
             raise ImportError(
                 "noise flow fields need opensimplex: pip install 'reynolds-steering[noise]' "
                 f"(or pip install opensimplex); {exc}"
             ) from exc
-
         self.gen = OpenSimplex(int(seed))
-        perm = getattr(self.gen, "_perm", None)
-        pgi = getattr(self.gen, "_perm_grad_index3", None)
-        self.fast = perm is not None and pgi is not None
-        if not self.fast:
-            return
-        p = np.asarray(perm, dtype=np.intp)
-        i = np.arange(256)
-        # hash2[(x & 255) << 8 | (y & 255)] = perm[(perm[x & 255] + y) & 255]
-        self.hash2 = p[(p[:, None] + i[None, :]) & 0xFF].ravel()
-        g2 = np.asarray(GRADIENTS2, dtype=np.float64) / _NORM2
-        self.g2x, self.g2y = g2[0::2], g2[1::2]  # by (index & 0x0E) // 2
-        g3 = np.asarray(GRADIENTS3, dtype=np.float64).reshape(-1, 3) / _NORM3
-        gi = np.asarray(pgi, dtype=np.intp) // 3
-        gi = np.concatenate((gi, gi))  # index hash2 + (z & 255) < 512 without another "& 255"
-        self.g3x, self.g3y, self.g3z = (np.ascontiguousarray(g3[gi, k]) for k in range(3))
-        self.o2 = [_OFF2[:, k : k + 1] for k in range(2)]
-        self.o2s = [self.o2[k] + _OFF2.sum(axis=1, keepdims=True) * _SQUISH2 for k in range(2)]
-        self.o3 = [_OFF3[:, k : k + 1] for k in range(3)]
-        self.o3s = [self.o3[k] + _OFF3.sum(axis=1, keepdims=True) * _SQUISH3 for k in range(3)]
 
     def grid2(self, xs: FloatArray, ys: FloatArray) -> FloatArray:
         """(len(ys), len(xs)) values of 2-D noise at every (x, y)."""
-        if not self.fast:
-            return np.asarray(self.gen.noise2array(xs, ys), dtype=np.float64)
-        gx, gy = np.meshgrid(xs, ys)
-        out = np.empty(gx.size)
-        x, y = gx.ravel(), gy.ravel()
-        for s in range(0, x.size, _CHUNK):
-            out[s : s + _CHUNK] = self._points2(x[s : s + _CHUNK], y[s : s + _CHUNK])
-        return out.reshape(gx.shape)
+        return np.asarray(self.gen.noise2array(xs, ys), dtype=np.float64)
 
     def grid3(self, xs: FloatArray, ys: FloatArray, z: float) -> FloatArray:
         """(len(ys), len(xs)) values of 3-D noise at every (x, y) and the one ``z``."""
-        if not self.fast:
-            arr = self.gen.noise3array(xs, ys, np.array([z], dtype=np.float64))
-            return np.asarray(arr, dtype=np.float64)[0]
-        gx, gy = np.meshgrid(xs, ys)
-        out = np.empty(gx.size)
-        x, y = gx.ravel(), gy.ravel()
-        for s in range(0, x.size, _CHUNK):
-            xc, yc = x[s : s + _CHUNK], y[s : s + _CHUNK]
-            out[s : s + _CHUNK] = self._points3(xc, yc, np.full_like(xc, z))
-        return out.reshape(gx.shape)
-
-    def _points2(self, x: FloatArray, y: FloatArray) -> FloatArray:
-        s = (x + y) * _STRETCH2
-        xsb, ysb = np.floor(x + s), np.floor(y + s)
-        q = (xsb + ysb) * _SQUISH2
-        dx = (x - xsb - q) - self.o2s[0]  # (K, n): one row per lattice offset
-        dy = (y - ysb - q) - self.o2s[1]
-        a = 2.0 - dx * dx - dy * dy
-        np.maximum(a, 0.0, out=a)
-        a *= a
-        a *= a
-        key = ((xsb.astype(np.intp) + self.o2[0]) & 0xFF) << 8
-        key |= (ysb.astype(np.intp) + self.o2[1]) & 0xFF
-        g = (self.hash2[key] & 0x0E) >> 1
-        return np.asarray((a * (self.g2x[g] * dx + self.g2y[g] * dy)).sum(axis=0))
-
-    def _points3(self, x: FloatArray, y: FloatArray, z: FloatArray) -> FloatArray:
-        s = (x + y + z) * _STRETCH3
-        xsb, ysb, zsb = np.floor(x + s), np.floor(y + s), np.floor(z + s)
-        q = (xsb + ysb + zsb) * _SQUISH3
-        dx = (x - xsb - q) - self.o3s[0]  # (K, n): one row per lattice offset
-        dy = (y - ysb - q) - self.o3s[1]
-        dz = (z - zsb - q) - self.o3s[2]
-        a = 2.0 - dx * dx
-        a -= dy * dy
-        a -= dz * dz
-        np.maximum(a, 0.0, out=a)
-        a *= a
-        a *= a
-        key = ((xsb.astype(np.intp) + self.o3[0]) & 0xFF) << 8
-        key |= (ysb.astype(np.intp) + self.o3[1]) & 0xFF
-        h = self.hash2[key]
-        h += (zsb.astype(np.intp) + self.o3[2]) & 0xFF
-        dx *= self.g3x[h]
-        dy *= self.g3y[h]
-        dz *= self.g3z[h]
-        dx += dy
-        dx += dz
-        dx *= a
-        return np.asarray(dx.sum(axis=0))
+        arr = self.gen.noise3array(xs, ys, np.array([z], dtype=np.float64))
+        return np.asarray(arr, dtype=np.float64)[0]
 
 
 def _noise_angles(values: FloatArray, base_angle: float, turns: float) -> FloatArray:
