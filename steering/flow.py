@@ -8,20 +8,22 @@ Exercise 5.7). :class:`FollowFlow` is the behaviour: desired velocity along the 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import operator
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
+import numba
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _checks
 from . import _kern as kern
-from ._jit import njit, njit_leaf, prange, rows_kernel
+from ._jit import PARALLEL_MIN, njit, njit_leaf, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
@@ -100,12 +102,31 @@ class _Noise:
 
     def grid2(self, xs: FloatArray, ys: FloatArray) -> FloatArray:
         """(len(ys), len(xs)) values of 2-D noise at every (x, y)."""
-        return np.asarray(self.gen.noise2array(xs, ys), dtype=np.float64)
+        with _threads_for(xs.size * ys.size):
+            return np.asarray(self.gen.noise2array(xs, ys), dtype=np.float64)
 
     def grid3(self, xs: FloatArray, ys: FloatArray, z: float) -> FloatArray:
         """(len(ys), len(xs)) values of 3-D noise at every (x, y) and the one ``z``."""
-        arr = self.gen.noise3array(xs, ys, np.array([z], dtype=np.float64))
+        with _threads_for(xs.size * ys.size):
+            arr = self.gen.noise3array(xs, ys, np.array([z], dtype=np.float64))
         return np.asarray(arr, dtype=np.float64)[0]
+
+
+@contextlib.contextmanager
+def _threads_for(points: int) -> Iterator[None]:
+    """Run opensimplex's parallel kernels on this thread alone below
+    :data:`~steering._jit.PARALLEL_MIN` points, as the engine's own kernels do: waking the
+    other threads for a few hundred points (a noise current's rows each step) cost more than
+    the noise, and, stepped between other work on two cores, sometimes milliseconds."""
+    if points >= PARALLEL_MIN:
+        yield
+        return
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
 
 
 def _noise_angles(values: FloatArray, base_angle: float, turns: float) -> FloatArray:
