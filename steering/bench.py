@@ -344,6 +344,18 @@ def sweep(
 # -- every behaviour alone ----------------------------------------------------------------------
 
 
+def _turning(behaviour: Any) -> Any:
+    """An orientation behaviour timed with the turn it asks for: its call, then
+    :meth:`~steering.AgentGroup.update_heading` (which applies the request once)."""
+
+    def step(agents: st.AgentGroup, dt: float, debug: Any = None) -> Any:
+        force = behaviour(agents, dt, debug)
+        agents.update_heading(dt)
+        return force
+
+    return step
+
+
 def behaviour_cases(n: int, seed: int = 2) -> dict[str, tuple[st.AgentGroup, Any]]:
     """Each behaviour of the vocabulary on a crowd of ``n`` at the sweep's density."""
     pos, vel, side = _start(n, seed)
@@ -387,8 +399,8 @@ def behaviour_cases(n: int, seed: int = 2) -> dict[str, tuple[st.AgentGroup, Any
         "Interpose": st.Interpose(center, (0.0, 0.0)),
         "MatchVelocity": st.MatchVelocity((30.0, 0.0)),
         "OffsetPursuit": st.OffsetPursuit(center, (30.0, 0.0), (1.0, 0.0), (-30.0, 0.0)),
-        "Face": st.Face(center),
-        "LookWhereYouAreGoing": st.LookWhereYouAreGoing(),
+        "Face": _turning(st.Face(center)),
+        "LookWhereYouAreGoing": _turning(st.LookWhereYouAreGoing()),
         "WeightedSum (separate, seek)": ours_sum(False, center),
         "Flock (WeightedSum of the parts)": ours_sum(True, center),
         "Flock (preset)": ours_preset(center),

@@ -133,7 +133,7 @@ class BehaviourCase:
         detail: what else it works on (rocks, walls, parameters), for the report.
         build: makes the group and the timed step for a scene.
         face_velocity: whether the untimed Euler step turns headings toward the velocity
-            (off for the orientation cases, which own the heading).
+            (off for the orientation cases, whose timed step turns them).
     """
 
     name: str
@@ -192,8 +192,24 @@ def _walls(scene: Scene) -> tuple[AgentGroup, Step]:
     return scene.group(), AvoidWalls(walls)
 
 
+def _turning(behaviour: Behaviour) -> Step:
+    """An orientation behaviour's timed step: its call (the request) and the heading's turn
+    (:meth:`~steering.AgentGroup.update_heading` applies it, as after a physics step)."""
+
+    def step(agents: AgentGroup, dt: float) -> FloatArray:
+        force = behaviour(agents, dt)
+        agents.update_heading(dt)
+        return force
+
+    return step
+
+
 def _face(scene: Scene) -> tuple[AgentGroup, Step]:
-    return scene.group(TURN_RATE), Face((scene.side / 2.0, scene.side / 2.0))
+    return scene.group(TURN_RATE), _turning(Face((scene.side / 2.0, scene.side / 2.0)))
+
+
+def _look(scene: Scene) -> tuple[AgentGroup, Step]:
+    return scene.group(TURN_RATE), _turning(LookWhereYouAreGoing())
 
 
 def behaviour_cases() -> list[BehaviourCase]:
@@ -210,7 +226,7 @@ def behaviour_cases() -> list[BehaviourCase]:
         BehaviourCase(
             "LookWhereYouAreGoing",
             f"{TURN_RATE:g} rad/s",
-            _plain(LookWhereYouAreGoing(), TURN_RATE),
+            _look,
             face_velocity=False,
         ),
         BehaviourCase("Separate", "fov 270", _plain(Separate(fov=270.0))),
