@@ -8,6 +8,7 @@ No arcade here, so every shape is testable without a window. Points are world co
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -20,6 +21,8 @@ __all__ = [
     "chevrons_along",
     "circle_segments",
     "convex_fan",
+    "packed_chevrons",
+    "packed_path_segments",
     "polyline_segments",
     "rect_outline",
     "rect_triangles",
@@ -71,6 +74,107 @@ def chevrons_along(
     out = np.empty((2 * k, 4))
     _chevrons(p, count, cum, start, spacing, size, out)
     return out
+
+
+def packed_path_segments(geo: Any) -> tuple[FloatArray, FloatArray]:
+    """Every live path's segments of a registry's packed geometry
+    (:meth:`~steering.PathSet.geometry`), in slot order, as (G, 4) ``x0, y0, x1, y1`` rows,
+    and each segment's radius: what :func:`polyline_segments` gives path by path, in one
+    slice (emptied slots' placeholders left out)."""
+    ax, ay, dx, dy = geo.ax, geo.ay, geo.dx, geo.dy
+    seg = np.stack((ax, ay, ax + dx, ay + dy), axis=1)
+    radius = np.asarray(geo.seg_radius)
+    live = geo.live
+    if live.all():
+        return seg, radius.copy()
+    keep = np.repeat(live, geo.count)
+    return seg[keep], radius[keep]
+
+
+def packed_chevrons(geo: Any, spacing: float, offset: float) -> FloatArray:
+    """:func:`chevrons_along` of every live path of a packed geometry, each path's marks as
+    large as its radius asks (half of it, 5 to 10 px), in one compiled call: (2K, 4), path
+    by path, each path's left strokes then its right ones."""
+    counts = np.zeros(geo.length.shape[0], dtype=np.intp)
+    args = (geo.lo, geo.count, geo.length, geo.radius, geo.live, geo.cum, geo.seg_len)
+    segs = (geo.ax, geo.ay, geo.dx, geo.dy)
+    total = _packed_counts(*args, spacing, offset, counts)
+    out = np.empty((2 * total, 4))
+    _packed_chevrons(*args, *segs, spacing, offset, counts, out)
+    return out
+
+
+@njit
+def _packed_counts(
+    lo: Any,
+    count: Any,
+    length: Any,
+    radius: Any,
+    live: Any,
+    cum: Any,
+    seg_len: Any,
+    spacing: float,
+    offset: float,
+    counts: Any,
+) -> int:
+    total = 0
+    if not spacing > 0:
+        return 0
+    for p in range(lo.shape[0]):
+        length_p = length[p]
+        start = offset % spacing + spacing / 2
+        k = 0
+        if live[p] > 0 and count[p] > 0 and length_p > 0 and start < length_p:
+            k = math.ceil((length_p - start) / spacing)
+        counts[p] = k
+        total += k
+    return total
+
+
+@njit
+def _packed_chevrons(
+    lo: Any,
+    count: Any,
+    length: Any,
+    radius: Any,
+    live: Any,
+    cum: Any,
+    seg_len: Any,
+    ax: Any,
+    ay: Any,
+    dx: Any,
+    dy: Any,
+    spacing: float,
+    offset: float,
+    counts: Any,
+    out: FloatArray,
+) -> None:
+    row = 0
+    for p in range(lo.shape[0]):
+        k = counts[p]
+        if k == 0:
+            continue
+        size = min(10.0, max(radius[p] * 0.5, 5.0))
+        start = offset % spacing + spacing / 2
+        first = lo[p]
+        last = first + count[p] - 1
+        j = first
+        for i in range(k):
+            s = start + i * spacing
+            while j < last and cum[j] + seg_len[j] <= s:  # the segment holding arc length s
+                j += 1
+            seg = seg_len[j]
+            inv = 1.0 / seg if seg > 0 else 1.0
+            ux, uy = dx[j] * inv, dy[j] * inv
+            tx = ax[j] + ux * (s - cum[j])
+            ty = ay[j] + uy * (s - cum[j])
+            bx, by = tx - ux * size, ty - uy * size
+            nx, ny = -uy * size * 0.8, ux * size * 0.8
+            a = row + i
+            b = row + k + i
+            out[a, 0], out[a, 1], out[a, 2], out[a, 3] = bx + nx, by + ny, tx, ty
+            out[b, 0], out[b, 1], out[b, 2], out[b, 3] = bx - nx, by - ny, tx, ty
+        row += 2 * k
 
 
 @njit

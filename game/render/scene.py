@@ -9,22 +9,23 @@ from __future__ import annotations
 
 import math
 from array import array
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import arcade
 import numpy as np
 from numpy.typing import NDArray
 
 from game.world import ENEMY, NPC, Mode
+from steering.path import changes as path_changes
 
 from . import theme
 from .backdrop import Backdrop
 from .bank import TextureBank
 from .batch import HairlineBatch, LineBatch, TriangleBatch
 from .geometry import (
-    chevrons_along,
     convex_fan,
-    polyline_segments,
+    packed_chevrons,
+    packed_path_segments,
     rect_outline,
     rect_triangles,
     sector_triangles,
@@ -188,7 +189,9 @@ class WorldRenderer:
         # Routes: rebuilt when a path changes (drifting nodes, the editor) and as chevrons march.
         self._tubes = LineBatch(ctx, 256)
         self._chevrons = LineBatch(ctx, 256)
-        self._path_versions: tuple[tuple[int, int, int], ...] = ()
+        # The packed path geometry the tubes were drawn from, and the path change count then.
+        self._paths_geo: Any = None
+        self._paths_stamp = -1
 
         # Currents.
         rects = [(f.rect.left, f.rect.bottom, f.rect.width, f.rect.height) for f in level.flows]
@@ -261,24 +264,15 @@ class WorldRenderer:
         self._rock_angle = (np.array(ids, dtype=np.float64) * 137.5) % 360.0
         self._rocks.sync(w.obstacle_pos, self._rock_angle)
 
-    def _rebuild_paths(self) -> None:
+    def _rebuild_paths(self, geo: Any) -> None:
         """Tubes as capsules (round joins), all borders first so crossing routes merge, then
-        the fills, then the centre lines."""
-        paths = list(self.world.paths.values())
-        if not paths:
-            self._tubes.commit()
-            return
-        # One add per layer, every path's segments together (drifting paths rebuild this
-        # every frame).
-        segs = [polyline_segments(p.nodes, p.closed) for p in paths]
-        radii = [
-            np.broadcast_to(p.radii, (seg.shape[0],)) for p, seg in zip(paths, segs, strict=True)
-        ]
-        every = np.concatenate(segs)
-        radius = np.concatenate(radii)
-        self._tubes.add(every, theme.PATH_EDGE, 2.0 * (radius + TUBE_EDGE))
-        self._tubes.add(every, theme.PATH_FILL, 2.0 * radius)
-        self._tubes.add(every, theme.PATH_CENTRE, 1.5)
+        the fills, then the centre lines: every path's segments from the registry's packed
+        geometry in one slice (drifting paths rebuild this every frame)."""
+        every, radius = packed_path_segments(geo)
+        if every.shape[0]:
+            self._tubes.add(every, theme.PATH_EDGE, 2.0 * (radius + TUBE_EDGE))
+            self._tubes.add(every, theme.PATH_FILL, 2.0 * radius)
+            self._tubes.add(every, theme.PATH_CENTRE, 1.5)
         self._tubes.commit()
 
     def update(self, dt: float) -> None:
@@ -289,25 +283,16 @@ class WorldRenderer:
         """
         self.clock += dt
         w = self.world
-        # Edits bump a path's version; drifting moves its nodes (shape_version); a new path
-        # has a new uid.
-        versions = tuple((p.uid, p.version, p.shape_version) for p in w.paths.values())
-        if versions != self._path_versions:
-            self._path_versions = versions
-            self._rebuild_paths()
-        offset = self.clock * CHEVRON_SPEED
-        marks = [
-            chevrons_along(
-                path.nodes,
-                path.closed,
-                CHEVRON_SPACING,
-                min(10.0, max(path.radius * 0.5, 5.0)),
-                offset,
-            )
-            for path in w.paths.values()
-        ]
-        if marks:
-            self._chevrons.add(np.concatenate(marks), theme.PATH_ARROW, 2.5)
+        # The packed geometry is a new object after an edit (or a path added or removed) and
+        # changes in place when paths drift, which the process's path change count shows.
+        geo = w.paths.geometry()
+        stamp = path_changes()
+        if geo is not self._paths_geo or stamp != self._paths_stamp:
+            self._paths_geo, self._paths_stamp = geo, stamp
+            self._rebuild_paths(geo)
+        marks = packed_chevrons(geo, CHEVRON_SPACING, self.clock * CHEVRON_SPEED)
+        if marks.shape[0]:
+            self._chevrons.add(marks, theme.PATH_ARROW, 2.5)
         self._chevrons.commit()
 
         self.particles.update(dt)

@@ -8,12 +8,19 @@ import numpy as np
 import pytest
 
 from game.level import load_level, shipped_levels
+from game.render import scene as scene_module
 from game.render.bank import TextureBank
 from game.render.batch import DiscBatch, HairlineBatch, LineBatch
-from game.render.geometry import polyline_segments
+from game.render.geometry import (
+    chevrons_along,
+    packed_chevrons,
+    packed_path_segments,
+    polyline_segments,
+)
 from game.render.hud import play_area
 from game.render.scene import WorldRenderer, facing_angles
 from game.world import World
+from steering import Path, PathSet
 
 pytestmark = pytest.mark.window
 
@@ -111,21 +118,63 @@ def test_agent_sprites_are_moved_in_bulk_to_the_world_positions(
     assert again[slots, :2] == pytest.approx(expect.astype(np.float32))
 
 
-def test_route_tubes_follow_drifting_paths(window: arcade.Window) -> None:
-    # Given the moving-paths level drawn once
+def test_route_tubes_follow_drifting_paths(
+    window: arcade.Window, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given the moving-paths level drawn once, the tubes' segments recorded as they are made
+    built: list[np.ndarray] = []
+
+    def recorded(geo: object) -> tuple[np.ndarray, np.ndarray]:
+        seg, radius = packed_path_segments(geo)
+        built.append(seg)
+        return seg, radius
+
+    monkeypatch.setattr(scene_module, "packed_path_segments", recorded)
     level = next(load_level(p) for p in shipped_levels() if p.stem == "05_moving_paths")
     world = World(level)
     renderer = WorldRenderer(world, TextureBank(), window.ctx)
     renderer.update(1 / 60)
-    drawn = renderer._path_versions
+    renderer.update(1 / 60)
+    assert len(built) == 1  # nothing moved: not rebuilt
     # When its paths drift for half a second (no edit recorded)
     versions = [p.version for p in world.paths.values()]
     for _ in range(30):
         world.step()
     renderer.update(1 / 60)
-    # Then the tubes were rebuilt for the moved nodes
+    # Then the tubes were rebuilt once, along the moved nodes of every path
     assert [p.version for p in world.paths.values()] == versions
-    assert renderer._path_versions != drawn
+    assert len(built) == 2
+    expect = np.concatenate([polyline_segments(p.nodes, p.closed) for p in world.paths.values()])
+    np.testing.assert_allclose(built[-1], expect, atol=1e-9)
+    assert not np.allclose(built[0], built[-1])
+
+
+def test_packed_path_drawing_matches_path_by_path() -> None:
+    # Given a registry with open and closed paths, one slot emptied
+    paths = PathSet()
+    rng = np.random.default_rng(4)
+    for k, closed in enumerate((False, True, False, True)):
+        paths[f"p{k}"] = Path(rng.uniform(0, 500, (5 + k, 2)), closed=closed, radius=6.0 + 4 * k)
+    del paths["p2"]
+    geo = paths.geometry()
+    live = list(paths.values())
+    # Then the tubes' segments and radii are the paths' own, in order
+    seg, radius = packed_path_segments(geo)
+    np.testing.assert_allclose(
+        seg, np.concatenate([polyline_segments(p.nodes, p.closed) for p in live]), atol=1e-9
+    )
+    np.testing.assert_array_equal(
+        radius, np.concatenate([np.broadcast_to(p.radii, (p.radii.size,)) for p in live])
+    )
+    # And the chevrons are each path's, sized by its radius, at the same offset
+    for offset in (0.0, 17.5, 1e4):
+        expect = [
+            chevrons_along(p.nodes, p.closed, 60.0, min(10.0, max(p.radius * 0.5, 5.0)), offset)
+            for p in live
+        ]
+        np.testing.assert_allclose(
+            packed_chevrons(geo, 60.0, offset), np.concatenate(expect), atol=1e-9
+        )
 
 
 def test_the_backdrop_from_its_cache_is_the_frame_drawn_directly(
