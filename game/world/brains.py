@@ -52,6 +52,7 @@ from steering.kernels import hypot, njit, running_add, use_cache
 from steering.vec import FloatArray
 
 from .currents import ShoreFlow
+from .spawn import NPC, Archetype, Roster
 from .tuning import Tuning, default_tuning
 
 __all__ = [
@@ -59,6 +60,7 @@ __all__ = [
     "CrowdBrain",
     "EnemyMinds",
     "Mode",
+    "NpcRules",
     "combine",
     "combine_rows",
 ]
@@ -339,3 +341,41 @@ class EnemyMinds:
         for k in np.flatnonzero(seen).tolist():  # only the enemies that could see the player
             r = self.rows[k]
             seen[k] = line_of_sight((float(pos[r, 0]), float(pos[r, 1])), target)
+
+
+@dataclass(frozen=True)
+class NpcRules:
+    """What decides each NPC's mode, fixed at spawn, one row per NPC.
+
+    Attributes:
+        rows: (K,) agent rows of the NPCs.
+        free: (K,) NPCs without a path (they swim with a current where there is one).
+        base: (K,) the mode outside currents and danger: ``follow`` with a path, else
+            ``wander`` or ``idle``.
+        hider: (K,) hiders (they hide from threats instead of fleeing the player).
+        has_hiders: any NPC is a hider.
+        n_hiders: how many NPCs are hiders.
+    """
+
+    rows: IntArray
+    free: NDArray[np.bool_]
+    base: NDArray[np.int8]
+    hider: NDArray[np.bool_]
+    has_hiders: bool
+    n_hiders: int = 0
+
+    @classmethod
+    def of(cls, roster: Roster) -> NpcRules:
+        """The rules of ``roster``'s NPCs."""
+        rows = np.flatnonzero(roster.kind == NPC)
+        on_path = roster.path[rows] >= 0
+        wander = np.where(roster.wander[rows], Mode.WANDER, Mode.IDLE)
+        hider = roster.archetype[rows] == Archetype.HIDER
+        return cls(
+            rows=rows,
+            free=~on_path,
+            base=np.where(on_path, Mode.FOLLOW, wander).astype(np.int8),
+            hider=hider,
+            has_hiders=bool(hider.any()),
+            n_hiders=int(np.count_nonzero(hider)),
+        )

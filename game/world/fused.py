@@ -1,13 +1,13 @@
 """The steer system in two compiled calls: how the world steps in play.
 
 In play (every agent every step, no debug output, a crowd under FUSED_MAX) the steer system
-runs the same behaviours as :func:`~game.world.steer.crowd_forces` in two compiled calls,
+runs the same behaviours as the steer system's behaviour-by-behaviour path in two compiled calls,
 calling their own loops over agents (``steering.kernels.*_rows``) with the arguments each
 behaviour gives (``kernel_args``): the goals (modes, path following), then the urgent part,
 separation, the running sum and every body's acceleration. Python runs only what is rare or
 searches a world in between (an edited path's second pass, currents, hiding, queueing, agent
 avoidance, and the wander's random draws). The floats are the same, in the same order, as
-:func:`~game.world.steer.crowd_forces` and :func:`~game.world.steer.steer` compute them.
+the steer system's behaviour-by-behaviour path and :func:`~game.world.steer.steer` compute them.
 :func:`steer_fused` is the entry point the steer system calls.
 
 The arrays that stay the same objects from step to step are bound once into a compiled

@@ -17,6 +17,8 @@ arrays, called once per step:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -25,7 +27,10 @@ from steering.vec import FloatArray
 
 from .brains import Mode
 
-__all__ = ["ROCK_FRICTION", "ROCK_GRIP", "accelerations", "body_forces", "settle"]
+if TYPE_CHECKING:
+    from .world import World
+
+__all__ = ["ROCK_FRICTION", "ROCK_GRIP", "accelerations", "body_forces", "read_back", "settle"]
 
 use_cache(__file__)
 
@@ -163,3 +168,14 @@ def settle(
             hx, hy = face(agent_vel[i, 0], agent_vel[i, 1], hx, hy, turn_rate[i], dt)
         heading[i, 0] = hx
         heading[i, 1] = hy
+
+
+def read_back(world: World, dt: float) -> None:
+    """The bodies' state from pymunk into the physics' arrays and the agents (in place, so
+    views stay valid): bodies sunk into a rock projected out, the agents' velocities limited
+    to max speed (what pymunk's contact solver added beyond it is dropped), and their headings
+    turned toward where each looks: its velocity (kept while it stands still), or the player
+    for a guarding sentinel."""
+    pos, vel = world.physics.read_back()
+    a = world.agents
+    settle(pos, vel, a.pos, a.vel, a.heading, a.max_speed, a.max_turn_rate, world.state.mode, dt)

@@ -4,7 +4,8 @@
 carry them into a rock or out of the map within the step (the physics' speculative contacts),
 makes the forces that bring each body to the velocity its acceleration asks for
 (:func:`~game.world.motion.body_forces`: at most max speed for agents, non-finite forces
-zeroed), writes them to pymunk, steps it, and reads every body back (:func:`read_back`).
+zeroed), writes them to pymunk, steps it, and reads every body back
+(:func:`~game.world.motion.read_back`).
 
 Reads ``world.physics.acc`` (the steer system's accelerations) and the agents' max speeds.
 Writes pymunk's bodies, the physics' per-body arrays and contact state, ``world.frame``, and
@@ -16,12 +17,12 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from .motion import settle
+from .motion import read_back
 
 if TYPE_CHECKING:
     from .world import World
 
-__all__ = ["move", "read_back"]
+__all__ = ["move"]
 
 log = logging.getLogger(__name__)
 
@@ -33,14 +34,3 @@ def move(world: World, dt: float) -> None:
         log.warning("non-finite force on %d bodies zeroed", bad)
     world.frame += 1
     read_back(world, dt)
-
-
-def read_back(world: World, dt: float) -> None:
-    """The bodies' state from pymunk into the physics' arrays and the agents (in place, so
-    views stay valid): bodies sunk into a rock projected out, the agents' velocities limited
-    to max speed (what pymunk's contact solver added beyond it is dropped), and their headings
-    turned toward where each looks: its velocity (kept while it stands still), or the player
-    for a guarding sentinel."""
-    pos, vel = world.physics.read_back()
-    a = world.agents
-    settle(pos, vel, a.pos, a.vel, a.heading, a.max_speed, a.max_turn_rate, world.state.mode, dt)

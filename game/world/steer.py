@@ -1,6 +1,6 @@
 """The steer system: every body's acceleration, above all the crowd's steering from its modes.
 
-:func:`steer` is the system's entry point: the crowd's steering (:func:`crowd_forces`), then
+:func:`steer` is the system's entry point: the crowd's steering (``_crowd_forces``), then
 every body's acceleration (:func:`~game.world.motion.accelerations`: the crowd's steering, the
 player's thrust, the rocks' friction on the ground and the currents' drag) into
 ``world.physics.acc``. In play it runs fused, in two compiled calls
@@ -17,7 +17,7 @@ agent and one target (``pursue``, ``return``, a leashed ``wander``, ``flee``, ``
 or a world to search (path following, currents, hiding, wander) are called once each over the
 crowd, and only when some agent needs them; each agent's column says whose force it is.
 
-:func:`crowd_forces` reads ``world.state``, ``world.minds``, ``world.roster``, the currents
+``_crowd_forces`` reads ``world.state``, ``world.minds``, ``world.roster``, the currents
 at the bodies (``world.body_current``) and the brain's behaviours, and writes
 ``world.state.steer`` (and, when staggered, ``urgent`` and ``goals``).
 """
@@ -64,7 +64,7 @@ from .motion import ROCK_FRICTION, ROCK_GRIP, accelerations
 if TYPE_CHECKING:
     from .world import World
 
-__all__ = ["crowd_forces", "steer"]
+__all__ = ["steer"]
 
 IntArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
@@ -85,7 +85,7 @@ def steer(world: World, dt: float) -> None:
     """Run the steer system on ``world`` (see the module's docstring)."""
     if steer_fused(world, dt):
         return
-    forces = crowd_forces(world, dt)
+    forces = _crowd_forces(world, dt)
     phys = world.physics
     a = world.agents
     thrust = world.thrust
@@ -107,7 +107,7 @@ def steer(world: World, dt: float) -> None:
     )
 
 
-def crowd_forces(world: World, dt: float) -> FloatArray:
+def _crowd_forces(world: World, dt: float) -> FloatArray:
     """The crowd's steering accelerations (``world.state.steer``): all of it, or this step's
     staggered group (whose parts are held in ``state.urgent`` and ``state.goals``)."""
     state = world.state

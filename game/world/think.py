@@ -24,7 +24,6 @@ maths (:mod:`steering.kernels`), and one more for the hiders' nearest threats.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -45,12 +44,11 @@ from steering.kernels import (
 from steering.vec import FloatArray, length
 
 from .brains import Mode
-from .spawn import NPC, Archetype, Roster
 
 if TYPE_CHECKING:
     from .world import World
 
-__all__ = ["NpcRules", "think"]
+__all__ = ["think"]
 
 use_cache(__file__)
 
@@ -67,44 +65,6 @@ FOLLOW = int(Mode.FOLLOW)
 GUARD = int(Mode.GUARD)
 FORM = int(Mode.FORM)
 HIDE = int(Mode.HIDE)
-
-
-@dataclass(frozen=True)
-class NpcRules:
-    """What decides each NPC's mode, fixed at spawn, one row per NPC.
-
-    Attributes:
-        rows: (K,) agent rows of the NPCs.
-        free: (K,) NPCs without a path (they swim with a current where there is one).
-        base: (K,) the mode outside currents and danger: ``follow`` with a path, else
-            ``wander`` or ``idle``.
-        hider: (K,) hiders (they hide from threats instead of fleeing the player).
-        has_hiders: any NPC is a hider.
-        n_hiders: how many NPCs are hiders.
-    """
-
-    rows: IntArray
-    free: NDArray[np.bool_]
-    base: NDArray[np.int8]
-    hider: NDArray[np.bool_]
-    has_hiders: bool
-    n_hiders: int = 0
-
-    @classmethod
-    def of(cls, roster: Roster) -> NpcRules:
-        """The rules of ``roster``'s NPCs."""
-        rows = np.flatnonzero(roster.kind == NPC)
-        on_path = roster.path[rows] >= 0
-        wander = np.where(roster.wander[rows], Mode.WANDER, Mode.IDLE)
-        hider = roster.archetype[rows] == Archetype.HIDER
-        return cls(
-            rows=rows,
-            free=~on_path,
-            base=np.where(on_path, Mode.FOLLOW, wander).astype(np.int8),
-            hider=hider,
-            has_hiders=bool(hider.any()),
-            n_hiders=int(np.count_nonzero(hider)),
-        )
 
 
 def think(world: World, dt: float, *, enemies: bool = True) -> None:

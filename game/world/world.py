@@ -38,11 +38,12 @@ from .brains import (
     CrowdBrain,
     EnemyMinds,
     Mode,
+    NpcRules,
 )
 from .currents import Currents
 from .decide import decide
-from .motion import ROCK_FRICTION, ROCK_GRIP
-from .move import move, read_back
+from .motion import ROCK_FRICTION, ROCK_GRIP, read_back
+from .move import move
 from .perceive import perceive
 from .physics import (
     ENEMY_TYPE,
@@ -63,7 +64,7 @@ from .spawn import (
 )
 from .state import LIMITS, MOTION, AgentState
 from .steer import steer
-from .think import NpcRules, think
+from .think import think
 from .tuning import (
     FormationTuning,
     PatrolTuning,
