@@ -150,18 +150,51 @@ class GridCache:
         return grid
 
 
-def covering_distance(distances: FloatArray) -> float:
+def covering_distance(distances: FloatArray, finite_only: bool = False) -> float:
     """A cell size for per-agent distances: the smallest positive distance that at most 1/16 of
-    the agents exceed (those few visit more cells); 0 when none is positive."""
-    positive = distances[distances > 0.0]
-    if positive.size == 0:
+    the agents exceed (those few visit more cells); 0 when none is positive. With
+    ``finite_only`` a distance that is not finite counts as 0 (no neighbours). One compiled
+    pass (a sort only when the smallest distance does not already cover enough agents)."""
+    d = distances if distances.dtype == np.float64 else distances.astype(np.float64)
+    return float(_covering(d, finite_only))
+
+
+@njit
+def _covering(distances: FloatArray, finite_only: bool) -> float:
+    n = distances.shape[0]
+    m = 0
+    smallest = math.inf
+    for k in range(n):
+        d = distances[k]
+        if d > 0.0 and (d < math.inf or not finite_only):
+            m += 1
+            smallest = min(smallest, d)
+    if m == 0:
         return 0.0
-    smallest = float(positive.min())
-    if 16 * np.count_nonzero(positive > smallest) <= distances.size:
+    above = 0
+    for k in range(n):
+        d = distances[k]
+        if d > smallest and (d < math.inf or not finite_only):
+            above += 1
+    if 16 * above <= n:
         return smallest
-    values, counts = np.unique(positive, return_counts=True)
-    above = np.cumsum(counts[::-1])[::-1] - counts
-    return float(values[np.argmax(16 * above <= distances.size)])
+    values = np.empty(m)
+    j = 0
+    for k in range(n):
+        d = distances[k]
+        if d > 0.0 and (d < math.inf or not finite_only):
+            values[j] = d
+            j += 1
+    values.sort()
+    k = 0
+    while k < m:
+        last = k
+        while last + 1 < m and values[last + 1] == values[k]:
+            last += 1
+        if 16 * (m - last - 1) <= n:  # the agents whose distance exceeds this one
+            return values[k]
+        k = last + 1
+    return values[m - 1]
 
 
 def directed_pairs(

@@ -116,7 +116,7 @@ class _Setup:
         if agents.n <= BRUTE_MAX:
             return brute_grid(agents.world_size)
         if per_agent:
-            distance = covering_distance(np.where(np.isfinite(col), col, 0.0))
+            distance = covering_distance(col, finite_only=True)
         return agents.neighbour_grid(distance)
 
 
