@@ -13,6 +13,8 @@ calls) use them.
 
 from __future__ import annotations
 
+import operator
+import weakref
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -147,15 +149,31 @@ def goal_inputs(world: World) -> tuple[Any, ...]:
 
 def hider(world: World, rows: IntArray | slice) -> Hide:
     """The hiding behaviour of crowd ``rows`` (agent rows ``rows + 1``): from each one's
-    threat (:attr:`AgentState.threat`) behind the rocks."""
+    threat (:attr:`AgentState.threat`) behind the rocks. For the whole crowd (a slice) it is
+    one behaviour per world, over views of the state's threat columns (Hide keeps nothing
+    between calls), made again when the rocks, the columns or the tuning are replaced."""
     state = world.state
-    at = rows + 1 if isinstance(rows, np.ndarray) else slice(1, None)
-    return Hide(
-        state.threat[at],
-        world.brain.avoid.obstacles,
-        state.threat_vel[at],
-        distance_from_boundary=world.tuning.hider.hide_distance,
-    )
+    obstacles = world.brain.avoid.obstacles
+    distance = world.tuning.hider.hide_distance
+    if isinstance(rows, np.ndarray):
+        at = rows + 1
+        return Hide(
+            state.threat[at], obstacles, state.threat_vel[at], distance_from_boundary=distance
+        )
+    key = (obstacles, state.threat, state.threat_vel, distance)
+    held = _HIDERS.get(world)
+    if held is None or not all(map(operator.is_, held[0], key)):
+        hide = Hide(
+            state.threat[1:], obstacles, state.threat_vel[1:], distance_from_boundary=distance
+        )
+        held = _HIDERS[world] = (key, hide)
+    return held[1]
+
+
+#: Each world's whole-crowd hiding behaviour and the objects it was made from.
+_HIDERS: weakref.WeakKeyDictionary[World, tuple[tuple[Any, ...], Hide]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 @njit
