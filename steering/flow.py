@@ -80,6 +80,20 @@ def _angle_vectors(angle: FloatArray) -> FloatArray:
     return np.stack((np.cos(angle), np.sin(angle)), axis=-1)
 
 
+@njit
+def _write_noise_rows(
+    values: FloatArray, base_angle: float, turns: float, vectors: FloatArray, first: int, step: int
+) -> None:
+    """Rows ``first, first + step, ...`` of ``vectors`` from noise ``values`` (one row of
+    values per row written): :func:`_angle_vectors` of :func:`_noise_angles`, in place."""
+    for r in range(values.shape[0]):
+        row = first + r * step
+        for c in range(values.shape[1]):
+            a = base_angle + math.pi * turns * values[r, c]
+            vectors[row, c, 0] = math.cos(a)
+            vectors[row, c, 1] = math.sin(a)
+
+
 # -- OpenSimplex noise over grids ------------------------------------------------------------
 
 
@@ -107,8 +121,15 @@ class _Noise:
 
     def grid3(self, xs: FloatArray, ys: FloatArray, z: float) -> FloatArray:
         """(len(ys), len(xs)) values of 3-D noise at every (x, y) and the one ``z``."""
-        with _threads_for(xs.size * ys.size):
+        if xs.size * ys.size >= PARALLEL_MIN:
             arr = self.gen.noise3array(xs, ys, np.array([z], dtype=np.float64))
+        else:  # as _threads_for, written out: a noise current calls this every step
+            before = numba.get_num_threads()
+            numba.set_num_threads(1)
+            try:
+                arr = self.gen.noise3array(xs, ys, np.array([z], dtype=np.float64))
+            finally:
+                numba.set_num_threads(before)
         return np.asarray(arr, dtype=np.float64)[0]
 
 
@@ -514,8 +535,9 @@ class NoiseFlow:
         if ys.size:
             z = _finite(t, "NoiseFlow time") * self.speed
             n = self._noise.grid3(self._xs, ys, z)
-            vec = _angle_vectors(_noise_angles(n, self.base_angle, self.turns))
-            self.field.vectors[part % parts :: parts] = vec
+            _write_noise_rows(
+                n, self.base_angle, self.turns, self.field.vectors, part % parts, parts
+            )
         self.t = float(t)
         return self.field
 
