@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from game.clock import DT
+
 if TYPE_CHECKING:
     from .world import World
 
@@ -22,7 +24,7 @@ __all__ = ["perceive"]
 
 def perceive(world: World) -> None:
     """Run the perceive system on ``world`` (see the module's docstring)."""
-    t = world.time
+    t = world.frame * DT  # world.time
     world.paths.drift(t)
     currents = world.currents
     currents.update(t, world.frame)

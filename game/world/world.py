@@ -7,7 +7,6 @@ import logging
 import math
 import time
 from collections.abc import Callable, Sequence
-from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -577,9 +576,12 @@ class World:
         self.inputs.append((x, y))
         self.thrust = np.array((x, y))
         timer = self.timer
-        if timer is None:
-            for _, system in self.systems:
-                system()
+        if timer is None:  # the systems of :attr:`systems`, called directly
+            perceive(self)
+            think(self, DT)
+            steer(self, DT)
+            move(self, DT)
+            decide(self)
         else:
             clock = time.perf_counter
             for name, system in self.systems:
@@ -675,11 +677,11 @@ def _thrust(thrust: ArrayLike) -> tuple[float, float]:
     """The input as a finite vector no longer than 1, (x, y)."""
     kind = type(thrust)
     if kind is tuple or kind is list:
-        items = cast("Sequence[object]", thrust)
+        items: Sequence[object] = thrust  # type: ignore[assignment]
         if len(items) == 2 and type(items[0]) in _PLAIN and type(items[1]) in _PLAIN:
             return _short(float(items[0]), float(items[1]))  # type: ignore[arg-type]
     elif kind is np.ndarray:
-        arr = cast(FloatArray, thrust)
+        arr: FloatArray = thrust  # type: ignore[assignment]
         if arr.shape == (2,) and arr.dtype == np.float64:
             return _short(float(arr[0]), float(arr[1]))
     u = np.asarray(thrust, dtype=np.float64).reshape(-1)

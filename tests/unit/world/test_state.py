@@ -86,3 +86,23 @@ def test_put_writes_the_named_columns_only_and_refuses_unknown_names() -> None:
     np.testing.assert_array_equal(new.memory["wander.angle"], [0.5, 1.0, 0.5, 0.5, 4.0])
     with pytest.raises(ValueError, match="no column"):
         new.put(rows, old.take(rows), ("position",))
+
+
+def test_a_timed_step_is_the_same_step() -> None:
+    from game.level import load_level, shipped_levels
+    from game.world import World
+    from game.world.world import SYSTEMS
+
+    # Given two worlds of one level, one with the bench's timing hook on
+    path = next(p for p in shipped_levels() if "patrol" in p.stem)
+    plain, timed = World(load_level(path)), World(load_level(path))
+    seen: list[str] = []
+    timed.timer = lambda name, seconds: seen.append(name)
+    # When both step
+    for _ in range(20):
+        plain.step((1.0, 0.5))
+        timed.step((1.0, 0.5))
+    # Then the hook saw every system in order each step, and the worlds are alike
+    assert seen == list(SYSTEMS) * 20
+    np.testing.assert_array_equal(plain.agents.pos, timed.agents.pos)
+    np.testing.assert_array_equal(plain.agents.vel, timed.agents.vel)
