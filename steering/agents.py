@@ -196,7 +196,8 @@ class AgentGroup:
         mass: (N,) masses.
         heading: (N, 2) unit facing; follows the velocity, keeps the last one when stopped
             (see :meth:`update_heading`), or turned by orientation behaviours
-            (:mod:`~steering.orientation`) through :meth:`turn_toward`.
+            (:mod:`~steering.orientation`), whose :meth:`request_turn` the step's heading
+            update applies once.
         state: named (N,) or (N, k) per-agent columns owned by behaviours.
         max_turn_rate: (N,) how fast each heading may turn, rad/s; inf (the default) turns
             at once.
@@ -329,11 +330,30 @@ class AgentGroup:
         heading update: :func:`integrate`, :func:`~steering.step` or :meth:`update_heading`
         turns it by at most ``max_turn_rate * dt`` in place of facing the velocity, then
         clears the request, so the turn is applied once however the step is written. A zero
-        row asks nothing. The orientation behaviours' angular output (gdx-ai's
-        ``SteeringAcceleration.angular``); the requests live in the state column
-        :data:`TURN_COLUMN`, so a sub-group's requests come back with its state."""
+        row asks nothing (the update then faces the velocity, if asked to), as does a row that
+        is not finite; to hold the heading still, ask for the heading itself. The orientation
+        behaviours' angular output (gdx-ai's ``SteeringAcceleration.angular``); the requests
+        live in the state column :data:`TURN_COLUMN`, so a sub-group's requests come back with
+        its state.
+
+        Raises:
+            ValueError, TypeError: for ``desired_heading`` that is not (N, 2) numbers.
+        """
+        n = self.n
+        try:
+            want = np.asarray(desired_heading, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"request_turn: desired_heading must be ({n}, 2) numbers, got "
+                f"{desired_heading!r:.40}"
+            ) from None
+        if want.shape != (n, 2):
+            raise ValueError(
+                f"request_turn: desired_heading must have shape ({n}, 2), got {want.shape}"
+            )
         col = self.column(TURN_COLUMN, 0.0, 2)
-        col[:] = desired_heading
+        np.copyto(col, want)
+        col[~np.isfinite(col).all(axis=1)] = 0.0
 
     def turns(self) -> FloatArray:
         """The pending orientation requests (:meth:`request_turn`): the (N, 2) column, or an

@@ -40,6 +40,16 @@ def _dt(name: str, dt: float) -> float:
     return float(dt)
 
 
+def _or_keep(desired: FloatArray, heading: FloatArray) -> FloatArray:
+    """The turn requests of ``desired`` headings, a row with no direction (zero) asking to
+    keep the heading: a request for the heading itself, so the step does not face the
+    velocity instead."""
+    keep = (desired[:, 0] == 0.0) & (desired[:, 1] == 0.0)
+    if not keep.any():
+        return desired
+    return np.where(keep[:, None], heading, desired)
+
+
 @dataclass
 class LookWhereYouAreGoing:
     """Turn each agent's heading toward its velocity's direction, at most ``max_turn_rate``.
@@ -53,9 +63,10 @@ class LookWhereYouAreGoing:
     reports the desired heading. Stopped agents keep their heading.
 
     Trade-offs: it is what :func:`integrate` with ``face_velocity=True`` already does after
-    every step (there toward the new velocity, here toward the velocity before the step);
-    use it where facing is chosen per step, e.g. by :class:`~steering.FirstNonZero` (which, like
-    every sharp switch, may skip later parts and so their request).
+    every step (there toward the new velocity, here toward the velocity before the step, and a
+    stopped agent keeps its heading for the step even if the force starts it moving); use it
+    where facing is part of a blend, e.g. inside :class:`~steering.FirstNonZero` (which
+    evaluates every part, so the request stands whichever part's force is taken).
     """
 
     def heading(self, agents: AgentGroup) -> FloatArray:
@@ -75,7 +86,7 @@ class LookWhereYouAreGoing:
         """
         _dt("LookWhereYouAreGoing", dt)
         desired = self.heading(agents)
-        agents.request_turn(desired)
+        agents.request_turn(_or_keep(desired, agents.heading))
         if debug is not None:
             write(OrientationDebug(desired), debug)
         return np.zeros((agents.n, 2))
@@ -104,7 +115,8 @@ class Face:
     :meth:`heading` only reports the desired heading. An agent on the target keeps its
     heading.
 
-    Trade-offs: sharp combinators such as :class:`~steering.FirstNonZero` may skip it. Inside
+    Trade-offs: the combinators evaluate every part, so the request stands inside
+    :class:`~steering.FirstNonZero` whichever part's force is taken. Inside
     :class:`~steering.Masked` the request is made on the masked rows and comes back with their
     state.
 
@@ -134,7 +146,7 @@ class Face:
         """
         _dt("Face", dt)
         desired = self.heading(agents)
-        agents.request_turn(desired)
+        agents.request_turn(_or_keep(desired, agents.heading))
         if debug is not None:
             write(OrientationDebug(desired), debug)
         return np.zeros((agents.n, 2))

@@ -456,3 +456,31 @@ def test_orientation_rejects_a_bad_dt(dt: float) -> None:
     for behaviour in (Face((0.0, 1.0)), LookWhereYouAreGoing()):
         with pytest.raises(ValueError, match="dt"):
             behaviour(agents, dt)
+
+
+@pytest.mark.parametrize("kind", ["look", "face"])
+def test_an_agent_with_nothing_to_face_keeps_its_heading_under_a_plain_integrate(
+    kind: str,
+) -> None:
+    # Given an agent facing +y: stopped (Look has no direction) or on Face's target
+    agents = AgentGroup.create([(0, 0)], [(0, 0)], max_turn_rate=math.inf)
+    agents.heading[:] = [(0.0, 1.0)]
+    behaviour: Behaviour = LookWhereYouAreGoing() if kind == "look" else Face((0.0, 0.0))
+    # When it steps with a push along +x and the default integrate (which faces the velocity)
+    integrate(agents, behaviour(agents, DT) + np.array([(300.0, 0.0)]), DT)
+    # Then the behaviour's "keep" held the heading for the step
+    np.testing.assert_array_equal(agents.heading, [(0.0, 1.0)])
+    assert agents.vel[0, 0] > 0.0
+
+
+def test_request_turn_checks_its_argument_and_ignores_rows_that_are_not_finite() -> None:
+    agents = AgentGroup.create([(0, 0), (5, 0)], [(10, 0), (10, 0)])
+    agents.heading[:] = [(0.0, 1.0), (0.0, 1.0)]
+    with pytest.raises(ValueError, match=r"^request_turn: desired_heading must have shape"):
+        agents.request_turn(np.zeros((3, 2)))
+    with pytest.raises(TypeError, match=r"^request_turn: desired_heading"):
+        agents.request_turn("left")
+    # A NaN row asks nothing: that agent faces its velocity; the other turns as asked
+    agents.request_turn(np.array([(np.nan, 1.0), (-1.0, 0.0)]))
+    integrate(agents, np.zeros((2, 2)), DT)
+    np.testing.assert_allclose(agents.heading, [(1.0, 0.0), (-1.0, 0.0)])
