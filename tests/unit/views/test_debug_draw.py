@@ -174,7 +174,8 @@ def test_heading_velocity_and_desired_heading_are_separate_lines(pen: Pen) -> No
     # Given an agent moving +x at 100 px/s that faces a target straight above it
     agents = AgentGroup.create([[10.0, 10.0]], [[100.0, 0.0]], max_turn_rate=1.0)
     debug: Debug = {}
-    Face((10.0, 500.0))(agents, 0.5, debug)  # turns at most 0.5 rad
+    Face((10.0, 500.0))(agents, 0.5, debug)
+    agents.update_heading(0.5)  # the step's heading update applies Face's turn: 0.5 rad at most
     draw_heading(pen, agents.pos, agents.heading, agents.vel, 20.0, debug["orientation.desired"])
     drawn = Drawn(pen)
     # Then the velocity is a quarter second of travel, the desired heading points up, and the
