@@ -217,26 +217,25 @@ class WorldRenderer:
         kind = world.kind
         npc_rows = np.flatnonzero(kind == NPC)
         enemy_rows = np.flatnonzero(kind == ENEMY)
-        fish = bank.fish
-        self.npcs = _SpriteLayer(
-            npc_rows, [fish.texture] * npc_rows.size, [fish.scale_for(radius[i]) for i in npc_rows]
+        fish, en, pl = bank.fish, bank.enemy, bank.player
+        # Every agent in one sprite list, drawn (and uploaded) in one go: the fish, then the
+        # enemies over them, then the player on top.
+        rows = np.concatenate((npc_rows, enemy_rows, [0])).astype(np.intp)
+        textures = [fish.texture] * npc_rows.size + [en.texture] * enemy_rows.size
+        scales = [fish.scale_for(radius[i]) for i in npc_rows]
+        scales += [en.scale_for(radius[i]) for i in enemy_rows]
+        self.agent_sprites = _SpriteLayer(
+            rows, [*textures, pl.texture], [*scales, pl.scale_for(radius[0])]
         )
         tints = theme.NPC_TINTS
-        for k, sprite in enumerate(self.npcs.sprites):
-            sprite.color = tints[(k * 7 + 3) % len(tints)]
-        en = bank.enemy
-        self.enemies = _SpriteLayer(
-            enemy_rows,
-            [en.texture] * enemy_rows.size,
-            [en.scale_for(radius[i]) for i in enemy_rows],
-        )
+        for k in range(npc_rows.size):
+            self.agent_sprites.sprites[k].color = tints[(k * 7 + 3) % len(tints)]
+        #: The agent rows of the enemies, and where their sprites start in the list.
+        self._enemy_rows = enemy_rows
+        self._first_enemy = int(npc_rows.size)
         self._chasing = np.zeros(enemy_rows.size, dtype=bool)
         # Sight cones: one translucent triangle batch, rebuilt every frame.
         self._cones = TriangleBatch(ctx, max(enemy_rows.size * CONE_SIDES * 3, 16))
-        pl = bank.player
-        self.player = _SpriteLayer(
-            np.array([0], dtype=np.intp), [pl.texture], [pl.scale_for(radius[0])]
-        )
         self.update(0.0)
 
     # -- update ------------------------------------------------------------------------------
@@ -322,15 +321,13 @@ class WorldRenderer:
 
         pos = w.agents.pos
         angle = facing_angles(w.agents.heading)
-        self.npcs.sync(pos, angle)
-        self.enemies.sync(pos, angle)
-        self.player.sync(pos, angle)
-        chasing = w.mode[self.enemies.rows] == Mode.PURSUE
+        self.agent_sprites.sync(pos, angle)
+        chasing = w.mode[self._enemy_rows] == Mode.PURSUE
         self._update_cones(chasing)
         changed = np.flatnonzero(chasing != self._chasing)
-        for k in changed:
+        for k in changed:  # only the enemies whose chase began or ended this frame
             tex = self.bank.enemy_chase if chasing[k] else self.bank.enemy
-            self.enemies.sprites[k].texture = tex.texture
+            self.agent_sprites.sprites[self._first_enemy + k].texture = tex.texture
         self._chasing = chasing
 
     def _update_cones(self, chasing: NDArray[np.bool_]) -> None:
@@ -391,6 +388,4 @@ class WorldRenderer:
         self._wall_inside.draw()
         self._wall_ridges.draw(pixel)
         self.rocks.draw()
-        self.npcs.list.draw()
-        self.enemies.list.draw()
-        self.player.list.draw()
+        self.agent_sprites.list.draw()

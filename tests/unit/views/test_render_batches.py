@@ -19,7 +19,7 @@ from game.render.geometry import (
 )
 from game.render.hud import play_area
 from game.render.scene import WorldRenderer, facing_angles
-from game.world import World
+from game.world import ENEMY, NPC, Mode, World
 from steering import Path, PathSet
 
 pytestmark = pytest.mark.window
@@ -97,7 +97,7 @@ def test_agent_sprites_are_moved_in_bulk_to_the_world_positions(
         world.step((1.0, 0.0))
     renderer.update(1 / 60)
     # Then the fast path is on (arcade 3.3) and the list's data holds the world's rows
-    layer = renderer.npcs
+    layer = renderer.agent_sprites
     assert layer.bulk
     data = np.frombuffer(layer.list._sprite_pos_angle_data, np.float32).reshape(-1, 4)
     slots = np.array([layer.list.sprite_slot[s] for s in layer.sprites])
@@ -243,3 +243,24 @@ def test_a_level_without_big_tints_draws_its_backdrop_directly(
     assert (renderer._backdrop.direct, renderer._backdrop.copies) == (2, 0)
     assert np.array_equal(frames[0], frames[1])
     assert not (np.abs(frames[0] - (255, 0, 255)).sum(-1) == 0).any()
+
+
+def test_every_agent_is_one_sprite_list_and_a_chasing_enemy_changes_its_texture(
+    window: arcade.Window, bank: TextureBank
+) -> None:
+    # Given a level with fish and enemies, drawn by one renderer
+    world = World(load_level(next(p for p in shipped_levels() if "squadron" in p.stem)))
+    renderer = WorldRenderer(world, bank, window.ctx)
+    layer = renderer.agent_sprites
+    # Then one list holds every agent: the fish, then the enemies, then the player on top
+    kinds = world.kind[layer.rows]
+    n_fish, n_enemies = int((world.kind == NPC).sum()), int((world.kind == ENEMY).sum())
+    assert len(layer.list) == world.n and layer.rows[-1] == 0
+    assert (kinds[:n_fish] == NPC).all() and (kinds[n_fish : n_fish + n_enemies] == ENEMY).all()
+    # When one enemy starts a chase
+    enemy = int(np.flatnonzero(world.kind == ENEMY)[0])
+    world.state.mode[enemy] = Mode.PURSUE
+    renderer.update(1 / 60)
+    # Then only its sprite shows the chase texture
+    chase = {k for k, s in enumerate(layer.sprites) if s.texture is bank.enemy_chase.texture}
+    assert chase == {int(np.flatnonzero(layer.rows == enemy)[0])}
