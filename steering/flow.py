@@ -8,12 +8,11 @@ Exercise 5.7). :class:`FollowFlow` is the behaviour: desired velocity along the 
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import math
 import operator
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -116,36 +115,27 @@ class _Noise:
 
     def grid2(self, xs: FloatArray, ys: FloatArray) -> FloatArray:
         """(len(ys), len(xs)) values of 2-D noise at every (x, y)."""
-        with _threads_for(xs.size * ys.size):
-            return np.asarray(self.gen.noise2array(xs, ys), dtype=np.float64)
+        arr = _sized_call(xs.size * ys.size, self.gen.noise2array, xs, ys)
+        return np.asarray(arr, dtype=np.float64)
 
     def grid3(self, xs: FloatArray, ys: FloatArray, z: float) -> FloatArray:
         """(len(ys), len(xs)) values of 3-D noise at every (x, y) and the one ``z``."""
-        if xs.size * ys.size >= PARALLEL_MIN:
-            arr = self.gen.noise3array(xs, ys, np.array([z], dtype=np.float64))
-        else:  # as _threads_for, written out: a noise current calls this every step
-            before = numba.get_num_threads()
-            numba.set_num_threads(1)
-            try:
-                arr = self.gen.noise3array(xs, ys, np.array([z], dtype=np.float64))
-            finally:
-                numba.set_num_threads(before)
+        zs = np.array([z], dtype=np.float64)
+        arr = _sized_call(xs.size * ys.size, self.gen.noise3array, xs, ys, zs)
         return np.asarray(arr, dtype=np.float64)[0]
 
 
-@contextlib.contextmanager
-def _threads_for(points: int) -> Iterator[None]:
-    """Run opensimplex's parallel kernels on this thread alone below
-    :data:`~steering._jit.PARALLEL_MIN` points, as the engine's own kernels do: waking the
+def _sized_call(points: int, kernel: Callable[..., Any], *args: Any) -> Any:
+    """``kernel(*args)``, one of opensimplex's parallel kernels, run on this thread alone below
+    :data:`~steering._jit.PARALLEL_MIN` points, as the engine's own kernels are: waking the
     other threads for a few hundred points (a noise current's rows each step) cost more than
     the noise, and, stepped between other work on two cores, sometimes milliseconds."""
     if points >= PARALLEL_MIN:
-        yield
-        return
+        return kernel(*args)
     before = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
-        yield
+        return kernel(*args)
     finally:
         numba.set_num_threads(before)
 

@@ -95,57 +95,34 @@ def packed_chevrons(geo: Any, spacing: float, offset: float) -> FloatArray:
     """:func:`chevrons_along` of every live path of a packed geometry, each path's marks as
     large as its radius asks (half of it, 5 to 10 px), in one compiled call: (2K, 4), path
     by path, each path's left strokes then its right ones."""
-    counts = np.zeros(geo.length.shape[0], dtype=np.intp)
-    args = (geo.lo, geo.count, geo.length, geo.radius, geo.live, geo.cum, geo.seg_len)
-    segs = (geo.ax, geo.ay, geo.dx, geo.dy)
-    total = _packed_counts(*args, spacing, offset, counts)
-    out = np.empty((2 * total, 4))
-    _packed_chevrons(*args, *segs, spacing, offset, counts, out)
+    length = np.asarray(geo.length)
+    if not spacing > 0 or length.size == 0:
+        return np.zeros((0, 4))
+    start = offset % spacing + spacing / 2
+    # each live path's chevrons: one every spacing px from start (chevrons_along's count)
+    ok = np.asarray(geo.live) & (np.asarray(geo.count) > 0) & (length > start)
+    counts = np.where(ok, np.ceil((length - start) / spacing), 0.0).astype(np.intp)
+    out = np.empty((2 * int(counts.sum()), 4))
+    _packed_chevrons(
+        geo.lo, geo.count, geo.radius, geo.cum, geo.seg_len, geo.ax, geo.ay, geo.dx, geo.dy,
+        start, spacing, counts, out,
+    )  # fmt: skip
     return out
-
-
-@njit
-def _packed_counts(
-    lo: Any,
-    count: Any,
-    length: Any,
-    radius: Any,
-    live: Any,
-    cum: Any,
-    seg_len: Any,
-    spacing: float,
-    offset: float,
-    counts: Any,
-) -> int:
-    total = 0
-    if not spacing > 0:
-        return 0
-    for p in range(lo.shape[0]):
-        length_p = length[p]
-        start = offset % spacing + spacing / 2
-        k = 0
-        if live[p] > 0 and count[p] > 0 and length_p > 0 and start < length_p:
-            k = math.ceil((length_p - start) / spacing)
-        counts[p] = k
-        total += k
-    return total
 
 
 @njit
 def _packed_chevrons(
     lo: Any,
     count: Any,
-    length: Any,
     radius: Any,
-    live: Any,
     cum: Any,
     seg_len: Any,
     ax: Any,
     ay: Any,
     dx: Any,
     dy: Any,
+    start: float,
     spacing: float,
-    offset: float,
     counts: Any,
     out: FloatArray,
 ) -> None:
@@ -155,7 +132,6 @@ def _packed_chevrons(
         if k == 0:
             continue
         size = min(10.0, max(radius[p] * 0.5, 5.0))
-        start = offset % spacing + spacing / 2
         first = lo[p]
         last = first + count[p] - 1
         j = first
