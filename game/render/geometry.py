@@ -26,7 +26,6 @@ __all__ = [
     "polyline_segments",
     "rect_outline",
     "rect_triangles",
-    "sector_triangles",
 ]
 
 use_cache(__file__)
@@ -263,25 +262,4 @@ def convex_fan(points: ArrayLike) -> FloatArray:
         return np.zeros((0, 2))
     k = np.arange(1, p.shape[0] - 1)
     tri = np.stack((np.broadcast_to(p[0], (k.size, 2)), p[k], p[k + 1]), axis=1)
-    return tri.reshape(-1, 2)
-
-
-def sector_triangles(
-    centres: ArrayLike,
-    heading: ArrayLike,
-    radius: ArrayLike,
-    half_angle: ArrayLike,
-    sides: int = 12,
-) -> FloatArray:
-    """(K * sides * 3, 2) triangle vertices of circular sectors (sight cones): each centred on
-    its heading (radians from +x, counter-clockwise), ``half_angle`` radians to each side."""
-    c = _points(centres)
-    n = c.shape[0]
-    h = np.broadcast_to(np.asarray(heading, dtype=np.float64), (n,))
-    r = np.broadcast_to(np.asarray(radius, dtype=np.float64), (n,))
-    a = np.broadcast_to(np.asarray(half_angle, dtype=np.float64), (n,))
-    t = np.linspace(-1.0, 1.0, sides + 1)
-    ang = h[:, None] + a[:, None] * t[None, :]  # (n, sides + 1)
-    rim = c[:, None, :] + r[:, None, None] * np.stack((np.cos(ang), np.sin(ang)), axis=2)
-    tri = np.stack((np.broadcast_to(c[:, None, :], (n, sides, 2)), rim[:, :-1], rim[:, 1:]), axis=2)
     return tri.reshape(-1, 2)

@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from game.world import ENEMY, NPC, Mode
+from game.world.sight import enemy_sight
 from steering.path import changes as path_changes
 
 from . import theme
@@ -28,7 +29,6 @@ from .geometry import (
     packed_path_segments,
     rect_outline,
     rect_triangles,
-    sector_triangles,
 )
 from .particles import ARROW_PARTS, FlowParticles
 
@@ -47,8 +47,6 @@ STREAK_WIDTH = 1.6
 TUBE_EDGE = 3.0
 #: The pale rim drawn round every wall (px each side).
 WALL_RIM = 2.5
-#: Triangles per sight cone.
-CONE_SIDES = 20
 CHEVRON_SPACING = 90.0
 CHEVRON_SPEED = 28.0
 
@@ -234,8 +232,8 @@ class WorldRenderer:
         self._enemy_rows = enemy_rows
         self._first_enemy = int(npc_rows.size)
         self._chasing = np.zeros(enemy_rows.size, dtype=bool)
-        # Sight cones: one translucent triangle batch, rebuilt every frame.
-        self._cones = TriangleBatch(ctx, max(enemy_rows.size * CONE_SIDES * 3, 16))
+        # Sight regions: one translucent triangle batch, rebuilt every frame.
+        self._cones = TriangleBatch(ctx, max(enemy_rows.size * 400 * 3, 16))
         self.update(0.0)
 
     # -- update ------------------------------------------------------------------------------
@@ -323,7 +321,7 @@ class WorldRenderer:
         angle = facing_angles(w.agents.heading)
         self.agent_sprites.sync(pos, angle)
         chasing = w.mode[self._enemy_rows] == Mode.PURSUE
-        self._update_cones(chasing)
+        self._update_cones(w.mode[w.minds.rows] == Mode.PURSUE)
         changed = np.flatnonzero(chasing != self._chasing)
         for k in changed:  # only the enemies whose chase began or ended this frame
             tex = self.bank.enemy_chase if chasing[k] else self.bank.enemy
@@ -331,29 +329,17 @@ class WorldRenderer:
         self._chasing = chasing
 
     def _update_cones(self, chasing: NDArray[np.bool_]) -> None:
-        """Each enemy's sight as a sector along its heading (a disc when it sees all round),
-        bright at the eye and fading to its range."""
-        minds = self.world.minds
-        rows = minds.rows
-        if rows.size and minds.half_angle is not None:
-            a = self.world.agents
-            h = a.heading[rows]
-            on = minds.sight > 0
-            for mask, (eye, rim) in (
-                (on & ~chasing, theme.SIGHT_CALM),
-                (on & chasing, theme.SIGHT_HUNT),
-            ):
-                if not mask.any():
-                    continue
-                tri = sector_triangles(
-                    a.pos[rows[mask]],
-                    np.arctan2(h[mask, 1], h[mask, 0]),
-                    minds.sight[mask],
-                    np.minimum(minds.half_angle[mask], math.pi),
-                    CONE_SIDES,
-                )
-                colors = np.tile(np.array([eye, rim, rim], np.uint8), (tri.shape[0] // 3, 1))
-                self._cones.add(tri, colors)
+        """Each enemy's sight region (:func:`~game.world.sight.enemy_sight`: its cone or disc
+        cut by the shadows of rocks and walls, inside the map), bright at the eye and fading
+        to its range, warmer for the enemies that hunt (``chasing``, one per enemy row)."""
+        fans = enemy_sight(self.world)
+        if fans.owner.size:
+            eye = np.array([theme.SIGHT_CALM[0], theme.SIGHT_HUNT[0]], np.float64)
+            rim = np.array([theme.SIGHT_CALM[1], theme.SIGHT_HUNT[1]], np.float64)
+            hunt = np.repeat(chasing[fans.owner].astype(np.intp), 3)
+            t = np.clip(fans.reach, 0.0, 1.0)[:, None]
+            colors = (eye[hunt] + (rim[hunt] - eye[hunt]) * t + 0.5).astype(np.uint8)
+            self._cones.add(fans.vertices, colors)
         self._cones.commit()
 
     # -- draw --------------------------------------------------------------------------------

@@ -17,13 +17,15 @@ import numpy as np
 
 from game.level import load_level, shipped_levels
 
+from .sight import enemy_sight
 from .world import World
 
 __all__ = ["main", "warm"]
 
 
 def warm(out: TextIO = sys.stderr) -> float:
-    """Step every shipped level (and once with staggered steering); returns seconds."""
+    """Step every shipped level (and once with staggered steering) and cast its enemies'
+    sight; returns seconds."""
     start = time.perf_counter()
     paths = shipped_levels()
     tty = out.isatty()
@@ -36,6 +38,7 @@ def warm(out: TextIO = sys.stderr) -> float:
             world = World(level, stagger=stagger)
             for step in range(4):
                 world.step(np.array([1.0, 0.0]) if step % 2 else np.zeros(2))
+            enemy_sight(world)  # the sight regions the renderer draws
     seconds = time.perf_counter() - start
     end = f"game: the world's kernels compiled and cached in {seconds:.1f} s"
     out.write(f"\r{end:<78}\n" if tty else end + "\n")

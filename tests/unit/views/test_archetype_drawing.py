@@ -1,8 +1,6 @@
-"""Walls and sight cones on screen: the geometry, and the demo level drawn headless."""
+"""Walls and sight regions on screen: the geometry, and the demo level drawn headless."""
 
 from __future__ import annotations
-
-import math
 
 import arcade
 import numpy as np
@@ -11,22 +9,12 @@ import pytest
 from game.level import load_level
 from game.level.shipped import REPO_ROOT
 from game.render.bank import TextureBank
-from game.render.geometry import convex_fan, sector_triangles
-from game.render.scene import CONE_SIDES, WorldRenderer
+from game.render.geometry import convex_fan
+from game.render.scene import WorldRenderer
 from game.world import World
+from game.world.sight import enemy_sight
 
 DEMO = REPO_ROOT / "tests" / "data" / "demo_archetypes.tmj"
-
-
-def test_a_sector_spans_its_half_angle_around_the_heading_at_its_radius() -> None:
-    tri = sector_triangles([[10.0, 20.0]], [math.pi / 2], [100.0], [math.radians(30)], 6)
-    assert tri.shape == (18, 2)
-    apex, rim = tri[0::3], np.concatenate((tri[1::3], tri[2::3]))
-    assert (apex == [10.0, 20.0]).all()
-    rel = rim - [10.0, 20.0]
-    assert np.hypot(*rel.T) == pytest.approx(100.0)
-    angles = np.degrees(np.arctan2(rel[:, 1], rel[:, 0]))
-    assert angles.min() == pytest.approx(60.0) and angles.max() == pytest.approx(120.0)
 
 
 def test_convex_walls_are_filled_and_concave_ones_are_not() -> None:
@@ -46,8 +34,9 @@ def test_the_demo_level_draws_walls_as_stone_and_every_enemy_cone(
     for _ in range(60):
         world.step()
     renderer.update(1 / 60)
-    enemies = int((world.kind == 1).sum())
-    assert renderer._cones.count == enemies * CONE_SIDES * 3
+    fans = enemy_sight(world)  # every enemy's sight region, all in the one batch
+    assert set(fans.owner.tolist()) == set(range(world.minds.rows.size))
+    assert renderer._cones.count == fans.owner.size * 3
     camera = arcade.Camera2D(window=window)
     camera.match_window(position=True)
     camera.use()
