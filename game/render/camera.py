@@ -10,11 +10,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-__all__ = ["ZOOM_MAX", "ZOOM_MIN", "ZOOM_STEP", "CameraRig", "clamp_axis"]
+__all__ = ["ZOOM_MAX", "ZOOM_MIN", "ZOOM_STEP", "CameraRig", "clamp_axis", "opening_zoom"]
 
 ZOOM_MIN = 0.35
 ZOOM_MAX = 3.0
 ZOOM_STEP = 1.25
+#: Room kept round the player and the exit when a level opens on them (world px).
+OPENING_MARGIN = 160.0
 
 
 def clamp_axis(center: float, half_view: float, size: float) -> float:
@@ -32,6 +34,31 @@ def clamp_axis(center: float, half_view: float, size: float) -> float:
     if 2.0 * half_view >= size:
         return size / 2.0
     return min(max(center, half_view), size - half_view)
+
+
+def opening_zoom(
+    level_size: tuple[float, float],
+    view_size: tuple[float, float],
+    player: tuple[float, float],
+    goal: tuple[float, float],
+) -> float:
+    """The zoom a level opens at: the whole map when it fits at a zoom the keys allow
+    (:data:`ZOOM_MIN` and up), else the closest zoom that shows ``goal`` (the exit) from
+    ``player`` with the camera centred on the player, with :data:`OPENING_MARGIN` round both
+    (never closer than 1, never farther than :data:`ZOOM_MIN`).
+
+    Args:
+        level_size: the map's width and height (world px).
+        view_size: the screen area the world is drawn in (screen px).
+        player: where the player starts; goal: the exit to show.
+    """
+    vw, vh = view_size
+    whole = min(vw / max(level_size[0], 1.0), vh / max(level_size[1], 1.0))
+    if whole >= ZOOM_MIN:
+        return min(whole, ZOOM_MAX)
+    span_x = 2.0 * (abs(goal[0] - player[0]) + OPENING_MARGIN)
+    span_y = 2.0 * (abs(goal[1] - player[1]) + OPENING_MARGIN)
+    return min(max(min(vw / span_x, vh / span_y), ZOOM_MIN), 1.0)
 
 
 @dataclass

@@ -26,7 +26,8 @@ __all__ = [
 ]
 
 CONTROLS = (
-    "WASD / arrows swim   Esc pause   R restart   F1 debug   Tab editor   + / - zoom   M mute"
+    "WASD / arrows swim   Esc pause   R restart   F1 debug   Tab editor"
+    "   + / - zoom   0 fit   M mute"
 )
 #: Seconds the level hint and flashed messages stay on screen.
 HINT_SECONDS = 8.0

@@ -16,7 +16,7 @@ from game.world import ENEMY, Mode
 
 from . import theme
 from .bank import TextureBank
-from .camera import ZOOM_MAX, ZOOM_MIN, CameraRig
+from .camera import ZOOM_MAX, ZOOM_MIN, CameraRig, opening_zoom
 from .endmark import EndMark
 from .hud import Hud, play_area
 from .overlay import DebugOverlay
@@ -48,10 +48,16 @@ class LevelStage:
         bank: Shared textures.
         window: The window (its size and context).
         debug: Start with the overlay on.
+        zoom: the zoom the player chose, or None to open fitted (:meth:`fit_view`).
     """
 
     def __init__(
-        self, world: World, bank: TextureBank, window: arcade.Window, debug: bool = False
+        self,
+        world: World,
+        bank: TextureBank,
+        window: arcade.Window,
+        debug: bool = False,
+        zoom: float | None = None,
     ) -> None:
         self.world = world
         ctx = window.ctx
@@ -65,9 +71,14 @@ class LevelStage:
         self.screen = arcade.Camera2D(window=window)
         self.rig = CameraRig((level.width_px, level.height_px), (float(w), float(h)))
         self._fit_camera(w, h)
-        self.rig.snap(self._player())
         self.set_debug(debug)
-        self._apply_camera()
+        #: Whether the zoom is the opening fit (kept fitted when the window changes size),
+        #: not one the player chose.
+        self.fitted = zoom is None
+        if zoom is None:
+            self.fit_view()
+        else:
+            self.set_zoom(zoom)
         self.update(0.0)
 
     def _player(self) -> tuple[float, float]:
@@ -90,13 +101,29 @@ class LevelStage:
 
     def zoom_by(self, steps: int) -> None:
         """Zoom in (positive) or out (negative)."""
+        self.fitted = False
         self.rig.zoom_by(steps)
         self._apply_camera()
 
     def set_zoom(self, zoom: float) -> None:
         """Use ``zoom`` (within the rig's limits), the view centred on the player at once (a
         restarted level keeps the zoom the player chose)."""
+        self.fitted = False
         self.rig.zoom = min(max(float(zoom), ZOOM_MIN), ZOOM_MAX)
+        self.snap_camera()
+
+    def fit_view(self) -> None:
+        """Zoom to the whole map, or to the player and the nearest exit when the map is too
+        big to read whole (:func:`~game.render.camera.opening_zoom`); the camera on the
+        player at once."""
+        player = self._player()
+        exits = self.world.level.exits
+        goal = player
+        if exits:
+            centres = [e.rect.center for e in exits]
+            goal = min(centres, key=lambda c: (c[0] - player[0]) ** 2 + (c[1] - player[1]) ** 2)
+        self.fitted = True
+        self.rig.zoom = opening_zoom(self.rig.level_size, self.rig.view_size, player, goal)
         self.snap_camera()
 
     def _fit_camera(self, width: int, height: int) -> None:
@@ -117,6 +144,8 @@ class LevelStage:
         self.screen.match_window(position=True)
         self._fit_camera(width, height)
         self.hud.layout(width, height)
+        if self.fitted:
+            self.fit_view()
         self._apply_camera()
 
     def snap_camera(self) -> None:

@@ -115,6 +115,8 @@ class GameApp:
         recorder: Keeps the player's latest run in a replay file (``play --record``), or None.
         run_times: This session's winning time (s) of each level won, by level key (the
             ending view shows them).
+        zoom: The zoom the player chose with the zoom keys, kept for every level and run
+            after; None (the start, and after the fit key) opens each level fitted.
     """
 
     window: arcade.Window
@@ -124,6 +126,7 @@ class GameApp:
     levels: list[LevelEntry] = field(default_factory=lambda: shipped_entries())
     recorder: RunRecorder | None = None
     run_times: dict[str, float] = field(default_factory=dict)
+    zoom: float | None = None
 
     def next_level(self, path: Path) -> Path | None:
         """The shipped level after ``path`` in play order (None after the last)."""

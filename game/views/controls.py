@@ -4,10 +4,25 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection
+from typing import TYPE_CHECKING
 
 import arcade
 
-__all__ = ["DIGIT_KEYS", "DOWN", "LEFT", "RIGHT", "UP", "number_of_key", "thrust_from_keys"]
+if TYPE_CHECKING:
+    from game.render.stage import LevelStage
+
+    from .app import GameApp
+
+__all__ = [
+    "DIGIT_KEYS",
+    "DOWN",
+    "LEFT",
+    "RIGHT",
+    "UP",
+    "number_of_key",
+    "thrust_from_keys",
+    "zoom_key",
+]
 
 UP = frozenset({arcade.key.W, arcade.key.UP})
 DOWN = frozenset({arcade.key.S, arcade.key.DOWN})
@@ -21,6 +36,8 @@ DIGIT_KEYS: dict[int, int] = {
 }
 ZOOM_IN = frozenset({arcade.key.PLUS, arcade.key.EQUAL, arcade.key.NUM_ADD})
 ZOOM_OUT = frozenset({arcade.key.MINUS, arcade.key.NUM_SUBTRACT, arcade.key.UNDERSCORE})
+#: Back to the opening zoom (the whole map, or the player and the exit).
+ZOOM_FIT = frozenset({arcade.key.KEY_0, arcade.key.NUM_0, arcade.key.HOME})
 CONFIRM = frozenset({arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER, arcade.key.SPACE})
 
 
@@ -44,3 +61,14 @@ def thrust_from_keys(pressed: Collection[int]) -> tuple[float, float]:
 def number_of_key(symbol: int) -> int | None:
     """The digit a key stands for, or None."""
     return DIGIT_KEYS.get(symbol)
+
+
+def zoom_key(app: GameApp, stage: LevelStage, symbol: int) -> None:
+    """A zoom key: zoom in or out, kept as the player's choice for every level after, or
+    back to the opening fit (and each level opens fitted again)."""
+    if symbol in ZOOM_FIT:
+        app.zoom = None
+        stage.fit_view()
+        return
+    stage.zoom_by(1 if symbol in ZOOM_IN else -1)
+    app.zoom = stage.rig.zoom

@@ -88,7 +88,7 @@ class LevelView(arcade.View):
         self.world = World(self.level, extra_npcs=extra_npcs, debug=debug)
         self.pilot = Autopilot(self.world) if autopilot else None
         self.show_result = show_result
-        self.stage = LevelStage(self.world, app.bank, app.window, debug=debug)
+        self.stage = LevelStage(self.world, app.bank, app.window, debug=debug, zoom=app.zoom)
         self.keys: set[int] = set()
         #: Keys pressed since the last step: a tap shorter than a frame still counts once.
         self.tapped: set[int] = set()
@@ -183,18 +183,16 @@ class LevelView(arcade.View):
         elif symbol == k.M:
             muted = self.app.sounds.toggle_mute()
             self.stage.hud.show_message("sound off" if muted else "sound on", theme.HUD_DIM)
-        elif symbol in controls.ZOOM_IN:
-            self.stage.zoom_by(1)
-        elif symbol in controls.ZOOM_OUT:
-            self.stage.zoom_by(-1)
+        elif symbol in controls.ZOOM_IN | controls.ZOOM_OUT | controls.ZOOM_FIT:
+            controls.zoom_key(self.app, self.stage, symbol)
 
     def on_key_release(self, symbol: int, modifiers: int) -> None:
         """Stop swimming that way."""
         self.keys.discard(symbol)
 
     def restart(self) -> None:
-        """Start this level again in a fresh view (the overlay and the zoom stay as they
-        were)."""
+        """Start this level again in a fresh view (the overlay stays as it was, and the zoom
+        the player chose)."""
         view = LevelView(
             self.app,
             self.path,
@@ -204,5 +202,4 @@ class LevelView(arcade.View):
             level=self.level,
             extra_npcs=self.extra_npcs,
         )
-        view.stage.set_zoom(self.stage.rig.zoom)
         self.window.show_view(view)

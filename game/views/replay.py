@@ -28,7 +28,9 @@ __all__ = ["REPLAY_CONTROLS", "SPEEDS", "ReplayView"]
 
 #: Playback speeds, each on its number key.
 SPEEDS = (1, 2, 4, 8)
-REPLAY_CONTROLS = "Space pause   1 / 2 / 4 / 8 speed   F1 debug   + / - zoom   R again   Esc leave"
+REPLAY_CONTROLS = (
+    "Space pause   1 / 2 / 4 / 8 speed   F1 debug   + / - zoom   0 fit   R again   Esc leave"
+)
 _SPEED_KEYS = {getattr(arcade.key, f"KEY_{s}"): s for s in SPEEDS} | {
     getattr(arcade.key, f"NUM_{s}"): s for s in SPEEDS
 }
@@ -70,7 +72,7 @@ class ReplayView(arcade.View):
         self.speed = speed
         self.paused = False
         self.leave = leave if leave is not None else app.window.close
-        self.stage = LevelStage(self.world, app.bank, app.window, debug=debug)
+        self.stage = LevelStage(self.world, app.bank, app.window, debug=debug, zoom=app.zoom)
         self.stage.hud.controls.text = REPLAY_CONTROLS
         self.end_timer: float | None = None
         font = theme.FONT
@@ -149,7 +151,7 @@ class ReplayView(arcade.View):
         self.stage.resize(*self.window.get_size())
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
-        """Space pause, 1/2/4/8 speed, F1 overlay, +/- zoom, R from the start, Esc leave."""
+        """Space pause, 1/2/4/8 speed, F1 overlay, +/- zoom, 0 fit, R from the start, Esc leave."""
         k = arcade.key
         hud = self.stage.hud
         if symbol == k.SPACE:
@@ -161,10 +163,8 @@ class ReplayView(arcade.View):
         elif symbol == k.F1:
             self.stage.set_debug(not self.stage.debug)
             hud.show_message(f"debug overlay {'on' if self.stage.debug else 'off'}", theme.HUD_DIM)
-        elif symbol in controls.ZOOM_IN:
-            self.stage.zoom_by(1)
-        elif symbol in controls.ZOOM_OUT:
-            self.stage.zoom_by(-1)
+        elif symbol in controls.ZOOM_IN | controls.ZOOM_OUT | controls.ZOOM_FIT:
+            controls.zoom_key(self.app, self.stage, symbol)
         elif symbol == k.R:
             self.restart()
         elif symbol == k.ESCAPE:

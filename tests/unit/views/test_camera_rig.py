@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from game.render.camera import ZOOM_MAX, ZOOM_MIN, CameraRig, clamp_axis
+from game.render.camera import ZOOM_MAX, ZOOM_MIN, CameraRig, clamp_axis, opening_zoom
 
 
 def test_clamp_axis() -> None:
@@ -44,3 +44,21 @@ def test_zoom_limits_and_clamping() -> None:
     assert rig.zoom == ZOOM_MAX
     rig.snap((0.0, 0.0))
     assert rig.visible_rect()[:2] == pytest.approx((0.0, 0.0))
+
+
+def test_a_level_opens_whole_or_on_the_player_and_the_exit() -> None:
+    # a map that fits at a zoom the keys allow opens whole
+    assert opening_zoom((2560.0, 1440.0), (1280.0, 630.0), (100.0, 700.0), (2460.0, 720.0)) == (
+        pytest.approx(630.0 / 1440.0)
+    )
+    # a map too big for that opens on the player with the exit in view (and room round it)
+    big = (10000.0, 8000.0)
+    z = opening_zoom(big, (1280.0, 630.0), (1000.0, 1000.0), (2000.0, 1100.0))
+    rig = CameraRig(big, (1280.0, 630.0), zoom=z)
+    rig.snap((1000.0, 1000.0))
+    left, bottom, right, top = rig.visible_rect()
+    assert left <= 1000.0 - 160.0 and right >= 2000.0 + 160.0 - 1e-6
+    assert bottom <= 1000.0 and top >= 1100.0 + 160.0 - 1e-6
+    # never closer than 1, never farther than the keys go
+    assert opening_zoom(big, (1280.0, 630.0), (1000.0, 1000.0), (1010.0, 1000.0)) == 1.0
+    assert opening_zoom(big, (1280.0, 630.0), (0.0, 0.0), (9000.0, 7000.0)) == ZOOM_MIN

@@ -239,6 +239,38 @@ def test_tab_opens_the_editor_on_this_level(app: GameApp) -> None:
     frames(app.window, 2)
 
 
+def test_a_level_opens_on_the_whole_map_and_keeps_the_zoom_the_player_picks(
+    app: GameApp,
+) -> None:
+    # Given a level opened fresh: the whole map is on screen, the exit with it
+    view = _level_view(app, LEVELS[2])
+    left, bottom, right, top = view.stage.rig.visible_rect()
+    level = view.level
+    assert left <= 0.0 and bottom <= 0.0
+    assert right >= level.width_px - 1e-6 and top >= level.height_px - 1e-6
+    fitted = view.stage.rig.zoom
+    # When the player zooms in twice, the next level and a restart open at that zoom
+    press(app.window, arcade.key.EQUAL)
+    press(app.window, arcade.key.EQUAL)
+    chosen = view.stage.rig.zoom
+    assert chosen == pytest.approx(fitted * 1.25**2)
+    nxt = _level_view(app, LEVELS[3])
+    assert nxt.stage.rig.zoom == pytest.approx(chosen)
+    press(app.window, arcade.key.R)
+    again = app.window.current_view
+    assert isinstance(again, LevelView) and again is not nxt
+    assert again.stage.rig.zoom == pytest.approx(chosen)
+    # and 0 goes back to the fit, which the next level opens with again
+    press(app.window, arcade.key.KEY_0)
+    assert again.stage.rig.zoom == pytest.approx(
+        min(
+            view.stage.rig.view_size[0] / nxt.level.width_px,
+            view.stage.rig.view_size[1] / nxt.level.height_px,
+        )
+    )
+    assert _level_view(app, LEVELS[2]).stage.rig.zoom == pytest.approx(fitted)
+
+
 def test_zoom_keys_stay_within_limits(app: GameApp) -> None:
     view = _level_view(app, LEVELS[0])
     for _ in range(20):
@@ -258,7 +290,9 @@ def test_resizing_keeps_the_camera_inside_and_the_hud_in_the_corners(app: GameAp
         field = 600.0 - TOP_BAR - BOTTOM_BAR  # the world is drawn between the HUD's bars
         assert view.stage.rig.view_size == (800.0, field)
         left, bottom, right, top = view.stage.rig.visible_rect()
-        assert right - left == pytest.approx(800.0) and top - bottom == pytest.approx(field)
+        zoom = view.stage.rig.zoom
+        assert right - left == pytest.approx(800.0 / zoom)
+        assert top - bottom == pytest.approx(field / zoom)
         assert view.stage.hud.time.x == 800 - 14
     finally:
         w, h = app.window.get_size()
