@@ -137,6 +137,14 @@ class GameApp:
             return None
         return self.levels[k + 1].path if k + 1 < len(self.levels) else None
 
+    def levels_left(self) -> list[Path]:
+        """The shipped levels not won yet, in play order."""
+        return [e.path for e in self.levels if self.progress.record(e.path.stem).wins == 0]
+
+    def is_shipped(self, path: Path) -> bool:
+        """Whether ``path`` is one of the shipped levels."""
+        return any(e.path.resolve() == path.resolve() for e in self.levels)
+
     def is_last_level(self, path: Path) -> bool:
         """Whether ``path`` is the last shipped level."""
         return bool(self.levels) and self.levels[-1].path.resolve() == path.resolve()

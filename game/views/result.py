@@ -1,5 +1,5 @@
 """The result view after a run: escaped (time, best time, N for the next level, or the ending
-after the last one) or caught (R to retry), over the level's frozen last frame, with the
+once every level is won) or caught (R to retry), over the level's frozen last frame, with the
 panel beside the spot where the run ended (ringed by the stage), never over it."""
 
 from __future__ import annotations
@@ -18,7 +18,12 @@ if TYPE_CHECKING:
     from .app import GameApp
     from .level import LevelView
 
-__all__ = ["ResultView", "panel_beside", "result_lines"]
+__all__ = ["KEY_DELAY", "ResultView", "panel_beside", "result_lines"]
+
+#: Seconds the panel ignores keys after it shows (and before its keys line appears): a key
+#: meant for the run (an Esc to pause, a swim key) that lands as the run ends never acts on
+#: the panel.
+KEY_DELAY = 0.5
 
 PANEL = (4, 12, 22, 215)
 #: The panel's size (screen px) when the window has room for it.
@@ -87,19 +92,29 @@ def result_lines(
     new_best: bool,
     has_next: bool,
     has_ending: bool = False,
+    left: int = 0,
 ) -> tuple[str, str, str]:
-    """Heading, details and keys line for a finished run (``has_ending``: the last level was
-    won, Enter shows the ending)."""
+    """Heading, details and keys line for a finished run (``has_ending``: every level is won,
+    Enter shows the ending; ``left``: levels not won yet, said after a win of the last level
+    when there is no next one, where N goes to the first of them)."""
     if outcome == "won":
         detail = f"time {format_time(seconds)}"
         if best is not None:
             detail += "   new best!" if new_best else f"   best {format_time(best)}"
-        first = "N next level   " if has_next else ("Enter ending   " if has_ending else "")
-        return "Escaped!", detail, first + "R retry   Esc menu"
+        if has_ending:
+            first = "Enter ending   " + ("N next level   " if has_next else "")
+        elif has_next:
+            first = "N next level   "
+        elif left:
+            detail += f"   {left} level{'s' if left != 1 else ''} left to win"
+            first = "N first one left   "
+        else:
+            first = ""
+        return "Escaped!", detail, first + "R retry   Esc levels"
     detail = f"caught after {format_time(seconds)}"
     if best is not None:
         detail += f"   best {format_time(best)}"
-    return "Caught!", detail, "R retry   Esc menu"
+    return "Caught!", detail, "R retry   Esc levels"
 
 
 class ResultView(arcade.View):
@@ -121,8 +136,18 @@ class ResultView(arcade.View):
             level_view.result[0] if level_view.result else app.progress.record(level_view.path.stem)
         )
         new_best = bool(level_view.result and level_view.result[1])
-        #: The last shipped level was won: Enter shows the ending.
-        self.ending = self.outcome == "won" and app.is_last_level(level_view.path)
+        won = self.outcome == "won"
+        left = app.levels_left() if won else []
+        #: Every shipped level is won, and this win was the last level's or the one that
+        #: completed the set: Enter shows the ending.
+        self.ending = (
+            won
+            and not left
+            and (app.is_last_level(level_view.path) or record.wins == 1)
+            and app.is_shipped(level_view.path)
+        )
+        #: Where N goes after a win of the last level with levels left: the first of them.
+        self.first_left = left[0] if left and self.next_path is None else None
         heading, detail, keys = result_lines(
             self.outcome,
             world.time,
@@ -130,7 +155,10 @@ class ResultView(arcade.View):
             new_best,
             self.next_path is not None,
             self.ending,
+            len(left) if self.first_left is not None else 0,
         )
+        #: Seconds until the panel takes keys (:data:`KEY_DELAY`).
+        self.wait = KEY_DELAY
         color = theme.HUD_GOOD if self.outcome == "won" else theme.HUD_WARN
         font = theme.FONT
         self.heading = arcade.Text(
@@ -160,8 +188,14 @@ class ResultView(arcade.View):
         self.detail.position = (cx, cy - 15)
         self.keys.position = (cx, cy - 55)
 
+    @property
+    def armed(self) -> bool:
+        """Whether the panel takes keys (:data:`KEY_DELAY` after it showed)."""
+        return self.wait <= 0.0
+
     def on_update(self, delta_time: float) -> None:
         """Keep the frozen frame's animations (plankton, the ring's pulse) going."""
+        self.wait -= delta_time
         self.level_view.stage.update(delta_time)
 
     def on_draw(self) -> None:
@@ -170,21 +204,30 @@ class ResultView(arcade.View):
         arcade.draw_lbwh_rectangle_filled(*self.panel, PANEL)
         self.heading.draw()
         self.detail.draw()
-        self.keys.draw()
+        if self.armed:
+            self.keys.draw()
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
-        """N next level, R retry, Enter the obvious one (the ending after the last level),
-        Esc the menu."""
+        """N next level (after the last one with levels left: the first of them), R retry,
+        Enter the obvious one (the ending once every level is won), Esc back one step: the
+        level list. Keys in the panel's first :data:`KEY_DELAY` seconds do nothing."""
+        if not self.armed:
+            return
         k = arcade.key
+        debug = self.level_view.stage.debug
         if symbol == k.R:
             self.level_view.restart()
         elif symbol == k.N and self.next_path is not None:
-            self.app.play(self.next_path, debug=self.level_view.stage.debug)
+            self.app.play(self.next_path, debug=debug)
+        elif symbol == k.N and self.first_left is not None:
+            self.app.play(self.first_left, debug=debug)
         elif symbol in controls.CONFIRM or (symbol == k.N and self.ending):
             if self.ending:
                 self.app.show_ending()
             elif self.next_path is not None:
-                self.app.play(self.next_path, debug=self.level_view.stage.debug)
+                self.app.play(self.next_path, debug=debug)
+            elif self.first_left is not None:
+                self.app.play(self.first_left, debug=debug)
             else:
                 self.level_view.restart()
         elif symbol == k.ESCAPE:

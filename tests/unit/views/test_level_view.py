@@ -147,8 +147,11 @@ def _tiny_level(tmp_path: Path, enemy: bool) -> Path:
 def _until_result(app: GameApp, limit: int) -> ResultView:
     for _ in range(limit):
         frames(app.window, 1, draw=False)
-        if isinstance(app.window.current_view, ResultView):
-            return app.window.current_view
+        result = app.window.current_view
+        if isinstance(result, ResultView):
+            while not result.armed:  # the panel takes keys a moment after it shows
+                frames(app.window, 1, draw=False)
+            return result
     raise AssertionError("no result view")
 
 

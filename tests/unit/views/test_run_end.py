@@ -85,8 +85,11 @@ def _tiny(tmp_path: Path, enemy: bool) -> Path:
 def _until_result(app: GameApp, limit: int = 600) -> ResultView:
     for _ in range(limit):
         frames(app.window, 1, draw=False)
-        if isinstance(app.window.current_view, ResultView):
-            return app.window.current_view
+        result = app.window.current_view
+        if isinstance(result, ResultView):
+            while not result.armed:  # the panel takes keys a moment after it shows
+                frames(app.window, 1, draw=False)
+            return result
     raise AssertionError("no result view")
 
 
@@ -171,10 +174,11 @@ def test_r_keeps_the_zoom(app: GameApp) -> None:
     app.play(shipped_levels()[0])
     view = app.window.current_view
     assert isinstance(view, LevelView)
+    opening = view.stage.rig.zoom  # the whole map (see test_level_view)
     press(app.window, arcade.key.EQUAL)
     press(app.window, arcade.key.EQUAL)
     zoom = view.stage.rig.zoom
-    assert zoom == pytest.approx(1.25**2)
+    assert zoom == pytest.approx(opening * 1.25**2)
     # When R restarts it
     press(app.window, arcade.key.R)
     fresh = app.window.current_view
@@ -183,3 +187,63 @@ def test_r_keeps_the_zoom(app: GameApp) -> None:
     # Then the fresh level keeps that zoom, centred on the player
     assert fresh.stage.rig.zoom == pytest.approx(zoom)
     assert fresh.stage.camera.zoom == pytest.approx(zoom)
+
+
+def _two_tiny_levels(tmp_path: Path) -> tuple[Path, Path]:
+    """Two corridors to the exit (the game's levels 1 and 2)."""
+    first = _tiny(tmp_path, enemy=False)
+    second = tmp_path / "tiny2.tmj"
+    second.write_text(first.read_text().replace('"Tiny"', '"Tiny 2"'))
+    return first, second
+
+
+def _win(app: GameApp, path: Path) -> ResultView:
+    app.play(path)
+    press(app.window, arcade.key.RIGHT)
+    result = _until_result(app)
+    app.window.current_view.on_key_release(arcade.key.RIGHT, 0)
+    return result
+
+
+@pytest.mark.window
+def test_the_ending_waits_until_every_level_is_won(app: GameApp, tmp_path: Path) -> None:
+    # Given a game of two levels, neither won
+    first, second = _two_tiny_levels(tmp_path)
+    app.levels = [level_entry(first), level_entry(second)]
+    # When the player wins the last level straight away
+    result = _win(app, second)
+    # Then there is no ending: the panel says one level is left and N goes to it
+    assert not result.ending
+    assert "1 level left to win" in result.detail.text
+    assert "Enter ending" not in result.keys.text and "N first one left" in result.keys.text
+    press(app.window, arcade.key.N)
+    view = app.window.current_view
+    assert isinstance(view, LevelView) and view.path == first
+    # And winning that one, which completes the set, offers the ending
+    press(app.window, arcade.key.RIGHT)
+    result = _until_result(app)
+    assert result.ending and "Enter ending" in result.keys.text
+    press(app.window, arcade.key.ENTER)
+    assert isinstance(app.window.current_view, EndingView)
+
+
+@pytest.mark.window
+def test_a_key_that_lands_as_the_panel_shows_does_nothing(app: GameApp, tmp_path: Path) -> None:
+    # Given a won run whose result panel has just appeared
+    app.levels = [level_entry(_tiny(tmp_path, enemy=False))]
+    app.play(app.levels[0].path)
+    press(app.window, arcade.key.RIGHT)
+    for _ in range(600):
+        frames(app.window, 1, draw=False)
+        if isinstance(app.window.current_view, ResultView):
+            break
+    result = app.window.current_view
+    assert isinstance(result, ResultView) and not result.armed
+    # When Esc (meant as pause) lands then, it does not throw the player to the level list
+    press(app.window, arcade.key.ESCAPE)
+    assert app.window.current_view is result
+    # and half a second later the panel takes keys, and says which
+    frames(app.window, 31)
+    assert result.armed and "Esc levels" in result.keys.text
+    press(app.window, arcade.key.ESCAPE)
+    assert isinstance(app.window.current_view, TitleView)
