@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from game.level import MAP_PROPERTIES, Level, PropSpec
+from game.level.text import plain_number
 
 from .model import EditModel
 from .objects import class_of, spec_of
@@ -64,8 +65,9 @@ def _range(spec: PropSpec) -> str:
         return "|".join(spec.choices)
     if spec.kind not in ("float", "int", "floats"):
         return "" if spec.kind == "string" else spec.kind
-    low = "" if spec.minimum is None else f"{'>' if spec.exclusive else '>='} {spec.minimum:g}"
-    high = "" if spec.maximum is None else f"<= {spec.maximum:g}"
+    sign = ">" if spec.exclusive else ">="
+    low = "" if spec.minimum is None else f"{sign} {plain_number(spec.minimum)}"
+    high = "" if spec.maximum is None else f"<= {plain_number(spec.maximum)}"
     return " ".join(s for s in (low, high) if s)
 
 

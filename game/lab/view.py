@@ -11,6 +11,7 @@ import numpy as np
 
 from game.clock import DT
 from game.render import theme
+from game.views.app import set_caption
 from game.views.menu import Menu
 
 from .draw import Painter
@@ -80,6 +81,10 @@ class LabView(arcade.View):
         if scene is not None:
             self.open(scene)
         self.on_resize(*window.get_size())
+
+    def on_show_view(self) -> None:
+        """The window's title names this view."""
+        set_caption(self.window, "Lab")
 
     # -- scenes --------------------------------------------------------------------------------
 

@@ -102,6 +102,12 @@ def create_window(
     return window
 
 
+def set_caption(window: arcade.Window, what: str | None = None) -> None:
+    """The window's title for the view now showing: ``what`` (a level's title, "Lab") before
+    the game's name, or the game's name alone."""
+    window.set_caption(f"{what} - {WINDOW_TITLE}" if what else WINDOW_TITLE)
+
+
 @dataclass(eq=False)
 class GameApp:
     """What the views share.

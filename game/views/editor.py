@@ -77,6 +77,8 @@ class EditorView(EditorInput):
     def _rebuild_world(self) -> None:
         """The world (a fresh one unless one was handed over) and its drawing."""
         self.world = World(self.model.level) if self.world is None else self.world
+        # The player here is only its start marker: the enemies must not hunt it.
+        self.world.ghost = True
         self.renderer = WorldRenderer(self.world, self.app.bank, self.window.ctx)
 
     def _on_changes(self, changes: Sequence[Change]) -> None:
@@ -123,9 +125,11 @@ class EditorView(EditorInput):
         self.window.push_handlers(on_close=self._on_close)
 
     def on_hide_view(self) -> None:
-        """Stop listening for the window closing (the play-test listens in its place)."""
+        """Stop listening for the window closing (the play-test listens in its place); the
+        title is set again when the editor shows again (the next view sets its own)."""
         self.window.remove_handlers(on_close=self._on_close)
         self.keys.clear()
+        self.caption = ""
 
     # -- time -------------------------------------------------------------------------------
 

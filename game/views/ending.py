@@ -12,7 +12,7 @@ from game.render import theme
 from game.render.hud import format_time
 
 from . import controls
-from .app import LevelEntry, level_key
+from .app import LevelEntry, level_key, set_caption
 
 if TYPE_CHECKING:
     from .app import GameApp
@@ -115,6 +115,10 @@ class EndingView(arcade.View):
             font_name=font,
         )
         self.on_resize(*self.window.get_size())
+
+    def on_show_view(self) -> None:
+        """The window's title names this view."""
+        set_caption(self.window, "the end")
 
     def on_resize(self, width: int, height: int) -> None:
         """Lay the table out for this window size."""

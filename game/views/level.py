@@ -19,6 +19,7 @@ from game.safe_io import raise_if_terminated
 from game.world import Autopilot, World
 
 from . import controls
+from .app import set_caption
 from .progress import LevelRecord
 
 if TYPE_CHECKING:
@@ -153,10 +154,12 @@ class LevelView(arcade.View):
             self.app.recorder.save()
 
     def on_show_view(self) -> None:
-        """Forget keys held while another view was showing."""
+        """Forget keys held while another view was showing; the window's title names the
+        level."""
         self.keys.clear()
         self.tapped.clear()
         self.stage.resize(*self.window.get_size())
+        set_caption(self.window, self.level.title or self.path.stem)
 
     # -- keys --------------------------------------------------------------------------------
 

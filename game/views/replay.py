@@ -18,6 +18,7 @@ from game.render.stage import LevelStage
 from game.world import World
 
 from . import controls
+from .app import set_caption
 from .level import END_DELAY
 from .result import PANEL, result_lines
 
@@ -147,8 +148,9 @@ class ReplayView(arcade.View):
         self._place(width, height)
 
     def on_show_view(self) -> None:
-        """Fit the stage to the window."""
+        """Fit the stage to the window; the window's title names the replay."""
         self.stage.resize(*self.window.get_size())
+        set_caption(self.window, f"replay: {self.world.level.title or self.path.stem}")
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """Space pause, 1/2/4/8 speed, F1 overlay, +/- zoom, 0 fit, R from the start, Esc leave."""

@@ -18,6 +18,7 @@ from game.render.hud import format_time
 from game.render.particles import FlowParticles
 
 from . import controls
+from .app import set_caption
 from .menu import Menu
 
 if TYPE_CHECKING:
@@ -90,6 +91,10 @@ class TitleView(arcade.View):
         self.camera = arcade.Camera2D(window=self.window)
         self.clock = 0.0
         self.on_resize(w, h)
+
+    def on_show_view(self) -> None:
+        """The window's title names this view."""
+        set_caption(self.window)
 
     def _status(self, k: int) -> str:
         entry = self.app.levels[k]

@@ -2,7 +2,8 @@
 
 :func:`decide` sets ``world.outcome`` to ``caught`` when an enemy touched the player this run
 (the physics' ``caught_by``), else to ``won`` when the player stands in an exit
-(``world.exit_rects``); once over, it stays so.
+(``world.exit_rects``); once over, it stays so. A ghost player (``world.ghost``) is never
+caught and never wins.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ use_cache(__file__)
 def decide(world: World) -> None:
     """Run the decide system on ``world`` (see the module's docstring)."""
     if world.outcome != "running":
+        return
+    if world.ghost:  # a ghost is never caught (and the editor's world never ends)
+        world.physics.caught_by.clear()
         return
     if world.physics.caught_by:
         world.outcome = "caught"

@@ -148,6 +148,8 @@ class World:
         inputs: every thrust given to :meth:`step`, in order (replaying them reproduces the run).
         steering_enabled: False turns the crowd's steering off (tests, debugging): physics,
             currents, perception and the player still run.
+        ghost: True makes the player a ghost (the editor's live world, where the player is
+            only a start marker): no enemy sees it and a touch catches no one.
     """
 
     def __init__(
@@ -172,6 +174,7 @@ class World:
         self.stagger = int(stagger)
         self.debug_enabled = debug
         self.steering_enabled = True
+        self.ghost = False
         self.debug: Debug = {}
         self.debug_rows: NDArray[np.intp] = np.zeros(0, dtype=np.intp)
         self.inputs: list[tuple[float, float]] = []
@@ -470,6 +473,7 @@ class World:
             tuning=self.tuning,
         )
         fresh.steering_enabled = self.steering_enabled
+        fresh.ghost = self.ghost
         fresh.timer = self.timer
         fresh.rocks_version = self.rocks_version + 1
         carry_over(self, fresh)

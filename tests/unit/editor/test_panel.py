@@ -126,3 +126,10 @@ def test_nudged_keeps_the_range() -> None:
     assert nudged(count, 3, 8.0) == 5
     radius = CLASSES["player"].prop("radius")
     assert nudged(radius, 14.0, -10_000.0) == pytest.approx(0.1)
+
+
+def test_a_range_reads_as_numbers_a_person_types(model: EditModel) -> None:
+    # the map's seed runs to 2**32 - 1: its range shows every digit, not 4.29497e+09
+    model.select_object(None)
+    seed = next(r for r in Panel.rows(model) if r.name == "seed")
+    assert seed.range == ">= 0 <= 4294967295"

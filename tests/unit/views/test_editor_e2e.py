@@ -357,3 +357,26 @@ def test_the_play_test_keeps_the_editors_work_on_close_and_on_a_crash(
     monkeypatch.undo()
     send(app.window, "on_key_press", arcade.key.F5, 0)
     assert app.window.current_view is view
+
+
+def test_the_window_title_follows_the_view(
+    app: GameApp, level_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (a headless window keeps no title: record what the views set)
+    titles: list[str] = []
+    monkeypatch.setattr(app.window, "set_caption", titles.append)
+    # Given the editor on a level, its title naming the file
+    view = open_view(app, level_file)
+    frames(app.window, 1)
+    assert titles[-1] == "01_patrol.tmj - editor"
+    # When the level is play-tested, the title names the level, not the editor
+    send(app.window, "on_key_press", arcade.key.TAB, 0)
+    assert isinstance(app.window.current_view, PlaytestView)
+    assert titles[-1] == f"{view.model.level.title} - Steering: deep water"
+    # and back in the editor it names the file again
+    send(app.window, "on_key_press", arcade.key.TAB, 0)
+    frames(app.window, 1)
+    assert app.window.current_view is view and titles[-1] == "01_patrol.tmj - editor"
+    # and on the title screen, the game alone
+    app.show_title()
+    assert titles[-1] == "Steering: deep water"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from game.world import World, default_tuning
 
 from .helpers import CELL, ascii_level
@@ -36,6 +38,24 @@ def test_it_sees_pursues_and_catches_when_the_rock_is_gone() -> None:
     assert world.outcome == "caught"
     assert world.physics.caught_by == [1]
     assert abs(world.agents.pos[1, 0] - world.player_pos[0]) < start_gap
+
+
+def test_a_ghost_player_is_neither_seen_nor_caught() -> None:
+    # Given the open level where the enemy sees, pursues and catches the player (above), with
+    # the player a ghost, as in the editor's live world
+    world = World(ascii_level(["...............", "..e.......P....", "..............."], sight=300))
+    world.ghost = True
+    # When five seconds pass, the player swimming straight at the enemy
+    modes, closest = [], float("inf")
+    for _ in range(300):
+        world.step((-1.0, 0.0))
+        modes.append(str(world.mode_names[1]))
+        closest = min(closest, float(np.hypot(*(world.agents.pos[1] - world.player_pos))))
+    # Then they met, yet the enemy never pursued, and the touch caught no one
+    r = world.agents.radius
+    assert closest <= r[0] + r[1] + 1.0
+    assert "pursue" not in modes
+    assert world.outcome == "running" and not world.physics.caught_by
 
 
 def test_other_agents_do_not_block_sight() -> None:
