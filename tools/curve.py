@@ -1,48 +1,55 @@
-"""Check the difficulty curve: every shipped level against the blind strategies and the autopilot.
+"""Measure the difficulty curve: every shipped level against the human-like bot, the
+autopilot and the blind scripts (see :mod:`game.curve`).
 
-For each level, prints how each blind strategy of :mod:`game.world.blind` ends (won, caught or
-still running after the limit) and the autopilot's time. From level 3 on, no blind strategy
-should win; every level should be won by the autopilot within the limit.
+Prints a Markdown table (per level: the bot's wins over the seeds, its median winning time,
+the autopilot's time, the blind scripts that win) and then every place the curve breaks the
+wanted shape; exit status 1 when it does. The runs go in parallel over every core.
 
-Usage: ``python tools/curve.py [--seconds 120] [LEVEL ...]``
+Usage: ``python tools/curve.py [--seeds 20] [--seconds 120] [--jobs N] [LEVEL ...]``
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
 
-from game.level import load_level
+from game.curve import measure, problems, table
 from game.level.shipped import resolve_level, shipped_levels
-from game.world.autopilot import fly
-from game.world.blind import play, strategies
 
 
 def main(argv: list[str] | None = None) -> int:
     """Print the table; exit status 1 when the curve does not hold."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("levels", nargs="*", help="levels (default: every shipped level)")
-    parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--seeds", type=int, default=20, help="bot runs per level (20)")
+    parser.add_argument("--seconds", type=float, default=120.0, help="each run's limit (120)")
+    parser.add_argument("--jobs", type=int, default=None, help="processes (every core)")
     args = parser.parse_args(argv)
+    if args.seeds < 1 or args.seconds <= 0 or (args.jobs is not None and args.jobs < 1):
+        parser.error("--seeds and --jobs must be >= 1, --seconds > 0")
     paths = [resolve_level(x) for x in args.levels] if args.levels else shipped_levels()
-    names = list(strategies())
-    print("| level | autopilot | " + " | ".join(names) + " |")
-    print("|---|---|" + "---|" * len(names))
     order = {p.resolve(): i for i, p in enumerate(shipped_levels(), start=1)}
-    ok = True
-    for i, path in enumerate(paths, start=1):
-        number = order.get(path.resolve(), i)  # a shipped level's place in the play order
-        level = load_level(path)
-        pilot = fly(level, args.seconds)
-        cells = [f"{pilot.outcome} {pilot.seconds:.1f} s"]
-        ok &= pilot.outcome == "won"
-        for name in names:
-            run = play(level, strategies()[name](), args.seconds)
-            cells.append(f"{run.outcome} {run.seconds:.1f} s")
-            if run.outcome == "won" and number >= 3:
-                ok = False
-        print(f"| {path.stem} | " + " | ".join(cells) + " |", flush=True)
-    return 0 if ok else 1
+    numbers = [order.get(p.resolve(), i) for i, p in enumerate(paths, start=1)]
+    start = time.perf_counter()
+    tty = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if tty:
+            print(f"\rcurve: {done}/{total} runs", end="", file=sys.stderr, flush=True)
+
+    rows = measure(paths, args.seeds, args.seconds, args.jobs, numbers, progress)
+    if tty:
+        print(file=sys.stderr)
+    print(table(rows))
+    found = problems(rows)
+    print()
+    print("\n".join(f"- {p}" for p in found) if found else "The curve holds.")
+    print(
+        f"({args.seeds} seeds a level, runs of at most {args.seconds:.0f} s,"
+        f" {time.perf_counter() - start:.0f} s in all)"
+    )
+    return 1 if found else 0
 
 
 if __name__ == "__main__":

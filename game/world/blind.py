@@ -5,17 +5,19 @@ Issue 15's curve: from level 3 on, no level is won by holding one direction towa
 nor by running along the map's edges to the exit. Each strategy here is a player input like
 the keyboard's: a thrust of length 1 in one of the eight key directions (or zero).
 
-* :class:`HoldToward`: from the start, the key direction (of eight) nearest the direction to
-  the nearest exit, held for the whole run; :func:`strategies` also tries the two neighbouring
-  key directions.
+* :class:`HoldToward`: one key direction held for the whole run; :func:`strategies` tries all
+  eight, named by how far each turns from the key direction nearest the way to the exit.
 * :class:`FollowEdges`: run to the nearest map edge, then along the edges (clockwise or
   counter-clockwise) to the point of the edge nearest the exit, then straight into the exit.
+* :class:`ZigZag`: toward the exit in a zig-zag, the two key directions either side of the
+  way to it in turn (switching every second, or every three).
 
 :func:`play` runs one strategy on a fresh world and returns how it ended.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,6 +38,7 @@ __all__ = [
     "FollowEdges",
     "HoldToward",
     "Run",
+    "ZigZag",
     "key_direction",
     "nearest_exit_centre",
     "play",
@@ -131,6 +134,25 @@ class FollowEdges:
         return KEY_DIRECTIONS[key_direction(aim - p)].copy()
 
 
+@dataclass(eq=False)
+class ZigZag:
+    """Toward the nearest exit in a zig-zag: the key directions one eighth of a turn either
+    side of the way to it, in turn, each held ``period`` seconds; within ``near`` px of the
+    exit, straight in."""
+
+    period: float = 1.0
+    near: float = 120.0
+
+    def __call__(self, world: World) -> FloatArray:
+        """The thrust for this step."""
+        to_exit = nearest_exit_centre(world) - world.player_pos
+        if math.hypot(*to_exit) <= self.near:
+            return KEY_DIRECTIONS[key_direction(to_exit)].copy()
+        angle = math.atan2(float(to_exit[1]), float(to_exit[0]))
+        side = 1.0 if int(world.time / self.period) % 2 == 0 else -1.0
+        return KEY_DIRECTIONS[round((angle + side * math.pi / 4) / (math.pi / 4)) % 8].copy()
+
+
 class _Ring(NamedTuple):
     """A rectangle's outline parametrised by arc length, counter-clockwise from its
     bottom-left corner."""
@@ -198,13 +220,20 @@ class Run(NamedTuple):
 
 def strategies() -> dict[str, Callable[[], Strategy]]:
     """Every blind strategy by name, each a factory of a fresh policy."""
-    return {
+    out: dict[str, Callable[[], Strategy]] = {
         "hold toward exit": lambda: HoldToward(0),
         "hold toward exit, one key left": lambda: HoldToward(1),
         "hold toward exit, one key right": lambda: HoldToward(-1),
-        "edges clockwise": lambda: FollowEdges(clockwise=True),
-        "edges counter-clockwise": lambda: FollowEdges(clockwise=False),
     }
+    for turn in (2, -2, 3, -3, 4):  # the other five key directions
+        side = "left" if turn > 0 else "right"
+        name = "hold away from exit" if turn == 4 else f"hold {abs(turn)} keys {side} of exit"
+        out[name] = functools.partial(HoldToward, turn)
+    out["edges clockwise"] = lambda: FollowEdges(clockwise=True)
+    out["edges counter-clockwise"] = lambda: FollowEdges(clockwise=False)
+    out["zig-zag 1 s"] = lambda: ZigZag(1.0)
+    out["zig-zag 3 s"] = lambda: ZigZag(3.0)
+    return out
 
 
 def play(level: Level, policy: Strategy, seconds: float = 120.0, seed: int | None = None) -> Run:

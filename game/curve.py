@@ -1,0 +1,219 @@
+"""The difficulty curve, measured by bots: how often a person-like bot wins each level, how fast
+the autopilot does, and whether a blind script wins at all.
+
+For every level:
+
+* the human-like bot (:class:`~game.world.humanbot.HumanBot`: the autopilot with a 250 ms
+  reaction, an aim that wanders, eight keys, and only the screen's view of the world, the
+  view the level opens at in a 1280 x 720 window) plays one run per seed, world seed and
+  bot seed alike; its win rate is the level's difficulty;
+* the autopilot (:func:`~game.world.autopilot.fly`) plays the level's own seed: it must win;
+* every blind script (:func:`~game.world.blind.strategies`: each of the eight keys held,
+  the edges either way, a zig-zag toward the exit) plays the level's own seed: from level 3
+  on, none may win.
+
+The runs are independent, so they go to a process pool over every core. :func:`problems`
+says where a measured curve breaks the wanted shape (:data:`WANTED`). ``tools/curve.py``
+prints the table; ``tests/unit/world/test_curve.py`` asserts the shape on fewer seeds.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from game.level import load_level
+from game.render.camera import opening_zoom
+from game.world.autopilot import fly
+from game.world.blind import Run, play, strategies
+from game.world.humanbot import play_human
+
+__all__ = [
+    "SCREEN",
+    "WANTED",
+    "LevelCurve",
+    "Wanted",
+    "measure",
+    "problems",
+    "screen_view",
+    "table",
+]
+
+#: The play area of a 1280 x 720 window (between the HUD's bars), screen px.
+SCREEN = (1280.0, 630.0)
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """The curve's wanted shape (issue 25)."""
+
+    first_levels: int = 2
+    """The levels at the start the bot must nearly always win..."""
+    first_rate: float = 0.9
+    """...at least this often."""
+    slack: float = 0.10
+    """A level's win rate may be above the one before by at most this (the noise)."""
+    last_rate: float = 0.4
+    """The last level's win rate, at most."""
+    floor: float = 0.1
+    """Every level's win rate, at least."""
+    blind_from: int = 3
+    """From this level on, no blind script may win."""
+
+
+WANTED = Wanted()
+
+
+@dataclass
+class LevelCurve:
+    """One level's row of the curve."""
+
+    number: int
+    """Its place in the play order (1 first)."""
+    name: str
+    bot: list[Run] = field(default_factory=list)
+    """The human-like bot's runs, one per seed."""
+    pilot: Run | None = None
+    blind: list[Run] = field(default_factory=list)
+
+    @property
+    def rate(self) -> float:
+        """The bot's win rate."""
+        return sum(r.outcome == "won" for r in self.bot) / max(len(self.bot), 1)
+
+    @property
+    def blind_wins(self) -> list[str]:
+        """The blind scripts that won."""
+        return [r.name for r in self.blind if r.outcome == "won"]
+
+
+def screen_view(path: Path) -> tuple[float, float]:
+    """The world (px across, up) a 1280 x 720 window shows of the level when it opens."""
+    level = load_level(path)
+    start = (level.player.x, level.player.y)
+    goal = level.exits[0].rect.center if level.exits else start
+    z = opening_zoom((level.width_px, level.height_px), SCREEN, start, goal)
+    return (SCREEN[0] / z, SCREEN[1] / z)
+
+
+def _bot_run(job: tuple[Path, int, float]) -> Run:
+    path, seed, seconds = job
+    return play_human(load_level(path), seed, seconds, view=screen_view(path))
+
+
+def _pilot_run(job: tuple[Path, float]) -> Run:
+    path, seconds = job
+    return fly(load_level(path), seconds)
+
+
+def _blind_run(job: tuple[Path, str, float]) -> Run:
+    path, name, seconds = job
+    run = play(load_level(path), strategies()[name](), seconds)
+    return run._replace(name=name)
+
+
+def measure(
+    paths: Sequence[Path],
+    seeds: int = 20,
+    seconds: float = 120.0,
+    jobs: int | None = None,
+    numbers: Sequence[int] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[LevelCurve]:
+    """Run every bot, autopilot and blind script on ``paths`` (in parallel over ``jobs``
+    processes; None: every core) and gather the rows.
+
+    Args:
+        paths: the levels, in play order.
+        seeds: the bot's runs per level (seeds 1 to ``seeds``).
+        seconds: each run's limit (the run stops at its outcome).
+        jobs: worker processes (1: in this process).
+        numbers: each level's place in the play order (default 1, 2, ...).
+        progress: called with (runs done, runs in all) as runs finish.
+    """
+    names = list(strategies())
+    rows = [
+        LevelCurve(n, p.stem)
+        for n, p in zip(numbers or range(1, len(paths) + 1), paths, strict=True)
+    ]
+    bot_jobs = [(p, s, seconds) for p in paths for s in range(1, seeds + 1)]
+    pilot_jobs = [(p, seconds) for p in paths]
+    blind_jobs = [(p, name, seconds) for p in paths for name in names]
+    total = len(bot_jobs) + len(pilot_jobs) + len(blind_jobs)
+    done = 0
+
+    def tick(runs: Iterable[Run]) -> Iterable[Run]:
+        nonlocal done
+        for run in runs:
+            done += 1
+            if progress is not None:
+                progress(done, total)
+            yield run
+
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    if workers <= 1:
+        bots = list(tick(map(_bot_run, bot_jobs)))
+        pilots = list(tick(map(_pilot_run, pilot_jobs)))
+        blinds = list(tick(map(_blind_run, blind_jobs)))
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            bots = list(tick(pool.map(_bot_run, bot_jobs)))
+            pilots = list(tick(pool.map(_pilot_run, pilot_jobs)))
+            blinds = list(tick(pool.map(_blind_run, blind_jobs)))
+    for k, row in enumerate(rows):
+        row.bot = bots[k * seeds : (k + 1) * seeds]
+        row.pilot = pilots[k]
+        row.blind = blinds[k * len(names) : (k + 1) * len(names)]
+    return rows
+
+
+def problems(rows: Sequence[LevelCurve], wanted: Wanted = WANTED) -> list[str]:
+    """Where the curve breaks the wanted shape, one line each (none: it holds)."""
+    out: list[str] = []
+    for k, row in enumerate(rows):
+        where = f"level {row.number} {row.name}"
+        if row.number <= wanted.first_levels and row.rate < wanted.first_rate:
+            out.append(f"{where}: the bot wins {row.rate:.0%}, wanted >= {wanted.first_rate:.0%}")
+        if row.rate < wanted.floor:
+            out.append(f"{where}: the bot wins {row.rate:.0%}, wanted >= {wanted.floor:.0%}")
+        if k and row.rate > rows[k - 1].rate + wanted.slack + 1e-9:
+            out.append(
+                f"{where}: the bot wins {row.rate:.0%}, more than level {rows[k - 1].number}'s"
+                f" {rows[k - 1].rate:.0%} (+{wanted.slack:.0%} noise)"
+            )
+        if row.pilot is not None and row.pilot.outcome != "won":
+            out.append(
+                f"{where}: the autopilot is {row.pilot.outcome} at {row.pilot.seconds:.1f} s"
+            )
+        if row.number >= wanted.blind_from and row.blind_wins:
+            out.append(f"{where}: blind scripts win: {', '.join(row.blind_wins)}")
+    if rows and rows[-1].rate > wanted.last_rate + 1e-9:
+        last = rows[-1]
+        out.append(
+            f"level {last.number} {last.name} (the last): the bot wins {last.rate:.0%},"
+            f" wanted <= {wanted.last_rate:.0%}"
+        )
+    return out
+
+
+def table(rows: Sequence[LevelCurve]) -> str:
+    """The curve as a Markdown table."""
+    lines = [
+        "| # | level | bot wins | bot's median win | autopilot | blind scripts that win |",
+        "|---:|---|---:|---:|---:|---|",
+    ]
+    for row in rows:
+        wins = sorted(r.seconds for r in row.bot if r.outcome == "won")
+        median = f"{wins[len(wins) // 2]:.1f} s" if wins else "-"
+        pilot = row.pilot
+        flown = f"{pilot.outcome} {pilot.seconds:.1f} s" if pilot is not None else "-"
+        blind = ", ".join(row.blind_wins) or "none"
+        won = sum(r.outcome == "won" for r in row.bot)
+        lines.append(
+            f"| {row.number} | {row.name} | {won}/{len(row.bot)} ({row.rate:.0%}) | {median}"
+            f" | {flown} | {blind} |"
+        )
+    return "\n".join(lines)
