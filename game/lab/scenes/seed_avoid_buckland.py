@@ -1,4 +1,6 @@
-"""Seed 002 (Buckland): random non-overlapping obstacles, wanderers with detection boxes."""
+"""Seed 002 (Buckland): random non-overlapping obstacles, wanderers with detection boxes, in a
+world that wraps round (Buckland's vehicles ``WrapAround`` the client area: leaving one edge
+they come in at the opposite one; there are no walls to be contained by)."""
 
 from __future__ import annotations
 
@@ -6,7 +8,6 @@ from game.lab import FloatArray, Param, Scene, place_obstacles
 from steering import (
     AgentGroup,
     AvoidObstacles,
-    Contain,
     Debug,
     TruncatedRunningSum,
     Wander,
@@ -53,15 +54,15 @@ class AvoidBuckland(Scene):
             status_band=STATUS_BAND,
         )
         pos = [(30.0, 20.0 + 40.0 * k) for k in range(6)]
-        return AgentGroup.create(pos, [(60.0, 0.0)] * len(pos), radius=7.0)
+        # a torus: integrate wraps the positions, neighbour search measures across the edges
+        return AgentGroup.create(pos, [(60.0, 0.0)] * len(pos), radius=7.0, world_size=self.size)
 
     def steer(self, dt: float, debug: Debug) -> FloatArray:
         assert self.obstacles is not None
-        w, h = self.size
         avoid = AvoidObstacles(
             self.obstacles, min_box_length=self.p["box"], braking_weight=self.p["braking"]
         )
-        blend = TruncatedRunningSum([avoid, Contain(0, 0, w, h), Wander(self.rng, jitter=2.0)])
+        blend = TruncatedRunningSum([avoid, Wander(self.rng, jitter=2.0)])
         return blend(self.agents, dt, debug)
 
 
