@@ -31,3 +31,18 @@ def test_bucklands_wanderers_wrap_round_the_world_and_none_is_pinned() -> None:
     for t0 in range(0, track.shape[0] - window, 10):
         spread = np.ptp(track[t0 : t0 + window], axis=0).max(axis=1)  # per agent
         assert (spread > 20.0).all(), f"agent {int(np.argmin(spread)) + 1} pinned at {t0} frames"
+
+
+def test_the_queue_scene_forms_a_line_at_the_door_not_a_clump() -> None:
+    # Given the crowd walking to the door for 20 s, then watched for 5 s more
+    from game.lab.scenes.queue import WALL_X
+
+    track, (_, h) = _track("queue", 25.0)
+    door = np.array([WALL_X, h / 2])
+    for pos in track[20 * 60 :: 30]:
+        # the agents waiting before the door, within 200 px of it
+        near = pos[(pos[:, 0] < WALL_X) & (np.hypot(*(pos - door).T) < 200.0)]
+        assert len(near) >= 4
+        # are strung out along the approach (x), not a blob: spread along it far exceeds across
+        along, across = near[:, 0].std(), near[:, 1].std()
+        assert along > 4.0 * across + 1.0, f"a clump: {along:.1f} px along, {across:.1f} across"
