@@ -21,13 +21,15 @@ from .registry import scene_classes
 from .scene import Scene
 from .sketch import sketch_scene
 
-__all__ = ["LabView"]
+__all__ = ["LIST_KEYS", "LabView"]
 
 #: Camera easing (1/s).
 STIFFNESS = 6.0
 LIST_ROW = 23.0
 #: Where the list's second column (the scene's name for ``python -m game lab NAME``) starts.
 NAME_COLUMN = 320
+#: The list's keys, shown under it.
+LIST_KEYS = "Up/Down choose   Enter or click: open   Esc back"
 
 
 class LabView(arcade.View):
@@ -67,6 +69,7 @@ class LabView(arcade.View):
             bold=True,
         )
         self.blurb = arcade.Text("", 0, 0, theme.HUD_DIM, 12, font_name=theme.FONT, italic=True)
+        self.list_keys = arcade.Text(LIST_KEYS, 0, 0, theme.HUD_DIM, 11, font_name=theme.FONT)
         self.world_cam = arcade.Camera2D(window=window)
         self.gui_cam = arcade.Camera2D(window=window)
         self.painter = Painter(window.ctx)
@@ -127,6 +130,7 @@ class LabView(arcade.View):
         self.world_cam.match_window(scissor=False)  # on_update sets the clip
         self.heading.position = (40, height - 50)
         self.blurb.position = (40, 24)
+        self.list_keys.position = (40, 50)
         self.menu.place(60, height - 90)
         for k, t in enumerate(self.names):
             t.position = (60 + NAME_COLUMN, height - 90 - k * LIST_ROW)
@@ -189,6 +193,7 @@ class LabView(arcade.View):
         for t in self.names:
             t.draw()
         self.blurb.draw()
+        self.list_keys.draw()
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """List: arrows, Enter, Esc. Scene: see :data:`game.lab.panel.KEYS`."""

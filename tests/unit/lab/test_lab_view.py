@@ -12,7 +12,7 @@ from game.lab import Scene, find_scene, scene_classes
 from game.lab.layout import CAPTION_BAND
 from game.lab.panel import PANEL_WIDTH, Panel, keys_help
 from game.lab.sketch import ARROW_RADII, COLORS, sketch_scene
-from game.lab.view import LabView
+from game.lab.view import LIST_KEYS, LIST_ROW, LabView
 from game.views.app import GameApp
 from tests.unit.views.helpers import frames, press
 
@@ -172,3 +172,24 @@ def test_the_selected_agents_arrows_stay_a_few_radii_long(window: arcade.Window)
     for seg in shafts:
         assert np.allclose(seg[0, :2], a.pos[3])
         assert np.hypot(*(seg[0, 2:] - seg[0, :2])) <= reach
+
+
+def test_the_scene_list_says_its_keys(window: arcade.Window) -> None:
+    # Given the Lab's list of scenes
+    view = LabView(window)
+    window.show_view(view)
+    assert view.scene is None
+    # it shows which keys do what: choose, open, go back
+    for key in ("Up/Down", "Enter", "Esc"):
+        assert key in LIST_KEYS
+    assert view.list_keys.text == LIST_KEYS
+    # drawn between the last scene and the caption, on screen
+    frames(window, 1)
+    rgb = np.asarray(arcade.get_image(0, 0, *window.get_size()).convert("RGB"))[::-1]
+    x, y = (int(v) for v in view.list_keys.position)
+    line = rgb[
+        window.height - y - 14 : window.height - y + 2, x : x + int(view.list_keys.content_width)
+    ]
+    assert len(np.unique(line.reshape(-1, 3), axis=0)) > 4
+    last = view.menu.top - (len(view.menu) - 1) * LIST_ROW
+    assert y + view.list_keys.content_height < last and y > view.blurb.y + 12
