@@ -136,14 +136,21 @@ class Sketch:
             self.thin(circle_segments(c[ok], r[ok], sides), color)
 
 
+#: The dart's back corners, in radii along and across the heading: on the agent's circle (0.8
+#: squared plus 0.6 squared is 1), as the tip is.
+DART_BACK, DART_SIDE = 0.8, 0.6
+
+
 def agent_triangles(pos: FloatArray, heading: FloatArray, radius: FloatArray) -> FloatArray:
-    """(3N, 2) vertices: a dart per agent pointing along its heading (Processing's vehicle)."""
+    """(3N, 2) vertices: a dart per agent pointing along its heading (Processing's vehicle),
+    its three corners on the agent's circle: drawn exactly as big as the radius the
+    behaviours use, so agents kept ``2 * radius`` apart never look as if they overlap."""
     h = heading
     n = np.stack((-h[:, 1], h[:, 0]), axis=1)
     r = radius[:, None]
-    tip = pos + h * r * 1.3
-    left = pos - h * r * 0.9 + n * r * 0.8
-    right = pos - h * r * 0.9 - n * r * 0.8
+    tip = pos + h * r
+    left = pos - h * r * DART_BACK + n * r * DART_SIDE
+    right = pos - h * r * DART_BACK - n * r * DART_SIDE
     return np.stack((tip, left, right), axis=1).reshape(-1, 2)
 
 

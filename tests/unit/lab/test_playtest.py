@@ -1,11 +1,15 @@
 """What a play-test of the Lab found, each pinned by a test: Buckland's wanderers wrap round
-the world instead of being pinned at an edge, and the queue scene forms a line at its door."""
+the world instead of being pinned at an edge; the queue scene forms a line at its door;
+agents are drawn as big as their radii. (The list's texts are tested with a window, in
+test_lab_view.)"""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from game.lab import find_scene
+from game.lab import Scene, find_scene, scene_classes
+from game.lab.sketch import sketch_scene
 
 
 def _track(name: str, seconds: float) -> tuple[np.ndarray, tuple[float, float]]:
@@ -46,3 +50,31 @@ def test_the_queue_scene_forms_a_line_at_the_door_not_a_clump() -> None:
         # are strung out along the approach (x), not a blob: spread along it far exceeds across
         along, across = near[:, 0].std(), near[:, 1].std()
         assert along > 4.0 * across + 1.0, f"a clump: {along:.1f} px along, {across:.1f} across"
+
+
+@pytest.mark.parametrize("cls", scene_classes(), ids=lambda c: c.name)
+def test_every_agent_is_drawn_as_big_as_its_radius(cls: type[Scene]) -> None:
+    # the dart's corners lie on the agent's circle: the drawn size is the radius
+    scene = cls()
+    for _ in range(3):
+        scene.step()
+    a = scene.agents
+    corners = sketch_scene(scene).triangles.reshape(a.n, 3, 2)
+    reach = np.hypot(*(corners - a.pos[:, None, :]).transpose(2, 0, 1))
+    np.testing.assert_allclose(reach, np.repeat(a.radius[:, None], 3, axis=1), atol=1e-9)
+
+
+@pytest.mark.parametrize("name", ["seed_separate_6_7", "seed_separate_6_11"])
+def test_separated_vehicles_are_drawn_half_the_separation_wide(name: str) -> None:
+    # Given the seed's 20 px separation, each vehicle is a 10 px radius (the seed's r * 2):
+    # two vehicles kept 20 px apart just touch and never look as if they overlapped
+    scene = find_scene(name)()
+    assert scene.p["separation"] == 20.0
+    np.testing.assert_array_equal(scene.agents.radius, 10.0)
+    # and the drawn size follows the slider
+    scene.p.set("separation", 32.0)
+    scene.step()
+    np.testing.assert_array_equal(scene.agents.radius, 16.0)
+    tips = sketch_scene(scene).triangles.reshape(scene.agents.n, 3, 2)[:, 0]
+    np.testing.assert_allclose(np.hypot(*(tips - scene.agents.pos).T), 16.0)
+    assert scene.click((100.0, 100.0)) and scene.agents.radius[-1] == 16.0
