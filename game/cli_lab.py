@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         classes = scene_classes()
         width = max(len(c.name) for c in classes)
         for c in classes:
-            print(f"{c.name:<{width}}  {c.caption}")
+            print(f"{c.name:<{width}}  {c.default_caption()}")
         return 0
     try:
         cls = find_scene(args.name) if args.name is not None else None

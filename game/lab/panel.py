@@ -74,7 +74,7 @@ class Panel:
         keys = keys_help(type(scene))
         self.keys = [_text(b, 10, theme.HUD_DIM) for _ in keys]
         self.caption = arcade.Text(
-            scene.caption, 0, 0, theme.HUD_TEXT, 12, font_name=theme.FONT, italic=True
+            scene.caption_text(), 0, 0, theme.HUD_TEXT, 12, font_name=theme.FONT, italic=True
         )
         self.title.text = scene.title
         while self.title.content_width > TEXT_WIDTH and self.title.font_size > 10:
@@ -123,8 +123,12 @@ class Panel:
         return None
 
     def update(self, paused: bool, annotations: bool, follow: int | None) -> None:
-        """Refresh the values, the state line and the followed agent's numbers."""
+        """Refresh the values, the caption (it reads them), the state line and the followed
+        agent's numbers."""
         s = self.scene
+        caption = s.caption_text()
+        if caption != self.caption.text:  # a new layout only when a value changed
+            self.caption.text = caption
         for t, v, p in zip(self.labels, self.values, s.p, strict=True):
             t.text = p.label
             v.text = p.text()
@@ -136,7 +140,7 @@ class Panel:
             a = s.agents
             v, f = a.vel[follow], s.force[follow]
             lines = [
-                f"agent {follow}",
+                s.agent_label(follow),
                 f"pos ({a.pos[follow, 0]:.1f}, {a.pos[follow, 1]:.1f}) px",
                 f"vel ({v[0]:.1f}, {v[1]:.1f})  speed {float(np.hypot(*v)):.1f} px/s",
                 f"force ({f[0]:.0f}, {f[1]:.0f})  |f| {float(np.hypot(*f)):.0f} px/s²",

@@ -107,7 +107,9 @@ class Scene:
 
     Class attributes:
         title: Short name shown in the list.
-        caption: One line: what the scene shows and which seed or source it comes from.
+        caption: One line: what the scene shows and which seed or source it comes from. A
+            parameter's value is written as a field, ``{key}``, never as a number: the
+            caption shown (:meth:`caption_text`) reads the live value, with its unit.
         size: The world's width and height (px); the view fits it to the window.
         PARAMS: The live parameters (copied per scene instance; read them as ``self.p[key]``).
         obstacle_clicks: A click adds an obstacle, or removes the one under the mouse.
@@ -116,6 +118,8 @@ class Scene:
         trail: History samples kept per agent (0: no trails).
         face_velocity: Headings follow velocities after each step (False: the scene's
             orientation behaviours turn them).
+        agent_noun: What one agent is called ("vehicle" where the sliders say "vehicle 1").
+        agent_names: Names of the first agents, where the sliders name them ("hunter").
     """
 
     name: ClassVar[str] = ""
@@ -128,6 +132,8 @@ class Scene:
     click_radius: ClassVar[float] = 24.0
     trail: ClassVar[int] = 0
     face_velocity: ClassVar[bool] = True
+    agent_noun: ClassVar[str] = "agent"
+    agent_names: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
@@ -135,6 +141,22 @@ class Scene:
         w, h = self.size
         self.target: FloatArray = np.array([w * 0.75, h * 0.5])
         self.reset()
+
+    @classmethod
+    def default_caption(cls) -> str:
+        """The caption with the parameters' default values (the list shows it)."""
+        return cls.caption.format_map({p.key: p.text() for p in cls.PARAMS})
+
+    def caption_text(self) -> str:
+        """The caption with the parameters' current values (it follows the sliders)."""
+        return self.caption.format_map({p.key: p.text() for p in self.p})
+
+    def agent_label(self, k: int) -> str:
+        """What agent ``k`` (an index, from 0) is called on screen: its name, else its noun
+        and its number counted from 1, as a person counts and as the sliders do."""
+        if 0 <= k < len(self.agent_names):
+            return self.agent_names[k]
+        return f"{self.agent_noun} {k + 1}"
 
     # -- what a scene file writes ----------------------------------------------------------------
 

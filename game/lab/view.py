@@ -147,7 +147,7 @@ class LabView(arcade.View):
         """Move the camera; rebuild what is drawn from the scene's state."""
         if self.scene is None or self.panel is None:
             c = self.classes[self.menu.selected] if self.classes else None
-            self.blurb.text = c.caption if c is not None else ""
+            self.blurb.text = c.default_caption() if c is not None else ""
             return
         if self.follow is not None and self.follow >= self.scene.agents.n:
             self.follow = None

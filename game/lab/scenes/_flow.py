@@ -32,6 +32,7 @@ class FlowScene(Scene):
     """A flow-field scene: set ``self.field`` in :meth:`setup` via :meth:`vehicles`."""
 
     trail = 6
+    agent_noun = "vehicle"
 
     def vehicles(self) -> AgentGroup:
         """The seed's 120 vehicles, their own random limits kept as the base of the scales."""

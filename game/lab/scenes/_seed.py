@@ -81,6 +81,7 @@ class SeedPathScene(Scene):
     PREDICT: ClassVar[float]
     TARGET_AHEAD: ClassVar[float] = 25.0
     trail = 40
+    agent_noun = "vehicle"
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         """Every example's live parameters: look-ahead, target distance and radius from its

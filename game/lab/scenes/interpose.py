@@ -32,6 +32,7 @@ class InterposeScene(Scene):
         Param("vip_speed", "VIP max speed", 60, 10, 300, 10, "px/s"),
     )
     trail = 30
+    agent_names = ("VIP",)  # VIP
 
     def setup(self) -> AgentGroup:
         self.colors = np.array([COLORS["agent_alt"], *[COLORS["agent"]] * 3], dtype=np.uint8)

@@ -26,6 +26,7 @@ class OffsetPursuitScene(Scene):
         Param("max_speed", "follower max speed", 160, 20, 400, 10, "px/s"),
     )
     trail = 20
+    agent_names = ("leader",)  # LEADER
 
     def setup(self) -> AgentGroup:
         n = FOLLOWERS + 1

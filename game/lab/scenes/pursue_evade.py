@@ -33,6 +33,7 @@ class PursueEvadeScene(Scene):
         Param("prey_speed", "prey max speed", 150, 20, 400, 10, "px/s"),
     )
     trail = 40
+    agent_names = ("hunter", "prey")  # HUNTER, PREY
 
     def setup(self) -> AgentGroup:
         self.colors = np.array([COLORS["agent_alt"], COLORS["agent"]], dtype=np.uint8)

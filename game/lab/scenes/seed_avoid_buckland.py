@@ -40,6 +40,7 @@ class AvoidBuckland(Scene):
         Param("rock", "new rock radius", 24, 8, 60, 2, "px"),
     )
     obstacle_clicks = True
+    agent_noun = "vehicle"
     trail = 20
 
     def setup(self) -> AgentGroup:

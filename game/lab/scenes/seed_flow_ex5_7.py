@@ -18,8 +18,8 @@ Z_PER_SECOND = 0.1
 class FlowEx57(FlowScene):
     title = "Flow Ex 5.7: changing field"
     caption = (
-        "Seed 003, NoC Exercise 5.7: pnoise3 with z = t / 10, the field re-made every 2 s "
-        "(0 s: every step, smoothly)"
+        "Seed 003, NoC Exercise 5.7: pnoise3 with z = t x {z_speed}, the field re-made every "
+        "{window} (zero: every step)"
     )
     PARAMS = (
         Param("window", "re-make every", TIME_WINDOW, 0.0, 5.0, 0.25, "s"),

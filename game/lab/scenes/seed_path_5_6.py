@@ -8,8 +8,8 @@ from ._seed import SeedPathScene
 class Path56(SeedPathScene):
     title = "Path 5.6: one segment"
     caption = (
-        "Seed 000, NoC Example 5.6: predict 25 px, normal point on the segment, seek 25 px "
-        "further on when outside radius 20"
+        "Seed 000, NoC Example 5.6: predict {predict}, normal point on the segment, seek "
+        "{target} on if outside radius {radius}"
     )
     #: Example 5.6: path from (0, H/3) to (W, 2H/3), radius 20; predict 25 px, target 25 px on.
     POINTS = ((0.0, 120.0), (640.0, 240.0))

@@ -16,8 +16,8 @@ TARGET_AHEAD = 25.0
 class Path58(SeedPathScene):
     title = "Path 5.8: several segments"
     caption = (
-        "Seed 000, NoC Example 5.8: nearest normal point over all segments, predict 50 px, "
-        "target 25 px on, radius 50"
+        "Seed 000, NoC Example 5.8: nearest normal point over all segments, predict {predict}, "
+        "target {target} on, radius {radius}"
     )
     POINTS = POINTS
     RADIUS = RADIUS

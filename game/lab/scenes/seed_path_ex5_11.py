@@ -28,8 +28,8 @@ OFFSET = 100.0
 class PathEx511(Scene):
     title = "Path Ex 5.11: moving nodes"
     caption = (
-        "Seed 000, NoC Exercise 5.11: the path's nodes are vehicles (0.5 px/frame) turning "
-        "back 100 px from top and bottom"
+        "Seed 000, NoC Exercise 5.11: the path's nodes are vehicles ({node_speed}) turning "
+        "back {offset} from top and bottom"
     )
     PARAMS = (
         Param("node_speed", "node max speed", NODE_SPEED, 0, 200, 5, "px/s"),
@@ -39,6 +39,7 @@ class PathEx511(Scene):
         *VEHICLE_PARAMS,
     )
     trail = 40
+    agent_noun = "vehicle"
 
     def setup(self) -> AgentGroup:
         nodes = flip(POINTS)

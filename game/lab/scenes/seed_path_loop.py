@@ -27,8 +27,8 @@ TARGET_AHEAD = 25.0
 class PathLoop(Scene):
     title = "Path loop: 12 vehicles"
     caption = (
-        "Seed 001 (Processing): a closed path, 12 vehicles at 4 px/frame, predict 25 px, "
-        "target 25 px on, history trails"
+        "Seed 001 (Processing): a closed path, 12 vehicles at {max_speed}, predict {predict}, "
+        "target {target} on, history trails"
     )
     size = (WIDTH, HEIGHT)
     PARAMS = (
@@ -38,6 +38,7 @@ class PathLoop(Scene):
         Param("target", "target ahead", TARGET_AHEAD, 0, 150, 5, "px"),
         Param("radius", "path radius", RADIUS, 2, 80, 2, "px"),
     )
+    agent_noun = "vehicle"
     trail = 50  # the sketch keeps 100 positions; one sample every 2 frames here
 
     def setup(self) -> AgentGroup:

@@ -15,8 +15,8 @@ SEEK_WEIGHT = 0.5
 class Separate611(Separate67):
     title = "Separation 6.11 + seek"
     caption = (
-        "Seed 004, NoC 6.11: separation (20 px, x 1.5) plus seek the mouse (x 0.5): a crowd "
-        "that follows without overlapping"
+        "Seed 004, NoC 6.11: separation ({separation}, x {w_separate}) plus seek the mouse "
+        "(x {w_seek}): a crowd that follows without overlapping"
     )
     PARAMS = (
         *Separate67.PARAMS,

@@ -23,9 +23,11 @@ MAX_FORCE = seed_force(0.2)
 class Separate67(Scene):
     title = "Separation 6.7"
     caption = (
-        "Seed 004, NoC Example 6.7: away from neighbours closer than 20 px, weighted 1/d, averaged"
+        "Seed 004, NoC Example 6.7: away from neighbours closer than {separation}, weighted 1/d, "
+        "averaged"
     )
     click_hint = "add a vehicle"
+    agent_noun = "vehicle"
     size = (WIDTH, HEIGHT)
     PARAMS: ClassVar[tuple[Param, ...]] = (
         # at least 4 px: a vehicle is drawn at half of it (radius 0 would be invisible)

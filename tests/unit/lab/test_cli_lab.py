@@ -17,7 +17,7 @@ def test_list_prints_every_scene_with_its_caption(capsys: pytest.CaptureFixture[
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len(scene_classes())
     for line, cls in zip(lines, scene_classes(), strict=True):
-        assert line.startswith(cls.name) and line.endswith(cls.caption)
+        assert line.startswith(cls.name) and line.endswith(cls.default_caption())
 
 
 def test_an_unknown_scene_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str]) -> None:

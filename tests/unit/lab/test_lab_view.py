@@ -3,12 +3,14 @@ keys and the mouse drive the scene, and the title view opens the Lab."""
 
 from __future__ import annotations
 
+import re
+
 import arcade
 import numpy as np
 import pytest
 
 from game.cli_lab import render_scene
-from game.lab import Scene, find_scene, scene_classes
+from game.lab import Param, Scene, find_scene, scene_classes
 from game.lab.layout import CAPTION_BAND
 from game.lab.panel import PANEL_WIDTH, Panel, keys_help
 from game.lab.sketch import ARROW_RADII, COLORS, sketch_scene
@@ -82,7 +84,7 @@ def test_mouse_follows_an_agent_drags_a_value_and_moves_the_target(
     view.on_mouse_press(int(sx), int(sy), arcade.MOUSE_BUTTON_LEFT, 0)
     assert view.follow == 2
     frames(window, 2)
-    assert view.panel.info[0].text == "agent 2"
+    assert view.panel.info[0].text == "agent 3"  # counted from 1
     assert "px/s" in view.panel.info[2].text
     # drag the first parameter's value to the right
     y = view.panel.row_y(0) + 4
@@ -125,6 +127,54 @@ def test_every_caption_and_help_line_fits_beside_the_panel(
     for line in (panel.title, panel.state, *panel.keys, *panel.labels):
         assert line.x + line.content_width <= PANEL_WIDTH - 8, f"{cls.name}: {line.text!r}"
     assert "36000" in panel.state.text and panel.f1.text.endswith("notes: on")
+    # and the caption, which reads the sliders, still fits with every value at its widest
+    for p in panel.scene.p:
+        p.set(max((p.lo, p.hi, p.value), key=lambda v: len(_at(p, v))))
+    panel.update(True, True, None)
+    assert panel.caption.text == panel.scene.caption_text()
+    assert panel.caption.content_width <= room, f"{cls.name}: {panel.caption.text!r} cut"
+
+
+def _at(p: Param, value: float) -> str:
+    """How parameter ``p`` reads at ``value``."""
+    q = p.copy()
+    q.set(value)
+    return q.text()
+
+
+@pytest.mark.parametrize("cls", scene_classes(), ids=lambda c: c.name)
+def test_agents_are_counted_from_1_on_the_panel_as_on_the_sliders(
+    window: arcade.Window, cls: type[Scene]
+) -> None:
+    scene = cls()
+    panel = Panel(scene, 1280, 720)
+    for k in range(min(scene.agents.n, 4)):
+        panel.update(False, True, k)
+        label = panel.info[0].text
+        assert label == scene.agent_label(k)
+        number = re.search(r" (\d+)$", label)
+        assert (number is None and label in cls.agent_names) or int(number[1]) == k + 1
+    # a slider that names an agent by its number ("vehicle 1 max speed") means the agent the
+    # panel calls so, and a named agent ("hunter") is the one its sliders name
+    texts = [p.label for p in scene.p] + [scene.caption_text()]
+    for text in texts:
+        for noun, number in re.findall(r"\b(agent|vehicle) (\d+)\b", text):
+            panel.update(False, True, int(number) - 1)
+            assert panel.info[0].text == f"{noun} {number}", f"{cls.name}: {text!r}"
+    for name in cls.agent_names:
+        assert any(name in t for t in texts), f"{cls.name}: no slider names the {name}"
+
+
+def test_the_path_scenes_vehicle_1_is_the_one_its_sliders_call_vehicle_1(
+    window: arcade.Window,
+) -> None:
+    scene = find_scene("seed_path_5_6")()
+    panel = Panel(scene, 1280, 720)
+    assert scene.p.items[3].label.startswith("vehicle 1 ")
+    panel.update(False, True, 0)
+    assert panel.info[0].text == "vehicle 1"
+    panel.update(False, True, 1)
+    assert panel.info[0].text == "vehicle 2"
 
 
 def test_only_scenes_with_a_click_say_what_it_does(window: arcade.Window) -> None:

@@ -1,9 +1,11 @@
 """What a play-test of the Lab found, each pinned by a test: Buckland's wanderers wrap round
 the world instead of being pinned at an edge; the queue scene forms a line at its door;
-agents are drawn as big as their radii. (The list's texts are tested with a window, in
-test_lab_view.)"""
+captions read the sliders' live values; agents are drawn as big as their radii. (The panel's
+and the list's texts are tested with a window, in test_lab_view.)"""
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
@@ -50,6 +52,32 @@ def test_the_queue_scene_forms_a_line_at_the_door_not_a_clump() -> None:
         # are strung out along the approach (x), not a blob: spread along it far exceeds across
         along, across = near[:, 0].std(), near[:, 1].std()
         assert along > 4.0 * across + 1.0, f"a clump: {along:.1f} px along, {across:.1f} across"
+
+
+def test_a_caption_reads_the_slider_it_names() -> None:
+    # Given Example 5.6's caption, which names the path's radius
+    scene = find_scene("seed_path_5_6")()
+    assert "radius 20 px" in scene.caption_text()
+    # When the slider is set to 32, the caption says 32 (and the list keeps the default)
+    scene.p.set("radius", 32.0)
+    assert "radius 32 px" in scene.caption_text() and "20" not in scene.caption_text()
+    assert "radius 20 px" in type(scene).default_caption()
+
+
+@pytest.mark.parametrize("cls", scene_classes(), ids=lambda c: c.name)
+def test_no_caption_bakes_in_a_parameters_value(cls: type[Scene]) -> None:
+    # A number in the caption equal to a parameter's value is that parameter, read live:
+    # moving the parameter changes the caption
+    for p in cls.PARAMS:
+        if p.choices:
+            continue
+        scene = cls()
+        number = re.escape(f"{p.value:g}")
+        if not re.search(rf"(?<![\w.]){number}(?![\d.])", scene.caption_text()):
+            continue
+        before = scene.caption_text()
+        scene.p.set(p.key, p.hi if p.value != p.hi else p.lo)
+        assert scene.caption_text() != before, f"{p.key} = {p.value:g} is baked in the caption"
 
 
 @pytest.mark.parametrize("cls", scene_classes(), ids=lambda c: c.name)
