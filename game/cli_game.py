@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from game.cli_common import bounded_float
 from game.level import LevelError, load_level, resolve_level
 from game.level.text import shown
+from game.render.camera import ZOOM_MAX, ZOOM_MIN
 from game.safe_io import OutputError, atomic_write, check_output
 
 if TYPE_CHECKING:
@@ -77,6 +78,13 @@ def add_parsers(subparsers: Any) -> None:
     )
     shot.add_argument("--debug", action="store_true", help="draw the debug overlay")
     shot.add_argument("--size", type=parse_size, default=(1280, 720), help="WxH (1280x720)")
+    shot.add_argument(
+        "--zoom",
+        type=bounded_float(ZOOM_MIN, ZOOM_MAX),
+        default=None,
+        help=f"screen px per world px, {ZOOM_MIN:g} to {ZOOM_MAX:g} (default: as the level"
+        " opens, the whole map)",
+    )
     shot.set_defaults(game_command="screenshot")
 
 
@@ -112,7 +120,9 @@ def run(args: argparse.Namespace) -> int | None:
         if path is None:
             return 2
         try:
-            screenshot(path, args.out, args.seconds, debug=args.debug, size=args.size)
+            screenshot(
+                path, args.out, args.seconds, debug=args.debug, size=args.size, zoom=args.zoom
+            )
         except OutputError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
@@ -186,8 +196,10 @@ def screenshot(
     *,
     debug: bool = False,
     size: tuple[int, int] = (1280, 720),
+    zoom: float | None = None,
 ) -> Path:
-    """Render ``path`` headless after ``seconds`` of the autopilot playing and save a PNG.
+    """Render ``path`` headless after ``seconds`` of the autopilot playing and save a PNG
+    (at ``zoom``, or the zoom the level opens at).
 
     The run stops early when the outcome is decided. Returns the file written.
 
@@ -200,7 +212,7 @@ def screenshot(
 
     window = create_window(*size, visible=False)
     try:
-        image, view = render_level(window, path, seconds, debug=debug)
+        image, view = render_level(window, path, seconds, debug=debug, zoom=zoom)
         encoded = io.BytesIO()
         image.save(encoded, format=IMAGE_SUFFIXES[out.suffix.lower()])
         atomic_write(out, encoded.getvalue())
@@ -217,9 +229,15 @@ def screenshot(
 
 
 def render_level(
-    window: arcade.Window, path: Path, seconds: float, *, debug: bool = False
+    window: arcade.Window,
+    path: Path,
+    seconds: float,
+    *,
+    debug: bool = False,
+    zoom: float | None = None,
 ) -> tuple[Image.Image, LevelView]:
-    """Play ``path`` with the autopilot for ``seconds`` in ``window`` and grab the frame.
+    """Play ``path`` with the autopilot for ``seconds`` in ``window`` and grab the frame (at
+    ``zoom``, or the zoom the level opens at: the whole map).
 
     Returns:
         The RGB image of the whole window and the level view (its world, its stage's camera).
@@ -230,7 +248,7 @@ def render_level(
     from game.views.level import LevelView
     from game.views.progress import ProgressStore
 
-    app = GameApp(window, progress=ProgressStore(persist=False), levels=[])
+    app = GameApp(window, progress=ProgressStore(persist=False), levels=[], zoom=zoom)
     view = LevelView(app, path, debug=debug, autopilot=True, show_result=False)
     window.show_view(view)
     dt = window.fixed_delta_time

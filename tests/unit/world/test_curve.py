@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from game.curve import LevelCurve, measure, problems, table
 from game.level import load_level, shipped_levels
 from game.world.autopilot import fly
-from game.world.blind import play, strategies
+from game.world.blind import Run, play, strategies
 
 LIMIT = 120.0
 SHIPPED = shipped_levels()
@@ -47,3 +48,39 @@ def test_the_autopilot_wins_every_level(path: Path) -> None:
     run = fly(load_level(path), LIMIT)
     assert run.outcome == "won", f"{run.outcome} after {run.seconds:.1f} s"
     assert run.seconds < LIMIT
+
+
+@pytest.mark.slow
+def test_the_curve_measured_by_bots_has_the_wanted_shape() -> None:
+    # Given every shipped level, the human-like bot on 20 seeds each, the autopilot and
+    # every blind script (the runs of tools/curve.py, over every core)
+    rows = measure(SHIPPED, seeds=20, seconds=LIMIT)
+    # Then the bot nearly always wins the first two levels, its win rate falls level by
+    # level (within the noise) to at most 40 % on the last and at least 10 % on every one,
+    # the autopilot wins every level and no blind script wins from level 3 on
+    assert problems(rows) == [], table(rows)
+
+
+def test_the_curve_check_names_each_break() -> None:
+    def row(number: int, wins: int, blind: str = "running", pilot: str = "won") -> LevelCurve:
+        bot = [Run("HumanBot", "won" if k < wins else "caught", 10.0) for k in range(10)]
+        return LevelCurve(
+            number,
+            f"l{number}",
+            bot,
+            Run("Autopilot", pilot, 20.0),
+            [Run("hold toward exit", blind, 5.0)],
+        )
+
+    good = [row(1, 10), row(2, 9), row(3, 7), row(4, 8), row(5, 4)]
+    assert problems(good) == []
+    found = problems(
+        [row(1, 8), row(2, 9), row(3, 9, blind="won"), row(4, 0, pilot="caught"), row(5, 5)]
+    )
+    assert any("level 1 l1: the bot wins 80%, wanted >= 90%" in p for p in found)
+    assert any("level 3 l3: blind scripts win: hold toward exit" in p for p in found)
+    assert any("level 4 l4: the bot wins 0%, wanted >= 10%" in p for p in found)
+    assert any("level 4 l4: the autopilot is caught" in p for p in found)
+    assert any("level 5 l5: the bot wins 50%, more than level 4's 0%" in p for p in found)
+    assert any("(the last): the bot wins 50%, wanted <= 40%" in p for p in found)
+    assert len(found) == 6
