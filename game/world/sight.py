@@ -35,10 +35,12 @@ from steering.vec import FloatArray
 if TYPE_CHECKING:
     from .world import World
 
-__all__ = ["RAY_STEP", "SightFans", "enemy_sight", "sight_fans"]
+__all__ = ["MAX_SWEEP_RAYS", "RAY_STEP", "SightFans", "enemy_sight", "sight_fans"]
 
 #: Angle between the rays of the uniform sweep (radians; 1 degree).
 RAY_STEP = math.radians(1.0)
+#: The most sweep rays of all enemies together: beyond, the sweep's angle grows.
+MAX_SWEEP_RAYS = 100_000
 #: Offset of the rays either side of a silhouette edge (radians).
 EDGE_EPS = 1e-5
 
@@ -86,17 +88,24 @@ def sight_fans(
         rocks: (R, 2) rock centres; rock_radius: (R,) their radii.
         walls: (W, 2, 2) level wall segments; wall_radius: (W,) half their thickness.
         size: the map's (width, height): regions stop at its edges.
-        step: angle between the uniform rays (radians).
+        step: angle between the uniform rays (radians; larger when the enemies together
+            would sweep more than :data:`MAX_SWEEP_RAYS`).
     """
     eyes = np.ascontiguousarray(eyes, dtype=np.float64).reshape(-1, 2)
     e = eyes.shape[0]
+    sight = np.ascontiguousarray(sight, dtype=np.float64).reshape(e)
+    half = np.minimum(np.asarray(half_angle, dtype=np.float64).reshape(e), math.pi)
+    # A crowd of enemies shares a budget of sweep rays (shadow edges stay exact; the range's
+    # arc is drawn with fewer, longer chords).
+    swept = float(2.0 * half[sight > 0.0].sum())
+    step = max(float(step), swept / MAX_SWEEP_RAYS)
     rocks = np.ascontiguousarray(rocks, dtype=np.float64).reshape(-1, 2)
     walls = np.ascontiguousarray(walls, dtype=np.float64).reshape(-1, 2, 2)
     vertices, reach, owner = _sight_fans(
         eyes,
         np.ascontiguousarray(heading, dtype=np.float64).reshape(e, 2),
-        np.ascontiguousarray(sight, dtype=np.float64).reshape(e),
-        np.minimum(np.asarray(half_angle, dtype=np.float64).reshape(e), math.pi),
+        sight,
+        half,
         rocks,
         np.ascontiguousarray(rock_radius, dtype=np.float64).reshape(rocks.shape[0]),
         walls,
@@ -242,7 +251,7 @@ def _sight_fans(
     # Pass 1: what is in range of each enemy, and a bound on its rays.
     near_rock = np.zeros((e, n_rocks), dtype=np.bool_)
     near_wall = np.zeros((e, n_walls), dtype=np.bool_)
-    start = np.zeros(e + 1, dtype=np.intp)
+    bound = np.zeros(e, dtype=np.intp)
     uniform = np.zeros(e, dtype=np.intp)
     for i in range(e):
         reach = sight[i]
@@ -269,10 +278,16 @@ def _sight_fans(
             points = circles * (circles - 1) + 2 * circles * segments
             points += segments * (segments - 1) // 2 + 2 * circles + 2 * segments
             rays = uniform[i] + 2 * points
-        start[i + 1] = start[i] + rays
-    angle = np.empty(start[e])
-    dist = np.empty(start[e])
+        bound[i] = rays
+    # One enemy's rays are cast in scratch arrays, then kept in arrays that grow as needed.
+    sa = np.empty(max(bound.max() if e else 0, 1))
+    sd = np.empty(sa.shape[0])
+    capacity = max(int(uniform.sum()) * 2, 16)
+    angle = np.empty(capacity)
+    dist = np.empty(capacity)
+    start = np.zeros(e, dtype=np.intp)
     used = np.zeros(e, dtype=np.intp)
+    filled = 0
     # Pass 2: each enemy's rays.
     circ = np.empty((1 + n_rocks + 2 * n_walls, 3))
     seg = np.empty((4 + 2 * n_walls, 4))
@@ -313,11 +328,11 @@ def _sight_fans(
                 circ[nc, 0], circ[nc, 1], circ[nc, 2] = ax, ay, r
                 circ[nc + 1, 0], circ[nc + 1, 1], circ[nc + 1, 2] = bx, by, r
                 nc += 2
-        s = start[i]
-        k = s
+        s = 0
+        k = 0
         m = uniform[i]
         for j in range(m):
-            angle[k] = cone * j / (m - 1)
+            sa[k] = cone * j / (m - 1)
             k += 1
         # Tangents of the circles (not the range's own), ends of the segments.
         for c in range(1, nc):
@@ -332,10 +347,10 @@ def _sight_fans(
                 a = mid + sgn * spread
                 px = ox + tangent * math.cos(a)
                 py = oy + tangent * math.sin(a)
-                k = _edge(px, py, ox, oy, reach, base, cone, angle, k)
+                k = _edge(px, py, ox, oy, reach, base, cone, sa, k)
         for c in range(ns):
-            k = _edge(seg[c, 0], seg[c, 1], ox, oy, reach, base, cone, angle, k)
-            k = _edge(seg[c, 2], seg[c, 3], ox, oy, reach, base, cone, angle, k)
+            k = _edge(seg[c, 0], seg[c, 1], ox, oy, reach, base, cone, sa, k)
+            k = _edge(seg[c, 2], seg[c, 3], ox, oy, reach, base, cone, sa, k)
         # Crossings: circle with circle, circle with segment, segment with segment.
         for c in range(nc):
             x1, y1, r1 = circ[c, 0], circ[c, 1], circ[c, 2]
@@ -351,7 +366,7 @@ def _sight_fans(
                 for sgn in (-1.0, 1.0):
                     px = mx - sgn * h * (y2 - y1) / d
                     py = my + sgn * h * (x2 - x1) / d
-                    k = _edge(px, py, ox, oy, reach, base, cone, angle, k)
+                    k = _edge(px, py, ox, oy, reach, base, cone, sa, k)
             for g in range(ns):
                 ax, ay, bx, by = seg[g, 0], seg[g, 1], seg[g, 2], seg[g, 3]
                 dx = bx - ax
@@ -368,7 +383,7 @@ def _sight_fans(
                 root = math.sqrt(disc)
                 for t in ((-qb - root) / qa, (-qb + root) / qa):
                     if 0.0 <= t <= 1.0:
-                        k = _edge(ax + t * dx, ay + t * dy, ox, oy, reach, base, cone, angle, k)
+                        k = _edge(ax + t * dx, ay + t * dy, ox, oy, reach, base, cone, sa, k)
         for g in range(ns):
             ax, ay = seg[g, 0], seg[g, 1]
             rx, ry = seg[g, 2] - ax, seg[g, 3] - ay
@@ -381,12 +396,12 @@ def _sight_fans(
                 t = ((cx - ax) * sy - (cy - ay) * sx) / den
                 u = ((cx - ax) * ry - (cy - ay) * rx) / den
                 if 0.0 <= t <= 1.0 and 0.0 <= u <= 1.0:
-                    k = _edge(ax + t * rx, ay + t * ry, ox, oy, reach, base, cone, angle, k)
-        angle[s:k].sort()
-        used[i] = k - s
+                    k = _edge(ax + t * rx, ay + t * ry, ox, oy, reach, base, cone, sa, k)
+        sa[:k].sort()
+        used[i] = k
         # How far each ray sees.
         for q in range(s, k):
-            a = base + angle[q]
+            a = base + sa[q]
             ux = math.cos(a)
             uy = math.sin(a)
             t = reach
@@ -420,8 +435,19 @@ def _sight_fans(
                             wall_radius[j],
                         ),
                     )
-            dist[q] = t
-            angle[q] = a
+            sd[q] = t
+            sa[q] = a
+        if filled + k > angle.shape[0]:
+            grown = max(2 * angle.shape[0], filled + k)
+            more_a = np.empty(grown)
+            more_d = np.empty(grown)
+            more_a[:filled] = angle[:filled]
+            more_d[:filled] = dist[:filled]
+            angle, dist = more_a, more_d
+        angle[filled : filled + k] = sa[:k]
+        dist[filled : filled + k] = sd[:k]
+        start[i] = filled
+        filled += k
     # The fans: triangles (eye, ray q, ray q + 1).
     first = np.zeros(e + 1, dtype=np.intp)
     for i in range(e):

@@ -16,7 +16,7 @@ import pytest
 
 from game.level import load_level, shipped_levels
 from game.world import World
-from game.world.sight import SightFans, enemy_sight, sight_fans
+from game.world.sight import MAX_SWEEP_RAYS, SightFans, enemy_sight, sight_fans
 
 #: Points this close to the drawn outline (px) are not asked.
 MARGIN = 0.5
@@ -186,3 +186,25 @@ def test_a_cone_stays_in_the_map_and_no_sight_draws_nothing() -> None:
     assert v[:, 0].min() >= -1e-9 and v[:, 1].min() >= -1e-9
     # looking left from x = 20: the cone ends at the map's left edge, 20 px away
     assert np.hypot(*(v - (20.0, 50.0)).T).max() <= 20.0 / math.cos(math.radians(30)) + 1e-6
+
+
+def test_a_crowd_of_enemies_shares_a_budget_of_rays() -> None:
+    # Given 5,000 enemies seeing all round on an open map
+    rng = np.random.default_rng(3)
+    e = 5000
+    eyes = rng.uniform(100.0, 9900.0, (e, 2))
+    fans = sight_fans(
+        eyes,
+        np.tile([1.0, 0.0], (e, 1)),
+        np.full(e, 250.0),
+        np.full(e, math.pi),
+        np.zeros((0, 2)),
+        np.zeros(0),
+        np.zeros((0, 2, 2)),
+        np.zeros(0),
+        (10000.0, 10000.0),
+    )
+    # Then their sweeps together stay within the budget (plus a few edge rays each), and
+    # every enemy still has its disc
+    assert fans.owner.size <= MAX_SWEEP_RAYS + 8 * e
+    assert np.unique(fans.owner).size == e
