@@ -9,6 +9,11 @@ elsewhere (in Tiled or the game's editor) survive. The three new levels (6 gate,
 8 sentries) are written from scratch, like ``tools/make_levels.py`` does for the others' first
 versions.
 
+Issue 25's curve, measured by the human-like bot (``tools/curve.py``): levels 1 and 2 get
+gentler guards (1: slower, shorter-sighted; 2: no ferry guard), 3 gentler hunters; 6 a second
+gatekeeper, 7 and 8 keener enemies, and 10 two sentinels at a narrower gap between its reefs
+(each setting below is the one measured).
+
 Usage: ``python tools/rework_levels.py [FILE ...]`` (default: every file it knows; each is
 validated before it is written).
 """
@@ -90,13 +95,56 @@ def with_owned(
     )
 
 
+def with_enemy_settings(level: Level, **settings: tuple[float, float]) -> Level:
+    """``level`` with each named enemy's (max_speed, sight) set as given."""
+    enemies = tuple(
+        replace(e, max_speed=settings[e.name][0], sight=settings[e.name][1])
+        if e.name in settings
+        else e
+        for e in level.enemies
+    )
+    return replace(level, enemies=enemies)
+
+
 # --- reworks of the shipped levels --------------------------------------------------------------
+
+
+def patrol(level: Level) -> Level:
+    """1. Patrol (issue 25's curve): the guards walk slower and see less far, so a first
+    level is won nine times in ten by the person-like bot."""
+    return with_enemy_settings(
+        level,
+        **{
+            "guard-square": (120.0, 160.0),
+            "guard-triangle": (144.0, 176.0),
+            "guard-hook": (136.0, 144.0),
+            "guard-bowtie": (112.0, 128.0),
+        },
+    )
+
+
+def currents(level: Level) -> Level:
+    """2. Currents (issue 25's curve): the level is about the water; the guard on the ferry
+    route goes (the two sentries by the exit stay)."""
+    return replace(level, enemies=tuple(e for e in level.enemies if e.name != "ferry-guard"))
 
 
 def rockfield(level: Level) -> Level:
     """3. Rock Field: a reef closes the east end but for one channel in the middle, and a
     breakwater stands in front of the exit, so running straight east or along the edges ends
-    against a wall while the hunters close in."""
+    against a wall while the hunters close in. (Issue 25's curve: the hunters swim at 170 px/s
+    and see nine tenths as far as they did.)"""
+    level = with_enemy_settings(
+        level,
+        **{
+            "hunter-1": (170.0, 234.0),
+            "hunter-2": (170.0, 216.0),
+            "hunter-3": (170.0, 234.0),
+            "hunter-4": (170.0, 234.0),
+            "hunter-5": (170.0, 225.0),
+            "sweeper": (161.0, 198.0),
+        },
+    )
     return with_owned(
         level,
         walls=(
@@ -162,22 +210,35 @@ def finale(level: Level) -> Level:
 
 
 def sandbox(level: Level) -> Level:
-    """10. Sandbox: two reefs jut from the top and bottom edges before the exit, so even the
-    open field is not won by hugging its edges."""
+    """10. Sandbox: two reefs jut from the top and bottom edges before the exit, leaving a gap
+    of 310 px that two sentinels keep between you and the exit, so the open field is not won
+    by hugging its edges, nor by running straight (issue 25's curve: the last level is the
+    hardest; seed 12, where the autopilot gets through)."""
     return with_owned(
         level,
         walls=(
-            reef("north-reef", 1600, 1088, 1620, 940, 1600, 800),
-            reef("south-reef", 1600, 0, 1580, 148, 1600, 288),
+            reef("north-reef", 1600, 1088, 1620, 900, 1600, 700),
+            reef("south-reef", 1600, 0, 1580, 190, 1600, 390),
         ),
+        enemies=(
+            EnemySpawn(
+                name="sentinel-north", x=1500, y=700, role="sentinel", max_speed=170, sight=260
+            ),
+            EnemySpawn(
+                name="sentinel-south", x=1500, y=390, role="sentinel", max_speed=170, sight=260
+            ),
+        ),
+        seed=12,
         hint=(
-            "An open field for experiments: rocks, a current, a ring path, a crowd, and two reefs"
-            " before the exit."
+            "An open field for experiments: rocks, a current, a ring path, a crowd, and two"
+            " sentinels at the gap between the reefs before the exit."
         ),
     )
 
 
 REWORKS: dict[str, Callable[[Level], Level]] = {
+    "01_patrol.tmj": patrol,
+    "02_currents.tmj": currents,
     "03_rockfield.tmj": rockfield,
     "04_swarm.tmj": swarm,
     "05_moving_paths.tmj": moving_paths,
@@ -225,8 +286,9 @@ def gate() -> Level:
             rock(1400, 672, 34),
             rock(1350, 1000, 30),
         ),
-        enemies=(
-            EnemySpawn(name="gatekeeper", x=1880, y=1200, path="beat", max_speed=150, sight=190),
+        enemies=(  # issue 25's curve: two gatekeepers on the beat, keener
+            EnemySpawn(name="gatekeeper", x=1880, y=1200, path="beat", max_speed=165, sight=228),
+            EnemySpawn(name="gatekeeper-2", x=1880, y=140, path="beat", max_speed=165, sight=230),
         ),
         npcs=(
             NpcSpawn(
@@ -286,13 +348,14 @@ def sentries() -> Level:
             rock(1780, 1180, 30, "pillar-6"),
         ),
         enemies=(
+            # issue 25's curve: keener than the first version (150 px/s; sight 240, 180)
             EnemySpawn(
-                name="sentry-east", x=1820, y=470, role="sentinel", max_speed=150, sight=240
+                name="sentry-east", x=1820, y=470, role="sentinel", max_speed=172.5, sight=300
             ),
             EnemySpawn(
-                name="sentry-west", x=1620, y=490, role="sentinel", max_speed=150, sight=240
+                name="sentry-west", x=1620, y=490, role="sentinel", max_speed=172.5, sight=300
             ),
-            EnemySpawn(name="watchman", x=1520, y=840, path="watch", max_speed=150, sight=180),
+            EnemySpawn(name="watchman", x=1520, y=840, path="watch", max_speed=172.5, sight=225),
         ),
     )
 
@@ -343,8 +406,8 @@ def squadron() -> Level:
                 count=4,
                 formation="wedge",
                 spacing=50,
-                sight=220,
-                max_speed=170,
+                sight=297,  # issue 25's curve: 220 and 170 before
+                max_speed=195.5,
             ),
             EnemySpawn(
                 name="line",
@@ -354,8 +417,8 @@ def squadron() -> Level:
                 count=3,
                 formation="line",
                 spacing=50,
-                sight=200,
-                max_speed=160,
+                sight=270,  # issue 25's curve: 200 and 160 before
+                max_speed=184,
             ),
         ),
         npcs=(
