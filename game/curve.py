@@ -19,6 +19,7 @@ prints the table; ``tests/unit/world/test_curve.py`` asserts the shape on fewer 
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -159,7 +160,10 @@ def measure(
         pilots = list(tick(map(_pilot_run, pilot_jobs)))
         blinds = list(tick(map(_blind_run, blind_jobs)))
     else:
-        with ProcessPoolExecutor(workers) as pool:
+        # Fresh interpreters, not forks: the caller may hold threads or an OpenGL context (a
+        # test session's window) that a forked worker cannot inherit safely.
+        spawn = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(workers, mp_context=spawn) as pool:
             bots = list(tick(pool.map(_bot_run, bot_jobs)))
             pilots = list(tick(pool.map(_pilot_run, pilot_jobs)))
             blinds = list(tick(pool.map(_blind_run, blind_jobs)))

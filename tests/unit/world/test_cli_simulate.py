@@ -53,7 +53,9 @@ def test_a_run_prints_one_json_line(capsys: pytest.CaptureFixture[str]) -> None:
 def test_extra_agents_and_the_level_seed(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = simulate(["sandbox", "--seconds", "0.1", "--agents", "100"], capsys)
     summary = json.loads(out)
-    assert code == 0 and summary["agents"] == 302 and summary["seed"] == 7
+    level = load_level(resolve_level("sandbox"))  # 204 agents, seed 12
+    assert level.agent_count == 204 and level.seed == 12
+    assert code == 0 and summary["agents"] == 304 and summary["seed"] == 12
 
 
 @pytest.mark.slow
