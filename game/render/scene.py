@@ -43,7 +43,7 @@ GRID_STEP = 128.0
 BACKDROP_TINT = 0.5
 #: Width of the flow streaks (world px, at zoom 1 and closer).
 STREAK_WIDTH = 1.6
-#: Zoomed out by a factor z, the flow arrows are z ** ARROW_GROWTH longer and wider.
+#: Zoomed out by a factor z, the flow arrows are z ** ARROW_GROWTH longer.
 ARROW_GROWTH = 0.6
 #: Border drawn round the tube (px) and how fast the direction chevrons march (px/s).
 TUBE_EDGE = 3.0
@@ -203,7 +203,6 @@ class WorldRenderer:
         self._thin = False
         #: World units per screen pixel at the last draw (1 / zoom): how many particles show.
         self._pixel = 1.0
-        self._streak_width = STREAK_WIDTH
 
         # Sprites.
         self.exits: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
@@ -298,17 +297,18 @@ class WorldRenderer:
         self.particles.update(dt)
         if self.particles.count:
             # Only the particles the last frame showed (see FlowParticles.shown).
-            # Zoomed out (a level opens showing the whole map), the arrows grow with the
-            # pixel, a little slower than it, so that a current's direction still reads on
-            # screen; fewer of them are shown there (see FlowParticles.shown).
+            # Zoomed out (a level opens showing the whole map), the arrows grow longer with
+            # the pixel, a little slower than it, so that a current's direction still reads
+            # on screen; fewer of them are shown there (see FlowParticles.shown). Their width
+            # stays: thinner than a screen pixel they are hairlines, half the cost on a
+            # software rasteriser (grown wide, Currents and Finale lost 6-13 fps).
             grow = max(1.0, self._pixel) ** ARROW_GROWTH
             segments, alpha = self.particles.arrows(
                 length=(9.0 * grow, 26.0 * grow),
                 barb=5.0 * grow,
                 shown=self.particles.shown(self._pixel),
             )
-            self._streak_width = STREAK_WIDTH * grow
-            cover = self._streak_width / self._pixel  # screen pixels across a streak
+            cover = STREAK_WIDTH / self._pixel  # screen pixels across a streak
             self._thin = cover < 1.0
             if self._thin:
                 alpha = alpha * cover
@@ -319,7 +319,7 @@ class WorldRenderer:
                 self._thin_streaks.add(segments, colors)
                 self._thin_streaks.commit()
             else:
-                self._streaks.set(segments, colors, self._streak_width)
+                self._streaks.set(segments, colors, STREAK_WIDTH)
 
         # The exits pulse together: one opacity for the whole list.
         self.exits.alpha = int(255 * (0.75 + 0.25 * math.sin(self.clock * 3.0)))
