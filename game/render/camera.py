@@ -10,7 +10,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-__all__ = ["ZOOM_MAX", "ZOOM_MIN", "ZOOM_STEP", "CameraRig", "clamp_axis", "opening_zoom"]
+__all__ = [
+    "ZOOM_MAX",
+    "ZOOM_MIN",
+    "ZOOM_STEP",
+    "CameraRig",
+    "clamp_axis",
+    "nearest",
+    "opening_zoom",
+]
 
 ZOOM_MIN = 0.35
 ZOOM_MAX = 3.0
@@ -34,6 +42,12 @@ def clamp_axis(center: float, half_view: float, size: float) -> float:
     if 2.0 * half_view >= size:
         return size / 2.0
     return min(max(center, half_view), size - half_view)
+
+
+def nearest(points: list[tuple[float, float]], p: tuple[float, float]) -> tuple[float, float]:
+    """The point of ``points`` nearest ``p`` (``p`` itself when there is none): the exit a
+    level opens on."""
+    return min(points, key=lambda c: (c[0] - p[0]) ** 2 + (c[1] - p[1]) ** 2, default=p)
 
 
 def opening_zoom(

@@ -16,7 +16,7 @@ from game.world import ENEMY, Mode
 
 from . import theme
 from .bank import TextureBank
-from .camera import ZOOM_MAX, ZOOM_MIN, CameraRig, opening_zoom
+from .camera import ZOOM_MAX, ZOOM_MIN, CameraRig, nearest, opening_zoom
 from .endmark import EndMark
 from .hud import Hud, play_area
 from .overlay import DebugOverlay
@@ -117,11 +117,7 @@ class LevelStage:
         big to read whole (:func:`~game.render.camera.opening_zoom`); the camera on the
         player at once."""
         player = self._player()
-        exits = self.world.level.exits
-        goal = player
-        if exits:
-            centres = [e.rect.center for e in exits]
-            goal = min(centres, key=lambda c: (c[0] - player[0]) ** 2 + (c[1] - player[1]) ** 2)
+        goal = nearest([e.rect.center for e in self.world.level.exits], player)
         self.fitted = True
         self.rig.zoom = opening_zoom(self.rig.level_size, self.rig.view_size, player, goal)
         self.snap_camera()

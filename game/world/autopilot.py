@@ -265,7 +265,11 @@ class Autopilot:
             return None
         pos = world.agents.pos[rows]
         ahead = pos + world.agents.vel[rows] * self.lead_time
-        points = np.concatenate((pos, ahead))
+        return self.danger_at(np.concatenate((pos, ahead)))
+
+    def danger_at(self, points: FloatArray) -> FloatArray:
+        """(rows, cols) danger of every cell from enemies at (K, 2) ``points``: each a
+        Gaussian of width :attr:`threat_radius`, times :attr:`threat_weight`."""
         nav = self.nav
         if points.shape[0] * nav.rows * nav.cols > EXACT_DANGER_WORK:
             return _binned_danger(nav, points, self.threat_radius) * self.threat_weight

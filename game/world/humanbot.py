@@ -105,13 +105,7 @@ class HumanBot(Autopilot):
         if not keep.any():
             return None
         pos, vel = pos[keep], vel[keep]
-        points = np.concatenate((pos, pos + vel * self.lead_time))
-        gx, gy = self.nav.centres()
-        out = np.zeros_like(gx)
-        two_s2 = 2.0 * self.threat_radius**2
-        for ex, ey in points:
-            out += np.exp(-((gx - ex) ** 2 + (gy - ey) ** 2) / two_s2)
-        return out * self.threat_weight
+        return self.danger_at(np.concatenate((pos, pos + vel * self.lead_time)))
 
     def __call__(self, world: World | None = None) -> FloatArray:
         """The keys for the coming step: one of the eight key directions, or none."""
