@@ -34,7 +34,7 @@ from __future__ import annotations
 import os
 
 from game.level import load_level
-from game.level.loader import read_raw
+from game.level.tiled import read_raw
 
 from .files import stamp_file, used_ids
 from .history import HISTORY_LIMIT, Step

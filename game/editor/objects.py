@@ -34,8 +34,11 @@ from game.level import (
     WallData,
     loads_level,
 )
-from game.level.loader import COORD_DECIMALS, _Where, property_value, resolve_image
+from game.level.errors import Where
+from game.level.images import resolve_image
+from game.level.properties import property_value
 from game.level.saver import apply_level, dumps_map, new_map
+from game.level.tiled import quantize
 
 from .geometry import clamp_point, round_coord
 
@@ -229,11 +232,6 @@ def span(a: Point, b: Point, width: float, height: float) -> Rect:
     )
 
 
-def _centre(value: float) -> float:
-    """A rectangle's centre coordinate rounded as the loader rounds it."""
-    return round(value, COORD_DECIMALS) + 0.0
-
-
 def with_rect(item: LevelObject, rect: Rect) -> LevelObject:
     """An exit, flow region or NPC spawn with the rectangle ``rect`` (an NPC's point is its
     centre)."""
@@ -241,7 +239,7 @@ def with_rect(item: LevelObject, rect: Rect) -> LevelObject:
         return replace(item, rect=rect)
     if isinstance(item, NpcSpawn):
         cx, cy = rect.center  # as the loader computes it from the rectangle
-        return replace(item, area=rect, x=_centre(cx), y=_centre(cy))
+        return replace(item, area=rect, x=quantize(cx), y=quantize(cy))
     raise RefusedError("only exits, flow regions and NPC spawns have a rectangle")
 
 
@@ -292,7 +290,7 @@ def parse_text(spec: PropSpec, text: str) -> object:
     return text
 
 
-def checked_value(spec: PropSpec, raw: object, where: _Where, base_dir: Path) -> object:
+def checked_value(spec: PropSpec, raw: object, where: Where, base_dir: Path) -> object:
     """The value the loader would read from a file holding ``raw`` for ``spec``.
 
     Raises:
@@ -314,10 +312,10 @@ def with_property(level: Level, ref: Ref | None, spec: PropSpec, raw: object) ->
     file = level.source
     base_dir = Path(os.path.realpath(file)).parent if file is not None else Path.cwd()
     if ref is None:
-        value = checked_value(spec, raw, _Where(file), base_dir)
+        value = checked_value(spec, raw, Where(file), base_dir)
         return _with(level, **{spec.name: value})
     item = get(level, ref)
-    where = _Where(file, item.id or None, item.name or None, class_of(ref))
+    where = Where(file, item.id or None, item.name or None, class_of(ref))
     value = checked_value(spec, raw, where, base_dir)
     names = {f.name for f in fields(item)}
     if spec.name not in names:

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from game.level import Level, LevelError, load_level, save_level
-from game.level.loader import read_raw
 from game.level.saver import save_level_and_map
+from game.level.tiled import read_raw
 from game.safe_io import set_aside
 
 from .core import EditCore

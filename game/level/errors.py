@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
+from dataclasses import dataclass
+from pathlib import Path
 
 from game.level.text import shown
 from game.safe_io import one_line
 
-__all__ = ["LevelError", "describe"]
+__all__ = ["NO_ID", "LevelError", "Where", "describe"]
+
+logger = logging.getLogger("game.level")
 
 #: Object names longer than this are shortened in messages, so a message stays one line.
 _NAME_LIMIT = 60
@@ -127,3 +132,32 @@ def _rebuild(
         object_class=object_class,
         field=field,
     )
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where in a level file a problem is: the file, and the object when the problem is in one.
+
+    Raised errors and logged warnings name it in one line (:func:`describe`).
+    """
+
+    file: Path | None
+    object_id: int | None = None
+    object_name: str | None = None
+    object_class: str | None = None
+
+    def error(self, reason: str, field: str | None = None) -> LevelError:
+        """Build the error for a problem at this place."""
+        return LevelError(
+            reason,
+            file=self.file,
+            object_id=self.object_id,
+            object_name=self.object_name,
+            object_class=self.object_class,
+            field=field,
+        )
+
+    def warn(self, reason: str, field: str | None = None) -> None:
+        """Log a warning at this place."""
+        where = describe(self.file, self.object_id, self.object_name, self.object_class, field)
+        logger.warning("%s: %s", where, reason)

@@ -14,24 +14,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from game.level.errors import LevelError
-from game.level.loader import (
-    COORD_DECIMALS,
-    SHAPE_KEYS,
-    TILED_INT_MAX,
-    TMX_POSITION_DIGITS,
-    MapInfo,
-    _raw_class,
-    _Where,
-    class_key,
-    iter_object_layers,
-    iter_objects,
-    loads_level,
-    number_list,
-    parse_object,
-    read_raw,
-    tiled_float,
-)
+from game.level.errors import LevelError, Where
+from game.level.loader import loads_level
 from game.level.model import (
     EnemySpawn,
     ExitData,
@@ -45,12 +29,27 @@ from game.level.model import (
     Point,
     WallData,
 )
+from game.level.objects import parse_object
+from game.level.properties import number_list
 from game.level.schema import (
     CLASS_ORDER,
     CLASSES,
     DEFAULT_LAYER,
     MAP_PROPERTIES,
     PropSpec,
+)
+from game.level.tiled import (
+    COORD_DECIMALS,
+    SHAPE_KEYS,
+    TILED_INT_MAX,
+    TMX_POSITION_DIGITS,
+    MapInfo,
+    class_key,
+    iter_object_layers,
+    iter_objects,
+    raw_class,
+    read_raw,
+    tiled_float,
 )
 from game.safe_io import OutputError, atomic_write, real_target
 
@@ -300,7 +299,7 @@ def _keep_order(obj: dict[str, Any], order: list[str]) -> None:
     obj.update(kept)
 
 
-def _level_items(level: Level, where: _Where) -> list[tuple[str, LevelObject]]:
+def _level_items(level: Level, where: Where) -> list[tuple[str, LevelObject]]:
     """The level's objects with their classes, checking ids are not repeated."""
     items: list[tuple[str, LevelObject]] = []
     seen: dict[int, LevelObject] = {}
@@ -330,7 +329,7 @@ def _level_items(level: Level, where: _Where) -> list[tuple[str, LevelObject]]:
     return items
 
 
-def _set_size(raw: dict[str, Any], level: Level, where: _Where) -> None:
+def _set_size(raw: dict[str, Any], level: Level, where: Where) -> None:
     """Set the map's tile size and size in tiles from the level, when they differ."""
     for key, value in (("tilewidth", level.tile_width), ("tileheight", level.tile_height)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
@@ -368,7 +367,7 @@ def apply_level(raw: dict[str, Any], level: Level, target: Path) -> dict[str, An
     Raises:
         LevelError: if the level cannot be written (repeated ids, size not in whole tiles).
     """
-    where = _Where(target)
+    where = Where(target)
     _set_size(raw, level, where)
     info = MapInfo(
         file=target,
@@ -387,7 +386,7 @@ def apply_level(raw: dict[str, Any], level: Level, target: Path) -> dict[str, An
     uses_class_key = False
     for obj, holder, ox, oy in list(iter_objects(raw, where)):
         uses_class_key = uses_class_key or class_key(obj) == "class"
-        if _raw_class(obj) not in CLASSES:
+        if raw_class(obj) not in CLASSES:
             continue  # not the level's: a designer's note, or an error the final check reports
         oid = obj.get("id")
         owned = by_id.get(oid) if isinstance(oid, int) and not isinstance(oid, bool) else None
@@ -441,7 +440,7 @@ def apply_level(raw: dict[str, Any], level: Level, target: Path) -> dict[str, An
     return raw
 
 
-def _layer_for(raw: dict[str, Any], cls: str, where: _Where) -> tuple[list[Any], float, float]:
+def _layer_for(raw: dict[str, Any], cls: str, where: Where) -> tuple[list[Any], float, float]:
     """The object layer a new object of class ``cls`` goes to (created when there is none)."""
     layers = list(iter_object_layers(raw, where))
     for layer, objects, ox, oy in layers:

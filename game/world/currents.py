@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from game.level import FlowRegion, Level
+from game.level.images import decode_image
 from steering import FlowField, FlowSource, NoiseFlow
 from steering.kernels import flow_sample, hypot, njit, use_cache
 from steering.vec import FloatArray, as_points
@@ -52,18 +53,15 @@ def image_field(region: FlowRegion, cols: int, rows: int) -> FlowField:
 
     Each cell reads the pixel under its centre (row 0 of the field is the image's bottom).
     """
-    from PIL import Image  # lazy: only image regions need Pillow
-
     if region.image is None:
         raise ValueError(f"flow region {region.id}: kind 'image' needs an image")
-    with Image.open(region.image) as im:
-        rgba = np.asarray(im.convert("RGBA"), dtype=np.float64)
-        gray = np.asarray(im.convert("L"), dtype=np.float64)
+    decoded = decode_image(region.image)  # decoded once: the loader's check decoded it
+    rgba, gray = decoded.rgba, decoded.gray
     h, w = gray.shape
     xs = ((np.arange(cols) + 0.5) / cols * w).astype(np.intp).clip(0, w - 1)
     ys = ((np.arange(rows) + 0.5) / rows * h).astype(np.intp).clip(0, h - 1)
     ys = (h - 1) - ys  # field row 0 is the bottom; image row 0 is the top
-    g = gray[np.ix_(ys, xs)]
+    g = gray[np.ix_(ys, xs)].astype(np.float64)
     alpha = rgba[np.ix_(ys, xs)][..., 3]
     angle = math.radians(region.angle) + 2.0 * math.pi * g / 256.0
     vec = np.stack((np.cos(angle), np.sin(angle)), axis=-1) * (alpha > 0)[..., None]

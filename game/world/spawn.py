@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 from scipy.spatial import cKDTree
 
 from game.level import EnemySpawn, Level, NpcSpawn, Rect
+from game.level.crowd import SPAWN_GAP, agent_cell
 from steering import formation_offsets
 from steering.vec import FloatArray
 
@@ -69,8 +70,6 @@ class Archetype(IntEnum):
 #: The archetypes' names, by value.
 ARCHETYPE_NAMES = tuple(a.name.lower() for a in Archetype)
 
-#: Gap (px) kept between spawned agents and between agents and rocks or walls.
-SPAWN_GAP = 2.0
 
 IntArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
@@ -236,7 +235,7 @@ def scatter(
     reach = radius + taken_radius + SPAWN_GAP
     # Too small an area (a 1 x 1 px rectangle holding thousands) grows about its centre, then
     # to the whole world: agents never start on top of each other while there is room.
-    need = 2.0 * count * (2.0 * radius + SPAWN_GAP) ** 2
+    need = 2.0 * count * agent_cell(radius)
     w, h = world
     for area in (rect, _grown(rect, need, world), Rect(0.0, 0.0, w, h)):
         pts = _grid_points(rng, area, count, radius, rocks, world, tree, reach)

@@ -29,7 +29,7 @@ from game.level import (
     save_level,
     shipped_levels,
 )
-from game.level.loader import read_raw
+from game.level.tiled import read_raw
 from game.level.saver import apply_level
 from tests.unit.level.helpers import (
     ellipse,

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from game.level import LevelError, PathData, WallData, load_level, save_level
-from game.level.loader import TILED_INT_MAX
+from game.level.tiled import TILED_INT_MAX
 
 from .helpers import assert_names, load, poly, prop, valid_map, write
 

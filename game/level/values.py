@@ -1,0 +1,100 @@
+"""Small typed readers of a level file's raw JSON values, and the words their errors use.
+
+Shared by the raw map reader (:mod:`game.level.tiled`), the object checks and the saver.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any
+
+from game.level.errors import Where
+
+__all__ = [
+    "MAX_MAGNITUDE",
+    "is_number",
+    "kind_of",
+    "read_integer",
+    "read_number",
+    "show_number",
+    "suggest",
+]
+
+
+#: Plain numbers beyond this are refused as absurd before any range check.
+MAX_MAGNITUDE = 1e12
+
+
+def show_number(value: float) -> str:
+    """A number for a message, short even for a 4000-digit integer."""
+    if isinstance(value, int) and abs(value) > 10**15:
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return f"{value:g}"
+
+
+def kind_of(value: object) -> str:
+    """Describe a JSON value's type and value for a message: ``string "far"``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"boolean {json.dumps(value)}"
+    if isinstance(value, int | float):
+        return f"number {show_number(value)}"
+    if isinstance(value, str):
+        text = value if len(value) <= 40 else value[:40] + "..."
+        return f"string {json.dumps(text, ensure_ascii=False)}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
+    """Return ``; did you mean "x"?`` for the nearest choice, or ""."""
+    lowered = {c.lower(): c for c in choices}
+    match = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.5)
+    return f'; did you mean "{lowered[match[0]]}"?' if match else ""
+
+
+def is_number(value: object) -> bool:
+    """True for JSON numbers (bool is not a number here)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def read_number(
+    obj: dict[str, Any],
+    key: str,
+    where: Where,
+    default: float | None = None,
+) -> float:
+    """Read a finite number; ``default`` None makes the key required."""
+    if key not in obj:
+        if default is None:
+            raise where.error("missing (a number is required)", key)
+        return default
+    value = obj[key]
+    if not is_number(value):
+        raise where.error(f"expected a number, got {kind_of(value)}", key)
+    if abs(value) > MAX_MAGNITUDE:
+        raise where.error(f"{show_number(value)} is absurdly large", key)
+    return float(value)
+
+
+def read_integer(obj: dict[str, Any], key: str, where: Where, minimum: int, maximum: int) -> int:
+    """Read a required integer in [minimum, maximum] (an integral float such as 3.0 is fine)."""
+    if key not in obj:
+        raise where.error("missing (an integer is required)", key)
+    value = obj[key]
+    if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_MAGNITUDE:
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise where.error(f"expected an integer, got {kind_of(value)}", key)
+    if value < minimum:
+        raise where.error(f"must be at least {minimum}, got {value}", key)
+    if value > maximum:
+        raise where.error(f"must be at most {maximum:,}, got {show_number(value)}", key)
+    return value
