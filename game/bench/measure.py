@@ -1,10 +1,11 @@
 """The bench's whole run: every measurement of a run's options in turn, with its progress on
-stderr."""
+stderr (a tqdm bar over the jobs on a terminal, one line per job elsewhere)."""
 
 from __future__ import annotations
 
-import time
 from typing import TextIO
+
+from game.progress_bar import progress_bar
 
 from .results import FRAME_AGENTS, BenchOptions, BenchResult, machine_info
 from .timing import (
@@ -20,26 +21,29 @@ from .timing import (
 
 __all__ = ["Progress", "measure_all"]
 
+#: The bar, as the hand-drawn one before it: the whole run's share, then the job and its step.
+BAR_FORMAT = "[{bar:30}] {percentage:3.0f}% {desc}"
+
 
 class Progress:
-    """Progress on stderr: a bar redrawn in place on a terminal, one line per job otherwise.
+    """A run's progress over its jobs (the measurements, each a number of steps).
+
+    On a terminal a bar redrawn in place (:func:`game.progress_bar.progress_bar`); elsewhere
+    (a pipe, a CI log) one line per job, which says in the log what ran and nothing per step.
 
     Args:
         total: jobs to run.
         out: the stream (stderr).
-        tty: draw the bar; default ``out.isatty()``.
     """
 
-    def __init__(self, total: int, out: TextIO, tty: bool | None = None) -> None:
+    def __init__(self, total: int, out: TextIO) -> None:
         self.total = max(total, 1)
         self.out = out
-        self.tty = out.isatty() if tty is None else tty
+        self.bar = progress_bar(self.total, file=out, leave=False, bar_format=BAR_FORMAT)
         self.job_index = 0
         self.label = ""
-        self.steps = 0
+        self.steps = 1
         self.done = 0
-        self._last = 0.0
-        self._width = 0
 
     def job(self, label: str, steps: int) -> None:
         """Start the next job: ``label`` and how many steps it has."""
@@ -47,51 +51,44 @@ class Progress:
         self.label = label
         self.steps = max(steps, 1)
         self.done = 0
-        if self.tty:
-            self._draw(force=True)
-        else:
+        if self.bar.disable:
             self.out.write(f"bench [{self.job_index}/{self.total}] {label} ({steps} steps)\n")
             self.out.flush()
+        else:
+            self._show(at_once=True)
 
     def tick(self) -> None:
         """One step of the current job done."""
         self.done += 1
-        if self.tty:
-            self._draw()
+        if not self.bar.disable:
+            self._show(at_once=False)
 
     def note(self, text: str) -> None:
         """A message on its own line (a skipped size)."""
-        self._clear()
+        self.bar.clear()
         self.out.write(f"bench: {text}\n")
         self.out.flush()
-        if self.tty and self.label:
-            self._draw(force=True)
+        if self.label:
+            self.bar.refresh()
 
     def close(self) -> None:
         """Remove the bar."""
-        self._clear()
+        self.bar.close()
 
-    def _draw(self, force: bool = False) -> None:
-        now = time.perf_counter()
-        if not force and now - self._last < 0.1:
-            return
-        self._last = now
-        frac = (self.job_index - 1 + min(self.done / self.steps, 1.0)) / self.total
-        bar = "#" * int(frac * 30)
-        line = (
-            f"\r[{bar:<30}] {frac:4.0%} {self.job_index}/{self.total} {self.label}: "
-            f"step {self.done}/{self.steps}"
+    def _show(self, at_once: bool) -> None:
+        """Move the bar to the current job and step: redrawn now (a new job) or when tqdm's
+        interval is up (a step)."""
+        self.bar.set_description_str(
+            f"{self.job_index}/{self.total} {self.label}: step {self.done}/{self.steps}",
+            refresh=False,
         )
-        pad = max(self._width - len(line), 0)
-        self.out.write(line + " " * pad)
-        self.out.flush()
-        self._width = len(line)
-
-    def _clear(self) -> None:
-        if self.tty and self._width:
-            self.out.write("\r" + " " * self._width + "\r")
-            self.out.flush()
-            self._width = 0
+        # The bar counts jobs; a job's steps fill its share, whatever the job's step count.
+        position = self.job_index - 1 + min(self.done / self.steps, 1.0)
+        if at_once:
+            self.bar.n = position
+            self.bar.refresh()
+        else:
+            self.bar.update(position - self.bar.n)
 
 
 def measure_all(options: BenchOptions, progress: Progress, tuned: bool) -> BenchResult:

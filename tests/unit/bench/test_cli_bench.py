@@ -115,9 +115,16 @@ def test_progress_is_one_line_per_job_off_a_terminal(capsys: pytest.CaptureFixtu
     ]
 
 
+class Terminal(io.StringIO):
+    """A stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
 def test_on_a_terminal_the_bar_is_redrawn_in_place() -> None:
-    out = io.StringIO()
-    progress = Progress(2, out, tty=True)
+    out = Terminal()
+    progress = Progress(2, out)
     progress.job("first", 2)
     progress.tick()
     progress.note("a skipped size")
