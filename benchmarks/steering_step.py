@@ -20,8 +20,8 @@ import numpy as np
 
 sys.path.insert(0, str(FsPath(__file__).resolve().parent.parent))
 
-from game.bench.runner import time_core
 from game.bench.scenario import load_sandbox
+from game.bench.timing import time_core
 from game.perf import tune_allocator
 
 

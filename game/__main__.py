@@ -22,7 +22,7 @@ MAX_DEMO_AGENTS = 100_000
 
 def _parser() -> argparse.ArgumentParser:
     from . import cli_game, cli_lab, cli_replay, cli_simulate
-    from .bench import runner as bench
+    from .bench import cli as bench
     from .cli_common import MAX_SEED, bounded_float, bounded_int, one_line_errors, seed
 
     parser = argparse.ArgumentParser(prog="python -m game", description=__doc__)
@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_replay(args)
     if command == "bench":
-        from .bench.runner import run as run_bench
+        from .bench.cli import run as run_bench
 
         return run_bench(args)
     if command == "lab":

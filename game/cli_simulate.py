@@ -23,6 +23,7 @@ from numpy.typing import ArrayLike
 
 from game.cli_common import MAX_SEED, one_line_errors, seed
 from game.level import LevelError, load_level, resolve_level
+from game.progress_bar import progress_bar
 from game.recording import (
     InputScript,
     Recording,
@@ -46,6 +47,8 @@ MAX_EXTRA_AGENTS = 100_000
 MAX_TRACE_BYTES = 2 * 10**9
 #: The progress bar appears once a run has taken this long (wall-clock seconds).
 PROGRESS_AFTER = 1.0
+#: The terminal's bar, as the hand-drawn one before it: share of the steps, simulated time.
+_BAR_FORMAT = "[{bar:30}] {percentage:5.1f}%  {desc}"
 
 
 class UsageError(Exception):
@@ -177,40 +180,33 @@ def _check_trace_size(args: argparse.Namespace, agents: int, rocks: int) -> None
 
 
 class _Progress:
-    """Progress on stderr, shown once the run has taken :data:`PROGRESS_AFTER` seconds: a bar
-    redrawn in place at most ten times a second on a terminal; elsewhere (a log, a pipe) one
-    plain line per tenth of the run, so the log holds no carriage returns."""
+    """Progress on stderr, shown once the run has taken :data:`PROGRESS_AFTER` seconds: on a
+    terminal a bar redrawn in place (:func:`game.progress_bar.progress_bar`); elsewhere (a log,
+    a pipe) one plain line per tenth of the run, so the log holds no carriage returns."""
 
     def __init__(self, total: int, out: TextIO) -> None:
         self.total = max(total, 1)
         self.out = out
-        self.tty = bool(getattr(out, "isatty", lambda: False)())
+        self.bar = progress_bar(self.total, file=out, delay=PROGRESS_AFTER, bar_format=_BAR_FORMAT)
         self.start = time.perf_counter()
-        self.last = 0.0
-        self.shown = False
         self.next_tenth = 1
 
     def update(self, done: int, sim_time: float) -> None:
-        now = time.perf_counter()
-        if now - self.start < PROGRESS_AFTER or (self.shown and now - self.last < 0.1):
+        """``done`` steps of the run taken, ``sim_time`` seconds simulated."""
+        if not self.bar.disable:
+            self.bar.set_description_str(f"{sim_time:7.2f} s simulated", refresh=False)
+            self.bar.update(done - self.bar.n)
             return
         frac = done / self.total
-        if self.tty:
-            bar = "#" * int(frac * 30)
-            self.out.write(f"\r[{bar:<30}] {frac:6.1%}  {sim_time:7.2f} s simulated")
-        elif frac * 10 >= self.next_tenth:
-            self.next_tenth = int(frac * 10) + 1
-            self.out.write(f"progress {frac:6.1%}  {sim_time:7.2f} s simulated\n")
-        else:
+        if time.perf_counter() - self.start < PROGRESS_AFTER or frac * 10 < self.next_tenth:
             return
-        self.shown = True
-        self.last = now
+        self.next_tenth = int(frac * 10) + 1
+        self.out.write(f"progress {frac:6.1%}  {sim_time:7.2f} s simulated\n")
         self.out.flush()
 
     def close(self) -> None:
-        if self.shown and self.tty:
-            self.out.write("\n")
-            self.out.flush()
+        """Leave the bar's last state on its line (nothing when it never appeared)."""
+        self.bar.close()
 
 
 def summary(

@@ -133,7 +133,8 @@ def measure(
         seconds: each run's limit (the run stops at its outcome).
         jobs: worker processes (1: in this process).
         numbers: each level's place in the play order (default 1, 2, ...).
-        progress: called with (runs done, runs in all) as runs finish.
+        progress: called with (runs done, runs in all): once before the first run (a bar
+            shows its length at once: the first runs take seconds), then as runs finish.
     """
     names = list(strategies())
     rows = [
@@ -145,6 +146,8 @@ def measure(
     blind_jobs = [(p, name, seconds) for p in paths for name in names]
     total = len(bot_jobs) + len(pilot_jobs) + len(blind_jobs)
     done = 0
+    if progress is not None:
+        progress(done, total)
 
     def tick(runs: Iterable[Run]) -> Iterable[Run]:
         nonlocal done

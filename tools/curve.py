@@ -16,6 +16,7 @@ import time
 
 from game.curve import measure, problems, table
 from game.level.shipped import resolve_level, shipped_levels
+from game.progress_bar import progress_bar
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,15 +33,14 @@ def main(argv: list[str] | None = None) -> int:
     order = {p.resolve(): i for i, p in enumerate(shipped_levels(), start=1)}
     numbers = [order.get(p.resolve(), i) for i, p in enumerate(paths, start=1)]
     start = time.perf_counter()
-    tty = sys.stderr.isatty()
+    with progress_bar(desc="curve", unit="run") as bar:
 
-    def progress(done: int, total: int) -> None:
-        if tty:
-            print(f"\rcurve: {done}/{total} runs", end="", file=sys.stderr, flush=True)
+        def progress(done: int, total: int) -> None:
+            if bar.total != total:  # the first call, before any run: show the length at once
+                bar.reset(total)
+            bar.update(done - bar.n)
 
-    rows = measure(paths, args.seeds, args.seconds, args.jobs, numbers, progress)
-    if tty:
-        print(file=sys.stderr)
+        rows = measure(paths, args.seeds, args.seconds, args.jobs, numbers, progress)
     print(table(rows))
     found = problems(rows)
     print()

@@ -1,8 +1,10 @@
 """The benchmark: the steering core against a seed-style reference on the sandbox scenario.
 
 Pure (no arcade; :mod:`game.bench.frames` imports it only when whole frames are measured).
-``python -m game bench`` runs it (:mod:`game.bench.runner`); the reference engine is
-:mod:`game.bench.reference`, the shared starting state :mod:`game.bench.scenario`. Names are
+``python -m game bench`` runs it (:mod:`game.bench.cli`: the measuring in
+:mod:`game.bench.timing`, the whole run in :mod:`game.bench.measure`, the result model and its
+JSON in :mod:`game.bench.results`, the table in :mod:`game.bench.report`); the reference engine
+is :mod:`game.bench.reference`, the shared starting state :mod:`game.bench.scenario`. Names are
 loaded on first use, so the command line does not pay for pymunk and SciPy until it benches.
 """
 
@@ -13,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .reference import SeedFlowField, SeedObstacle, SeedPath, SeedWorld, Vehicle, Weights
-    from .runner import BenchResult, fit_exponent, predict_step_seconds, time_reference
+    from .results import BenchResult, fit_exponent
     from .scenario import WEIGHTS, Scenario, build_scenario, load_sandbox
+    from .timing import predict_step_seconds, time_reference
 
 __all__ = [
     "WEIGHTS",
@@ -40,10 +43,10 @@ _HOME = {
     "SeedWorld": "reference",
     "Vehicle": "reference",
     "Weights": "reference",
-    "BenchResult": "runner",
-    "fit_exponent": "runner",
-    "predict_step_seconds": "runner",
-    "time_reference": "runner",
+    "BenchResult": "results",
+    "fit_exponent": "results",
+    "predict_step_seconds": "timing",
+    "time_reference": "timing",
     "WEIGHTS": "scenario",
     "Scenario": "scenario",
     "build_scenario": "scenario",

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from game.bench import behaviours, runner
+from game.bench import behaviours, cli
 from game.bench.behaviours import (
     BEHAVIOUR_SIZES,
     WALLS,
@@ -109,7 +109,7 @@ def test_rows_and_table_for_every_case_and_size() -> None:
 
 def _parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m game")
-    runner.add_parser(parser.add_subparsers(dest="command"))
+    cli.add_parser(parser.add_subparsers(dest="command"))
     return parser.parse_args(["bench", *argv])
 
 
@@ -120,7 +120,7 @@ def test_the_flag_adds_the_section_to_the_report_and_the_json(
     out_file = tmp_path / "b.json"
     argv = ["--sizes", "250", "--reference-sizes", "--stagger", "1", "--steps", "1"]
     argv += ["--warmup", "0", "--behaviour-sizes", "30", "--json", str(out_file)]
-    assert runner.run(_parse(argv)) == 0
+    assert cli.run(_parse(argv)) == 0
     out, err = capsys.readouterr()
     # Then the report has a row per behaviour, progress names them, and the JSON holds them
     assert "Each behaviour on its own" in out and "| Queue | distance 40, fov 90 |" in out
@@ -134,8 +134,8 @@ def test_the_flag_adds_the_section_to_the_report_and_the_json(
 def test_behaviours_with_quick_uses_tiny_sizes() -> None:
     from game.bench.scenario import load_sandbox
 
-    options = runner.options_from(_parse(["--quick", "--behaviours"]), load_sandbox())
+    options = cli.options_from(_parse(["--quick", "--behaviours"]), load_sandbox())
     assert options.behaviour_sizes == behaviours.QUICK_BEHAVIOUR_SIZES
-    plain = runner.options_from(_parse(["--behaviours"]), load_sandbox())
+    plain = cli.options_from(_parse(["--behaviours"]), load_sandbox())
     assert plain.behaviour_sizes == BEHAVIOUR_SIZES
-    assert runner.options_from(_parse([]), load_sandbox()).behaviour_sizes == ()
+    assert cli.options_from(_parse([]), load_sandbox()).behaviour_sizes == ()

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from game.bench import runner
+from game.bench import cli
+from game.bench.measure import Progress
 
 REPO = Path(__file__).resolve().parents[3]
 TOP_KEYS = {
@@ -57,13 +58,13 @@ TINY = ["--sizes", "250", "--reference-sizes", "250", "--steps", "2", "--warmup"
 def parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m game")
     sub = parser.add_subparsers(dest="command")
-    runner.add_parser(sub)
+    cli.add_parser(sub)
     return parser.parse_args(["bench", *argv])
 
 
 def bench(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     try:
-        code = runner.run(parse(argv))
+        code = cli.run(parse(argv))
     except SystemExit as exc:  # argparse errors
         code = int(exc.code or 0)
     out, err = capsys.readouterr()
@@ -114,9 +115,16 @@ def test_progress_is_one_line_per_job_off_a_terminal(capsys: pytest.CaptureFixtu
     ]
 
 
+class Terminal(io.StringIO):
+    """A stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
 def test_on_a_terminal_the_bar_is_redrawn_in_place() -> None:
-    out = io.StringIO()
-    progress = runner.Progress(2, out, tty=True)
+    out = Terminal()
+    progress = Progress(2, out)
     progress.job("first", 2)
     progress.tick()
     progress.note("a skipped size")

@@ -1,4 +1,4 @@
-"""The runner's maths: the fitted exponent, the N^2 prediction and the 10-s skip rule."""
+"""The bench's maths: the fitted exponent, the N^2 prediction and the 10-s skip rule."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from collections.abc import Sequence
 
 import pytest
 
-from game.bench.runner import (
+from game.bench.results import fit_exponent
+from game.bench.timing import (
     STEP_LIMIT_S,
     ReferenceTiming,
-    fit_exponent,
     predict_step_seconds,
     time_reference,
 )

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.__main__ import _parser
-from game.bench.runner import UsageError as BenchUsage
-from game.bench.runner import options_from
+from game.bench.cli import UsageError as BenchUsage
+from game.bench.cli import options_from
 from game.bench.scenario import load_sandbox
 from game.cli_simulate import UsageError as SimulateUsage
 from game.cli_simulate import _check

@@ -7,6 +7,7 @@ import io
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -144,17 +145,31 @@ def test_a_long_run_shows_a_progress_bar(
     assert 1 <= len(err.splitlines()) <= 10
 
 
-def test_on_a_terminal_the_bar_is_redrawn_in_place() -> None:
-    class Terminal(io.StringIO):
-        def isatty(self) -> bool:
-            return True
+class Terminal(io.StringIO):
+    """A stream that says it is a terminal."""
 
+    def isatty(self) -> bool:
+        return True
+
+
+def test_on_a_terminal_the_bar_is_redrawn_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli_simulate, "PROGRESS_AFTER", 0.05)
     out = Terminal()
     bar = cli_simulate._Progress(100, out)
-    bar.start -= 10.0  # as if the run had taken 10 s already
+    time.sleep(0.15)  # the run has taken longer than PROGRESS_AFTER (and tqdm's 0.1 s interval)
     bar.update(50, 0.8)
     bar.close()
     assert out.getvalue().startswith("\r[###############") and out.getvalue().endswith("\n")
+
+
+def test_on_a_terminal_a_short_run_shows_no_bar() -> None:
+    # Given a run that ends before PROGRESS_AFTER
+    out = Terminal()
+    bar = cli_simulate._Progress(100, out)
+    bar.update(100, 1.6)
+    bar.close()
+    # Then nothing was drawn, not even on close
+    assert out.getvalue() == ""
 
 
 def test_simulate_imports_no_graphics() -> None:
