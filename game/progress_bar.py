@@ -47,6 +47,8 @@ def progress_bar(
     # parsers of the commands that use it.
     from tqdm import tqdm
 
+    # No monitor thread: it wakes every 10 s, and the bench times code while a bar is open.
+    tqdm.monitor_interval = 0
     stream = sys.stderr if file is None else file
     return tqdm(
         total=total,
