@@ -20,6 +20,7 @@ from typing import Any
 from game.level.errors import LevelError
 from game.level.shipped import RESOURCES_DIR
 from game.safe_io import one_line
+from game.strict_json import JsonFileError, describe, format_path, read_json_file
 
 __all__ = [
     "TUNING_FILE",
@@ -234,18 +235,6 @@ def _suggest(word: str, choices: list[str]) -> str:
     return f'; did you mean "{match[0]}"?' if match else ""
 
 
-def _kind(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"boolean {json.dumps(value)}"
-    if isinstance(value, int | float):
-        return f"number {value:g}"
-    if isinstance(value, str):
-        return f"string {json.dumps(value[:40])}"
-    return "a list" if isinstance(value, list) else "an object"
-
-
 def _value(raw: object, spec: Any, file: Path | None, arch: str) -> float | None:
     """One checked number (or None where ``null`` is allowed)."""
     meta = spec.metadata
@@ -259,7 +248,7 @@ def _value(raw: object, spec: Any, file: Path | None, arch: str) -> float | None
         raise fail("expected a number, got null")
     if isinstance(raw, bool) or not isinstance(raw, int | float):
         extra = " or null (no limit)" if meta["none"] else ""
-        raise fail(f"expected a number{extra}, got {_kind(raw)}")
+        raise fail(f"expected a number{extra}, got {describe(raw)}")
     value = float(raw)
     if not math.isfinite(value):
         raise fail("must be a finite number")
@@ -280,7 +269,7 @@ def parse_tuning(data: object, file: str | os.PathLike[str] | None = None) -> Tu
     """
     path = Path(file) if file is not None else None
     if not isinstance(data, dict):
-        raise TuningError(f"expected a JSON object of archetypes, got {_kind(data)}", file=path)
+        raise TuningError(f"expected a JSON object of archetypes, got {describe(data)}", file=path)
     known = list(_CLASSES)
     for name in data:
         if name not in _CLASSES and name != "comment":
@@ -296,7 +285,7 @@ def parse_tuning(data: object, file: str | os.PathLike[str] | None = None) -> Tu
         raw = data[name]
         if not isinstance(raw, dict):
             raise TuningError(
-                f"expected an object of fields, got {_kind(raw)}", file=path, archetype=name
+                f"expected an object of fields, got {describe(raw)}", file=path, archetype=name
             )
         specs = {f.name: f for f in fields(cls)}
         for key in raw:
@@ -337,28 +326,19 @@ def load_tuning(path: str | os.PathLike[str] = TUNING_FILE) -> Tuning:
     """
     file = Path(path)
     try:
-        if file.stat().st_size > MAX_TUNING_BYTES:
-            raise TuningError(f"file is larger than {MAX_TUNING_BYTES:,} bytes", file=file)
-        text = file.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise TuningError(f"cannot read: {exc.strerror or exc}", file=file) from exc
-    except UnicodeDecodeError as exc:
-        raise TuningError(f"not UTF-8 text (byte {exc.start})", file=file) from exc
-
-    def refuse(word: str) -> float:
-        raise TuningError(f"{word} is not allowed; every number must be finite", file=file)
-
-    try:
-        data = json.loads(text, parse_constant=refuse)
-    except json.JSONDecodeError as exc:
-        raise TuningError(
-            f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}", file=file
-        ) from exc
-    except (RecursionError, ValueError) as exc:
-        if isinstance(exc, TuningError):
-            raise
-        raise TuningError(f"invalid JSON: {exc}", file=file) from exc
+        data = read_json_file(file, max_bytes=MAX_TUNING_BYTES, what="tuning file")
+    except JsonFileError as exc:
+        raise _located(exc, file) from exc
     return parse_tuning(data, file)
+
+
+def _located(exc: JsonFileError, file: Path) -> TuningError:
+    """The strict reader's error, its JSON path read as archetype and field."""
+    arch = exc.at[0] if exc.at and isinstance(exc.at[0], str) else None
+    field = format_path(exc.at[1:]) if arch is not None and len(exc.at) > 1 else None
+    if arch is None and exc.at:  # the file is a list: no archetype to name
+        return TuningError(f"at {format_path(exc.at)}: {exc.reason}", file=file)
+    return TuningError(exc.reason, file=file, archetype=arch, field=field)
 
 
 @lru_cache(maxsize=1)
