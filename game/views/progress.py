@@ -13,15 +13,22 @@ Location: ``$STEERING_GAME_PROGRESS`` (a file path, for tests) or
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import os
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from game.safe_io import atomic_write, set_aside, unique_sibling
+from game.strict_json import (
+    JsonFileError,
+    format_path,
+    loads_with_problems,
+    show,
+    write_json_file,
+)
 
 __all__ = ["ENV_VAR", "LevelRecord", "Progress", "ProgressStore", "default_progress_path"]
 
@@ -93,8 +100,13 @@ class Progress:
         }
 
     @classmethod
-    def from_json(cls, data: object) -> Progress:
+    def from_json(cls, data: object, refused: Mapping[str, str] | None = None) -> Progress:
         """Read a file's content; bad entries are skipped (with a warning), good ones kept.
+
+        Args:
+            data: The decoded file.
+            refused: Entries the JSON reader refused (a NaN, a key given twice), by level key,
+                with the reason.
 
         Raises:
             ValueError: when the content is not a progress object at all.
@@ -105,6 +117,8 @@ class Progress:
         skipped: list[str] = []
         for key, entry in data["levels"].items():
             try:
+                if refused and key in refused:
+                    raise ValueError(refused[key])
                 levels[str(key)] = _record(entry)
             except ValueError as err:
                 log.warning("progress: skipping level %r: %s", key, err)
@@ -118,17 +132,33 @@ def _record(entry: object) -> LevelRecord:
     wins = entry.get("wins", 0)
     best = entry.get("best_time")
     if isinstance(wins, bool) or not isinstance(wins, int) or not 0 <= wins <= MAX_WINS:
-        raise ValueError(f"bad wins {_short(wins)}")
+        raise ValueError(f"bad wins {show(wins)}")
     if best is not None:
         if isinstance(best, bool) or not isinstance(best, int | float):
-            raise ValueError(f"bad best_time {_short(best)}")
+            raise ValueError(f"bad best_time {show(best)}")
         try:
             best = float(best)
         except OverflowError:  # a huge integer
             best = math.inf
         if not math.isfinite(best) or best <= 0:
-            raise ValueError(f"bad best_time {_short(best)}")
+            raise ValueError(f"bad best_time {show(best)}")
     return LevelRecord(wins, best)
+
+
+def _refused_entries(problems: list[JsonFileError]) -> dict[str, str]:
+    """The level entries holding a value the JSON reader refused, with the first reason each.
+
+    Raises:
+        JsonFileError: for a refused value outside the level entries (the file is corrupt).
+    """
+    refused: dict[str, str] = {}
+    for problem in problems:
+        at = problem.at
+        if len(at) < 2 or at[0] != "levels":
+            raise problem
+        where = format_path(at[2:])
+        refused.setdefault(str(at[1]), f"{where}: {problem.reason}" if where else problem.reason)
+    return refused
 
 
 class ProgressStore:
@@ -184,10 +214,9 @@ class ProgressStore:
             log.warning("progress: cannot read %s (%s); starting without it", self.path, err)
             return Progress()
         try:
-            # A byte-order mark is allowed (some editors add one); invalid UTF-8 is corrupt.
-            data = json.loads(raw.decode("utf-8-sig"), parse_constant=_refuse_constant)
-            progress = Progress.from_json(data)
-        except (ValueError, RecursionError) as err:  # UnicodeDecodeError is a ValueError
+            data, problems = loads_with_problems(raw)
+            progress = Progress.from_json(data, _refused_entries(problems))
+        except ValueError as err:  # JsonFileError is one
             log.warning("progress: %s is corrupt (%s); it is set aside", self.path, err)
             self._set_aside()
             return Progress()
@@ -247,21 +276,10 @@ class ProgressStore:
             if self.blocked is not None:
                 return False
             self.progress = self.progress.merged(on_disk)
-        text = json.dumps(self.progress.to_json(), indent=2, allow_nan=False) + "\n"
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(self.path, text.encode("utf-8"))
-        except OSError as err:
+            write_json_file(self.path, self.progress.to_json())
+        except (OSError, JsonFileError) as err:
             log.warning("progress: cannot save %s: %s", self.path, err)
             return False
         return True
-
-
-def _short(value: object) -> str:
-    """``repr(value)``, cut to 40 characters (a 400-digit number in a warning helps nobody)."""
-    text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else "<huge number>"
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _refuse_constant(name: str) -> float:
-    raise ValueError(f"{name} is not allowed")
