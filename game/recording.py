@@ -17,9 +17,21 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from game.clock import DT
+from game.file_schema import (
+    EXTRA,
+    Problem,
+    ValidationError,
+    finite,
+    first_problem,
+    integer,
+    text,
+    validate,
+)
 from game.level import LevelError, load_level, resolve_level
 from game.level.schema import MAX_SEED
 from game.level.shipped import LEVELS_DIR
@@ -30,7 +42,6 @@ from game.strict_json import (
     JsonPath,
     dumps_strict,
     kind_of,
-    non_finite_reason,
     read_json_file,
     show,
 )
@@ -72,8 +83,40 @@ THRUST_TOLERANCE = 1e-6
 #: Names of a keyframe's three numbers, as error messages call them.
 KEYFRAME_FIELDS = ("t", "thrust_x", "thrust_y")
 
-_REQUIRED = ("level", "seed", "inputs")
-_OPTIONAL = ("seconds",)
+#: A keyframe's time: from the start of the run, within the longest run.
+_Time = Annotated[
+    float, finite(0.0, MAX_REPLAY_SECONDS, range_words=f"in 0..{MAX_REPLAY_SECONDS:g} s")
+]
+#: One component of a keyframe's thrust (its length is checked with both).
+_Thrust = Annotated[float, finite()]
+#: The keyframes, ``[t, thrust_x, thrust_y]`` each: the ``inputs`` of a file, or all of one.
+_Rows = Annotated[list[tuple[_Time, _Thrust, _Thrust]], Field(max_length=MAX_KEYFRAMES)]
+
+
+class _ReplayFile(BaseModel):
+    """The object form of a replay file, its schema (:class:`Recording` is what it gives)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    level: Annotated[str, text(4096, must="a level's file or name (text, 1..4096 characters)")]
+    seed: Annotated[int, integer(0, MAX_SEED, must=f"an integer in 0..{MAX_SEED:,}")]
+    inputs: _Rows
+    seconds: (
+        Annotated[
+            float,
+            finite(
+                0.0,
+                MAX_REPLAY_SECONDS,
+                open_low=True,
+                range_words=f"in (0, {MAX_REPLAY_SECONDS:g}]",
+            ),
+        ]
+        | None
+    ) = None
+
+
+#: The keys of the object form, in the order messages list them.
+_KEYS = tuple(_ReplayFile.model_fields)
 
 
 class ReplayError(ValueError):
@@ -219,74 +262,53 @@ def parse_recording(data: Any, file: Path | None = None) -> Recording:
     Raises:
         ReplayError: naming ``file``, the keyframe and the field at fault.
     """
-    if isinstance(data, list):
-        return Recording(_keyframes(data, file), source=file)
-    if not isinstance(data, dict):
+    kind: Any = _Rows if isinstance(data, list) else _ReplayFile
+    if not isinstance(data, list | dict):
         raise ReplayError(
-            f"expected an object with {', '.join(_REQUIRED)} or a list of keyframes, "
+            f"expected an object with {', '.join(_KEYS[:3])} or a list of keyframes, "
             f"got {kind_of(data)}",
             file=file,
         )
-    unknown = [k for k in data if k not in _REQUIRED + _OPTIONAL]
-    if unknown:
-        known = ", ".join(_REQUIRED + _OPTIONAL)
-        raise ReplayError(f"unknown key; the keys are {known}", file=file, field=unknown[0])
-    for key in _REQUIRED:
-        if key not in data:
-            raise ReplayError("missing", file=file, field=key)
-    level = data["level"]
-    if not isinstance(level, str) or not level.strip() or len(level) > 4096:
-        raise ReplayError(
-            f"must be a level's file or name (text, 1..4096 characters), got {show(level)}",
-            file=file,
-            field="level",
-        )
-    seed = data["seed"]
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise ReplayError(
-            f"must be an integer in 0..{MAX_SEED:,}, got {show(seed)}", file=file, field="seed"
-        )
-    seconds = data.get("seconds")
-    if seconds is not None:
-        seconds = _number(seconds, file, None, "seconds")
-        if not 0.0 < seconds <= MAX_REPLAY_SECONDS:
-            raise ReplayError(
-                f"must be in (0, {MAX_REPLAY_SECONDS:g}], got {seconds:g}",
-                file=file,
-                field="seconds",
-            )
-    inputs = data["inputs"]
-    if not isinstance(inputs, list):
-        raise ReplayError(
-            f"must be a list of [t, thrust_x, thrust_y], got {kind_of(inputs)}",
-            file=file,
-            field="inputs",
-        )
-    return Recording(_keyframes(inputs, file), level, seed, seconds, file)
+    try:
+        valid = validate(kind, data)
+    except ValidationError as err:
+        raise _schema_error(first_problem(err, kind), file) from None
+    if isinstance(valid, list):
+        return Recording(_keyframes(valid, file), source=file)
+    keyframes = _keyframes(valid.inputs, file)
+    return Recording(keyframes, valid.level, valid.seed, valid.seconds, file)
 
 
-def _keyframes(items: list[Any], file: Path | None) -> tuple[Keyframe, ...]:
-    if len(items) > MAX_KEYFRAMES:
-        raise ReplayError(
-            f"{len(items):,} keyframes; at most {MAX_KEYFRAMES:,}", file=file, field="inputs"
-        )
-    out: list[Keyframe] = []
-    for i, item in enumerate(items):
-        if not isinstance(item, list) or len(item) != 3:
+def _schema_error(problem: Problem, file: Path | None) -> ReplayError:
+    """The schema's problem as one line naming the keyframe and the field."""
+    at, kind, value = problem.at, problem.kind, problem.value
+    keyframe, field = _where(at)
+    if kind in EXTRA:
+        return ReplayError(f"unknown key; the keys are {', '.join(_KEYS)}", file=file, field=field)
+    reason = problem.reason
+    if at in ((), ("inputs",)) and kind != "missing":
+        field = "inputs"
+        if kind == "too_long" and isinstance(value, list):
+            reason = f"{len(value):,} keyframes; at most {MAX_KEYFRAMES:,}"
+        else:
+            reason = f"must be a list of [t, thrust_x, thrust_y], got {kind_of(value)}"
+    elif keyframe is not None and (field is None or kind == "missing"):
+        field = None  # the keyframe itself is not three numbers
+        reason = f"must be [t, thrust_x, thrust_y], got {show(value)}"
+    elif kind == "float_type" and reason != "number too large":
+        reason = f"must be a number, got {show(value)}"
+    return ReplayError(reason, file=file, keyframe=keyframe, field=field)
+
+
+def _keyframes(rows: list[tuple[float, float, float]], file: Path | None) -> tuple[Keyframe, ...]:
+    """Keyframes from rows the schema checked, in time order and each thrust at most 1 long
+    (rules between the numbers, which the schema does not state)."""
+    out = tuple(map(Keyframe._make, rows))
+    for i in range(len(out)):
+        t, x, y = out[i]
+        if i and t < out[i - 1].t:
             raise ReplayError(
-                f"must be [t, thrust_x, thrust_y], got {show(item)}", file=file, keyframe=i
-            )
-        t, x, y = (_number(v, file, i, name) for v, name in zip(item, KEYFRAME_FIELDS, strict=True))
-        if t < 0.0 or t > MAX_REPLAY_SECONDS:
-            raise ReplayError(
-                f"must be in 0..{MAX_REPLAY_SECONDS:g} s, got {t:g}",
-                file=file,
-                keyframe=i,
-                field="t",
-            )
-        if out and t < out[-1].t:
-            raise ReplayError(
-                f"time goes backwards: {t:g} s after {out[-1].t:g} s",
+                f"time goes backwards: {t:g} s after {out[i - 1].t:g} s",
                 file=file,
                 keyframe=i,
                 field="t",
@@ -300,27 +322,7 @@ def _keyframes(items: list[Any], file: Path | None) -> tuple[Keyframe, ...]:
                 keyframe=i,
                 field="thrust",
             )
-        out.append(Keyframe(t, x, y))
-    return tuple(out)
-
-
-def _number(value: Any, file: Path | None, keyframe: int | None, field: str) -> float:
-    """A finite number from JSON, or the error naming where it is."""
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ReplayError(
-            non_finite_reason(value),
-            file=file,
-            keyframe=keyframe,
-            field=field,
-        )
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ReplayError(
-            f"must be a number, got {show(value)}", file=file, keyframe=keyframe, field=field
-        )
-    try:
-        return float(value)
-    except OverflowError:  # an integer with hundreds of digits
-        raise ReplayError("number too large", file=file, keyframe=keyframe, field=field) from None
+    return out
 
 
 def resolve_recording_level(recording: Recording, override: str | None = None) -> Path:
