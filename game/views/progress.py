@@ -14,19 +14,19 @@ Location: ``$STEERING_GAME_PROGRESS`` (a file path, for tests) or
 from __future__ import annotations
 
 import logging
-import math
 import os
 import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated
 
+from game.file_schema import ValidationError, finite, first_problem, integer, validate
 from game.safe_io import atomic_write, set_aside, unique_sibling
 from game.strict_json import (
     JsonFileError,
     format_path,
     loads_with_problems,
-    show,
     write_json_file,
 )
 
@@ -54,15 +54,16 @@ def default_progress_path() -> Path:
 
 @dataclass
 class LevelRecord:
-    """One level's results.
+    """One level's results; also the schema of one entry of the file (other keys in an entry
+    are ignored).
 
     Attributes:
         wins: How many times it was won.
         best_time: The fastest win in seconds, or None before the first win.
     """
 
-    wins: int = 0
-    best_time: float | None = None
+    wins: Annotated[int, integer(0, MAX_WINS)] = 0
+    best_time: Annotated[float, finite(0.0, None, "s", open_low=True)] | None = None
 
     def merged(self, other: LevelRecord) -> LevelRecord:
         """The better of both: most wins, fastest time."""
@@ -127,22 +128,17 @@ class Progress:
 
 
 def _record(entry: object) -> LevelRecord:
-    if not isinstance(entry, dict):
-        raise ValueError("entry is not an object")
-    wins = entry.get("wins", 0)
-    best = entry.get("best_time")
-    if isinstance(wins, bool) or not isinstance(wins, int) or not 0 <= wins <= MAX_WINS:
-        raise ValueError(f"bad wins {show(wins)}")
-    if best is not None:
-        if isinstance(best, bool) or not isinstance(best, int | float):
-            raise ValueError(f"bad best_time {show(best)}")
-        try:
-            best = float(best)
-        except OverflowError:  # a huge integer
-            best = math.inf
-        if not math.isfinite(best) or best <= 0:
-            raise ValueError(f"bad best_time {show(best)}")
-    return LevelRecord(wins, best)
+    """One entry of the file, checked against :class:`LevelRecord`.
+
+    Raises:
+        ValueError: what is wrong, naming the field.
+    """
+    try:
+        return validate(LevelRecord, entry)
+    except ValidationError as err:
+        problem = first_problem(err, LevelRecord)
+    field = format_path(problem.at)
+    raise ValueError(f'field "{field}": {problem.reason}' if field else problem.reason)
 
 
 def _refused_entries(problems: list[JsonFileError]) -> dict[str, str]:
