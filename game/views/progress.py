@@ -7,8 +7,10 @@ corrupt one is logged as a warning and set aside under a name no earlier one has
 Before every save the file is read again and merged, so two running games never lose each
 other's best times.
 
-Location: ``$STEERING_GAME_PROGRESS`` (a file path, for tests) or
-``$XDG_DATA_HOME/steering-game/progress.json`` (default ``~/.local/share/...``).
+Location: ``$STEERING_GAME_PROGRESS`` (a file path, for tests), else ``progress.json`` in the
+user's data folder as platformdirs names it: ``$XDG_DATA_HOME/steering-game`` on Linux
+(``~/.local/share/steering-game`` without it), ``~/Library/Application Support/steering-game``
+on macOS, ``%LOCALAPPDATA%\\steering-game`` on Windows.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
+
+import platformdirs
 
 from game.file_schema import ValidationError, finite, first_problem, integer, validate
 from game.safe_io import atomic_write, set_aside, unique_sibling
@@ -34,6 +38,8 @@ __all__ = ["ENV_VAR", "LevelRecord", "Progress", "ProgressStore", "default_progr
 
 log = logging.getLogger(__name__)
 
+#: The folder name under the user's data folder.
+APP_NAME = "steering-game"
 #: Environment variable naming the progress file (overrides the data folder).
 ENV_VAR = "STEERING_GAME_PROGRESS"
 FORMAT_VERSION = 1
@@ -44,12 +50,13 @@ MAX_WINS = 10**9
 
 
 def default_progress_path() -> Path:
-    """Where progress is kept: ``$STEERING_GAME_PROGRESS``, else the XDG data folder."""
+    """Where progress is kept: ``$STEERING_GAME_PROGRESS``, else ``progress.json`` in the
+    user's data folder (platformdirs' ``user_data_path``; on Linux it honours
+    ``$XDG_DATA_HOME``)."""
     override = os.environ.get(ENV_VAR)
     if override:
         return Path(override).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "steering-game" / "progress.json"
+    return platformdirs.user_data_path(APP_NAME, appauthor=False) / "progress.json"
 
 
 @dataclass
