@@ -2,28 +2,32 @@
 field types they share and the one mapping of a pydantic error onto our one-line reasons.
 
 Why pydantic v2 and not msgspec, measured on this machine (2 cores shared with three other
-workers, so times are noisy; medians):
+workers, so two runs give a range; medians; msgspec with the same constraints on equivalent
+types):
 
 =================================  ==============  ==============
                                    pydantic 2.14   msgspec 0.22
 =================================  ==============  ==============
-import (21 fresh interpreters)     235 ms          20 ms
-building the three schemas         60 ms           none
-tuning.json (300 runs)             5.4 us          4.4 us
-a 1,135-keyframe replay            153 us          69 us
-an hour's replay, 216,001 frames   107 ms          71 ms
-a 10-level progress file           8.4 us          9.1 us
+import (21 fresh interpreters)     86-126 ms       18-19 ms
+building our three schemas         9.5 ms          none
+tuning.json (300 runs)             5.8-9.2 us      4.1-6.4 us
+a 1,135-keyframe replay            155-231 us      69-95 us
+an hour's replay, 216,001 frames   50-68 ms        36-41 ms
+a 10-level progress file           19-23 us        13-16 us
 =================================  ==============  ==============
 
-Both validate fast enough that no player waits (the hour-long replay spends longer in
-``json.loads``); msgspec imports about ten times faster. The choice is the errors: pydantic's
+Both validate fast enough that no player waits (the hour-long replay spends five times longer
+in ``json.loads``); msgspec imports 70-110 ms sooner, once per start of a game that also
+imports numpy, scipy and arcade. The choice is the errors: pydantic's
 ``ValidationError.errors()`` lists every problem with its location as a tuple (``("patrol",
 "leash")``, ``("inputs", 3, 0)``), a type (``less_than_equal``), the bound (``ctx``) and the
 value, which is all our one-line messages need ("must be at most 180 deg, got 200"). msgspec
 stops at the first problem and gives one English sentence with a ``$.inputs[3][0]`` path and
-neither the value nor the bound as data: each message would be rebuilt by parsing its text,
-which breaks when its wording changes. pydantic also validates our frozen stdlib dataclasses
-and named tuples as they are, so the public classes stay the same.
+neither the value nor the bound as data (and ``$[...]`` for a value in a dict, naming no key):
+each message would be rebuilt by parsing its text, which breaks when its wording changes.
+pydantic also validates our stdlib dataclasses as they are (the tuning sections,
+``LevelRecord``), refusing unknown fields; msgspec reads dataclasses but ignores their unknown
+fields, so the public classes would have to become its ``Struct`` types.
 
 The words a message needs beyond pydantic's (a unit, what ``null`` means, a field's own
 phrase) live with the field, in its ``json_schema_extra``: :func:`finite`, :func:`integer`.
