@@ -10,23 +10,41 @@ The world is deterministic, so the same file and seed give the same run, bit for
 from __future__ import annotations
 
 import bisect
-import errno
 import json
 import logging
 import math
 import os
-import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from game.clock import DT
+from game.file_schema import (
+    EXTRA,
+    Problem,
+    ValidationError,
+    finite,
+    first_problem,
+    integer,
+    text,
+    validate,
+)
 from game.level import LevelError, load_level, resolve_level
 from game.level.schema import MAX_SEED
 from game.level.shipped import LEVELS_DIR
 from game.level.text import plain_number
 from game.safe_io import OutputError, atomic_write, one_line
+from game.strict_json import (
+    JsonFileError,
+    JsonPath,
+    dumps_strict,
+    kind_of,
+    read_json_file,
+    show,
+)
 
 if TYPE_CHECKING:
     from game.world import World
@@ -65,8 +83,40 @@ THRUST_TOLERANCE = 1e-6
 #: Names of a keyframe's three numbers, as error messages call them.
 KEYFRAME_FIELDS = ("t", "thrust_x", "thrust_y")
 
-_REQUIRED = ("level", "seed", "inputs")
-_OPTIONAL = ("seconds",)
+#: A keyframe's time: from the start of the run, within the longest run.
+_Time = Annotated[
+    float, finite(0.0, MAX_REPLAY_SECONDS, range_words=f"in 0..{MAX_REPLAY_SECONDS:g} s")
+]
+#: One component of a keyframe's thrust (its length is checked with both).
+_Thrust = Annotated[float, finite()]
+#: The keyframes, ``[t, thrust_x, thrust_y]`` each: the ``inputs`` of a file, or all of one.
+_Rows = Annotated[list[tuple[_Time, _Thrust, _Thrust]], Field(max_length=MAX_KEYFRAMES)]
+
+
+class _ReplayFile(BaseModel):
+    """The object form of a replay file, its schema (:class:`Recording` is what it gives)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    level: Annotated[str, text(4096, must="a level's file or name (text, 1..4096 characters)")]
+    seed: Annotated[int, integer(0, MAX_SEED, must=f"an integer in 0..{MAX_SEED:,}")]
+    inputs: _Rows
+    seconds: (
+        Annotated[
+            float,
+            finite(
+                0.0,
+                MAX_REPLAY_SECONDS,
+                open_low=True,
+                range_words=f"in (0, {MAX_REPLAY_SECONDS:g}]",
+            ),
+        ]
+        | None
+    ) = None
+
+
+#: The keys of the object form, in the order messages list them.
+_KEYS = tuple(_ReplayFile.model_fields)
 
 
 class ReplayError(ValueError):
@@ -169,14 +219,6 @@ def keyframes_from_inputs(inputs: Sequence[tuple[float, float]]) -> list[Keyfram
 # -- reading ---------------------------------------------------------------------------------
 
 
-class _NonFinite(float):
-    """``NaN``, ``Infinity`` or ``-Infinity`` in the JSON text (refused where it is found)."""
-
-
-def _constant(text: str) -> _NonFinite:
-    return _NonFinite(float(text))
-
-
 def load_recording(path: str | os.PathLike[str]) -> Recording:
     """Read and validate a replay file.
 
@@ -185,31 +227,33 @@ def load_recording(path: str | os.PathLike[str]) -> Recording:
     """
     file = Path(path)
     try:
-        info = file.stat()
-        if stat.S_ISDIR(info.st_mode):
-            raise ReplayError("is a directory, not a replay file", file=file)
-        if not stat.S_ISREG(info.st_mode):  # never opened: reading a FIFO would block
-            raise ReplayError("not a regular file (a FIFO, socket or device)", file=file)
-        if info.st_size > MAX_REPLAY_BYTES:
-            raise ReplayError(
-                f"file is {info.st_size:,} bytes; at most {MAX_REPLAY_BYTES:,}", file=file
-            )
-        text = file.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise ReplayError("cannot read: symbolic link loop", file=file) from exc
-        raise ReplayError(f"cannot read: {exc.strerror or exc}", file=file) from exc
-    except UnicodeDecodeError as exc:
-        raise ReplayError(f"not UTF-8 text (byte {exc.start})", file=file) from exc
-    try:
-        data = json.loads(text, parse_constant=_constant)
-    except json.JSONDecodeError as exc:
-        raise ReplayError(
-            f"not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}", file=file
-        ) from exc
-    except (RecursionError, ValueError) as exc:  # nesting, a 5,000-digit integer
-        raise ReplayError(f"not JSON: {exc}", file=file) from exc
+        data = read_json_file(file, max_bytes=MAX_REPLAY_BYTES, what="replay file")
+    except JsonFileError as exc:
+        keyframe, field = _where(exc.at)
+        raise ReplayError(_json_reason(exc), file=file, keyframe=keyframe, field=field) from exc
     return parse_recording(data, file)
+
+
+def _json_reason(exc: JsonFileError) -> str:
+    """The strict reader's reason in this file's words (``not JSON: line 1 column 2: ...``)."""
+    if exc.line is not None:
+        return f"not JSON: line {exc.line} column {exc.column}: {exc.detail}"
+    return exc.reason.replace("invalid JSON", "not JSON", 1)
+
+
+def _where(at: JsonPath) -> tuple[int | None, str | None]:
+    """The keyframe and field a JSON path points at, in either form of the file."""
+    if at[:1] == ("inputs",):
+        rows = at[1:]
+        if not rows:
+            return None, "inputs"
+    elif at and isinstance(at[0], int):  # a bare list of keyframes
+        rows = at
+    else:
+        return None, (str(at[0]) if at else None)
+    index = rows[1] if len(rows) > 1 else None
+    field = KEYFRAME_FIELDS[index] if isinstance(index, int) and index < 3 else None
+    return int(rows[0]), field
 
 
 def parse_recording(data: Any, file: Path | None = None) -> Recording:
@@ -218,74 +262,53 @@ def parse_recording(data: Any, file: Path | None = None) -> Recording:
     Raises:
         ReplayError: naming ``file``, the keyframe and the field at fault.
     """
-    if isinstance(data, list):
-        return Recording(_keyframes(data, file), source=file)
-    if not isinstance(data, dict):
+    kind: Any = _Rows if isinstance(data, list) else _ReplayFile
+    if not isinstance(data, list | dict):
         raise ReplayError(
-            f"expected an object with {', '.join(_REQUIRED)} or a list of keyframes, "
-            f"got {_kind(data)}",
+            f"expected an object with {', '.join(_KEYS[:3])} or a list of keyframes, "
+            f"got {kind_of(data)}",
             file=file,
         )
-    unknown = [k for k in data if k not in _REQUIRED + _OPTIONAL]
-    if unknown:
-        known = ", ".join(_REQUIRED + _OPTIONAL)
-        raise ReplayError(f"unknown key; the keys are {known}", file=file, field=unknown[0])
-    for key in _REQUIRED:
-        if key not in data:
-            raise ReplayError("missing", file=file, field=key)
-    level = data["level"]
-    if not isinstance(level, str) or not level.strip() or len(level) > 4096:
-        raise ReplayError(
-            f"must be a level's file or name (text, 1..4096 characters), got {_show(level)}",
-            file=file,
-            field="level",
-        )
-    seed = data["seed"]
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise ReplayError(
-            f"must be an integer in 0..{MAX_SEED:,}, got {_show(seed)}", file=file, field="seed"
-        )
-    seconds = data.get("seconds")
-    if seconds is not None:
-        seconds = _number(seconds, file, None, "seconds")
-        if not 0.0 < seconds <= MAX_REPLAY_SECONDS:
-            raise ReplayError(
-                f"must be in (0, {MAX_REPLAY_SECONDS:g}], got {seconds:g}",
-                file=file,
-                field="seconds",
-            )
-    inputs = data["inputs"]
-    if not isinstance(inputs, list):
-        raise ReplayError(
-            f"must be a list of [t, thrust_x, thrust_y], got {_kind(inputs)}",
-            file=file,
-            field="inputs",
-        )
-    return Recording(_keyframes(inputs, file), level, seed, seconds, file)
+    try:
+        valid = validate(kind, data)
+    except ValidationError as err:
+        raise _schema_error(first_problem(err, kind), file) from None
+    if isinstance(valid, list):
+        return Recording(_keyframes(valid, file), source=file)
+    keyframes = _keyframes(valid.inputs, file)
+    return Recording(keyframes, valid.level, valid.seed, valid.seconds, file)
 
 
-def _keyframes(items: list[Any], file: Path | None) -> tuple[Keyframe, ...]:
-    if len(items) > MAX_KEYFRAMES:
-        raise ReplayError(
-            f"{len(items):,} keyframes; at most {MAX_KEYFRAMES:,}", file=file, field="inputs"
-        )
-    out: list[Keyframe] = []
-    for i, item in enumerate(items):
-        if not isinstance(item, list) or len(item) != 3:
+def _schema_error(problem: Problem, file: Path | None) -> ReplayError:
+    """The schema's problem as one line naming the keyframe and the field."""
+    at, kind, value = problem.at, problem.kind, problem.value
+    keyframe, field = _where(at)
+    if kind in EXTRA:
+        return ReplayError(f"unknown key; the keys are {', '.join(_KEYS)}", file=file, field=field)
+    reason = problem.reason
+    if at in ((), ("inputs",)) and kind != "missing":
+        field = "inputs"
+        if kind == "too_long" and isinstance(value, list):
+            reason = f"{len(value):,} keyframes; at most {MAX_KEYFRAMES:,}"
+        else:
+            reason = f"must be a list of [t, thrust_x, thrust_y], got {kind_of(value)}"
+    elif keyframe is not None and (field is None or kind == "missing"):
+        field = None  # the keyframe itself is not three numbers
+        reason = f"must be [t, thrust_x, thrust_y], got {show(value)}"
+    elif kind == "float_type" and reason != "number too large":
+        reason = f"must be a number, got {show(value)}"
+    return ReplayError(reason, file=file, keyframe=keyframe, field=field)
+
+
+def _keyframes(rows: list[tuple[float, float, float]], file: Path | None) -> tuple[Keyframe, ...]:
+    """Keyframes from rows the schema checked, in time order and each thrust at most 1 long
+    (rules between the numbers, which the schema does not state)."""
+    out = tuple(map(Keyframe._make, rows))
+    for i in range(len(out)):
+        t, x, y = out[i]
+        if i and t < out[i - 1].t:
             raise ReplayError(
-                f"must be [t, thrust_x, thrust_y], got {_show(item)}", file=file, keyframe=i
-            )
-        t, x, y = (_number(v, file, i, name) for v, name in zip(item, KEYFRAME_FIELDS, strict=True))
-        if t < 0.0 or t > MAX_REPLAY_SECONDS:
-            raise ReplayError(
-                f"must be in 0..{MAX_REPLAY_SECONDS:g} s, got {t:g}",
-                file=file,
-                keyframe=i,
-                field="t",
-            )
-        if out and t < out[-1].t:
-            raise ReplayError(
-                f"time goes backwards: {t:g} s after {out[-1].t:g} s",
+                f"time goes backwards: {t:g} s after {out[i - 1].t:g} s",
                 file=file,
                 keyframe=i,
                 field="t",
@@ -299,42 +322,7 @@ def _keyframes(items: list[Any], file: Path | None) -> tuple[Keyframe, ...]:
                 keyframe=i,
                 field="thrust",
             )
-        out.append(Keyframe(t, x, y))
-    return tuple(out)
-
-
-def _number(value: Any, file: Path | None, keyframe: int | None, field: str) -> float:
-    """A finite number from JSON, or the error naming where it is."""
-    if isinstance(value, _NonFinite) or (isinstance(value, float) and not math.isfinite(value)):
-        raise ReplayError(
-            f"{_show(value)} is not allowed; every number must be finite",
-            file=file,
-            keyframe=keyframe,
-            field=field,
-        )
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ReplayError(
-            f"must be a number, got {_show(value)}", file=file, keyframe=keyframe, field=field
-        )
-    try:
-        return float(value)
-    except OverflowError:  # an integer with hundreds of digits
-        raise ReplayError("number too large", file=file, keyframe=keyframe, field=field) from None
-
-
-def _kind(value: Any) -> str:
-    names = {dict: "an object", list: "a list", str: "text", bool: "true/false"}
-    if value is None:
-        return "null"
-    return names.get(type(value), "a number")
-
-
-def _show(value: Any) -> str:
-    """A short rendering of a bad value for a message."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return {math.inf: "Infinity", -math.inf: "-Infinity"}.get(value, "NaN")
-    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, float) else f"{value:g}"
-    return text if len(text) <= 40 else text[:37] + "..."
+    return out
 
 
 def resolve_recording_level(recording: Recording, override: str | None = None) -> Path:
@@ -385,16 +373,20 @@ def recording_json(recording: Recording) -> str:
     head: dict[str, Any] = {"level": recording.level, "seed": recording.seed}
     if recording.seconds is not None:
         head["seconds"] = recording.seconds
-    rows = ",\n".join(f"  {json.dumps(list(k))}" for k in recording.keyframes)
-    body = f"[\n{rows}\n]" if rows else "[]"
-    return json.dumps(head)[:-1] + f', "inputs": {body}}}\n'
+    # One encoding of every keyframe, then a line break between rows (rows hold only numbers,
+    # so "], [" is always between two rows): one encoder call, not one per keyframe.
+    rows = dumps_strict([list(k) for k in recording.keyframes], indent=None, end="")[1:-1]
+    body = "[\n  " + rows.replace("], [", "],\n  [") + "\n]" if rows else "[]"
+    return dumps_strict(head, indent=None, end="")[:-1] + f', "inputs": {body}}}\n'
 
 
 def save_recording(path: Path, recording: Recording) -> Path:
-    """Write ``recording`` to ``path`` atomically.
+    """Write ``recording`` to ``path`` atomically (the strict JSON writer's pieces, laid out
+    one keyframe a line, through the one atomic writer).
 
     Raises:
         OutputError: one line naming the file (an old file there is kept).
+        JsonFileError: for a keyframe that is not finite (nothing is written).
     """
     return atomic_write(path, recording_json(recording).encode("utf-8"))
 

@@ -7,26 +7,39 @@ corrupt one is logged as a warning and set aside under a name no earlier one has
 Before every save the file is read again and merged, so two running games never lose each
 other's best times.
 
-Location: ``$STEERING_GAME_PROGRESS`` (a file path, for tests) or
-``$XDG_DATA_HOME/steering-game/progress.json`` (default ``~/.local/share/...``).
+Location: ``$STEERING_GAME_PROGRESS`` (a file path, for tests), else ``progress.json`` in the
+user's data folder as platformdirs names it: ``$XDG_DATA_HOME/steering-game`` on Linux
+(``~/.local/share/steering-game`` without it), ``~/Library/Application Support/steering-game``
+on macOS, ``%LOCALAPPDATA%\\steering-game`` on Windows.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import math
 import os
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated
 
+import platformdirs
+
+from game.file_schema import ValidationError, finite, first_problem, integer, validate
 from game.safe_io import atomic_write, set_aside, unique_sibling
+from game.strict_json import (
+    JsonFileError,
+    format_path,
+    loads_with_problems,
+    write_json_file,
+)
 
 __all__ = ["ENV_VAR", "LevelRecord", "Progress", "ProgressStore", "default_progress_path"]
 
 log = logging.getLogger(__name__)
 
+#: The folder name under the user's data folder.
+APP_NAME = "steering-game"
 #: Environment variable naming the progress file (overrides the data folder).
 ENV_VAR = "STEERING_GAME_PROGRESS"
 FORMAT_VERSION = 1
@@ -37,25 +50,27 @@ MAX_WINS = 10**9
 
 
 def default_progress_path() -> Path:
-    """Where progress is kept: ``$STEERING_GAME_PROGRESS``, else the XDG data folder."""
+    """Where progress is kept: ``$STEERING_GAME_PROGRESS``, else ``progress.json`` in the
+    user's data folder (platformdirs' ``user_data_path``; on Linux it honours
+    ``$XDG_DATA_HOME``)."""
     override = os.environ.get(ENV_VAR)
     if override:
         return Path(override).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "steering-game" / "progress.json"
+    return platformdirs.user_data_path(APP_NAME, appauthor=False) / "progress.json"
 
 
 @dataclass
 class LevelRecord:
-    """One level's results.
+    """One level's results; also the schema of one entry of the file (other keys in an entry
+    are ignored).
 
     Attributes:
         wins: How many times it was won.
         best_time: The fastest win in seconds, or None before the first win.
     """
 
-    wins: int = 0
-    best_time: float | None = None
+    wins: Annotated[int, integer(0, MAX_WINS)] = 0
+    best_time: Annotated[float, finite(0.0, None, "s", open_low=True)] | None = None
 
     def merged(self, other: LevelRecord) -> LevelRecord:
         """The better of both: most wins, fastest time."""
@@ -93,8 +108,13 @@ class Progress:
         }
 
     @classmethod
-    def from_json(cls, data: object) -> Progress:
+    def from_json(cls, data: object, refused: Mapping[str, str] | None = None) -> Progress:
         """Read a file's content; bad entries are skipped (with a warning), good ones kept.
+
+        Args:
+            data: The decoded file.
+            refused: Entries the JSON reader refused (a NaN, a key given twice), by level key,
+                with the reason.
 
         Raises:
             ValueError: when the content is not a progress object at all.
@@ -105,6 +125,8 @@ class Progress:
         skipped: list[str] = []
         for key, entry in data["levels"].items():
             try:
+                if refused and key in refused:
+                    raise ValueError(refused[key])
                 levels[str(key)] = _record(entry)
             except ValueError as err:
                 log.warning("progress: skipping level %r: %s", key, err)
@@ -113,22 +135,33 @@ class Progress:
 
 
 def _record(entry: object) -> LevelRecord:
-    if not isinstance(entry, dict):
-        raise ValueError("entry is not an object")
-    wins = entry.get("wins", 0)
-    best = entry.get("best_time")
-    if isinstance(wins, bool) or not isinstance(wins, int) or not 0 <= wins <= MAX_WINS:
-        raise ValueError(f"bad wins {_short(wins)}")
-    if best is not None:
-        if isinstance(best, bool) or not isinstance(best, int | float):
-            raise ValueError(f"bad best_time {_short(best)}")
-        try:
-            best = float(best)
-        except OverflowError:  # a huge integer
-            best = math.inf
-        if not math.isfinite(best) or best <= 0:
-            raise ValueError(f"bad best_time {_short(best)}")
-    return LevelRecord(wins, best)
+    """One entry of the file, checked against :class:`LevelRecord`.
+
+    Raises:
+        ValueError: what is wrong, naming the field.
+    """
+    try:
+        return validate(LevelRecord, entry)
+    except ValidationError as err:
+        problem = first_problem(err, LevelRecord)
+    field = format_path(problem.at)
+    raise ValueError(f'field "{field}": {problem.reason}' if field else problem.reason)
+
+
+def _refused_entries(problems: list[JsonFileError]) -> dict[str, str]:
+    """The level entries holding a value the JSON reader refused, with the first reason each.
+
+    Raises:
+        JsonFileError: for a refused value outside the level entries (the file is corrupt).
+    """
+    refused: dict[str, str] = {}
+    for problem in problems:
+        at = problem.at
+        if len(at) < 2 or at[0] != "levels":
+            raise problem
+        where = format_path(at[2:])
+        refused.setdefault(str(at[1]), f"{where}: {problem.reason}" if where else problem.reason)
+    return refused
 
 
 class ProgressStore:
@@ -184,10 +217,9 @@ class ProgressStore:
             log.warning("progress: cannot read %s (%s); starting without it", self.path, err)
             return Progress()
         try:
-            # A byte-order mark is allowed (some editors add one); invalid UTF-8 is corrupt.
-            data = json.loads(raw.decode("utf-8-sig"), parse_constant=_refuse_constant)
-            progress = Progress.from_json(data)
-        except (ValueError, RecursionError) as err:  # UnicodeDecodeError is a ValueError
+            data, problems = loads_with_problems(raw)
+            progress = Progress.from_json(data, _refused_entries(problems))
+        except ValueError as err:  # JsonFileError is one
             log.warning("progress: %s is corrupt (%s); it is set aside", self.path, err)
             self._set_aside()
             return Progress()
@@ -247,21 +279,10 @@ class ProgressStore:
             if self.blocked is not None:
                 return False
             self.progress = self.progress.merged(on_disk)
-        text = json.dumps(self.progress.to_json(), indent=2, allow_nan=False) + "\n"
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(self.path, text.encode("utf-8"))
-        except OSError as err:
+            write_json_file(self.path, self.progress.to_json())
+        except (OSError, JsonFileError) as err:
             log.warning("progress: cannot save %s: %s", self.path, err)
             return False
         return True
-
-
-def _short(value: object) -> str:
-    """``repr(value)``, cut to 40 characters (a 400-digit number in a warning helps nobody)."""
-    text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else "<huge number>"
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _refuse_constant(name: str) -> float:
-    raise ValueError(f"{name} is not allowed")

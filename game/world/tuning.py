@@ -3,7 +3,9 @@
 One frozen dataclass per archetype (patrol, sentinel, formation, fish, hider) and one for
 what the whole crowd shares, gathered in :class:`Tuning`. The numbers live in one data file,
 ``resources/tuning.json`` (docs/tuning.md), that :func:`load_tuning` reads and validates with
-one-line errors naming the file, the archetype and the field; nothing here holds a value.
+one-line errors naming the file, the archetype and the field; nothing here holds a value. The
+dataclasses are the file's schema: their annotated ranges are checked by pydantic
+(:mod:`game.file_schema`).
 """
 
 from __future__ import annotations
@@ -12,14 +14,19 @@ import difflib
 import json
 import math
 import os
-from dataclasses import dataclass, field, fields
+import typing
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated
 
+from pydantic import ConfigDict, with_config
+
+from game.file_schema import EXTRA, Problem, ValidationError, finite, first_problem, validate
 from game.level.errors import LevelError
 from game.level.shipped import RESOURCES_DIR
 from game.safe_io import one_line
+from game.strict_json import JsonFileError, describe, format_path, read_json_file
 
 __all__ = [
     "TUNING_FILE",
@@ -43,12 +50,19 @@ TUNING_FILE = RESOURCES_DIR / "tuning.json"
 MAX_TUNING_BYTES = 1024 * 1024
 
 
-def _num(
-    low: float, high: float, unit: str = "", *, open_low: bool = False, none: bool = False
-) -> Any:
-    """A tuning field: its range (``open_low``: ``> low``), unit, and whether ``null``
-    (no limit) is allowed."""
-    return field(metadata={"low": low, "high": high, "unit": unit, "open": open_low, "none": none})
+#: Every section, and the whole file, refuses a name it does not know.
+_strict = with_config(ConfigDict(extra="forbid"))
+
+# The kinds of number a tuning field holds: its range, and its unit for messages.
+_Weight = Annotated[float, finite(0.0, 100.0)]
+_Fraction = Annotated[float, finite(0.0, 1.0)]
+_Speed = Annotated[float, finite(0.0, 1.0, open_low=True)]  # of max speed: above 0
+_Seconds = Annotated[float, finite(0.0, 3600.0, "s")]
+_Sight = Annotated[float, finite(0.0, 180.0, "deg", open_low=True)]
+_Distance = Annotated[float, finite(0.0, 100_000.0, "px")]
+_Near = Annotated[float, finite(0.0, 10_000.0, "px")]
+#: deg/s; ``null``: no limit (the heading snaps to the velocity).
+_TurnRate = Annotated[float, finite(0.0, 1e6, "deg/s", open_low=True, null="no limit")] | None
 
 
 def turn_rate_rad(deg_per_s: float | None) -> float:
@@ -56,6 +70,7 @@ def turn_rate_rad(deg_per_s: float | None) -> float:
     return math.inf if deg_per_s is None else math.radians(deg_per_s)
 
 
+@_strict
 @dataclass(frozen=True)
 class CrowdTuning:
     """What every non-player agent shares.
@@ -68,13 +83,14 @@ class CrowdTuning:
         wall_feeler_angle: angle of the side feelers from the heading (degrees).
     """
 
-    separation_weight: float = _num(0.0, 100.0)
-    goal_weight: float = _num(0.0, 100.0)
-    player_gain: float = _num(0.0, 1000.0, "1/s", open_low=True)
-    wall_feeler_length: float = _num(0.0, 10_000.0, "px")
-    wall_feeler_angle: float = _num(0.0, 180.0, "deg")
+    separation_weight: _Weight
+    goal_weight: _Weight
+    player_gain: Annotated[float, finite(0.0, 1000.0, "1/s", open_low=True)]
+    wall_feeler_length: _Near
+    wall_feeler_angle: Annotated[float, finite(0.0, 180.0, "deg")]
 
 
+@_strict
 @dataclass(frozen=True)
 class PatrolTuning:
     """An enemy on its path or at its post (``role`` = ``patrol``).
@@ -87,13 +103,14 @@ class PatrolTuning:
         turn_rate: how fast its heading turns (deg/s); None: it snaps to the velocity.
     """
 
-    patrol_speed: float = _num(0.0, 1.0, open_low=True)
-    lose_sight_after: float = _num(0.0, 3600.0, "s")
-    leash: float = _num(0.0, 100_000.0, "px")
-    sight_angle: float = _num(0.0, 180.0, "deg", open_low=True)
-    turn_rate: float | None = _num(0.0, 1e6, "deg/s", open_low=True, none=True)
+    patrol_speed: _Speed
+    lose_sight_after: _Seconds
+    leash: _Distance
+    sight_angle: _Sight
+    turn_rate: _TurnRate
 
 
+@_strict
 @dataclass(frozen=True)
 class SentinelTuning:
     """An enemy that keeps between the player and the nearest exit (``role`` = ``sentinel``).
@@ -105,12 +122,13 @@ class SentinelTuning:
         turn_rate: how fast it turns to face the player (deg/s); None: at once.
     """
 
-    ratio: float = _num(0.0, 1.0)
-    lose_sight_after: float = _num(0.0, 3600.0, "s")
-    sight_angle: float = _num(0.0, 180.0, "deg", open_low=True)
-    turn_rate: float | None = _num(0.0, 1e6, "deg/s", open_low=True, none=True)
+    ratio: _Fraction
+    lose_sight_after: _Seconds
+    sight_angle: _Sight
+    turn_rate: _TurnRate
 
 
+@_strict
 @dataclass(frozen=True)
 class FormationTuning:
     """Enemies of a spawn with a ``formation``: a leader and followers holding slots.
@@ -123,12 +141,13 @@ class FormationTuning:
         turn_rate: how fast each member's heading turns (deg/s); None: at once.
     """
 
-    patrol_speed: float = _num(0.0, 1.0, open_low=True)
-    lose_sight_after: float = _num(0.0, 3600.0, "s")
-    sight_angle: float = _num(0.0, 180.0, "deg", open_low=True)
-    turn_rate: float | None = _num(0.0, 1e6, "deg/s", open_low=True, none=True)
+    patrol_speed: _Speed
+    lose_sight_after: _Seconds
+    sight_angle: _Sight
+    turn_rate: _TurnRate
 
 
+@_strict
 @dataclass(frozen=True)
 class FishTuning:
     """Harmless NPCs (``role`` = ``fish``).
@@ -144,16 +163,17 @@ class FishTuning:
         turn_rate: how fast the heading turns (deg/s); None: it snaps to the velocity.
     """
 
-    flee_distance: float = _num(0.0, 100_000.0, "px")
-    extra_wander_weight: float = _num(0.0, 100.0)
-    queue_distance: float = _num(0.0, 10_000.0, "px")
-    queue_brake: float = _num(0.0, 1.0)
-    queue_weight: float = _num(0.0, 100.0)
-    avoid_horizon: float = _num(0.0, 60.0, "s", open_low=True)
-    avoid_weight: float = _num(0.0, 100.0)
-    turn_rate: float | None = _num(0.0, 1e6, "deg/s", open_low=True, none=True)
+    flee_distance: _Distance
+    extra_wander_weight: _Weight
+    queue_distance: _Near
+    queue_brake: _Fraction
+    queue_weight: _Weight
+    avoid_horizon: Annotated[float, finite(0.0, 60.0, "s", open_low=True)]
+    avoid_weight: _Weight
+    turn_rate: _TurnRate
 
 
+@_strict
 @dataclass(frozen=True)
 class HiderTuning:
     """NPCs that hide behind rocks (``role`` = ``hider``).
@@ -167,12 +187,13 @@ class HiderTuning:
         turn_rate: how fast the heading turns (deg/s); None: it snaps to the velocity.
     """
 
-    panic_distance: float = _num(0.0, 100_000.0, "px")
-    calm_distance: float = _num(0.0, 100_000.0, "px")
-    hide_distance: float = _num(0.0, 10_000.0, "px")
-    turn_rate: float | None = _num(0.0, 1e6, "deg/s", open_low=True, none=True)
+    panic_distance: _Distance
+    calm_distance: _Distance
+    hide_distance: _Near
+    turn_rate: _TurnRate
 
 
+@_strict
 @dataclass(frozen=True)
 class Tuning:
     """Every archetype's tuning (the sections of the file, in this order)."""
@@ -219,57 +240,20 @@ def _rebuild(reason: str, file: str | None, archetype: str | None, fld: str | No
     return TuningError(reason, file=file, archetype=archetype, field=fld)
 
 
-_CLASSES: dict[str, Any] = {
-    "crowd": CrowdTuning,
-    "patrol": PatrolTuning,
-    "sentinel": SentinelTuning,
-    "formation": FormationTuning,
-    "fish": FishTuning,
-    "hider": HiderTuning,
-}
-
-
 def _suggest(word: str, choices: list[str]) -> str:
     match = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
     return f'; did you mean "{match[0]}"?' if match else ""
 
 
-def _kind(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"boolean {json.dumps(value)}"
-    if isinstance(value, int | float):
-        return f"number {value:g}"
-    if isinstance(value, str):
-        return f"string {json.dumps(value[:40])}"
-    return "a list" if isinstance(value, list) else "an object"
-
-
-def _value(raw: object, spec: Any, file: Path | None, arch: str) -> float | None:
-    """One checked number (or None where ``null`` is allowed)."""
-    meta = spec.metadata
-
-    def fail(reason: str) -> TuningError:
-        return TuningError(reason, file=file, archetype=arch, field=spec.name)
-
-    if raw is None:
-        if meta["none"]:
-            return None
-        raise fail("expected a number, got null")
-    if isinstance(raw, bool) or not isinstance(raw, int | float):
-        extra = " or null (no limit)" if meta["none"] else ""
-        raise fail(f"expected a number{extra}, got {_kind(raw)}")
-    value = float(raw)
-    if not math.isfinite(value):
-        raise fail("must be a finite number")
-    low, high, unit = meta["low"], meta["high"], meta["unit"]
-    unit = f" {unit}" if unit else ""
-    if (value <= low) if meta["open"] else (value < low):
-        raise fail(f"must be {'>' if meta['open'] else '>='} {low:g}{unit}, got {value:g}")
-    if value > high:
-        raise fail(f"must be at most {high:g}{unit}, got {value:g}")
-    return value
+def _without_comments(data: object) -> object:
+    """``data`` without the ``comment`` keys the file may have at the top and per archetype."""
+    if not isinstance(data, dict):
+        return data
+    return {
+        name: {k: v for k, v in raw.items() if k != "comment"} if isinstance(raw, dict) else raw
+        for name, raw in data.items()
+        if name != "comment"
+    }
 
 
 def parse_tuning(data: object, file: str | os.PathLike[str] | None = None) -> Tuning:
@@ -279,43 +263,10 @@ def parse_tuning(data: object, file: str | os.PathLike[str] | None = None) -> Tu
         TuningError: naming the file, the archetype and the field.
     """
     path = Path(file) if file is not None else None
-    if not isinstance(data, dict):
-        raise TuningError(f"expected a JSON object of archetypes, got {_kind(data)}", file=path)
-    known = list(_CLASSES)
-    for name in data:
-        if name not in _CLASSES and name != "comment":
-            raise TuningError(
-                f"unknown archetype (known: {', '.join(known)}){_suggest(name, known)}",
-                file=path,
-                archetype=name,
-            )
-    sections: dict[str, object] = {}
-    for name, cls in _CLASSES.items():
-        if name not in data:
-            raise TuningError("missing", file=path, archetype=name)
-        raw = data[name]
-        if not isinstance(raw, dict):
-            raise TuningError(
-                f"expected an object of fields, got {_kind(raw)}", file=path, archetype=name
-            )
-        specs = {f.name: f for f in fields(cls)}
-        for key in raw:
-            if key not in specs and key != "comment":
-                raise TuningError(
-                    f"unknown field{_suggest(key, list(specs))}",
-                    file=path,
-                    archetype=name,
-                    field=key,
-                )
-        values = {}
-        for key, spec in specs.items():
-            if key not in raw:
-                raise TuningError(
-                    "missing (a number is required)", file=path, archetype=name, field=key
-                )
-            values[key] = _value(raw[key], spec, path, name)
-        sections[name] = cls(**values)
-    tuning = Tuning(**sections)  # type: ignore[arg-type]
+    try:
+        tuning = validate(Tuning, _without_comments(data))
+    except ValidationError as err:
+        raise _schema_error(first_problem(err, Tuning), path) from None
     hider = tuning.hider
     if hider.calm_distance < hider.panic_distance:
         raise TuningError(
@@ -328,6 +279,32 @@ def parse_tuning(data: object, file: str | os.PathLike[str] | None = None) -> Tu
     return tuning
 
 
+def _schema_error(problem: Problem, path: Path | None) -> TuningError:
+    """The schema's problem as one line naming the archetype and the field."""
+    at, kind = problem.at, problem.kind
+    if not at:
+        got = describe(problem.value)
+        return TuningError(f"expected a JSON object of archetypes, got {got}", file=path)
+    arch = str(at[0])
+    if len(at) == 1:
+        reason = problem.reason
+        if kind in EXTRA:
+            known = [f.name for f in fields(Tuning)]
+            reason = f"unknown archetype (known: {', '.join(known)}){_suggest(arch, known)}"
+        elif kind == "dataclass_type":
+            reason = f"expected an object of fields, got {describe(problem.value)}"
+        return TuningError(reason, file=path, archetype=arch)
+    name = format_path(at[1:])
+    reason = problem.reason
+    if kind in EXTRA:
+        section = typing.get_type_hints(Tuning).get(arch)
+        known = [f.name for f in fields(section)] if section is not None else []
+        reason = f"unknown field{_suggest(name, known)}"
+    elif kind == "missing":
+        reason = "missing (a number is required)"
+    return TuningError(reason, file=path, archetype=arch, field=name)
+
+
 def load_tuning(path: str | os.PathLike[str] = TUNING_FILE) -> Tuning:
     """Read and validate a tuning file (the shipped ``resources/tuning.json`` by default).
 
@@ -337,28 +314,19 @@ def load_tuning(path: str | os.PathLike[str] = TUNING_FILE) -> Tuning:
     """
     file = Path(path)
     try:
-        if file.stat().st_size > MAX_TUNING_BYTES:
-            raise TuningError(f"file is larger than {MAX_TUNING_BYTES:,} bytes", file=file)
-        text = file.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise TuningError(f"cannot read: {exc.strerror or exc}", file=file) from exc
-    except UnicodeDecodeError as exc:
-        raise TuningError(f"not UTF-8 text (byte {exc.start})", file=file) from exc
-
-    def refuse(word: str) -> float:
-        raise TuningError(f"{word} is not allowed; every number must be finite", file=file)
-
-    try:
-        data = json.loads(text, parse_constant=refuse)
-    except json.JSONDecodeError as exc:
-        raise TuningError(
-            f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}", file=file
-        ) from exc
-    except (RecursionError, ValueError) as exc:
-        if isinstance(exc, TuningError):
-            raise
-        raise TuningError(f"invalid JSON: {exc}", file=file) from exc
+        data = read_json_file(file, max_bytes=MAX_TUNING_BYTES, what="tuning file")
+    except JsonFileError as exc:
+        raise _located(exc, file) from exc
     return parse_tuning(data, file)
+
+
+def _located(exc: JsonFileError, file: Path) -> TuningError:
+    """The strict reader's error, its JSON path read as archetype and field."""
+    arch = exc.at[0] if exc.at and isinstance(exc.at[0], str) else None
+    field = format_path(exc.at[1:]) if arch is not None and len(exc.at) > 1 else None
+    if arch is None and exc.at:  # the file is a list: no archetype to name
+        return TuningError(f"at {format_path(exc.at)}: {exc.reason}", file=file)
+    return TuningError(exc.reason, file=file, archetype=arch, field=field)
 
 
 @lru_cache(maxsize=1)

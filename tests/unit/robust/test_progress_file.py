@@ -150,3 +150,28 @@ def test_fuzz_every_start_survives_and_nothing_is_lost(tmp_path: Path, content: 
         old = json.loads(content.decode("utf-8-sig"))["levels"]
         new = json.loads(path.read_bytes())["levels"]
         assert set(old) <= set(new)
+
+
+def test_a_refused_number_or_a_level_given_twice_skips_that_entry_only(tmp_path: Path) -> None:
+    # Given a file whose level "a" is written twice and whose level "b" holds a NaN
+    path = tmp_path / "progress.json"
+    original = (
+        '{"levels": {"a": {"wins": 1}, "b": {"best_time": NaN}, "c": {"wins": 4},'
+        ' "a": {"wins": 9}}}'
+    )
+    path.write_text(original)
+    # When the game starts and saves a win
+    store = ProgressStore(path)
+    assert store.progress.levels == {"c": LevelRecord(4, None)}
+    assert sorted(store.progress.skipped) == ["a", "b"]
+    store.record_win("c", 2.0)
+    # Then the good entry is kept, and the whole old file beside it
+    assert (tmp_path / "progress.json.corrupt").read_text() == original
+    assert ProgressStore(path).record("c") == LevelRecord(5, 2.0)
+
+
+def test_a_refused_value_outside_the_levels_sets_the_file_aside(tmp_path: Path) -> None:
+    path = tmp_path / "progress.json"
+    path.write_text('{"version": NaN, "levels": {"a": {"wins": 1}}}')
+    assert ProgressStore(path).progress.levels == {}
+    assert _names(tmp_path) == ["progress.json.corrupt"]

@@ -119,3 +119,19 @@ def test_location_follows_the_environment(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.delenv(ENV_VAR)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert default_progress_path() == tmp_path / "steering-game" / "progress.json"
+
+
+def test_the_default_folder_is_under_xdg_data_home_when_it_is_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given no override and a data folder of the user's own
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    # When the game asks where progress lives
+    path = default_progress_path()
+    # Then it is under that folder (platformdirs honours XDG_DATA_HOME on Linux)
+    assert path.is_relative_to(tmp_path / "data")
+    assert path.name == "progress.json"
+    # And a win saved there is read back
+    ProgressStore(path).record_win("a", 3.0)
+    assert ProgressStore(default_progress_path()).record("a") == LevelRecord(1, 3.0)
