@@ -36,7 +36,8 @@ from game.level.schema import (
 )
 from game.level.shipped import LEVELS_DIR
 from game.level.tiled import MapInfo, iter_objects, object_identity, read_properties
-from game.level.values import kind_of, read_integer, suggest
+from game.level.values import read_integer, suggest
+from game.strict_json import describe
 
 __all__ = ["parse_level"]
 
@@ -58,18 +59,18 @@ def parse_level(raw: dict[str, Any], source: str | os.PathLike[str] | None = Non
     file = Path(source) if source is not None else None
     where = Where(file)
     if not isinstance(raw, dict):
-        raise where.error(f"not a Tiled map: expected a JSON object, got {kind_of(raw)}")
+        raise where.error(f"not a Tiled map: expected a JSON object, got {describe(raw)}")
     kind = raw.get("type", "map")
     if kind != "map":
-        raise where.error(f'not a Tiled map: type is {kind_of(kind)}, expected "map"', "type")
+        raise where.error(f'not a Tiled map: type is {describe(kind)}, expected "map"', "type")
     orientation = raw.get("orientation", "orthogonal")
     if orientation != "orthogonal":
         raise where.error(
-            f"only orthogonal maps are supported, got {kind_of(orientation)}", "orientation"
+            f"only orthogonal maps are supported, got {describe(orientation)}", "orientation"
         )
     infinite = raw.get("infinite", False)
     if infinite not in (False, 0) or isinstance(infinite, float):
-        raise where.error(f"infinite maps are not supported (got {kind_of(infinite)})", "infinite")
+        raise where.error(f"infinite maps are not supported (got {describe(infinite)})", "infinite")
     tile_w = read_integer(raw, "tilewidth", where, 1, MAX_WORLD_PX)
     tile_h = read_integer(raw, "tileheight", where, 1, MAX_WORLD_PX)
     width = read_integer(raw, "width", where, 1, MAX_WORLD_PX)

@@ -34,7 +34,8 @@ from game.level.tiled import (
     rotate,
     shape_of,
 )
-from game.level.values import kind_of, read_number, suggest
+from game.level.values import read_number, suggest
+from game.strict_json import describe
 
 __all__ = ["CIRCLE_TOLERANCE", "parse_object"]
 
@@ -242,14 +243,14 @@ def _path_points(
     least ``least`` distinct ones (``noun`` names the object in the message)."""
     raw = obj[shape]
     if not isinstance(raw, list):
-        raise where.error(f"expected a list of {{x, y}} points, got {kind_of(raw)}", shape)
+        raise where.error(f"expected a list of {{x, y}} points, got {describe(raw)}", shape)
     if len(raw) > MAX_PATH_POINTS:
         raise where.error(f"{len(raw):,} points; at most {MAX_PATH_POINTS:,}", shape)
     points: list[Point] = []
     for index, entry in enumerate(raw):
         field = f"{shape}[{index}]"
         if not isinstance(entry, dict):
-            raise where.error(f"expected an {{x, y}} point, got {kind_of(entry)}", field)
+            raise where.error(f"expected an {{x, y}} point, got {describe(entry)}", field)
         px = read_number(entry, "x", where)
         py = read_number(entry, "y", where)
         dx, dy = rotate(px, py, rotation)

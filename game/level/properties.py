@@ -14,7 +14,8 @@ from game.level.errors import Where
 from game.level.schema import MAX_PATH_POINTS, ClassSpec, PropSpec
 from game.level.text import PLAIN_NUMBER, plain_number, text_problem
 from game.level.tiled import tiled_float
-from game.level.values import MAX_MAGNITUDE, is_number, kind_of, show_number, suggest
+from game.level.values import MAX_MAGNITUDE, is_number, show_number, suggest
+from game.strict_json import describe
 
 __all__ = ["number_list", "property_value", "warn_unknown"]
 
@@ -70,7 +71,7 @@ def _floats(value: str, spec: PropSpec, where: Where) -> tuple[float, ...]:
         word = item.strip()
         if not _NUMBER.fullmatch(word):
             raise where.error(
-                f"expected numbers separated by commas; value {k} is {kind_of(word)}",
+                f"expected numbers separated by commas; value {k} is {describe(word)}",
                 spec.name,
             )
         number = float(word)
@@ -107,12 +108,12 @@ def property_value(
     allowed = _TILED_TYPES[spec.kind]
     if declared is not None and declared not in allowed:
         raise where.error(
-            f"expected a {allowed[0]} property, got a {declared} property ({kind_of(value)})",
+            f"expected a {allowed[0]} property, got a {declared} property ({describe(value)})",
             field,
         )
     if spec.kind in ("float", "int"):
         if not is_number(value):
-            raise where.error(f"expected a number, got {kind_of(value)}", field)
+            raise where.error(f"expected a number, got {describe(value)}", field)
         if abs(value) > MAX_MAGNITUDE:
             raise where.error(f"{show_number(value)} is absurdly large", field)
         fraction = isinstance(value, float) and not value.is_integer()
@@ -133,11 +134,11 @@ def property_value(
         return number
     if spec.kind == "bool":
         if not isinstance(value, bool):
-            raise where.error(f"expected true or false, got {kind_of(value)}", field)
+            raise where.error(f"expected true or false, got {describe(value)}", field)
         return value
     if not isinstance(value, str):
         expected = "numbers separated by commas in a string" if spec.kind == "floats" else ""
-        raise where.error(f"expected {expected or 'a string'}, got {kind_of(value)}", field)
+        raise where.error(f"expected {expected or 'a string'}, got {describe(value)}", field)
     if spec.kind == "floats":
         return _floats(value, spec, where)
     problem = text_problem(value, field)

@@ -9,11 +9,8 @@ JSON rather than through ``arcade.load_tilemap`` (which misplaces ellipses) or p
 
 from __future__ import annotations
 
-import errno
-import json
 import math
 import os
-import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +19,16 @@ from typing import Any
 from game.level.errors import NO_ID, LevelError, Where
 from game.level.schema import MAX_FILE_BYTES, MAX_LAYER_DEPTH, MAX_OBJECTS, MAX_WORLD_PX
 from game.level.text import text_problem
-from game.level.values import MAX_MAGNITUDE, is_number, kind_of
+from game.level.values import MAX_MAGNITUDE, is_number
+from game.strict_json import (
+    JsonFileError,
+    JsonPath,
+    describe,
+    format_path,
+    loads_strict,
+    loads_with_problems,
+    read_json_file,
+)
 
 __all__ = [
     "COORD_DECIMALS",
@@ -90,15 +96,6 @@ def quantize(value: float) -> float:
     return round(value, COORD_DECIMALS) + 0.0
 
 
-class _NonFinite:
-    """Stands in for a JSON ``NaN``/``Infinity`` until the scan reports where it was."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-
 @dataclass(frozen=True)
 class MapInfo:
     """What parsing one object needs to know about its map.
@@ -117,7 +114,7 @@ class MapInfo:
 
 
 def read_raw(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read a level file's raw JSON, refusing unreadable, huge, invalid or non-finite files.
+    """Read a level file's raw JSON under the strict JSON policy (:mod:`game.strict_json`).
 
     Args:
         path: The ``.tmj`` file.
@@ -126,93 +123,65 @@ def read_raw(path: str | os.PathLike[str]) -> dict[str, Any]:
         The decoded JSON object.
 
     Raises:
-        LevelError: if the file cannot be read or is not a JSON object of finite numbers.
+        LevelError: if the file cannot be read, is not a JSON object, or holds a non-finite
+            number or a key given twice (named with its object and field).
     """
     file = Path(path)
     try:
-        info = file.stat()
-        size = info.st_size
-        if stat.S_ISDIR(info.st_mode):
-            raise LevelError("is a directory, not a level file", file=file)
-        if not stat.S_ISREG(info.st_mode):
-            # never opened: reading a FIFO would block
-            raise LevelError("not a regular file (a FIFO, socket or device)", file=file)
-        if size > MAX_FILE_BYTES:
-            raise LevelError(f"file is {size:,} bytes; at most {MAX_FILE_BYTES:,}", file=file)
-        text = file.read_text(encoding="utf-8-sig")  # a byte-order mark is allowed
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise LevelError("cannot read: symbolic link loop", file=file) from exc
-        raise LevelError(f"cannot read: {exc.strerror or exc}", file=file) from exc
-    except UnicodeDecodeError as exc:
-        raise LevelError(f"not UTF-8 text (byte {exc.start})", file=file) from exc
-    return decode_map(text, file)
+        data = read_json_file(file, max_bytes=MAX_FILE_BYTES, what="level file")
+    except JsonFileError as exc:
+        raise _level_error(exc, file, None) from exc
+    return _as_map(data, file)
 
 
 def decode_map(text: str, file: Path | None) -> dict[str, Any]:
-    """Decode JSON text into a dict, reporting any NaN/Infinity with its object and field."""
+    """Decode a level's JSON text (see :func:`read_raw`); ``file`` is named in errors."""
     try:
-        data = json.loads(text, parse_constant=_NonFinite)
-    except json.JSONDecodeError as exc:
-        raise LevelError(
-            f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}", file=file
-        ) from exc
-    except RecursionError as exc:
-        raise LevelError("invalid JSON: nested too deeply", file=file) from exc
-    except ValueError as exc:  # e.g. an integer longer than Python's 4300-digit limit
-        raise LevelError(f"invalid JSON: {exc}", file=file) from exc
+        data = loads_strict(text)
+    except JsonFileError as exc:
+        raise _level_error(exc, file, text) from exc
+    return _as_map(data, file)
+
+
+def _as_map(data: Any, file: Path | None) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise LevelError(
-            f"not a Tiled map: the top level is {kind_of(data)}, not a JSON object", file=file
+            f"not a Tiled map: the top level is {describe(data)}, not a JSON object", file=file
         )
-    _refuse_non_finite(data, file)
     return data
 
 
-def _refuse_non_finite(data: dict[str, Any], file: Path | None) -> None:
-    """Raise at the first NaN, Infinity or overflowing number (``1e999``) anywhere in the map."""
-    # Iterative: a deep but valid JSON tree must not hit Python's recursion limit here.
-    stack: list[tuple[object, tuple[str | int, ...], dict[str, Any] | None, int]] = [
-        (data, (), None, 0)
-    ]
-    while stack:
-        value, jpath, obj, obj_depth = stack.pop()
-        bad: str | None = None
-        if isinstance(value, _NonFinite):
-            bad = f"{value.text} is not allowed; every number must be finite"
-        elif isinstance(value, float) and not math.isfinite(value):
-            bad = "number out of range (it overflows to infinity)"
-        if bad is not None:
-            raise _located_error(data, jpath, obj, obj_depth, file, bad)
-        children: list[tuple[object, tuple[str | int, ...], dict[str, Any] | None, int]] = []
-        if isinstance(value, dict):
-            for key, item in value.items():
-                children.append((item, (*jpath, key), obj, obj_depth))
-        elif isinstance(value, list):
-            in_objects = bool(jpath) and jpath[-1] == "objects"
-            for index, item in enumerate(value):
-                if in_objects and isinstance(item, dict):
-                    children.append((item, (*jpath, index), item, len(jpath) + 1))
-                else:
-                    children.append((item, (*jpath, index), obj, obj_depth))
-        stack.extend(reversed(children))  # so the first bad value in the file is reported
+def _level_error(exc: JsonFileError, file: Path | None, text: str | None) -> LevelError:
+    """The strict reader's refusal as a level error naming the object and field it is in."""
+    if not exc.at:
+        return LevelError(exc.reason, file=file)
+    try:  # the error path only: decode again, keeping the refused values, to find the object
+        tree, _ = loads_with_problems(text if text is not None else Path(file or "").read_bytes())
+    except (OSError, JsonFileError):
+        return LevelError(exc.reason, file=file, field=format_path(exc.at))
+    return _located_error(tree, exc.at, file, exc.reason)
 
 
-def _located_error(
-    data: dict[str, Any],
-    jpath: tuple[str | int, ...],
-    obj: dict[str, Any] | None,
-    obj_depth: int,
-    file: Path | None,
-    reason: str,
-) -> LevelError:
-    """Build an error for a bad value at ``jpath``, naming its object and property if any."""
-    rel = jpath[obj_depth:] if obj is not None else jpath
+def _located_error(data: Any, at: JsonPath, file: Path | None, reason: str) -> LevelError:
+    """An error for a bad value at ``at``, naming its object (the innermost element of an
+    ``objects`` list on the way) and its property if any."""
+    obj: dict[str, Any] | None = None
+    depth = 0
+    node: Any = data
+    for k, part in enumerate(at):
+        inside = k > 0 and at[k - 1] == "objects" and isinstance(part, int)
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            break
+        if inside and isinstance(node, dict):
+            obj, depth = node, k + 1
+    rel = at[depth:] if obj is not None else at
     owner: object = obj if obj is not None else data
-    field = _format_jpath(rel)
+    field = format_path(rel)
     if len(rel) == 3 and rel[0] == "properties" and rel[2] == "value" and isinstance(owner, dict):
         props = owner.get("properties")
-        if isinstance(props, list) and isinstance(rel[1], int):
+        if isinstance(props, list) and isinstance(rel[1], int) and rel[1] < len(props):
             name = props[rel[1]].get("name") if isinstance(props[rel[1]], dict) else None
             if isinstance(name, str):
                 field = name
@@ -228,14 +197,6 @@ def _located_error(
         object_class=raw_class(obj) or None,
         field=field,
     )
-
-
-def _format_jpath(jpath: tuple[str | int, ...]) -> str:
-    """Format a JSON path as ``layers[0].objects[2].x``."""
-    text = ""
-    for part in jpath:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text
 
 
 def raw_class(obj: dict[str, Any]) -> str:
@@ -268,7 +229,7 @@ def class_of(obj: dict[str, Any], where: Where) -> str:
         if value is None:
             continue
         if not isinstance(value, str):
-            raise where.error(f"expected a class name string, got {kind_of(value)}", key)
+            raise where.error(f"expected a class name string, got {describe(value)}", key)
         if value:
             found[key] = value
     if len(found) == 2 and found["class"] != found["type"]:
@@ -296,23 +257,23 @@ def read_properties(owner: dict[str, Any], where: Where) -> dict[str, tuple[str 
         return {}
     if not isinstance(raw, list):
         raise where.error(
-            f"expected a list of {{name, type, value}} entries, got {kind_of(raw)}", "properties"
+            f"expected a list of {{name, type, value}} entries, got {describe(raw)}", "properties"
         )
     result: dict[str, tuple[str | None, Any]] = {}
     for index, entry in enumerate(raw):
         field = f"properties[{index}]"
         if not isinstance(entry, dict):
             raise where.error(
-                f"expected a {{name, type, value}} object, got {kind_of(entry)}", field
+                f"expected a {{name, type, value}} object, got {describe(entry)}", field
             )
         name = entry.get("name")
         if not isinstance(name, str) or not name:
-            raise where.error(f"a property needs a non-empty name, got {kind_of(name)}", field)
+            raise where.error(f"a property needs a non-empty name, got {describe(name)}", field)
         if "value" not in entry:
             raise where.error("property has no value", name)
         declared = entry.get("type")
         if declared is not None and not isinstance(declared, str):
-            raise where.error(f"property type must be a string, got {kind_of(declared)}", name)
+            raise where.error(f"property type must be a string, got {describe(declared)}", name)
         if name in result:
             raise where.error("property appears twice", name)
         result[name] = (declared, entry["value"])
@@ -337,12 +298,12 @@ def iter_object_layers(
     """
     layers = raw.get("layers")
     if not isinstance(layers, list):
-        raise where.error(f"expected a list of layers, got {kind_of(layers)}", "layers")
+        raise where.error(f"expected a list of layers, got {describe(layers)}", "layers")
 
     def offset(layer: dict[str, Any], key: str, field: str) -> float:
         value = layer.get(key, 0)
         if not is_number(value) or abs(value) > MAX_WORLD_PX:
-            raise where.error(f"expected a layer offset in px, got {kind_of(value)}", field)
+            raise where.error(f"expected a layer offset in px, got {describe(value)}", field)
         return float(value)
 
     def walk(
@@ -353,11 +314,11 @@ def iter_object_layers(
         for index, layer in enumerate(items):
             field = f"{jpath}[{index}]"
             if not isinstance(layer, dict):
-                raise where.error(f"expected a layer object, got {kind_of(layer)}", field)
+                raise where.error(f"expected a layer object, got {describe(layer)}", field)
             kind = layer.get("type")
             if not isinstance(kind, str):
                 raise where.error(
-                    f"layer type must be a string, got {kind_of(kind)}", field + ".type"
+                    f"layer type must be a string, got {describe(kind)}", field + ".type"
                 )
             lx = ox + offset(layer, "offsetx", field + ".offsetx")
             ly = oy + offset(layer, "offsety", field + ".offsety")
@@ -365,14 +326,14 @@ def iter_object_layers(
                 objects = layer.setdefault("objects", [])
                 if not isinstance(objects, list):
                     raise where.error(
-                        f"expected a list of objects, got {kind_of(objects)}", field + ".objects"
+                        f"expected a list of objects, got {describe(objects)}", field + ".objects"
                     )
                 yield layer, objects, lx, ly
             elif kind == "group":
                 sub = layer.get("layers", [])
                 if not isinstance(sub, list):
                     raise where.error(
-                        f"expected a list of layers, got {kind_of(sub)}", field + ".layers"
+                        f"expected a list of layers, got {describe(sub)}", field + ".layers"
                     )
                 yield from walk(sub, field + ".layers", depth + 1, lx, ly)
 
@@ -401,7 +362,7 @@ def iter_objects(
             raise where.error(f"more than {MAX_OBJECTS:,} objects in the map", "layers")
         for index, obj in enumerate(objects):
             if not isinstance(obj, dict):
-                raise where.error(f"expected an object, got {kind_of(obj)}", f"objects[{index}]")
+                raise where.error(f"expected an object, got {describe(obj)}", f"objects[{index}]")
             yield obj, objects, ox, oy
 
 
@@ -425,7 +386,7 @@ def object_identity(obj: dict[str, Any], where: Where) -> Where:
         oid = int(oid)
     if not isinstance(oid, int) or isinstance(oid, bool) or not 1 <= oid <= MAX_OBJECT_ID:
         raise LevelError(
-            f"every object needs an integer id from 1 to {MAX_OBJECT_ID:,}, got {kind_of(oid)}",
+            f"every object needs an integer id from 1 to {MAX_OBJECT_ID:,}, got {describe(oid)}",
             file=where.file,
             object_id=oid if isinstance(oid, int) and not isinstance(oid, bool) else NO_ID,
             object_name=name,
@@ -434,7 +395,7 @@ def object_identity(obj: dict[str, Any], where: Where) -> Where:
         )
     here = Where(where.file, oid, name)
     if not isinstance(raw_name, str) and raw_name is not None:
-        raise here.error(f"expected a string, got {kind_of(raw_name)}", "name")
+        raise here.error(f"expected a string, got {describe(raw_name)}", "name")
     problem = text_problem(name, "name")
     if problem:
         raise here.error(problem, "name")
@@ -446,7 +407,7 @@ def shape_of(obj: dict[str, Any], where: Where) -> str:
     for key in ("point", "ellipse"):
         value = obj.get(key, False)
         if not isinstance(value, bool):
-            raise where.error(f"expected true or false, got {kind_of(value)}", key)
+            raise where.error(f"expected true or false, got {describe(value)}", key)
         if value:
             return key
     for key in ("polygon", "polyline"):

@@ -6,15 +6,14 @@ Shared by the raw map reader (:mod:`game.level.tiled`), the object checks and th
 from __future__ import annotations
 
 import difflib
-import json
 from typing import Any
 
 from game.level.errors import Where
+from game.strict_json import describe
 
 __all__ = [
     "MAX_MAGNITUDE",
     "is_number",
-    "kind_of",
     "read_integer",
     "read_number",
     "show_number",
@@ -33,24 +32,6 @@ def show_number(value: float) -> str:
     if isinstance(value, int):
         return f"{value:,}"
     return f"{value:g}"
-
-
-def kind_of(value: object) -> str:
-    """Describe a JSON value's type and value for a message: ``string "far"``."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"boolean {json.dumps(value)}"
-    if isinstance(value, int | float):
-        return f"number {show_number(value)}"
-    if isinstance(value, str):
-        text = value if len(value) <= 40 else value[:40] + "..."
-        return f"string {json.dumps(text, ensure_ascii=False)}"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
@@ -78,7 +59,7 @@ def read_number(
         return default
     value = obj[key]
     if not is_number(value):
-        raise where.error(f"expected a number, got {kind_of(value)}", key)
+        raise where.error(f"expected a number, got {describe(value)}", key)
     if abs(value) > MAX_MAGNITUDE:
         raise where.error(f"{show_number(value)} is absurdly large", key)
     return float(value)
@@ -92,7 +73,7 @@ def read_integer(obj: dict[str, Any], key: str, where: Where, minimum: int, maxi
     if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_MAGNITUDE:
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise where.error(f"expected an integer, got {kind_of(value)}", key)
+        raise where.error(f"expected an integer, got {describe(value)}", key)
     if value < minimum:
         raise where.error(f"must be at least {minimum}, got {value}", key)
     if value > maximum:
