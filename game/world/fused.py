@@ -18,6 +18,10 @@ step's length or a behaviour's setting changes. What
 changes every step (the paths' packed geometry, how far the rocks moved since their grid was
 built, the neighbour grid above BRUTE_MAX agents, the wander's draws, the currents at the
 bodies, the player, the input) is passed with each call.
+
+Why one file: the plan's records are tuples the compiled passes unpack by position, so the
+binding (:class:`StepPlan`, :class:`SidePlan` and what fills them) and the passes change
+together; split, one layout would live in two files.
 """
 
 from __future__ import annotations

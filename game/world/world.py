@@ -1,5 +1,8 @@
 """The world: a level brought to life with pymunk physics and the steering core, one fixed step
-at a time, with no window. Everything a renderer needs is an array on :class:`World`."""
+at a time, with no window. Everything a renderer needs is an array on :class:`World`.
+
+Its parts are made from the level in :mod:`game.world.build`; an editor's live changes are
+applied in :mod:`game.world.edit`; each step's systems live in their own modules."""
 
 from __future__ import annotations
 
@@ -12,66 +15,35 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from game.clock import DT
-from game.level import EnemySpawn, ExitData, Level, NpcSpawn
-from game.level.changes import Change, ObjectsChanged, RockChanged, RockRemoved
-from game.level.sync import apply_changes
-from steering import (
-    AgentGroup,
-    AvoidObstacles,
-    AvoidWalls,
-    Contain,
-    Debug,
-    DriftingPath,
-    Obstacles,
-    Path,
-    PathSet,
-    Separate,
-    Walls,
-)
-from steering.vec import (
-    FloatArray,
-)
+from game.level import Level
+from game.level.changes import Change
+from steering import AgentGroup, Debug, Obstacles, Separate
+from steering.vec import FloatArray
 
-from .brains import (
-    MODE_NAMES,
-    CrowdBrain,
-    EnemyMinds,
-    Mode,
-    NpcRules,
+from .brains import MODE_NAMES, NpcRules
+from .build import (
+    exit_arrays,
+    level_paths,
+    level_walls,
+    make_brain,
+    make_minds,
+    make_physics,
+    patrol_pace,
+    turn_rates,
 )
 from .currents import Currents
 from .decide import decide
+from .edit import apply_edit
 from .motion import ROCK_FRICTION, ROCK_GRIP, read_back
 from .move import move
 from .perceive import perceive
-from .physics import (
-    ENEMY_TYPE,
-    NPC_TYPE,
-    PLAYER_TYPE,
-    Physics,
-    PhysicsSettings,
-)
-from .spawn import (
-    ENEMY,
-    KIND_NAMES,
-    NPC,
-    PLAYER,
-    Archetype,
-    Roster,
-    agent_mass,
-    build_roster,
-)
+from .physics import PhysicsSettings
+from .respawn import carry_over
+from .spawn import KIND_NAMES, Roster, agent_mass, build_roster
 from .state import LIMITS, MOTION, AgentState
 from .steer import steer
 from .think import think
-from .tuning import (
-    FormationTuning,
-    PatrolTuning,
-    SentinelTuning,
-    Tuning,
-    default_tuning,
-    turn_rate_rad,
-)
+from .tuning import Tuning, default_tuning
 
 __all__ = ["DT", "OUTCOMES", "ROCK_FRICTION", "ROCK_GRIP", "World"]
 
@@ -196,7 +168,7 @@ class World:
             max_force=roster.max_force,
             radius=roster.radius,
             mass=agent_mass(roster.radius),
-            max_turn_rate=_turn_rates(roster.archetype, tuning),
+            max_turn_rate=turn_rates(roster.archetype, tuning),
         )
         a = self.agents
         self.crowd = AgentGroup(
@@ -212,95 +184,24 @@ class World:
         self.crowd.column("separation")[:] = roster.separation[1:]
 
         # Paths, shared and editable; drifting ones move by themselves.
-        self.paths = PathSet()
-        for k, pd in enumerate(level.paths):
-            self.paths[pd.name] = Path(pd.points, closed=pd.closed, radius=pd.radii or pd.radius)
-            if pd.drift > 0:
-                drift = DriftingPath(
-                    pd.points, (pd.drift, pd.drift), pd.drift_speed, seed=self.seed * 7919 + k
-                )
-                self.paths.set_drift(pd.name, drift)
+        self.paths = level_paths(level, self.seed)
         self.path_index = roster.path
-
-        # Rocks.
-        obs = level.obstacles
-        centres = np.array([(o.x, o.y) for o in obs], dtype=np.float64).reshape(-1, 2)
-        radii = np.array([o.radius for o in obs], dtype=np.float64)
-        dynamic = np.array([o.dynamic for o in obs], dtype=bool)
         #: Incremented by every rock edit (:meth:`edit`), so drawings know to rebuild.
         self.rocks_version = 0
-        rock_mass = np.array([o.mass for o in obs], dtype=np.float64)
-
-        segs = [(seg, wd.thickness) for wd in level.walls for seg in wd.segments]
-        self.walls = Walls.create(np.array([sg for sg, _ in segs]).reshape(-1, 2, 2))
-        self.wall_thickness = np.array([t for _, t in segs], dtype=np.float64)
-
+        self.walls, self.wall_thickness = level_walls(level)
         self.currents = Currents.from_level(level)
-
-        types = np.where(
-            roster.kind == PLAYER, PLAYER_TYPE, np.where(roster.kind == ENEMY, ENEMY_TYPE, NPC_TYPE)
-        )
-        self.physics = Physics(
-            (level.width_px, level.height_px),
-            a.pos,
-            a.radius,
-            a.mass,
-            types,
-            centres,
-            radii,
-            rock_mass,
-            dynamic,
-            settings,
-            self.walls.segments,
-            self.wall_thickness / 2,
-            np.array([o.id for o in obs], dtype=np.int64),
-        )
-
-        # Brains.
-        mode = np.full(n, Mode.NONE, dtype=np.int8)
-        enemies = np.flatnonzero(roster.kind == ENEMY)
-        arch = roster.archetype[enemies]
-        sentinel = arch == Archetype.SENTINEL
-        follower = roster.leader[enemies] >= 0
-        mode[enemies] = np.where(roster.path[enemies] >= 0, Mode.PATROL, Mode.WANDER)
-        mode[enemies[sentinel]] = Mode.GUARD
-        mode[enemies[follower]] = Mode.FORM
-        per_arch: dict[Archetype, PatrolTuning | SentinelTuning | FormationTuning] = {
-            Archetype.PATROL: tuning.patrol,
-            Archetype.SENTINEL: tuning.sentinel,
-            Archetype.FORMATION: tuning.formation,
-        }
-        angle = np.array([per_arch[Archetype(a)].sight_angle for a in arch.tolist()])
-        self.minds = EnemyMinds(
-            enemies,
-            roster.sight[enemies],
-            roster.path[enemies] >= 0,
-            half_angle=np.radians(angle).reshape(-1),
-            lose_after=np.array(
-                [per_arch[Archetype(a)].lose_sight_after for a in arch.tolist()]
-            ).reshape(-1),
-            sentinel=sentinel,
-            follower=follower,
-            squad=roster.squad[enemies],
-        )
-        # (N,) the fraction of max speed each agent patrols at.
-        pace = np.where(
-            roster.archetype == Archetype.FORMATION,
-            tuning.formation.patrol_speed,
-            tuning.patrol.patrol_speed,
-        )
+        self.physics = make_physics(level, roster, a, self.walls, self.wall_thickness, settings)
+        mode, self.minds = make_minds(roster, tuning)
         self.npcs = NpcRules.of(roster)
-        w, h = level.width_px, level.height_px
-        self.brain = CrowdBrain(
-            contain=Contain(0.0, 0.0, w, h),
-            avoid=AvoidObstacles(self.physics.obstacles),
-            walls=_wall_avoidance(self.walls, self.wall_thickness, tuning),
-            paths=self.paths,
-            currents=self.currents,
-            rng=np.random.default_rng(wander_seq),
-            tuning=tuning,
-            drag=self.currents.drag,  # issue 15: patrols hold their route in a current
-            bounds=(0.0, 0.0, w, h),  # issue 15: fish turn back from the map's edges
+        self.brain = make_brain(
+            level,
+            self.physics.obstacles,
+            self.walls,
+            self.wall_thickness,
+            self.paths,
+            self.currents,
+            np.random.default_rng(wander_seq),
+            tuning,
         )
         #: Every per-agent column: the engine's groups (``agents``, ``crowd``) and the
         #: enemies' minds work on its arrays.
@@ -311,7 +212,7 @@ class World:
             kind=roster.kind,
             archetype=roster.archetype,
             path_index=roster.path,
-            pace=pace,
+            pace=patrol_pace(roster, tuning),
             leads=leads,
             memory=self.crowd.state,
             fills=self.crowd.fills,
@@ -321,7 +222,7 @@ class World:
         self.separate = Separate(per_agent=True)
         #: (X, 4) the exits' rectangles (left, bottom, right, top), and (X, 2) their centres
         #: (sentinels guard the one nearest the player).
-        self.exit_rects, self.exit_centres = _exit_arrays(level.exits)
+        self.exit_rects, self.exit_centres = exit_arrays(level.exits)
         #: Called as ``timer(system, seconds)`` after each system of a step when set (the
         #: bench's hook: see :attr:`systems`).
         self.timer: Callable[[str, float], None] | None = None
@@ -414,21 +315,8 @@ class World:
     # -- editing -----------------------------------------------------------------------------
 
     def edit(self, changes: Sequence[Change], level: Level | None = None) -> str:
-        """Apply an editor's changes (:class:`~game.level.changes.Change` events) live,
-        with no rebuild: agents keep their positions, velocities and path progress.
-
-        Paths change in place in :attr:`paths` with the fewest node edits (followers keep
-        their progress; a drifting path gets a new drift base); a new path gets a new slot.
-        Rocks are moved, resized, added or removed in the pymunk space in place (a pushable
-        rock whose place in the level did not change stays where it was pushed); the steering
-        core's obstacles and the world's per-body arrays follow. Exits and flow regions are
-        replaced; a spawn's speeds, force, sight, separation and place (the post its wanderers
-        roam round) reach its agents at once.
-        An edit that changes which agents exist (a spawn added or removed; its count, path,
-        radius, wander, role, formation, spacing, queueing or avoidance changed; the world's
-        size) or edits a wall carries the running world over to the edited level
-        (:func:`~game.world.respawn.carry_over`): agents that still exist keep their place,
-        motion and memory, new ones start at their spawns, and the clock goes on.
+        """Apply an editor's changes (:class:`~game.level.changes.Change` events) live, with no
+        rebuild where the agents stay the same (:func:`~game.world.edit.apply_edit`).
 
         Args:
             changes: the events of one update of the edited level, in order.
@@ -439,30 +327,12 @@ class World:
             themselves changed (a drawing made from :attr:`level` or sized by the agents must
             be rebuilt).
         """
-        old = self.level
-        if level is not None:
-            self.level = level
-        if apply_changes(self.paths, changes, self.time):
-            self._edit_rocks(changes, old, level)
-        fields = {c.field for c in changes if isinstance(c, ObjectsChanged)}
-        if not fields or level is None:
-            return ""
-        if fields & {"map", "walls"} or not self._edit_spawns(old, level):
-            self._carry_over(level)
-            return "redraw"
-        if "exits" in fields:
-            # Sentinels guard the exit nearest the player: the edited exits, not the old ones.
-            self.exit_rects, self.exit_centres = _exit_arrays(level.exits)
-        if "flows" in fields:
-            self.currents.items[:] = Currents.from_level(level).items
-            self.currents.remember(np.zeros((0, 2)), np.zeros((0, 2)))
-            self.body_current, self.body_in_current = self.currents.velocity_at(self.physics.pos)
-        return "redraw" if fields & {"exits", "flows"} else ""
+        return apply_edit(self, changes, level)
 
-    def _carry_over(self, level: Level) -> None:
-        """Become a world of ``level`` with this one's running state (see :meth:`edit`)."""
-        from .respawn import carry_over
-
+    def carry_over_to(self, level: Level) -> None:
+        """Become a world of ``level`` with this one's running state, built with this one's
+        seed and options (:func:`~game.world.respawn.carry_over`: agents that still exist keep
+        their place, motion and memory, new ones start at their spawns, the clock goes on)."""
         fresh = World(
             level,
             self.seed,
@@ -480,88 +350,6 @@ class World:
         state = vars(self)
         state.clear()
         state.update(vars(fresh))
-
-    def _edit_rocks(self, changes: Sequence[Change], old: Level, level: Level | None) -> None:
-        """Mirror rock events in the physics (see :meth:`edit`)."""
-        phys = self.physics
-        rebuild: int | None = None
-        if level is not None:
-            # A rock that became pushable or fixed, or a rock taken from the middle: the rocks
-            # from there on are made again from the level.
-            removed = any(isinstance(c, RockRemoved) for c in changes)
-            for c in changes:
-                if isinstance(c, RockChanged) and c.index < len(old.obstacles):
-                    was = old.obstacles[c.index]
-                    if removed or (was.dynamic, was.mass) != (c.dynamic, c.mass):
-                        rebuild = c.index if rebuild is None else min(rebuild, c.index)
-        live = phys.rock_centres()
-        for change in changes:
-            if isinstance(change, RockChanged):
-                if rebuild is not None and change.index >= rebuild:
-                    continue
-                centre = (float(change.x), float(change.y))
-                if change.index < phys.rock_id.size:
-                    was_at = (
-                        old.obstacles[change.index] if change.index < len(old.obstacles) else None
-                    )
-                    if change.dynamic and was_at is not None and (was_at.x, was_at.y) == centre:
-                        centre = (float(live[change.index, 0]), float(live[change.index, 1]))
-                    phys.edit_rock(change.index, centre, float(change.radius), change.id)
-                else:
-                    phys.add_rock(
-                        centre, float(change.radius), change.dynamic, change.mass, change.id
-                    )
-            elif isinstance(change, RockRemoved) and phys.rock_id.size and rebuild is None:
-                phys.remove_last_rock()
-        if rebuild is not None and level is not None:
-            while phys.rock_id.size > rebuild:
-                phys.remove_last_rock()
-            for rock in level.obstacles[rebuild:]:
-                phys.add_rock((rock.x, rock.y), rock.radius, rock.dynamic, rock.mass, rock.id)
-        self._sync_rocks()
-
-    def _edit_spawns(self, old: Level, new: Level) -> bool:
-        """Bring agents' limits in line with their edited spawns; False when the edit
-        changes which agents exist (see :meth:`edit`)."""
-
-        def roster_of(level: Level) -> list[tuple[object, ...]]:
-            rows: list[tuple[object, ...]] = [(level.player.id, level.player.radius)]
-            # Role, formation, queueing and avoidance are the roster's too (the archetype, the
-            # slots, the NPC rules), so changing one carries the world over.
-            rows += [
-                (e.id, e.count, e.path, e.radius, e.role, e.formation, e.spacing)
-                for e in level.enemies
-            ]
-            rows += [
-                (n.id, n.count, n.path, n.radius, n.wander, n.role, n.queue, n.avoid)
-                for n in level.npcs
-            ]
-            return rows
-
-        if roster_of(old) != roster_of(new):
-            return False
-        a = self.agents
-        a.max_speed[0] = new.player.max_speed
-        separation = self.crowd.column("separation")
-        spawns: list[EnemySpawn | NpcSpawn] = [*new.enemies, *new.npcs]
-        for spawn in spawns:
-            kind = ENEMY if isinstance(spawn, EnemySpawn) else NPC
-            rows = np.flatnonzero((self.kind == kind) & (self.spawn_id == spawn.id))
-            a.max_speed[rows] = spawn.max_speed
-            a.max_force[rows] = spawn.max_force
-            separation[rows - 1] = spawn.separation
-            # A moved spawn moves its agents' post: what a wanderer without a path roams
-            # round and is pulled back to (the agents stay where they are).
-            self.roster.post[rows] = (spawn.x, spawn.y)
-            if isinstance(spawn, EnemySpawn):
-                self.minds.sight[np.isin(self.minds.rows, rows)] = spawn.sight
-        return True
-
-    def _sync_rocks(self) -> None:
-        """Bring what steers by the rocks in line with the physics' rocks after an edit."""
-        self.brain.avoid.obstacles = self.physics.obstacles
-        self.rocks_version += 1
-        self.read_bodies()
 
     # -- stepping ----------------------------------------------------------------------------
 
@@ -637,44 +425,6 @@ class World:
 
     def _decide(self) -> None:
         decide(self)
-
-
-def _exit_arrays(exits: Sequence[ExitData]) -> tuple[FloatArray, FloatArray]:
-    """(X, 4) the exits' rectangles (left, bottom, right, top) and (X, 2) their centres (the
-    decide system reads the first, sentinels guard the centre nearest the player)."""
-    rects = np.array(
-        [(e.rect.left, e.rect.bottom, e.rect.right, e.rect.top) for e in exits], dtype=np.float64
-    )
-    centres = np.array([e.rect.center for e in exits], dtype=np.float64)
-    return rects.reshape(-1, 4), centres.reshape(-1, 2)
-
-
-def _wall_avoidance(walls: Walls, thickness: FloatArray, tuning: Tuning) -> AvoidWalls | None:
-    """Feelers against the level's walls (None without walls): the skin starts where the
-    thickest wall's surface is, so agents keep clear of every wall's face."""
-    if len(walls) == 0:
-        return None
-    crowd = tuning.crowd
-    return AvoidWalls(
-        walls,
-        feeler_length=crowd.wall_feeler_length,
-        feeler_angle=crowd.wall_feeler_angle,
-        margin=4.0 + float(thickness.max()) / 2,
-    )
-
-
-def _turn_rates(archetype: NDArray[np.int8], tuning: Tuning) -> FloatArray:
-    """(N,) each agent's max turn rate (rad/s; inf: none) from its archetype's tuning."""
-    rates = {
-        Archetype.PLAYER: None,
-        Archetype.PATROL: tuning.patrol.turn_rate,
-        Archetype.SENTINEL: tuning.sentinel.turn_rate,
-        Archetype.FORMATION: tuning.formation.turn_rate,
-        Archetype.FISH: tuning.fish.turn_rate,
-        Archetype.HIDER: tuning.hider.turn_rate,
-    }
-    table = np.array([turn_rate_rad(rates[a]) for a in Archetype])
-    return np.asarray(table[archetype], dtype=np.float64)
 
 
 def _thrust(thrust: ArrayLike) -> tuple[float, float]:

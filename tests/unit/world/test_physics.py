@@ -11,7 +11,7 @@ import pytest
 
 from game.level import load_level, resolve_level
 from game.world import DT, World
-from game.world.physics import BatchIO
+from game.world.physics_batch import BatchIO
 from steering.vec import FloatArray
 
 from .helpers import ascii_level
@@ -217,7 +217,8 @@ def test_the_step_is_fixed() -> None:
 def test_the_pushable_table_by_grid_is_the_one_by_all_pairs(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import game.world.physics as physics
+    import game.world.pushable as pushable
+    from game.world.contacts import MAX_STEP
     from steering.vec import length
 
     # Given a crowd among pushable rocks (the Rock Field, agents scattered over it, and some
@@ -228,7 +229,7 @@ def test_the_pushable_table_by_grid_is_the_one_by_all_pairs(
     pos = phys.pos.copy()
     n, d = world.n, phys.dynamic_rocks.size
     pos[1:n] = rng.uniform((0, 0), (world.level.width_px, world.level.height_px), (n - 1, 2))
-    reach = phys.body_radius[n] + phys.body_radius[:n].max() + 2 * physics.MAX_STEP
+    reach = phys.body_radius[n] + phys.body_radius[:n].max() + 2 * MAX_STEP
     centre = pos[n]
     for k, (dx, dy) in enumerate([(1, 0), (0, -1), (-0.6, 0.8), (0.8, 0.6)]):
         pos[1 + 3 * k] = centre + reach * np.array([dx, dy])
@@ -236,11 +237,11 @@ def test_the_pushable_table_by_grid_is_the_one_by_all_pairs(
         pos[3 + 3 * k] = centre + np.nextafter(reach, np.inf) * np.array([dx, dy])
     assert d > 1
     # When the table is made by the grid
-    start, rock = physics.pushable_pairs(pos, phys.body_radius, phys)
+    start, rock = pushable.pushable_pairs(pos, phys.body_radius, phys)
     # Then it is the table of every pair tested (with the kernels' own hypot): the player with
     # every rock, the others with those in reach, in rock order
     rows = np.arange(n, n + d)
-    reach_of = phys.body_radius[rows] + phys.body_radius[:n].max() + 2 * physics.MAX_STEP
+    reach_of = phys.body_radius[rows] + phys.body_radius[:n].max() + 2 * MAX_STEP
     want = [rows.tolist()]
     for i in range(1, n):
         near = length(pos[rows] - pos[i]) <= reach_of
@@ -250,7 +251,7 @@ def test_the_pushable_table_by_grid_is_the_one_by_all_pairs(
     assert got == want
     assert 0 < rock.size - d < (n - 1) * d
     # and so with a grid of few cells (its cells grown to fit)
-    monkeypatch.setattr(physics, "MAX_PAIR_CELLS", 4)
-    few_start, few_rock = physics.pushable_pairs(pos, phys.body_radius, phys)
+    monkeypatch.setattr(pushable, "MAX_PAIR_CELLS", 4)
+    few_start, few_rock = pushable.pushable_pairs(pos, phys.body_radius, phys)
     np.testing.assert_array_equal(start, few_start)
     np.testing.assert_array_equal(rock, few_rock)
