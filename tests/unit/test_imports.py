@@ -9,15 +9,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = ROOT / "game"
-#: Known uses being removed by other work of issue 26 (a public module for what the loader, the
-#: saver and the editor share): each comes off this list once it is fixed.
-KNOWN = frozenset(
-    {
-        ("game/editor/objects.py", "game.level.loader._Where"),
-        ("game/level/saver.py", "game.level.loader._Where"),
-        ("game/level/saver.py", "game.level.loader._raw_class"),
-    }
-)
 
 
 def _private(name: str) -> bool:
@@ -122,7 +113,6 @@ def test_no_module_uses_another_modules_underscore_names() -> None:
     for path in files:
         name = path.relative_to(ROOT).as_posix()
         for use in private_uses(path.read_text(encoding="utf-8"), path):
-            if (name, use) not in KNOWN:
-                bad.append(f"{name}: {use}")
-    # Then there are none (the known ones aside)
+            bad.append(f"{name}: {use}")
+    # Then there are none
     assert not bad, bad
