@@ -1,7 +1,16 @@
 """The level format as data: every class, its shapes and its properties, and the size limits.
 
-The loader, the saver, the docs test and the property tests all read these tables, so a new
-property is added here once.
+The loader, the saver, the editor's panel, docs/levels.md (its test) and the property tests all
+read these tables, so a new property is added here once.
+
+Why these tables and not the pydantic schemas of the game's own files (:mod:`game.file_schema`):
+a Tiled object's properties are not a JSON object of fields but a list of ``{name, type,
+value}`` entries, and what a value may be depends on Tiled's declared type as much as on the
+value (an ``int`` property holding a fraction is rounded by Tiled itself, ``qlonglong`` is an
+untyped whole number, a ``floats`` list is a string, a ``file`` is checked under the game's
+folders and decoded). A model per class would hold the ranges, but those rules, the list's
+shape and the object's id, name and class in every message would still be our code beside it;
+and the same rows give the editor's panel its ranges and units, and the docs their table.
 """
 
 from __future__ import annotations
