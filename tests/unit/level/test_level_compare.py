@@ -17,8 +17,7 @@ from game.level import Level, Rect
 from game.level.compare import level_differences
 from game.level.shipped import REPO_ROOT
 from game.tiled_roundtrip import RoundTripError, round_trip, trace_differences
-
-from .helpers import load, poly, prop, valid_map
+from tests.helpers.level import load, poly, prop, valid_map
 
 TOOL = REPO_ROOT / "tools" / "tiled_roundtrip.py"
 

@@ -31,7 +31,7 @@ from game.level import (
 )
 from game.level.loader import read_raw
 from game.level.saver import apply_level
-from tests.unit.level.helpers import (
+from tests.helpers.level import (
     ellipse,
     exit_,
     layer,

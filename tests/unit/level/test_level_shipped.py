@@ -23,7 +23,7 @@ from game.level import (
     shipped_levels,
 )
 from game.level.shipped import REPO_ROOT
-from tests.unit.level.helpers import valid_map, write
+from tests.helpers.level import valid_map, write
 
 SHIPPED = shipped_levels()
 DOCS = REPO_ROOT / "docs" / "levels.md"

@@ -14,7 +14,7 @@ import pytest
 from game.editor.blank import create_level_file
 from game.level import LevelError, load_level
 from game.level.text import TEXT_LIMITS, printable_title, shown
-from tests.unit.level.helpers import exit_, player, prop, valid_map, write
+from tests.helpers.level import exit_, player, prop, valid_map, write
 
 ROOT = Path(__file__).resolve().parents[3]
 

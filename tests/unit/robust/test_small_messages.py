@@ -14,7 +14,7 @@ import pytest
 from game.level import LevelError, load_level, resolve_level
 from game.level.shipped import LEVELS_DIR
 from game.recording import ReplayError, parse_recording
-from tests.unit.level.helpers import prop, valid_map, write
+from tests.helpers.level import prop, valid_map, write
 
 ROOT = Path(__file__).resolve().parents[3]
 
