@@ -184,7 +184,7 @@ def test_the_game_command_exits_143_on_sigterm(tmp_path: Path) -> None:
             "simulate",
             "01_patrol",
             "--seconds",
-            "600",
+            "3600",  # the limit: 600 simulated s of patrol can end within the 4 s below
             "--trace",
             str(tmp_path / "t.npz"),
         ],
