@@ -10,6 +10,7 @@ from game.bench.levels import LevelReference, scaled_level, time_level
 from game.level import load_level, resolve_level, shipped_levels
 
 
+@pytest.mark.slow  # a pure-Python engine on every level for a second: about 7 s
 @pytest.mark.parametrize("name", [p.stem for p in shipped_levels()])
 def test_the_reference_runs_every_shipped_level(name: str) -> None:
     # Given a shipped level as the seed-style reference sees it
