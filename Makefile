@@ -31,6 +31,8 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check game steering tests benchmarks tools examples
 	$(BIN)/mypy
 
+# Everything: lint, types, tests/unit and tests/integration with every marker (slow, window),
+# then the engine's tests without the JIT.
 test: lint
 	$(BIN)/python -m pytest
 	$(MAKE) --no-print-directory test-nojit
@@ -40,9 +42,10 @@ test: lint
 test-nojit: $(STAMP)
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/steering tests/unit/engine -m "not slow and not window"
 
-# The fast loop while working: lint, types, and every test not marked slow or window (<2 min).
+# The fast loop while working: lint, types, and the unit tests not marked slow or window
+# (under a minute).
 check: lint
-	$(BIN)/python -m pytest -q -m "not slow and not window"
+	$(BIN)/python -m pytest -q tests/unit -m "not slow and not window"
 
 bench: $(STAMP)
 	$(BIN)/python -m game bench

@@ -1,12 +1,7 @@
 """Whole levels against the seed-style reference: the reference runs any level, levels scale to
-any crowd, and ``bench --levels`` / ``--sweep`` print both tables and write JSON."""
+any crowd (``bench --levels`` / ``--sweep``: tests/integration/test_cli_bench.py)."""
 
 from __future__ import annotations
-
-import json
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,9 +9,8 @@ import pytest
 from game.bench.levels import LevelReference, scaled_level, time_level
 from game.level import load_level, resolve_level, shipped_levels
 
-REPO = Path(__file__).resolve().parents[3]
 
-
+@pytest.mark.slow  # a pure-Python engine on every level for a second: about 7 s
 @pytest.mark.parametrize("name", [p.stem for p in shipped_levels()])
 def test_the_reference_runs_every_shipped_level(name: str) -> None:
     # Given a shipped level as the seed-style reference sees it
@@ -80,47 +74,3 @@ def test_each_block_of_ours_after_the_first_starts_warm(monkeypatch: pytest.Monk
     # 2 warm-up steps, 3 blocks of 4 timed ones, the last two blocks after 3 untimed steps each
     assert len(t.ours_ms) == 12
     assert len(steps) == 2 + 12 + 2 * bench_levels.BLOCK_WARMUP
-
-
-@pytest.mark.slow
-def test_levels_and_sweep_from_the_command_line(tmp_path: Path) -> None:
-    out = tmp_path / "levels.json"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "game",
-            "bench",
-            "--levels",
-            "--sweep",
-            "1",
-            "5",
-            "--quick",
-            "--json",
-            str(out),
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "| 05_moving_paths | 7 |" in done.stdout
-    assert "| 5 | 5 |" in done.stdout
-    data = json.loads(out.read_text())
-    assert len(data["levels"]) == len(shipped_levels())
-    assert [row["agents"] for row in data["sweep"]] == [1, 5]
-
-
-def test_a_bad_sweep_size_is_one_line_and_status_2() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "game", "bench", "--sweep", "0"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "--sweep" in done.stderr

@@ -15,7 +15,7 @@ from game.level import (
     PlayerSpawn,
     Rect,
 )
-from tests.unit.level.helpers import (
+from tests.helpers.level import (
     ellipse,
     exit_,
     layer,

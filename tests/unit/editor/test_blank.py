@@ -3,8 +3,6 @@ or a bad size is refused in one line."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -38,17 +36,3 @@ def test_an_existing_file_is_refused_and_kept(tmp_path: Path) -> None:
 def test_bad_sizes_are_refused(text: str) -> None:
     with pytest.raises(ValueError, match="tiles"):
         parse_size(text)
-
-
-def test_the_cli_refuses_an_existing_file_in_one_line(tmp_path: Path) -> None:
-    target = tmp_path / "mine.tmj"
-    target.write_text("{}", encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "-m", "game", "edit", "--new", str(target)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 2
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "mine.tmj" in lines[0] and "already exists" in lines[0]

@@ -16,7 +16,7 @@ from game.lab.panel import PANEL_WIDTH, Panel, keys_help
 from game.lab.sketch import ARROW_RADII, COLORS, sketch_scene
 from game.lab.view import LIST_KEYS, LIST_ROW, LabView
 from game.views.app import GameApp
-from tests.unit.views.helpers import frames, press
+from tests.helpers.window import frames, press
 
 pytestmark = pytest.mark.window
 

@@ -14,7 +14,7 @@ from game.level.crowd import MAX_CROWD_FILL, SPAWN_GAP, CrowdRoom, agent_cell
 from game.level.errors import LevelError
 from game.world import spawn
 from game.world.currents import Current
-from tests.unit.level.helpers import exit_, make_map, player, point, prop, rect, write
+from tests.helpers.level import exit_, make_map, player, point, prop, rect, write
 
 
 def test_an_agents_cell_is_its_diameter_and_the_gap_squared() -> None:

@@ -1,11 +1,8 @@
 """``level_differences`` names every difference by object and field; the round-trip check's
-trace comparison and its command line's bad input, without Tiled."""
+trace comparison, without Tiled (its command line: tests/integration/test_cli_level.py)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,12 +12,8 @@ import pytest
 from game import tiled_roundtrip
 from game.level import Level, Rect
 from game.level.compare import level_differences
-from game.level.shipped import REPO_ROOT
 from game.tiled_roundtrip import RoundTripError, round_trip, trace_differences
-
-from .helpers import load, poly, prop, valid_map
-
-TOOL = REPO_ROOT / "tools" / "tiled_roundtrip.py"
+from tests.helpers.level import load, poly, prop, valid_map
 
 
 def _level(tmp_path: Path) -> Level:
@@ -98,20 +91,3 @@ def test_without_tiled_the_check_says_so(tmp_path: Path, monkeypatch: pytest.Mon
         round_trip(level.source)
     with pytest.raises(RoundTripError, match="unknown route 'xml'"):
         round_trip(level.source, routes=("xml",))
-
-
-def test_the_tool_refuses_a_bad_level_in_one_line(tmp_path: Path) -> None:
-    # Given a level whose radius is a string
-    route = poly(5, "path", 100, 100, [(0, 0), (300, 0)], False, name="route")
-    route["properties"] = [prop("radius", "string", "wide")]
-    bad = tmp_path / "bad.tmj"
-    bad.write_text(json.dumps(valid_map([route])), encoding="utf-8")
-    # When the tool checks it
-    done = subprocess.run(
-        [sys.executable, str(TOOL), str(bad)], capture_output=True, text=True, timeout=60
-    )
-    # Then it exits 2 with one line naming the file, the object and the field
-    assert done.returncode == 2
-    (line,) = done.stderr.splitlines()
-    assert line.startswith("tiled_roundtrip: error: ")
-    assert str(bad) in line and 'object 5 "route"' in line and 'field "radius"' in line

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from game.level import LevelError, load_level, loads_level
-from tests.unit.level.helpers import (
+from tests.helpers.level import (
     assert_names,
     ellipse,
     exit_,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from game.level import Rect
-from tests.unit.level.helpers import (
+from tests.helpers.level import (
     WORLD_H,
     WORLD_W,
     ellipse,

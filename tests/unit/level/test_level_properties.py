@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from game.level import CLASSES, MAP_PROPERTIES, RESOURCES_DIR, Level, PropSpec
-from tests.unit.level.helpers import (
+from tests.helpers.level import (
     ellipse,
     exit_,
     load,

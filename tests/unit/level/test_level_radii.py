@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from game.level import LevelError, load_level, save_level
-from tests.unit.level.helpers import assert_names, poly, prop, valid_map, write
+from tests.helpers.level import assert_names, poly, prop, valid_map, write
 
 #: An open path of four nodes (three segments) and a closed one of three (three segments).
 OPEN = [(0, 0), (200, 0), (200, 200), (400, 200)]

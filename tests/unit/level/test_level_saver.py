@@ -29,9 +29,9 @@ from game.level import (
     save_level,
     shipped_levels,
 )
-from game.level.tiled import read_raw
 from game.level.saver import apply_level
-from tests.unit.level.helpers import (
+from game.level.tiled import read_raw
+from tests.helpers.level import (
     ellipse,
     exit_,
     layer,

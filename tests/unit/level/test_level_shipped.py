@@ -1,4 +1,5 @@
-"""The shipped levels load and teach what they promise; names resolve; docs and CLI work."""
+"""The shipped levels load and teach what they promise; names resolve; the docs
+work (the command line: tests/integration/test_cli_level.py)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from game.level import (
     shipped_levels,
 )
 from game.level.shipped import REPO_ROOT
-from tests.unit.level.helpers import valid_map, write
+from tests.helpers.level import valid_map, write
 
 SHIPPED = shipped_levels()
 DOCS = REPO_ROOT / "docs" / "levels.md"
@@ -259,36 +260,6 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_check_command_summarises_good_files() -> None:
-    result = _run("-m", "game.level", "check", "1", "patrol")
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.count("ok") == 2
-
-
-def test_check_command_reports_one_line_and_status_2(tmp_path: Path) -> None:
-    raw = valid_map()
-    raw["layers"][0]["objects"][0]["properties"] = [{"name": "radius", "type": "float", "value": 0}]
-    bad = write(tmp_path, raw)
-    result = _run("-m", "game.level", "check", str(bad))
-    assert result.returncode == 2
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1
-    assert str(bad) in lines[0] and '"radius"' in lines[0] and "object 1" in lines[0]
-    assert "Traceback" not in result.stderr
-
-
-def test_check_command_unknown_name() -> None:
-    result = _run("-m", "game.level", "check", "atlantis")
-    assert result.returncode == 2
-    assert len(result.stderr.strip().splitlines()) == 1
-
-
-def test_list_command() -> None:
-    result = _run("-m", "game.level", "list")
-    assert result.returncode == 0
-    assert result.stdout.split() == [str(p.relative_to(REPO_ROOT)) for p in SHIPPED]
-
-
 def test_level_package_imports_no_arcade_or_pymunk() -> None:
     code = (
         "import sys, game.level, game.level.__main__\n"
@@ -337,26 +308,3 @@ def test_rock_placement_follows_seed_002() -> None:
         border=10,
         keep_out=keep_out,
     )
-
-
-def test_rockfield_tool_rerun_changes_nothing(tmp_path: Path) -> None:
-    copy = tmp_path / "03_rockfield.tmj"
-    copy.write_bytes((LEVELS_DIR / "03_rockfield.tmj").read_bytes())
-    result = _run(str(TOOLS / "make_rockfield.py"), str(copy))
-    assert result.returncode == 0, result.stderr
-    assert json.loads(copy.read_text()) == json.loads((LEVELS_DIR / "03_rockfield.tmj").read_text())
-
-
-def test_rockfield_tool_reports_a_bad_level_in_one_line(tmp_path: Path) -> None:
-    bad = tmp_path / "bad.tmj"
-    bad.write_text("{", encoding="utf-8")
-    result = _run(str(TOOLS / "make_rockfield.py"), str(bad))
-    assert result.returncode == 2
-    assert len(result.stderr.strip().splitlines()) == 1
-
-
-def test_check_command_counts_walls() -> None:
-    result = _run("-m", "game.level", "check", "gate")
-    assert result.returncode == 0, result.stderr
-    walls = len(load_level(resolve_level("gate")).walls)
-    assert walls > 0 and f" {walls} walls, " in result.stdout

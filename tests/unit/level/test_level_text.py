@@ -5,18 +5,13 @@ that are not UTF-8 are shown escaped wherever they appear."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from game.editor.blank import create_level_file
 from game.level import LevelError, load_level
-from game.level.text import TEXT_LIMITS, printable_title, shown
-from tests.unit.level.helpers import exit_, player, prop, valid_map, write
-
-ROOT = Path(__file__).resolve().parents[3]
+from game.level.text import TEXT_LIMITS
+from tests.helpers.level import exit_, player, prop, valid_map, write
 
 
 def _titled(title: str, hint: str = "") -> dict[str, object]:
@@ -68,38 +63,6 @@ def test_hints_and_names_have_the_same_rules(tmp_path: Path) -> None:
     raw["layers"][0]["objects"] = [player(name="bad\tname"), exit_()]  # type: ignore[index]
     with pytest.raises(LevelError, match=r'object 1 "bad\\tname".*field "name".*control'):
         load_level(write(tmp_path, raw, "named.tmj"))
-
-
-def test_check_prints_one_line_for_a_lone_surrogate_and_exits_2(tmp_path: Path) -> None:
-    # The crash of issue 27: UnicodeEncodeError from `python -m game.level check`
-    path = write(tmp_path, _titled("Pa\ud800trol"))
-    run = subprocess.run(
-        [sys.executable, "-m", "game.level", "check", str(path)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    assert run.returncode == 2, run.stderr
-    lines = run.stdout.splitlines() + run.stderr.splitlines()
-    assert len([ln for ln in lines if "half of a UTF-16 pair" in ln]) == 1, lines
-    assert "Traceback" not in run.stderr
-
-
-def test_a_file_name_that_is_not_utf8_is_shown_escaped_and_a_new_level_gets_a_title(
-    tmp_path: Path,
-) -> None:
-    name = os.fsdecode(b"caf\xe9.tmj")  # a Latin-1 name on a UTF-8 file system
-    assert shown(tmp_path / name).endswith("caf\\xe9.tmj")
-    assert printable_title(Path(name).stem) == "caf\ufffd"
-    level = create_level_file(tmp_path / name)  # crashed in the saver before
-    assert load_level(tmp_path / name) == level
-    run = subprocess.run(
-        [sys.executable, "-m", "game.level", "check", os.fsencode(tmp_path / name)],
-        capture_output=True,
-        cwd=ROOT,
-    )
-    assert run.returncode == 0, run.stderr
-    assert b"caf\\xe9.tmj: ok" in run.stdout
 
 
 def test_a_level_error_names_an_undecodable_file_printably(tmp_path: Path) -> None:

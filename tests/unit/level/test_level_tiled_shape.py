@@ -14,8 +14,7 @@ import pytest
 
 from game.level import LevelError, PathData, WallData, load_level, save_level
 from game.level.tiled import TILED_INT_MAX
-
-from .helpers import assert_names, load, poly, prop, valid_map, write
+from tests.helpers.level import assert_names, load, poly, prop, valid_map, write
 
 
 def _path(props: list[dict[str, Any]]) -> dict[str, Any]:

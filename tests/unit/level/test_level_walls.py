@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from game.level import LevelError, WallData, load_level, save_level
-from tests.unit.level.helpers import (
+from tests.helpers.level import (
     WORLD_H,
     assert_names,
     poly,

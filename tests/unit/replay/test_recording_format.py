@@ -217,3 +217,10 @@ def test_a_shortened_thrust_passes_the_world_unchanged_again() -> None:
 def test_the_shipped_levels_in_a_recording_load() -> None:
     rec = parse_recording({"level": "rock field", "seed": 1, "inputs": []})
     assert load_level(resolve_recording_level(rec)).title
+
+
+def test_a_thrust_length_shows_the_digits_that_refuse_it() -> None:
+    data = [[0.0, 1.0000011, 0.0]]  # a bare list of [t, thrust_x, thrust_y] keyframes
+    with pytest.raises(ReplayError) as err:
+        parse_recording(data)
+    assert "is 1.0000011 long; at most 1" in str(err.value)

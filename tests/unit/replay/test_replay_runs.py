@@ -15,7 +15,7 @@ from game import cli_simulate
 from game.level import load_level, resolve_level
 from game.recording import RunRecorder, load_recording
 from game.world import TraceRecorder, World, load_trace
-from tests.unit.level.helpers import exit_, make_map, player
+from tests.helpers.level import exit_, make_map, player
 
 S = 1.0 / math.sqrt(2.0)
 #: What keys give: the eight directions and no key.

@@ -151,20 +151,17 @@ def brute_closest(agents: AgentGroup, avoid: AvoidObstacles) -> list[int]:
         hx, hy = agents.heading[i]
         speed = math.hypot(*agents.vel[i])
         box = avoid.min_box_length * (1.0 + min(speed / agents.max_speed[i], 1.0))
-        best, found = math.inf, -1
-        for j in range(len(obs)):
-            dx, dy = obs.centers[j] - agents.pos[i]
-            cx, cy = dx * hx + dy * hy, dy * hx - dx * hy
-            r = obs.radii[j] + agents.radius[i] + avoid.margin
-            if cx < 0 or abs(cy) >= r:
-                continue
-            root = math.sqrt(r * r - cy * cy)
-            if cx - root > box:
-                continue
-            ip = cx - root if cx - root > 0 else cx + root
-            if ip < best:
-                best, found = ip, j
-        out.append(found)
+        # every rock at once, with the same float operations in the same order as a loop
+        dx, dy = (obs.centers - agents.pos[i]).T
+        cx, cy = dx * hx + dy * hy, dy * hx - dx * hy
+        r = obs.radii + agents.radius[i] + avoid.margin
+        hit = (cx >= 0) & (np.abs(cy) < r)
+        root = np.sqrt(np.where(hit, r * r - cy * cy, 0.0))
+        hit &= cx - root <= box
+        ip = np.where(cx - root > 0, cx - root, cx + root)
+        # the nearest intersection; the first rock of equal ones, as a strict `<` keeps it
+        found = np.flatnonzero(hit)[np.argmin(ip[hit])] if hit.any() else -1
+        out.append(int(found))
     return out
 
 

@@ -12,9 +12,7 @@ from game.editor import EditModel, HitKind
 from game.editor.blank import create_level_file
 from game.views.app import GameApp
 from game.views.editor import EditorView
-
-from .helpers import frames
-from .test_editor_e2e import LEFT, on_screen, send
+from tests.helpers.window import LEFT, frames, on_screen, send
 
 pytestmark = pytest.mark.window
 

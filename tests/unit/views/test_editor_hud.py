@@ -12,8 +12,7 @@ from game.editor.blank import create_level_file
 from game.views.app import GameApp
 from game.views.editor import EditorView
 from game.views.editor_panel import PANEL_W
-
-from .helpers import frames
+from tests.helpers.window import frames
 
 pytestmark = pytest.mark.window
 

@@ -20,8 +20,7 @@ from game.views.pause import PauseView
 from game.views.result import ResultView
 from game.views.title import TitleView
 from game.world import World
-
-from .helpers import frames, press, release
+from tests.helpers.window import frames, press, release
 
 pytestmark = pytest.mark.window
 

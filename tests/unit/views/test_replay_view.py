@@ -17,9 +17,8 @@ from game.views.level import END_DELAY, LevelView
 from game.views.pause import PauseView
 from game.views.replay import ReplayView
 from game.world import World
-from tests.unit.level.helpers import exit_, make_map, player
-
-from .helpers import frames, press, release
+from tests.helpers.level import exit_, make_map, player
+from tests.helpers.window import frames, press, release
 
 pytestmark = pytest.mark.window
 

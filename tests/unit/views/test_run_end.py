@@ -15,8 +15,7 @@ from game.views.ending import EndingView, ending_table
 from game.views.level import LevelView
 from game.views.result import ResultView, panel_beside
 from game.views.title import TitleView
-
-from .helpers import frames, press
+from tests.helpers.window import frames, press
 
 AREA = (0.0, 26.0, 1280.0, 630.0)
 

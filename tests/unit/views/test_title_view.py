@@ -9,8 +9,7 @@ from game.level import load_level, shipped_levels
 from game.views.app import GameApp
 from game.views.level import LevelView
 from game.views.title import TitleView
-
-from .helpers import frames, press
+from tests.helpers.window import frames, press
 
 pytestmark = pytest.mark.window
 

@@ -9,8 +9,7 @@ from game.level import shipped_levels
 from game.render.hud import CONTROLS_SECONDS, play_area
 from game.views.app import GameApp
 from game.views.level import LevelView
-
-from .helpers import frames
+from tests.helpers.window import frames
 
 pytestmark = pytest.mark.window
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from game.level import LEVELS_DIR, RESOURCES_DIR, Level, LevelError, loads_level
 from game.level.saver import apply_level, dumps_map
-from tests.unit.level.helpers import (
+from tests.helpers.level import (
     ellipse,
     exit_,
     layer,

@@ -10,7 +10,7 @@ import arcade
 import numpy as np
 import pytest
 
-from tests.unit.views.helpers import frames
+from tests.helpers.window import frames
 
 pytestmark = pytest.mark.window
 

@@ -19,9 +19,7 @@ from game.editor.objects import Ref
 from game.level import load_level
 from game.views.app import GameApp
 from game.views.editor import EditorView
-
-from .helpers import frames
-from .test_editor_e2e import LEFT, RIGHT, drag, on_screen, send
+from tests.helpers.window import LEFT, RIGHT, drag, frames, on_screen, send
 
 pytestmark = [pytest.mark.window, pytest.mark.slow]
 

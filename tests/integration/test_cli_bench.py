@@ -1,4 +1,5 @@
-"""``python -m game bench``: the table, ``--json``, ``--quick`` end to end, progress, errors."""
+"""``python -m game bench``: the table, ``--json``, ``--quick`` end to end, ``--levels`` and
+``--sweep``, progress, errors."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ import pytest
 
 from game.bench import cli
 from game.bench.measure import Progress
+from game.level import shipped_levels
 
-REPO = Path(__file__).resolve().parents[3]
+REPO = Path(__file__).resolve().parents[2]
 TOP_KEYS = {
     "machine",
     "options",
@@ -246,3 +248,47 @@ def test_frames_adds_the_whole_frame_table(tmp_path: Path) -> None:
     frames = json.loads((tmp_path / "f.json").read_text())["frames"]
     assert [(r["agents"], r["overlay"]) for r in frames["rows"]] == [(1000, False), (1000, True)]
     assert all(r["frame_ms"] > 0 and r["fps"] > 0 for r in frames["rows"])
+
+
+@pytest.mark.slow
+def test_levels_and_sweep_from_the_command_line(tmp_path: Path) -> None:
+    out = tmp_path / "levels.json"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "game",
+            "bench",
+            "--levels",
+            "--sweep",
+            "1",
+            "5",
+            "--quick",
+            "--json",
+            str(out),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "| 05_moving_paths | 7 |" in done.stdout
+    assert "| 5 | 5 |" in done.stdout
+    data = json.loads(out.read_text())
+    assert len(data["levels"]) == len(shipped_levels())
+    assert [row["agents"] for row in data["sweep"]] == [1, 5]
+
+
+def test_a_bad_sweep_size_is_one_line_and_status_2() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "game", "bench", "--sweep", "0"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "--sweep" in done.stderr

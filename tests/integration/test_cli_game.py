@@ -11,7 +11,7 @@ import pytest
 
 from game import cli_game
 
-REPO = Path(__file__).resolve().parents[3]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -100,3 +100,17 @@ def test_screenshot_command_writes_a_png_in_a_fresh_process(tmp_path: Path) -> N
 
     with Image.open(out) as im:
         assert im.size == (640, 360)
+
+
+def test_the_cli_refuses_an_existing_file_in_one_line(tmp_path: Path) -> None:
+    target = tmp_path / "mine.tmj"
+    target.write_text("{}", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "game", "edit", "--new", str(target)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "mine.tmj" in lines[0] and "already exists" in lines[0]

@@ -277,28 +277,3 @@ def test_sigterm_during_a_long_write_removes_the_temp_and_exits_143(tmp_path: Pa
     # Then it ends with 143 and leaves neither the temporary file nor a target
     assert proc.wait(timeout=20) == 143
     assert not list(tmp_path.glob(".big.bin.*.tmp")) and not target.exists()
-
-
-def test_the_game_command_exits_143_on_sigterm(tmp_path: Path) -> None:
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "game",
-            "simulate",
-            "01_patrol",
-            "--seconds",
-            "600",
-            "--trace",
-            str(tmp_path / "t.npz"),
-        ],
-        stderr=subprocess.PIPE,
-        cwd=ROOT,
-        text=True,
-    )
-    time.sleep(4.0)
-    proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 143, err
-    assert "terminated" in err and "Traceback" not in err
-    assert not list(tmp_path.glob(".t.npz.*.tmp"))

@@ -1,10 +1,12 @@
-"""``python -m game simulate``: options, the JSON summary, the trace file, errors, progress."""
+"""``python -m game simulate``: options, the JSON summary, the trace file, errors, progress,
+exit status 143 on SIGTERM."""
 
 from __future__ import annotations
 
 import argparse
 import io
 import json
+import signal
 import subprocess
 import sys
 import time
@@ -17,7 +19,7 @@ from game import cli_simulate
 from game.level import load_level, resolve_level
 from game.world import TRACE_KEYS
 
-REPO = Path(__file__).resolve().parents[3]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -185,3 +187,28 @@ def test_simulate_imports_no_graphics() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=False
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_the_game_command_exits_143_on_sigterm(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "game",
+            "simulate",
+            "01_patrol",
+            "--seconds",
+            "3600",  # the limit: 600 simulated s of patrol can end within the 4 s below
+            "--trace",
+            str(tmp_path / "t.npz"),
+        ],
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+        text=True,
+    )
+    time.sleep(4.0)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert "terminated" in err and "Traceback" not in err
+    assert not list(tmp_path.glob(".t.npz.*.tmp"))

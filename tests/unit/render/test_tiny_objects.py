@@ -30,8 +30,7 @@ from game.render.textures import exit_image
 from game.views.app import GameApp
 from game.views.editor import EditorView
 from game.world import World
-
-from .helpers import frames
+from tests.helpers.window import frames
 
 pytestmark = pytest.mark.window
 

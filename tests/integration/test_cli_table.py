@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 
 from game.level.shipped import LEVELS_DIR, REPO_ROOT
-from tests.unit.level.helpers import exit_, make_map, player, point, prop, rect
+from tests.helpers.level import exit_, make_map, player, point, prop, rect
 
 #: A refusal must come quickly (the import of numpy and scipy included).
 TIMEOUT_S = 30.0

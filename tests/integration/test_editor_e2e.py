@@ -20,29 +20,9 @@ from game.views.app import GameApp
 from game.views.editor import EditorView, PlaytestView
 from game.views.level import LevelView
 from game.views.title import TitleView
-
-from .helpers import frames
+from tests.helpers.window import LEFT, drag, frames, on_screen, send
 
 pytestmark = pytest.mark.window
-
-LEFT = arcade.MOUSE_BUTTON_LEFT
-RIGHT = arcade.MOUSE_BUTTON_RIGHT
-
-
-def send(window: arcade.Window, event: str, *args: Any) -> None:
-    """Deliver one window event to the current view."""
-    window.dispatch_event(event, *args)
-    window.dispatch_events()
-
-
-def drag(window: arcade.Window, start: tuple[float, float], dx: float, dy: float) -> None:
-    """Press the left button at ``start``, move by (dx, dy) screen px in two steps, release."""
-    x, y = start
-    send(window, "on_mouse_motion", x, y, 0, 0)
-    send(window, "on_mouse_press", x, y, LEFT, 0)
-    send(window, "on_mouse_drag", x + dx / 2, y + dy / 2, dx / 2, dy / 2, LEFT, 0)
-    send(window, "on_mouse_drag", x + dx, y + dy, dx / 2, dy / 2, LEFT, 0)
-    send(window, "on_mouse_release", x + dx, y + dy, LEFT, 0)
 
 
 def objects(raw: dict[str, Any]) -> dict[int, dict[str, Any]]:
@@ -60,12 +40,6 @@ def level_file(tmp_path: Path) -> Path:
     target = tmp_path / "01_patrol.tmj"
     shutil.copyfile(LEVELS_DIR / "01_patrol.tmj", target)
     return target
-
-
-def on_screen(view: EditorView, point: tuple[float, float]) -> tuple[float, float]:
-    """The screen pixel of a world point through the editor's camera."""
-    p = view.camera.project(point)
-    return (float(p[0]), float(p[1]))
 
 
 def open_view(app: GameApp, path: Path) -> EditorView:

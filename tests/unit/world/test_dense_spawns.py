@@ -10,7 +10,7 @@ from scipy.spatial import cKDTree
 
 from game.level import load_level
 from game.world import World
-from tests.unit.level.helpers import exit_, make_map, player, point, prop, rect
+from tests.helpers.level import exit_, make_map, player, point, prop, rect
 
 
 def _world(tmp_path: Path, spawn: dict[str, object]) -> World:
