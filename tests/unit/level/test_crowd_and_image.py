@@ -69,6 +69,20 @@ def test_the_loader_refuses_the_first_crowd_that_does_not_fit_with_how_many_woul
     assert f"at most {fits:,} here" in str(caught.value)
 
 
+def test_the_players_square_counts_even_in_a_world_too_small_for_it(tmp_path: Path) -> None:
+    # Given a 32 x 32 px world (512 px^2 of room) whose player alone (radius 14: 900 px^2)
+    # overfills it, and one fish of radius 8 (324 px^2)
+    fish = point(3, "npc", 20, 20, name="fish")
+    door = rect(2, "exit", 0, 0, 8, 8, name="exit")
+    raw = make_map([player(x=16, y=16), door, fish], width=1, height=1)
+    # When it is loaded
+    with pytest.raises(LevelError) as caught:
+        load_level(write(tmp_path, raw))
+    # Then the fish is refused beside the player, as before the rule was shared
+    assert caught.value.field == "count"
+    assert "at most 0 here" in str(caught.value)
+
+
 def test_a_flow_image_is_decoded_once_for_the_check_and_the_current(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
