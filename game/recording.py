@@ -245,7 +245,7 @@ def _where(at: JsonPath) -> tuple[int | None, str | None]:
     """The keyframe and field a JSON path points at, in either form of the file."""
     if at[:1] == ("inputs",):
         rows = at[1:]
-        if not rows:
+        if not rows or not isinstance(rows[0], int):  # "inputs" is not a list of keyframes
             return None, "inputs"
     elif at and isinstance(at[0], int):  # a bare list of keyframes
         rows = at

@@ -82,6 +82,16 @@ BAD: list[tuple[str, Any, str]] = [
     ("seconds zero", {**GOOD, "seconds": 0}, 'field "seconds": must be in (0, 3600]'),
     ("seconds text", {**GOOD, "seconds": "5"}, 'field "seconds": must be a number'),
     ("inputs an object", {**GOOD, "inputs": {}}, 'field "inputs": must be a list'),
+    (
+        "NaN in an inputs object",
+        '{"level": "1", "seed": 0, "inputs": {"a": NaN}}',
+        'field "inputs"',
+    ),
+    (
+        "key twice in inputs",
+        '{"level": "1", "seed": 0, "inputs": {"a": 1, "a": 2}}',
+        'field "inputs"',
+    ),
     ("keyframe short", [[0, 1]], "keyframe 0: must be [t, thrust_x, thrust_y]"),
     ("keyframe an object", [[0, 1, 0], {"t": 1}], "keyframe 1: must be [t, thrust_x"),
     ("time text", [[0, 1, 0], ["1", 0, 0]], 'keyframe 1, field "t": must be a number'),
