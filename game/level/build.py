@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from game.level.crowd import CrowdRoom, agent_cell
+from game.level.crowd import CrowdRoom
 from game.level.errors import LevelError, Where
 from game.level.model import (
     EnemySpawn,
@@ -167,10 +167,7 @@ def _assemble(
             )
         names[path.name] = path.id
     agents = 1
-    crowd = CrowdRoom.of_world(info.width_px, info.height_px)
-    # The player's square always counts, even in a world too small for it (take() would
-    # refuse it and count nothing, letting a spawn in that does not fit beside the player).
-    crowd.used += agent_cell(player.radius)
+    crowd = CrowdRoom.around_player(info.width_px, info.height_px, player.radius)
     spawns: list[tuple[str, EnemySpawn | NpcSpawn]] = [("enemy", e) for e in enemies]
     spawns += [("npc", n) for n in npcs]
     for cls, spawn in spawns:

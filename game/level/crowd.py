@@ -47,6 +47,12 @@ class CrowdRoom:
         """The room of a ``width`` x ``height`` px world, nothing taken yet."""
         return cls(width * height * MAX_CROWD_FILL)
 
+    @classmethod
+    def around_player(cls, width: float, height: float, player_radius: float) -> CrowdRoom:
+        """The room of a ``width`` x ``height`` px world with the player's square taken, even
+        when the player alone overfills it (then no spawn fits beside it)."""
+        return cls(width * height * MAX_CROWD_FILL, agent_cell(player_radius))
+
     def fits(self, count: int, radius: float) -> int:
         """How many agents of ``radius`` still fit (all of ``count`` or fewer)."""
         return min(count, int(max(self.room - self.used, 0.0) // agent_cell(radius)))

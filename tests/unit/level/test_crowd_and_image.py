@@ -56,8 +56,7 @@ def test_the_loader_refuses_the_first_crowd_that_does_not_fit_with_how_many_woul
     tmp_path: Path,
 ) -> None:
     small = load_level(write(tmp_path, _crowd_map(1), "one.tmj"))
-    room = CrowdRoom.of_world(320.0, 320.0)
-    room.take(1, small.player.radius)
+    room = CrowdRoom.around_player(320.0, 320.0, small.player.radius)
     fits = room.fits(10_000, 10.0)
     # Given the largest crowd of radius 10 the rule lets in, it loads
     load_level(write(tmp_path, _crowd_map(fits)))
