@@ -78,8 +78,8 @@ def resolve_image(value: str, base_dir: Path, where: Where) -> Path:
 class FlowImage(NamedTuple):
     """A flow region's image, decoded: what the current is built from."""
 
-    rgba: NDArray[np.uint8]
-    """(height, width, 4) pixels, row 0 at the top."""
+    alpha: NDArray[np.uint8]
+    """(height, width) opacity, row 0 at the top (a fully transparent pixel is still water)."""
     gray: NDArray[np.uint8]
     """(height, width) luminance, as Pillow's ``L`` mode computes it."""
 
@@ -90,7 +90,8 @@ class ImageDecodeError(ValueError):
 
 def decode_image(path: Path) -> FlowImage:
     """Decode the image at ``path``, once: the loader's check and the current built after it
-    share the decoded pixels while the file is unchanged (same size and modification time).
+    share the decoded pixels while the file is unchanged (same inode, size, modification and
+    change times).
 
     Raises:
         ImageDecodeError: for a truncated or unknown file, or one larger than
@@ -98,12 +99,13 @@ def decode_image(path: Path) -> FlowImage:
         OSError: if the file cannot be read.
     """
     info = path.stat()
-    return _decoded(os.fspath(path), info.st_mtime_ns, info.st_size)
+    stamp = (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+    return _decoded(os.fspath(path), stamp)
 
 
-@lru_cache(maxsize=4)  # a level has few images; the largest decodes to 80 MB
-def _decoded(path: str, mtime_ns: int, size: int) -> FlowImage:
-    """The pixels of ``path`` as it was at ``mtime_ns`` and ``size`` (the cache's key)."""
+@lru_cache(maxsize=4)  # a level has few images; the largest keeps 32 MB (two bytes a pixel)
+def _decoded(path: str, stamp: tuple[int, int, int, int]) -> FlowImage:
+    """The pixels of ``path`` as it was when ``stamp`` (inode, size, mtime, ctime) was read."""
     import numpy as np
     from PIL import Image  # lazy: most levels have no image
 
@@ -113,7 +115,7 @@ def _decoded(path: str, mtime_ns: int, size: int) -> FlowImage:
             if w > MAX_IMAGE_SIDE or h > MAX_IMAGE_SIDE:
                 raise ImageDecodeError(f"is {w:,} x {h:,} px; at most {MAX_IMAGE_SIDE:,} px a side")
             im.load()
-            rgba = np.asarray(im.convert("RGBA"), dtype=np.uint8)
+            alpha = np.asarray(im.convert("RGBA").getchannel("A"), dtype=np.uint8)
             gray = np.asarray(im.convert("L"), dtype=np.uint8)
     except ImageDecodeError:
         raise
@@ -127,9 +129,9 @@ def _decoded(path: str, mtime_ns: int, size: int) -> FlowImage:
         raise ImageDecodeError(f"cannot be decoded: {_first_line(exc)}") from exc
     except Exception as exc:  # PIL raises SyntaxError, ValueError, ... for bad data
         raise ImageDecodeError(f"cannot be decoded: {_first_line(exc)}") from exc
-    rgba.flags.writeable = False  # shared by every caller
+    alpha.flags.writeable = False  # shared by every caller
     gray.flags.writeable = False
-    return FlowImage(rgba, gray)
+    return FlowImage(alpha, gray)
 
 
 def _first_line(exc: BaseException) -> str:

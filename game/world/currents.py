@@ -56,13 +56,13 @@ def image_field(region: FlowRegion, cols: int, rows: int) -> FlowField:
     if region.image is None:
         raise ValueError(f"flow region {region.id}: kind 'image' needs an image")
     decoded = decode_image(region.image)  # decoded once: the loader's check decoded it
-    rgba, gray = decoded.rgba, decoded.gray
+    alpha_px, gray = decoded.alpha, decoded.gray
     h, w = gray.shape
     xs = ((np.arange(cols) + 0.5) / cols * w).astype(np.intp).clip(0, w - 1)
     ys = ((np.arange(rows) + 0.5) / rows * h).astype(np.intp).clip(0, h - 1)
     ys = (h - 1) - ys  # field row 0 is the bottom; image row 0 is the top
     g = gray[np.ix_(ys, xs)].astype(np.float64)
-    alpha = rgba[np.ix_(ys, xs)][..., 3]
+    alpha = alpha_px[np.ix_(ys, xs)]
     angle = math.radians(region.angle) + 2.0 * math.pi * g / 256.0
     vec = np.stack((np.cos(angle), np.sin(angle)), axis=-1) * (alpha > 0)[..., None]
     return FlowField(vec, region.cell, (region.rect.left, region.rect.bottom))
