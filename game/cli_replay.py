@@ -11,8 +11,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from game.recording import ReplayError, load_recording, resolve_recording_level
-
 __all__ = ["add_parser", "run"]
 
 
@@ -35,6 +33,10 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``replay`` with parsed arguments; returns the exit status (2 on bad input)."""
+    # Imported here: replay files are validated by pydantic, which every start of
+    # ``python -m game`` (its parsers) need not load.
+    from game.recording import ReplayError, load_recording, resolve_recording_level
+
     try:
         recording = load_recording(args.file)
         path = resolve_recording_level(recording, args.level)

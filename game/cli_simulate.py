@@ -16,7 +16,7 @@ import math
 import sys
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -24,14 +24,10 @@ from numpy.typing import ArrayLike
 from game.cli_common import MAX_SEED, one_line_errors, seed
 from game.level import LevelError, load_level, resolve_level
 from game.progress_bar import progress_bar
-from game.recording import (
-    InputScript,
-    Recording,
-    ReplayError,
-    load_recording,
-    resolve_recording_level,
-)
 from game.safe_io import OutputError, check_output, raise_if_terminated
+
+if TYPE_CHECKING:
+    from game.recording import Recording
 
 __all__ = ["MAX_EXTRA_AGENTS", "MAX_SECONDS", "PROGRESS_AFTER", "add_parser", "run", "summary"]
 
@@ -140,6 +136,8 @@ def _recording(args: argparse.Namespace) -> Recording | None:
     if args.inputs is not None:
         if args.autopilot:
             raise UsageError("--inputs and --autopilot both steer the player: give one")
+        from game.recording import load_recording
+
         recording = load_recording(args.inputs)
     if args.seconds is None:
         given = recording.seconds if recording is not None else None
@@ -155,6 +153,8 @@ def _level_path(args: argparse.Namespace, recording: Recording | None) -> Path:
         LevelError, ReplayError: for a level that cannot be found or loaded.
     """
     if recording is not None:
+        from game.recording import resolve_recording_level
+
         return resolve_recording_level(recording, args.level)
     if args.level is None:
         raise UsageError("a level is required (or --inputs with a file that names one)")
@@ -231,6 +231,10 @@ def run(args: argparse.Namespace) -> int:
 
     Prints the summary to stdout; the progress bar and any error line go to stderr.
     """
+    # Imported here, not at the top: building ``python -m game``'s parsers need not load
+    # pydantic, which validates replay files.
+    from game.recording import InputScript, ReplayError
+
     try:
         recording = _recording(args)
         _check(args)
