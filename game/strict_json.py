@@ -426,14 +426,17 @@ def read_json_file(path: str | os.PathLike[str], *, max_bytes: int, what: str) -
 # -- writing -------------------------------------------------------------------------------------
 
 
-def dumps_strict(data: Any, *, indent: int | None = 2, end: str = "\n") -> str:
-    """JSON text for ``data``, ending with ``end`` (a newline, as text files should).
+def dumps_strict(
+    data: Any, *, indent: int | None = 2, end: str = "\n", ensure_ascii: bool = True
+) -> str:
+    """JSON text for ``data``, ending with ``end`` (a newline, as text files should);
+    ``ensure_ascii=False`` writes non-ASCII text as it is (Tiled does).
 
     Raises:
         JsonFileError: for a non-finite number (located), or a value JSON cannot hold.
     """
     try:
-        return json.dumps(data, indent=indent, allow_nan=False) + end
+        return json.dumps(data, indent=indent, allow_nan=False, ensure_ascii=ensure_ascii) + end
     except ValueError as exc:
         if "Out of range float" not in str(exc):
             raise JsonFileError(f"cannot write as JSON: {one_line(str(exc))}") from exc

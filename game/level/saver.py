@@ -8,7 +8,6 @@ atomically and the previous version is kept as ``NAME.tmj.bak``.
 from __future__ import annotations
 
 import copy
-import json
 import logging
 import os
 from pathlib import Path
@@ -47,11 +46,13 @@ from game.level.tiled import (
     class_key,
     iter_object_layers,
     iter_objects,
+    located_error,
     raw_class,
     read_raw,
     tiled_float,
 )
 from game.safe_io import OutputError, atomic_write, real_target
+from game.strict_json import JsonFileError, dumps_strict, loads_strict
 
 __all__ = ["apply_level", "dumps_map", "new_map", "save_level", "save_level_and_map"]
 
@@ -461,15 +462,18 @@ def _layer_for(raw: dict[str, Any], cls: str, where: Where) -> tuple[list[Any], 
 
 
 def dumps_map(raw: dict[str, Any]) -> str:
-    """Serialise a raw map the way Tiled does (``indent=1``), refusing NaN.
+    """Serialise a raw map the way Tiled does (``indent=1``), through the strict writer.
 
     Args:
         raw: The raw map.
 
     Returns:
         The JSON text, ending with a newline.
+
+    Raises:
+        JsonFileError: for a non-finite number, located in the map.
     """
-    return json.dumps(raw, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    return dumps_strict(raw, indent=1, ensure_ascii=False)
 
 
 def save_level(
@@ -533,12 +537,12 @@ def save_level_and_map(
     apply_level(raw, level, target)
     try:
         text = dumps_map(raw)
-    except ValueError as exc:  # NaN or infinity in the level data
-        raise LevelError(f"cannot save: {exc}", file=target) from exc
+    except JsonFileError as exc:  # NaN or infinity in the level data: name its object
+        raise located_error(raw, exc.at, target, f"cannot save: {exc.reason}") from exc
     saved = loads_level(text, target)
     _atomic_write(target, text, backup)
     logger.info("saved %s (%d objects)", target, sum(1 for _ in saved.objects()))
-    return saved, json.loads(text)
+    return saved, loads_strict(text)
 
 
 def _atomic_write(target: Path, text: str, backup: bool) -> None:

@@ -44,6 +44,7 @@ __all__ = [
     "decode_map",
     "iter_object_layers",
     "iter_objects",
+    "located_error",
     "object_identity",
     "quantize",
     "raw_class",
@@ -159,10 +160,10 @@ def _level_error(exc: JsonFileError, file: Path | None, text: str | None) -> Lev
         tree, _ = loads_with_problems(text if text is not None else Path(file or "").read_bytes())
     except (OSError, JsonFileError):
         return LevelError(exc.reason, file=file, field=format_path(exc.at))
-    return _located_error(tree, exc.at, file, exc.reason)
+    return located_error(tree, exc.at, file, exc.reason)
 
 
-def _located_error(data: Any, at: JsonPath, file: Path | None, reason: str) -> LevelError:
+def located_error(data: Any, at: JsonPath, file: Path | None, reason: str) -> LevelError:
     """An error for a bad value at ``at``, naming its object (the innermost element of an
     ``objects`` list on the way) and its property if any."""
     obj: dict[str, Any] | None = None

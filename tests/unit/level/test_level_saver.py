@@ -246,9 +246,13 @@ def test_invalid_level_is_refused_before_writing(
 
 def test_nan_in_level_data_is_refused(rich: tuple[Path, dict[str, Any], Level]) -> None:
     path, raw, level = rich
-    with pytest.raises(LevelError):
+    with pytest.raises(LevelError) as info:
         save_level(replace(level, player=replace(level.player, max_speed=float("nan"))))
     assert _read(path) == raw
+    # and the line names the player object and its property
+    assert info.value.object_id == level.player.id
+    assert info.value.field == "max_speed"
+    assert "cannot save: NaN" in str(info.value)
 
 
 def test_previous_version_is_kept_as_bak(rich: tuple[Path, dict[str, Any], Level]) -> None:
