@@ -272,11 +272,31 @@ def parse_recording(data: Any, file: Path | None = None) -> Recording:
     try:
         valid = validate(kind, data)
     except ValidationError as err:
-        raise _schema_error(first_problem(err, kind), file) from None
+        raise _schema_error(_row_first(err, kind), file) from None
     if isinstance(valid, list):
         return Recording(_keyframes(valid, file), source=file)
     keyframes = _keyframes(valid.inputs, file)
     return Recording(keyframes, valid.level, valid.seed, valid.seconds, file)
+
+
+#: Errors that say a keyframe is not three numbers (one missing, or one too many).
+_ROW_SHAPE = frozenset({"missing", "too_long", "too_short"})
+
+
+def _row_first(err: ValidationError, kind: Any) -> Problem:
+    """The problem to report: the schema's first, except that a keyframe of the wrong length
+    is reported as such before a bad number in it (``[["x", 1]]``: not three numbers)."""
+    problem = first_problem(err, kind)
+    keyframe, _ = _where(problem.at)
+    if keyframe is None or problem.kind in EXTRA:
+        return problem
+    for item in err.errors(include_url=False):
+        at = tuple(item["loc"])
+        if item["type"] in _ROW_SHAPE and _where(at)[0] == keyframe:
+            row = at[:-1] if item["type"] == "missing" else at
+            # the input of each of these errors is the keyframe as the file wrote it
+            return Problem(row, "missing", item["input"], "missing", {}, False)
+    return problem
 
 
 def _schema_error(problem: Problem, file: Path | None) -> ReplayError:

@@ -93,6 +93,12 @@ BAD: list[tuple[str, Any, str]] = [
         'field "inputs"',
     ),
     ("keyframe short", [[0, 1]], "keyframe 0: must be [t, thrust_x, thrust_y]"),
+    (
+        "keyframe short, bad",
+        [["x", 1]],
+        'keyframe 0: must be [t, thrust_x, thrust_y], got ["x", 1]',
+    ),
+    ("keyframe short, below 0", [[-5, 0]], "keyframe 0: must be [t, thrust_x, thrust_y]"),
     ("keyframe an object", [[0, 1, 0], {"t": 1}], "keyframe 1: must be [t, thrust_x"),
     ("time text", [[0, 1, 0], ["1", 0, 0]], 'keyframe 1, field "t": must be a number'),
     ("thrust null", [[0, None, 0]], 'keyframe 0, field "thrust_x": must be a number'),
