@@ -56,7 +56,14 @@ def default_progress_path() -> Path:
     override = os.environ.get(ENV_VAR)
     if override:
         return Path(override).expanduser()
-    return platformdirs.user_data_path(APP_NAME, appauthor=False) / "progress.json"
+    path = platformdirs.user_data_path(APP_NAME, appauthor=False) / "progress.json"
+    # Before platformdirs the folder was the XDG one on every system: a player on macOS or
+    # Windows with progress only there keeps it (and it is saved there on).
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    legacy = Path(base) / APP_NAME / "progress.json"
+    if legacy != path and not os.path.lexists(path) and os.path.lexists(legacy):
+        return legacy
+    return path
 
 
 @dataclass
@@ -160,7 +167,8 @@ def _refused_entries(problems: list[JsonFileError]) -> dict[str, str]:
         if len(at) < 2 or at[0] != "levels":
             raise problem
         where = format_path(at[2:])
-        refused.setdefault(str(at[1]), f"{where}: {problem.reason}" if where else problem.reason)
+        said = f'field "{where}": {problem.reason}' if where else problem.reason
+        refused.setdefault(str(at[1]), said)
     return refused
 
 

@@ -135,3 +135,27 @@ def test_the_default_folder_is_under_xdg_data_home_when_it_is_set(
     # And a win saved there is read back
     ProgressStore(path).record_win("a", 3.0)
     assert ProgressStore(default_progress_path()).record("a") == LevelRecord(1, 3.0)
+
+
+def test_progress_kept_in_the_old_xdg_folder_on_another_system_is_still_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a system whose data folder is elsewhere (macOS, Windows), and progress saved before
+    # platformdirs, in the XDG folder every system used then
+    import platformdirs
+
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr(
+        platformdirs, "user_data_path", lambda *a, **k: tmp_path / "Application Support" / a[0]
+    )
+    old = tmp_path / "xdg" / "steering-game" / "progress.json"
+    old.parent.mkdir(parents=True)
+    ProgressStore(old).record_win("a", 3.0)
+    # When the game asks where progress lives, the old file is used
+    assert default_progress_path() == old
+    assert ProgressStore(default_progress_path()).record("a") == LevelRecord(1, 3.0)
+    # And without an old file, it is the system's own folder
+    old.unlink()
+    expected = tmp_path / "Application Support" / "steering-game" / "progress.json"
+    assert default_progress_path() == expected
