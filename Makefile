@@ -43,9 +43,9 @@ test-nojit: $(STAMP)
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/steering tests/unit/engine -m "not slow and not window"
 
 # The fast loop while working: lint, types, and the unit tests not marked slow or window
-# (under a minute).
+# (under a minute), on two processes (pytest-xdist; the numba caches are warm by then).
 check: lint
-	$(BIN)/python -m pytest -q tests/unit -m "not slow and not window"
+	$(BIN)/python -m pytest -q -n 2 tests/unit -m "not slow and not window"
 
 bench: $(STAMP)
 	$(BIN)/python -m game bench
