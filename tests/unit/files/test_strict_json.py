@@ -4,6 +4,7 @@ that what it writes reads back the same."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import pickle
 import sys
@@ -281,3 +282,23 @@ def test_values_are_described_briefly() -> None:
     assert describe(None) == "null"
     assert format_path(("layers", 0, "objects", 2, "x")) == "layers[0].objects[2].x"
     assert format_path((3, 1)) == "[3][1]"
+
+
+@given(
+    digits=st.integers(min_value=1, max_value=400),
+    exponent=st.integers(min_value=0, max_value=400),
+    fraction=st.booleans(),
+)
+def test_a_number_is_refused_exactly_when_it_overflows_a_float(
+    digits: int, exponent: int, fraction: bool
+) -> None:
+    # Given a number of any length and exponent (the reader only scans text that may overflow)
+    literal = "9" * digits + (".5" if fraction else "") + f"e{exponent}"
+    text = f'{{"a": [{literal}]}}'
+    # Then it is refused when, and only when, it is too large for a float
+    if math.isinf(float(literal)):
+        with pytest.raises(JsonFileError) as info:
+            loads_strict(text)
+        assert info.value.at == ("a", 0)
+    else:
+        assert loads_strict(text) == {"a": [float(literal)]}
