@@ -10,7 +10,6 @@ import errno
 import json
 import math
 import os
-import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -235,13 +234,6 @@ class _Decoder:
         return _Twice(pairs)
 
 
-#: Text that may hold a number too large for a float: a run of 200 digits (with an exponent
-#: under 100, a number overflows only past 209 digits before its point) or an exponent of three
-#: digits or more. Only such text pays for the pass over every value (:func:`_overflowed`),
-#: which cost as much as the decoding itself.
-_MAY_OVERFLOW = re.compile(r"[0-9]{200}|[eE]\+?0*[1-9][0-9][0-9]")
-
-
 def _overflowed(data: Any) -> bool:
     """Whether the decoded tree holds an infinite float (a number too large, ``1e999``): a
     quick pass in no particular order that builds no paths, so that only a file with a
@@ -353,8 +345,7 @@ def _decode(text: str | bytes, *, first_only: bool) -> tuple[Any, list[JsonFileE
         raise JsonFileError("invalid JSON: nested too deeply") from exc
     except ValueError as exc:  # an integer longer than Python's 4,300-digit limit
         raise JsonFileError(f"invalid JSON: {one_line(str(exc))}") from exc
-    may_overflow = _MAY_OVERFLOW.search(source) is not None
-    if decoder.suspect or (may_overflow and isinstance(data, dict | list) and _overflowed(data)):
+    if decoder.suspect or (isinstance(data, dict | list) and _overflowed(data)):
         return _scan(data, first_only=first_only)
     if isinstance(data, float) and not math.isfinite(data):
         return data, [JsonFileError(non_finite_reason(data, overflow=True))]
