@@ -47,8 +47,7 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic.json_schema import JsonDict
 
-from game.level.text import plain_number
-from game.strict_json import JsonPath, describe, non_finite_reason, show
+from game.strict_json import JsonPath, describe, non_finite_reason, plain_number, show
 
 __all__ = [
     "EXTRA",

@@ -328,7 +328,7 @@ def _keyframes(rows: list[tuple[float, float, float]], file: Path | None) -> tup
         t, x, y = out[i]
         if i and t < out[i - 1].t:
             raise ReplayError(
-                f"time goes backwards: {t:g} s after {out[i - 1].t:g} s",
+                f"time goes backwards: {plain_number(t)} s after {plain_number(out[i - 1].t)} s",
                 file=file,
                 keyframe=i,
                 field="t",

@@ -6,6 +6,7 @@ the first bad value, that each file's reader turns into its own one-line error.
 
 from __future__ import annotations
 
+import difflib
 import errno
 import json
 import math
@@ -27,8 +28,10 @@ __all__ = [
     "loads_strict",
     "loads_with_problems",
     "non_finite_reason",
+    "plain_number",
     "read_json_file",
     "show",
+    "suggest",
     "write_json_file",
 ]
 
@@ -53,7 +56,13 @@ class JsonFileError(ValueError):
         line: For a syntax error, the line of the error (1-based); None otherwise.
         column: For a syntax error, the column (1-based); None otherwise.
         detail: For a syntax error, the decoder's own words (``Expecting value``).
+        document: For a refused value, the decoded document holding it (the refused value as
+            its float, a key given twice with its last value), so that a reader can name the
+            object around :attr:`at` without decoding again; None otherwise (and after
+            pickling).
     """
+
+    document: Any = None
 
     def __init__(
         self,
@@ -78,7 +87,7 @@ class JsonFileError(ValueError):
 
     def located(self, file: str | os.PathLike[str]) -> JsonFileError:
         """The same error, naming ``file``."""
-        return JsonFileError(
+        error = JsonFileError(
             self.reason,
             self.at,
             file=file,
@@ -86,6 +95,8 @@ class JsonFileError(ValueError):
             column=self.column,
             detail=self.detail,
         )
+        error.document = self.document
+        return error
 
     def __reduce__(self) -> tuple[object, ...]:
         """Pickle support (a process pool sends errors back)."""
@@ -140,6 +151,26 @@ def _big_int(value: int) -> str | None:
     return f"an integer of about {int(value.bit_length() * 0.30103) + 1:,} digits"
 
 
+def plain_number(value: float) -> str:
+    """``value`` for a message: an integer as its digits (``4294967295``, not ``4.29497e+09``),
+    any other number with every digit needed to tell it from its neighbours
+    (``1.0000011``)."""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int):
+        return str(value)
+    if math.isfinite(value) and value.is_integer() and abs(value) < 1e16:
+        return str(int(value))
+    return repr(float(value))
+
+
+def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
+    """Return ``; did you mean "x"?`` for the nearest choice, or ""."""
+    lowered = {c.lower(): c for c in choices}
+    match = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.5)
+    return f'; did you mean "{lowered[match[0]]}"?' if match else ""
+
+
 def show(value: object) -> str:
     """A short rendering of a JSON value for a message (at most 40 characters): numbers as
     written (``1.5``, ``NaN``, ``-Infinity``), text quoted, lists and objects as JSON cut
@@ -149,7 +180,7 @@ def show(value: object) -> str:
             return "NaN"
         if math.isinf(value):
             return "Infinity" if value > 0 else "-Infinity"
-        return f"{value:g}"
+        return plain_number(value)
     if isinstance(value, int) and not isinstance(value, bool):
         big = _big_int(value)
         return big if big is not None else _cut(str(value))
@@ -365,6 +396,7 @@ def loads_strict(text: str | bytes) -> Any:
     """
     data, problems = _decode(text, first_only=True)
     if problems:
+        problems[0].document = data
         raise problems[0]
     return data
 

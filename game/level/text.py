@@ -10,10 +10,11 @@ has them), so wherever one is shown it goes through :func:`shown`.
 
 from __future__ import annotations
 
-import math
 import os
 import re
 import unicodedata
+
+from game.strict_json import plain_number
 
 __all__ = [
     "PLAIN_INT",
@@ -31,19 +32,6 @@ __all__ = [
 PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 #: An integer as a person types it (ASCII digits).
 PLAIN_INT = re.compile(r"[+-]?\d+", re.ASCII)
-
-
-def plain_number(value: float) -> str:
-    """``value`` for a message: an integer as its digits (``4294967295``, not ``4.29497e+09``),
-    any other number with every digit needed to tell it from its neighbours
-    (``1.0000011``)."""
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, int):
-        return str(value)
-    if math.isfinite(value) and value.is_integer() and abs(value) < 1e16:
-        return str(int(value))
-    return repr(float(value))
 
 
 #: Longest accepted text per field, in characters; :data:`TEXT_MAX` for any other.

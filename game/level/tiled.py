@@ -26,7 +26,6 @@ from game.strict_json import (
     describe,
     format_path,
     loads_strict,
-    loads_with_problems,
     read_json_file,
 )
 
@@ -131,7 +130,7 @@ def read_raw(path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
         data = read_json_file(file, max_bytes=MAX_FILE_BYTES, what="level file")
     except JsonFileError as exc:
-        raise _level_error(exc, file, None) from exc
+        raise _level_error(exc, file) from exc
     return _as_map(data, file)
 
 
@@ -140,7 +139,7 @@ def decode_map(text: str, file: Path | None) -> dict[str, Any]:
     try:
         data = loads_strict(text)
     except JsonFileError as exc:
-        raise _level_error(exc, file, text) from exc
+        raise _level_error(exc, file) from exc
     return _as_map(data, file)
 
 
@@ -152,15 +151,11 @@ def _as_map(data: Any, file: Path | None) -> dict[str, Any]:
     return data
 
 
-def _level_error(exc: JsonFileError, file: Path | None, text: str | None) -> LevelError:
+def _level_error(exc: JsonFileError, file: Path | None) -> LevelError:
     """The strict reader's refusal as a level error naming the object and field it is in."""
     if not exc.at:
         return LevelError(exc.reason, file=file)
-    try:  # the error path only: decode again, keeping the refused values, to find the object
-        tree, _ = loads_with_problems(text if text is not None else Path(file or "").read_bytes())
-    except (OSError, JsonFileError):
-        return LevelError(exc.reason, file=file, field=format_path(exc.at))
-    return located_error(tree, exc.at, file, exc.reason)
+    return located_error(exc.document, exc.at, file, exc.reason)
 
 
 def located_error(data: Any, at: JsonPath, file: Path | None, reason: str) -> LevelError:
@@ -193,7 +188,7 @@ def located_error(data: Any, at: JsonPath, file: Path | None, reason: str) -> Le
     return LevelError(
         reason,
         file=file,
-        object_id=oid if isinstance(oid, int) and not isinstance(oid, bool) else -1,
+        object_id=oid if isinstance(oid, int) and not isinstance(oid, bool) else NO_ID,
         object_name=name if isinstance(name, str) else "",
         object_class=raw_class(obj) or None,
         field=field,

@@ -5,11 +5,10 @@ Shared by the raw map reader (:mod:`game.level.tiled`), the object checks and th
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from game.level.errors import Where
-from game.strict_json import describe
+from game.strict_json import describe, plain_number, suggest
 
 __all__ = [
     "MAX_MAGNITUDE",
@@ -31,14 +30,7 @@ def show_number(value: float) -> str:
         return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
     if isinstance(value, int):
         return f"{value:,}"
-    return f"{value:g}"
-
-
-def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
-    """Return ``; did you mean "x"?`` for the nearest choice, or ""."""
-    lowered = {c.lower(): c for c in choices}
-    match = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.5)
-    return f'; did you mean "{lowered[match[0]]}"?' if match else ""
+    return plain_number(value)
 
 
 def is_number(value: object) -> bool:
@@ -75,7 +67,7 @@ def read_integer(obj: dict[str, Any], key: str, where: Where, minimum: int, maxi
     if not isinstance(value, int) or isinstance(value, bool):
         raise where.error(f"expected an integer, got {describe(value)}", key)
     if value < minimum:
-        raise where.error(f"must be at least {minimum}, got {value}", key)
+        raise where.error(f"must be at least {minimum}, got {show_number(value)}", key)
     if value > maximum:
         raise where.error(f"must be at most {maximum:,}, got {show_number(value)}", key)
     return value

@@ -10,7 +10,6 @@ dataclasses are the file's schema: their annotated ranges are checked by pydanti
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 import os
@@ -26,7 +25,14 @@ from game.file_schema import EXTRA, Problem, ValidationError, finite, first_prob
 from game.level.errors import LevelError
 from game.level.shipped import RESOURCES_DIR
 from game.safe_io import one_line
-from game.strict_json import JsonFileError, describe, format_path, read_json_file
+from game.strict_json import (
+    JsonFileError,
+    describe,
+    format_path,
+    plain_number,
+    read_json_file,
+    suggest,
+)
 
 __all__ = [
     "TUNING_FILE",
@@ -240,11 +246,6 @@ def _rebuild(reason: str, file: str | None, archetype: str | None, fld: str | No
     return TuningError(reason, file=file, archetype=archetype, field=fld)
 
 
-def _suggest(word: str, choices: list[str]) -> str:
-    match = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
-    return f'; did you mean "{match[0]}"?' if match else ""
-
-
 def _without_comments(data: object) -> object:
     """``data`` without the ``comment`` keys the file may have at the top and per archetype."""
     if not isinstance(data, dict):
@@ -270,8 +271,8 @@ def parse_tuning(data: object, file: str | os.PathLike[str] | None = None) -> Tu
     hider = tuning.hider
     if hider.calm_distance < hider.panic_distance:
         raise TuningError(
-            f"must be at least panic_distance ({hider.panic_distance:g} px), got "
-            f"{hider.calm_distance:g}",
+            f"must be at least panic_distance ({plain_number(hider.panic_distance)} px), got "
+            f"{plain_number(hider.calm_distance)}",
             file=path,
             archetype="hider",
             field="calm_distance",
@@ -290,7 +291,7 @@ def _schema_error(problem: Problem, path: Path | None) -> TuningError:
         reason = problem.reason
         if kind in EXTRA:
             known = [f.name for f in fields(Tuning)]
-            reason = f"unknown archetype (known: {', '.join(known)}){_suggest(arch, known)}"
+            reason = f"unknown archetype (known: {', '.join(known)}){suggest(arch, known)}"
         elif kind == "dataclass_type":
             reason = f"expected an object of fields, got {describe(problem.value)}"
         return TuningError(reason, file=path, archetype=arch)
@@ -299,7 +300,7 @@ def _schema_error(problem: Problem, path: Path | None) -> TuningError:
     if kind in EXTRA:
         section = typing.get_type_hints(Tuning).get(arch)
         known = [f.name for f in fields(section)] if section is not None else []
-        reason = f"unknown field{_suggest(name, known)}"
+        reason = f"unknown field{suggest(name, known)}"
     elif kind == "missing":
         reason = "missing (a number is required)"
     return TuningError(reason, file=path, archetype=arch, field=name)
