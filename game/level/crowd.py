@@ -51,7 +51,9 @@ class CrowdRoom:
     def around_player(cls, width: float, height: float, player_radius: float) -> CrowdRoom:
         """The room of a ``width`` x ``height`` px world with the player's square taken, even
         when the player alone overfills it (then no spawn fits beside it)."""
-        return cls(width * height * MAX_CROWD_FILL, agent_cell(player_radius))
+        room = cls.of_world(width, height)
+        room.used = agent_cell(player_radius)
+        return room
 
     def fits(self, count: int, radius: float) -> int:
         """How many agents of ``radius`` still fit (all of ``count`` or fewer)."""

@@ -13,8 +13,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from game.level.build import parse_level
 from game.level.errors import LevelError, Where
-from game.level.loader import loads_level
 from game.level.model import (
     EnemySpawn,
     ExitData,
@@ -44,6 +44,7 @@ from game.level.tiled import (
     TMX_POSITION_DIGITS,
     MapInfo,
     class_key,
+    decode_map,
     iter_object_layers,
     iter_objects,
     located_error,
@@ -52,7 +53,7 @@ from game.level.tiled import (
     tiled_float,
 )
 from game.safe_io import OutputError, atomic_write, real_target
-from game.strict_json import JsonFileError, dumps_strict, loads_strict
+from game.strict_json import JsonFileError, dumps_strict
 
 __all__ = ["apply_level", "dumps_map", "new_map", "save_level", "save_level_and_map"]
 
@@ -539,10 +540,13 @@ def save_level_and_map(
         text = dumps_map(raw)
     except JsonFileError as exc:  # NaN or infinity in the level data: name its object
         raise located_error(raw, exc.at, target, f"cannot save: {exc.reason}") from exc
-    saved = loads_level(text, target)
+    # Decoded once: the level as a later load gives it, and the map a later save starts from
+    # (every object layer already has its "objects" list, so parsing changes nothing in it).
+    written = decode_map(text, target)
+    saved = parse_level(written, target)
     _atomic_write(target, text, backup)
     logger.info("saved %s (%d objects)", target, sum(1 for _ in saved.objects()))
-    return saved, loads_strict(text)
+    return saved, written
 
 
 def _atomic_write(target: Path, text: str, backup: bool) -> None:

@@ -302,7 +302,10 @@ def _schema_error(problem: Problem, path: Path | None) -> TuningError:
         known = [f.name for f in fields(section)] if section is not None else []
         reason = f"unknown field{suggest(name, known)}"
     elif kind == "missing":
+        null = problem.words.get("null", "none")
         reason = "missing (a number is required)"
+        if problem.nullable:
+            reason = f"missing (a number, or null for {null}, is required)"
     return TuningError(reason, file=path, archetype=arch, field=name)
 
 
