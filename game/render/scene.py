@@ -274,12 +274,15 @@ class WorldRenderer:
             self._tubes.add(every, theme.PATH_CENTRE, 1.5)
         self._tubes.commit()
 
-    def update(self, dt: float) -> None:
+    def update(self, dt: float, pixel: float = 1.0) -> None:
         """Copy the world's state into the sprites and batches and advance the animations.
 
         Args:
             dt: Seconds since the last update (animations only; the world is not stepped).
+            pixel: World units per screen pixel (1 / zoom) the next frame is drawn at: how
+                many flow streaks to build, and how long the current's arrows grow.
         """
+        self._pixel = pixel
         self.clock += dt
         w = self.world
         # The packed geometry is a new object after an edit (or a path added or removed) and
@@ -363,15 +366,13 @@ class WorldRenderer:
         self._grid.draw(self._pixel)
 
     def draw(self, pixel: float = 1.0, clear: bool = False) -> None:
-        """Draw the world (under the world camera). Changes nothing but the zoom it keeps for
-        the next update (how many flow streaks to build).
+        """Draw the world (under the world camera); changes nothing.
 
         Args:
             pixel: World units per screen pixel (1 / zoom), for antialiased edges.
             clear: paint the whole window with the background colour first (the frame's
                 clear; see :class:`~game.render.backdrop.Backdrop`).
         """
-        self._pixel = pixel
         self._backdrop.draw(clear)
         self._tubes.draw(pixel)
         self._chevrons.draw(pixel)

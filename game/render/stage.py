@@ -154,7 +154,7 @@ class LevelStage:
         self.rig.follow(self._player(), dt)
         self._apply_camera()
         visible = self.rig.visible_rect(64.0)
-        self.renderer.update(dt)
+        self.renderer.update(dt, 1.0 / self.rig.zoom)
         self.overlay.update(self.world, visible, self.rig.zoom)
         self.end_mark.update(self.world, dt)
         state, color = run_state(self.world)

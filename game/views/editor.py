@@ -156,7 +156,7 @@ class EditorView(EditorInput):
             self._redraw = False
             self._rebuild_world()
         if self.renderer is not None:
-            self.renderer.update(delta_time)
+            self.renderer.update(delta_time, 1.0 / self.camera.zoom)
         m = self.model
         if m.dragging is None and not self.panel.dragging:
             self.hover = self._hit()  # the hover ring follows what moved under the cursor
