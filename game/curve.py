@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from game.level import load_level
-from game.render.camera import nearest, opening_zoom
+from game.render.camera import level_opening_zoom
 from game.world.autopilot import fly
 from game.world.blind import Run, play, strategies
 from game.world.humanbot import play_human
@@ -95,8 +95,7 @@ def screen_view(path: Path) -> tuple[float, float]:
     """The world (px across, up) a 1280 x 720 window shows of the level when it opens."""
     level = load_level(path)
     start = (level.player.x, level.player.y)
-    goal = nearest([e.rect.center for e in level.exits], start)  # as the level view does
-    z = opening_zoom((level.width_px, level.height_px), SCREEN, start, goal)
+    z = level_opening_zoom(level, SCREEN, start)  # as the level view opens
     return (SCREEN[0] / z, SCREEN[1] / z)
 
 

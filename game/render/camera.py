@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from game.level import Level
 
 __all__ = [
     "ZOOM_MAX",
@@ -16,6 +20,7 @@ __all__ = [
     "ZOOM_STEP",
     "CameraRig",
     "clamp_axis",
+    "level_opening_zoom",
     "nearest",
     "opening_zoom",
 ]
@@ -73,6 +78,15 @@ def opening_zoom(
     span_x = 2.0 * (abs(goal[0] - player[0]) + OPENING_MARGIN)
     span_y = 2.0 * (abs(goal[1] - player[1]) + OPENING_MARGIN)
     return min(max(min(vw / span_x, vh / span_y), ZOOM_MIN), 1.0)
+
+
+def level_opening_zoom(
+    level: Level, view_size: tuple[float, float], player: tuple[float, float]
+) -> float:
+    """:func:`opening_zoom` for ``level`` seen from ``player``, its nearest exit the goal: the
+    one rule for the level view and for the curve's bots, which see what a player sees."""
+    goal = nearest([e.rect.center for e in level.exits], player)
+    return opening_zoom((level.width_px, level.height_px), view_size, player, goal)
 
 
 @dataclass

@@ -16,7 +16,7 @@ from game.world import ENEMY, Mode
 
 from . import theme
 from .bank import TextureBank
-from .camera import ZOOM_MAX, ZOOM_MIN, CameraRig, nearest, opening_zoom
+from .camera import ZOOM_MAX, ZOOM_MIN, CameraRig, level_opening_zoom
 from .endmark import EndMark
 from .hud import Hud, play_area
 from .overlay import DebugOverlay
@@ -116,10 +116,8 @@ class LevelStage:
         """Zoom to the whole map, or to the player and the nearest exit when the map is too
         big to read whole (:func:`~game.render.camera.opening_zoom`); the camera on the
         player at once."""
-        player = self._player()
-        goal = nearest([e.rect.center for e in self.world.level.exits], player)
         self.fitted = True
-        self.rig.zoom = opening_zoom(self.rig.level_size, self.rig.view_size, player, goal)
+        self.rig.zoom = level_opening_zoom(self.world.level, self.rig.view_size, self._player())
         self.snap_camera()
 
     def _fit_camera(self, width: int, height: int) -> None:
