@@ -21,7 +21,6 @@ validated before it is written).
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import sys
 from collections.abc import Callable, Sequence
@@ -46,6 +45,7 @@ from game.level import (  # noqa: E402
     Rect,
     WallData,
     load_level,
+    read_raw,
     save_level,
 )
 from game.level.saver import dumps_map  # noqa: E402
@@ -96,7 +96,15 @@ def with_owned(
 
 
 def with_enemy_settings(level: Level, **settings: tuple[float, float]) -> Level:
-    """``level`` with each named enemy's (max_speed, sight) set as given."""
+    """``level`` with each named enemy's (max_speed, sight) set as given.
+
+    Raises:
+        LevelError: for a name no enemy of the level has (a typo would change nothing).
+    """
+    unknown = sorted(set(settings) - {e.name for e in level.enemies})
+    if unknown:
+        names = ", ".join(map(repr, unknown))
+        raise LevelError(f"no enemy named {names} to rework", file=level.source)
     enemies = tuple(
         replace(e, max_speed=settings[e.name][0], sight=settings[e.name][1])
         if e.name in settings
@@ -442,7 +450,7 @@ NEW: dict[str, Callable[[], Level]] = {
 def ensure_walls_layer(path: Path) -> None:
     """Give the map at ``path`` an empty ``walls`` object layer (after ``rocks``) if it has
     none, so that the saver puts new walls there rather than into the first layer."""
-    raw = json.loads(path.read_text(encoding="utf-8"))
+    raw = read_raw(path)
     names = [layer.get("name") for layer in raw["layers"]]
     if "walls" in names:
         return
