@@ -19,9 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from game.level import load_level, shipped_levels
+from game.progress import ProgressStore
 from game.recording import load_recording
 from game.strict_json import loads_strict
-from game.views.progress import ProgressStore
 from game.world.tuning import TUNING_FILE, load_tuning
 
 

@@ -244,9 +244,9 @@ def render_level(
     """
     import arcade
 
+    from game.progress import ProgressStore
     from game.views.app import GameApp
     from game.views.level import LevelView
-    from game.views.progress import ProgressStore
 
     app = GameApp(window, progress=ProgressStore(persist=False), levels=[], zoom=zoom)
     view = LevelView(app, path, debug=debug, autopilot=True, show_result=False)

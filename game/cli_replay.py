@@ -51,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     import arcade
 
+    from game.progress import ProgressStore
     from game.views.app import GameApp, create_window
-    from game.views.progress import ProgressStore
     from game.views.replay import ReplayView
 
     try:

@@ -52,8 +52,8 @@ def app(
     window: arcade.Window, bank: TextureBank, entries: list[LevelEntry], tmp_path: Path
 ) -> GameApp:
     """Shared services with progress in a temporary file and sound muted."""
+    from game.progress import ProgressStore
     from game.views.app import GameApp
-    from game.views.progress import ProgressStore
     from game.views.sound import Sounds
 
     return GameApp(

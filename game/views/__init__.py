@@ -7,10 +7,11 @@ Views are thin: they turn keys into input for the world and draw through ``game.
 
 from __future__ import annotations
 
+from game.progress import LevelRecord, Progress, ProgressStore, default_progress_path
+
 from .app import FIXED_RATE, GameApp, LevelEntry, create_window, level_key
 from .level import LevelView, open_editor_hook
 from .pause import PauseView
-from .progress import LevelRecord, Progress, ProgressStore, default_progress_path
 from .result import ResultView
 from .title import TitleView
 

@@ -15,11 +15,11 @@ import arcade
 from game.clock import DT
 from game.level import Level, LevelError, load_level, shipped_levels
 from game.level.text import shown
+from game.progress import ProgressStore
 from game.recording import RunRecorder
 from game.render.bank import TextureBank
 from game.render.theme import BACKGROUND
 
-from .progress import ProgressStore
 from .sound import Sounds
 
 __all__ = [

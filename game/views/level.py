@@ -13,6 +13,7 @@ import numpy as np
 
 from game.level import Level, LevelError, load_level
 from game.level.text import shown
+from game.progress import LevelRecord
 from game.render import theme
 from game.render.stage import LevelStage
 from game.safe_io import raise_if_terminated
@@ -20,7 +21,6 @@ from game.world import Autopilot, World
 
 from . import controls
 from .app import set_caption
-from .progress import LevelRecord
 
 if TYPE_CHECKING:
     from .app import GameApp

@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.views.progress import LevelRecord, ProgressStore
+from game.progress import LevelRecord, ProgressStore
 
 
 def _names(folder: Path) -> list[str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from game.views.progress import ENV_VAR, LevelRecord, Progress, ProgressStore, default_progress_path
+from game.progress import ENV_VAR, LevelRecord, Progress, ProgressStore, default_progress_path
 
 
 def test_missing_file_is_a_first_run(tmp_path: Path) -> None:
@@ -55,7 +55,7 @@ def test_a_corrupt_file_is_ignored_with_a_warning_and_kept_aside(
 ) -> None:
     path = tmp_path / "p.json"
     path.write_text(text)
-    with caplog.at_level(logging.WARNING, logger="game.views.progress"):
+    with caplog.at_level(logging.WARNING, logger="game.progress"):
         store = ProgressStore(path)
     assert store.progress == Progress()
     assert any("corrupt" in r.message for r in caplog.records)
@@ -80,7 +80,7 @@ def test_bad_entries_are_skipped_and_good_ones_kept(
             }
         )
     )
-    with caplog.at_level(logging.WARNING, logger="game.views.progress"):
+    with caplog.at_level(logging.WARNING, logger="game.progress"):
         store = ProgressStore(path)
     assert store.progress.levels == {"good": LevelRecord(2, 7.5)}
     # three skipped entries, and where the file with them is kept
@@ -99,7 +99,7 @@ def test_a_failed_save_keeps_the_old_file_and_the_time_in_memory(
     store = ProgressStore(path)
     store.path = tmp_path / "missing-file-as-dir" / "p.json"
     (tmp_path / "missing-file-as-dir").write_text("a file, not a folder")
-    with caplog.at_level(logging.WARNING, logger="game.views.progress"):
+    with caplog.at_level(logging.WARNING, logger="game.progress"):
         rec, _ = store.record_win("a", 4.0)
     assert rec.best_time == 4.0  # still known in memory
     assert any("cannot save" in r.message for r in caplog.records)
