@@ -10,6 +10,7 @@ import logging
 import math
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -58,8 +59,23 @@ IntArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
 
 
+#: The step's systems in the order they run, by name, each its own module's entry point
+#: called on a world:
+#:
+#: * ``perceive`` (:mod:`~game.world.perceive`): drifting paths, currents, sight;
+#: * ``think`` (:mod:`~game.world.think`): the enemies' state machine, NPC modes, path turns;
+#: * ``steer`` (:mod:`~game.world.steer`): every body's acceleration;
+#: * ``physics`` (:mod:`~game.world.move`): contacts, pymunk, the bodies read back;
+#: * ``decide`` (:mod:`~game.world.decide`): caught or won.
+STEP_SYSTEMS: tuple[tuple[str, Callable[[World], None]], ...] = (
+    ("perceive", lambda w: perceive(w)),
+    ("think", lambda w: think(w, DT)),
+    ("steer", lambda w: steer(w, DT)),
+    ("physics", lambda w: move(w, DT)),
+    ("decide", lambda w: decide(w)),
+)
 #: The names of :attr:`World.systems`, in the order a step runs them.
-SYSTEMS = ("perceive", "think", "steer", "physics", "decide")
+SYSTEMS = tuple(name for name, _ in STEP_SYSTEMS)
 
 
 class World:
@@ -368,39 +384,22 @@ class World:
         self.inputs.append((x, y))
         self.thrust = np.array((x, y))
         timer = self.timer
-        if timer is None:  # the systems of :attr:`systems`, called directly
-            perceive(self)
-            think(self, DT)
-            steer(self, DT)
-            move(self, DT)
-            decide(self)
+        if timer is None:
+            for _, system in STEP_SYSTEMS:
+                system(self)
         else:
             clock = time.perf_counter
-            for name, system in self.systems:
+            for name, system in STEP_SYSTEMS:
                 t0 = clock()
-                system()
+                system(self)
                 timer(name, clock() - t0)
         return self.outcome
 
     @property
     def systems(self) -> tuple[tuple[str, Callable[[], None]], ...]:
-        """The step's systems, in the order they run, by name (names are :data:`SYSTEMS`),
-        each the entry point of its own module called on this world:
-
-        * ``perceive`` (:mod:`~game.world.perceive`): drifting paths, currents, sight;
-        * ``think`` (:mod:`~game.world.think`): the enemies' state machine, NPC modes, path
-          turns;
-        * ``steer`` (:mod:`~game.world.steer`): every body's acceleration;
-        * ``physics`` (:mod:`~game.world.move`): contacts, pymunk, the bodies read back;
-        * ``decide`` (:mod:`~game.world.decide`): caught or won.
-        """
-        return (
-            ("perceive", self._perceive),
-            ("think", self._think),
-            ("steer", self._steer),
-            ("physics", self._move),
-            ("decide", self._decide),
-        )
+        """The step's systems (:data:`STEP_SYSTEMS`), in the order they run, bound to this
+        world."""
+        return tuple((name, partial(system, self)) for name, system in STEP_SYSTEMS)
 
     def read_bodies(self) -> None:
         """Take the agents' state from the physics bodies again, and the currents where they
@@ -408,23 +407,6 @@ class World:
         level, a rock edit)."""
         read_back(self, DT)
         self.body_current, self.body_in_current = self.currents.velocity_at(self.physics.pos)
-
-    # The systems, bound to this world (each is its module's entry point).
-
-    def _perceive(self) -> None:
-        perceive(self)
-
-    def _think(self) -> None:
-        think(self, DT)
-
-    def _steer(self) -> None:
-        steer(self, DT)
-
-    def _move(self) -> None:
-        move(self, DT)
-
-    def _decide(self) -> None:
-        decide(self)
 
 
 def _thrust(thrust: ArrayLike) -> tuple[float, float]:
