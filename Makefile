@@ -6,10 +6,12 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: install warm play test test-nojit check lint bench demo clean
 
-$(STAMP): pyproject.toml steering/pyproject.toml
+ENGINE := packages/steering
+
+$(STAMP): pyproject.toml $(ENGINE)/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ./steering -e '.[test,bench]'
+	$(BIN)/python -m pip install --quiet -e ./$(ENGINE) -e '.[test,bench]'
 	$(BIN)/python -m steering.warmup
 	$(BIN)/python -m game.world.warmup
 	$(BIN)/python -m game.render.warmup
@@ -27,8 +29,8 @@ play: $(STAMP)
 	$(BIN)/python -m game
 
 lint: $(STAMP)
-	$(BIN)/ruff check game steering tests benchmarks tools examples
-	$(BIN)/ruff format --check game steering tests benchmarks tools examples
+	$(BIN)/ruff check game $(ENGINE) tests benchmarks tools examples
+	$(BIN)/ruff format --check game $(ENGINE) tests benchmarks tools examples
 	$(BIN)/mypy
 
 # Everything: lint, types, tests/unit and tests/integration with every marker (slow, window),

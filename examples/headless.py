@@ -1,6 +1,6 @@
 """A flock that follows a closed path around a pond of rocks, with no window: the engine alone.
 
-Run: ``python examples/headless.py`` (needs only ``pip install ./steering``).
+Run: ``python examples/headless.py`` (needs only ``pip install ./packages/steering``).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Each step reads every body's position and velocity in one batch, computes the steering forces,
 writes them back in one batch and steps the space. Run: ``python examples/pymunk_world.py``
-(``pip install ./steering pymunk``).
+(``pip install ./packages/steering pymunk``).
 """
 
 from __future__ import annotations

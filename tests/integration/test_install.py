@@ -18,7 +18,7 @@ def test_the_engine_builds_a_typed_wheel_of_its_own(tmp_path: Path) -> None:
     # Given a copy of the engine's folder alone (no game beside it)
     src = tmp_path / "steering"
     shutil.copytree(
-        ROOT / "steering",
+        ROOT / "packages" / "steering",
         src,
         ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", "build", "*.egg-info"),
     )

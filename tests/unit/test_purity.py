@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+ENGINE = ROOT / "packages" / "steering" / "src" / "steering"
 PURE = [
     "steering",
     "game.level",
@@ -21,7 +22,7 @@ PURE = [
 ]
 GRAPHICS_OR_PHYSICS = ("arcade", "pymunk", "pyglet")
 #: The engine's adapters: the one place each may import its engine (only when used).
-ADAPTERS = {ROOT / "steering" / "arcade.py", ROOT / "steering" / "pymunk.py"}
+ADAPTERS = {ENGINE / "arcade.py", ENGINE / "pymunk.py"}
 #: The adapters by module name (a pure module importing one imports its engine too).
 ADAPTER_MODULES = {"steering.arcade", "steering.pymunk"}
 
@@ -38,7 +39,7 @@ def test_module_imports_no_graphics_or_physics(module: str) -> None:
 
 
 def _pure_sources() -> list[Path]:
-    files = sorted((ROOT / "steering").glob("*.py"))
+    files = sorted(ENGINE.glob("*.py"))
     files += sorted((ROOT / "game" / "level").rglob("*.py"))
     files += [
         ROOT / "game" / name
@@ -124,7 +125,7 @@ def test_no_pure_module_imports_graphics_or_physics_anywhere() -> None:
 
 
 def test_the_engine_imports_nothing_from_the_game() -> None:
-    for path in sorted((ROOT / "steering").glob("*.py")):
+    for path in sorted(ENGINE.glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         game = [
             f"{path.name}:{ln}"
