@@ -1,8 +1,8 @@
 """A flock in an arcade window: one SpriteList, filled from the agents without a Python loop.
 
-Run: ``python examples/arcade_window.py`` (``pip install ./packages/steering arcade``). The mouse is the
-flock's target. ``--frames N`` closes the window after N frames (the tests run it headless
-with ``ARCADE_HEADLESS=1``).
+Run: ``python examples/arcade_window.py`` (``pip install ./packages/steering arcade``).
+The mouse is the flock's target. ``--frames N`` closes the window after N frames (the tests
+run it headless with ``ARCADE_HEADLESS=1``).
 """
 
 from __future__ import annotations
