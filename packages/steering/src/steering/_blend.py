@@ -251,7 +251,7 @@ def _freeze(items: Sequence[Any], weighted: Any) -> Frozen | None:
     """What :func:`_unchanged` compares: the items (held, so that no other object can take
     one's id while the plan is frozen) and their ids, and the field dicts of the items and
     their behaviours with copies of them, when every field is a plain value (a number, a
-    string, a tuple of them) or a behaviour's own fov cache; None when any field could
+    string, a tuple of them) or a behaviour's own fov or points cache; None when any field could
     change in place (an array or a list target), so the table must be read every call.
 
     What it does not see: a behaviour whose ``__class__`` is reassigned, or whose
@@ -272,7 +272,7 @@ def _freeze(items: Sequence[Any], weighted: Any) -> Frozen | None:
         if fields is None:
             return None
         for name, v in fields.items():
-            if not (_value(v) or (name == "_cos" and type(v) is _FovCache)):
+            if not (_value(v) or (name == "_cos" and type(v) is _FovCache) or name == "_points"):
                 return None
         live.append(fields)
         copies.append(dict(fields))

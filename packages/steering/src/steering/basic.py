@@ -1,6 +1,6 @@
 """The single-target behaviours: seek, flee, arrive, pursue, evade, wander and containment.
 
-Each behaviour's maths is written once, per agent, as a compiled kernel (``_*_rows``) over
+Each behaviour's maths is written once, per agent, as a compiled kernel over
 plain floats; ``__call__`` checks its arguments, allocates the output and runs the kernel.
 """
 
@@ -8,25 +8,52 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _kern as kern
-from ._checks import fast_points, finite, generator, non_negative
+from ._checks import finite, generator, non_negative
 from ._jit import njit, njit_inline, njit_leaf, prange, rows_kernel
 from ._kern import hypot
 from .agents import UNSET, AgentGroup, is_unset
 from .base import DEFAULT_GAIN, Debug
+from .composite import AgentCols, RowPart, row_function
 from .debug import ArriveDebug, EvadeDebug, PursueDebug, SeekDebug, WanderDebug, write
 from .vec import FloatArray
 
 __all__ = ["Arrive", "Contain", "Evade", "Flee", "Pursue", "Seek", "Wander"]
 
 
+class SeekRecord(NamedTuple):
+    """:class:`Seek`'s parameters for one call."""
+
+    target: FloatArray
+    """(1, 2) one point for every agent, or (N, 2) one per agent."""
+    target_step: int
+    """0 for one point, 1 for a point per agent (the target's row is ``i * target_step``)."""
+    gain: float
+    """1/s."""
+    debug_target: FloatArray
+    """(N, 2) each agent's target when debug output is asked, else (0, 2)."""
+
+
+@row_function
+def seek_row(i: int, a: AgentCols, p: SeekRecord) -> tuple[float, float]:
+    """Agent ``i``'s seek force: full speed toward its target."""
+    t = i * p.target_step
+    tx = p.target[t, 0]
+    ty = p.target[t, 1]
+    if p.debug_target.shape[0] > 0:
+        p.debug_target[i, 0] = tx
+        p.debug_target[i, 1] = ty
+    dx, dy = kern.set_length(tx - a.pos[i, 0], ty - a.pos[i, 1], a.max_speed[i])
+    return kern.steer(dx, dy, a.vel[i, 0], a.vel[i, 1], p.gain, a.max_force[i])
+
+
 @dataclass
-class Seek:
+class Seek(RowPart):
     """Steer at full speed toward a target point (one point for all, or one per agent).
 
     Overshoots and circles a target it reaches; use :class:`Arrive` to stop on it.
@@ -36,49 +63,41 @@ class Seek:
         gain: how fast the steer closes the gap to the desired velocity (1/s).
     """
 
+    ROW = seek_row
+    ROW_RECORD = SeekRecord
+
     target: ArrayLike
     gain: float = DEFAULT_GAIN
 
     def __post_init__(self) -> None:
         self.gain = finite("Seek.gain", self.gain)
 
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) forces toward the target.
+    def bind(self, agents: AgentGroup, dt: float, debug: bool) -> SeekRecord:
+        """This call's record.
 
         Raises:
             TypeError, ValueError: for a target that is not finite points of the right shape.
         """
         n = agents.n
-        tgt = fast_points("Seek.target", self.target, n)
-        out = np.empty((n, 2))
-        _seek_rows(n)(
-            agents.pos, agents.vel, agents.max_speed, agents.max_force, tgt, self.gain, out
-        )
-        if debug is not None:
-            write(SeekDebug(np.broadcast_to(tgt, (n, 2)).copy()), debug)
-        return out
+        tgt = self.points("Seek.target", self.target, n)
+        return SeekRecord(tgt, _step_of(tgt), self.gain, _debug_points(n, debug))
+
+    def report(self, record: SeekRecord, debug: Debug) -> None:
+        """Write :class:`~steering.debug.SeekDebug`."""
+        write(SeekDebug(record.debug_target), debug)
 
 
-# A (1, 2) argument is shared by every agent, an (N, 2) one is per agent: row ``i * step``
-# with step 0 or 1. (``0 if shared else i`` mixes the parallel loop's unsigned index with a
-# signed literal, which numba types as a float and cannot index with.)
+def _step_of(points: FloatArray) -> int:
+    """0 for one point shared by every agent, 1 for a point per agent."""
+    return 0 if points.shape[0] == 1 else 1
 
 
-@rows_kernel
-def _seek_rows(
-    pos: FloatArray,
-    vel: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    target: FloatArray,
-    gain: float,
-    out: FloatArray,
-) -> None:
-    step = kern.row_step(target)
-    for i in prange(pos.shape[0]):
-        t = i * step
-        dx, dy = kern.set_length(target[t, 0] - pos[i, 0], target[t, 1] - pos[i, 1], max_speed[i])
-        out[i, 0], out[i, 1] = kern.steer(dx, dy, vel[i, 0], vel[i, 1], gain, max_force[i])
+_NO_POINTS = np.zeros((0, 2))
+
+
+def _debug_points(n: int, debug: bool) -> FloatArray:
+    """An (n, 2) debug buffer of NaN (rows an agent skips stay NaN), or none."""
+    return np.full((n, 2), np.nan) if debug else _NO_POINTS
 
 
 # -- per-agent maths shared by the kernels (and by steering.targets) -------------------------
@@ -145,12 +164,48 @@ def prediction_time(dist: float, max_speed: float, target_speed: float, max_time
     return min(t, max_time)
 
 
+class FleeRecord(NamedTuple):
+    """:class:`Flee`'s parameters for one call."""
+
+    target: FloatArray
+    """(1, 2) or (N, 2) points to flee from."""
+    target_step: int
+    """0 for one point, 1 for a point per agent."""
+    panic_distance: float
+    """px; inf: always."""
+    gain: float
+    """1/s."""
+
+
+@row_function
+def flee_row(i: int, a: AgentCols, p: FleeRecord) -> tuple[float, float]:
+    """Agent ``i``'s flee force (see :func:`flee`)."""
+    t = i * p.target_step
+    return flee(
+        a.pos[i, 0],
+        a.pos[i, 1],
+        a.vel[i, 0],
+        a.vel[i, 1],
+        a.heading[i, 0],
+        a.heading[i, 1],
+        p.target[t, 0],
+        p.target[t, 1],
+        a.max_speed[i],
+        a.max_force[i],
+        p.panic_distance,
+        p.gain,
+    )
+
+
 @dataclass
-class Flee:
+class Flee(RowPart):
     """Steer at full speed away from a point, only within ``panic_distance`` (inf: always).
 
     An agent exactly on the point has no away direction and flees along its heading.
     """
+
+    ROW = flee_row
+    ROW_RECORD = FleeRecord
 
     target: ArrayLike
     panic_distance: float = float("inf")
@@ -162,62 +217,59 @@ class Flee:
         )
         self.gain = finite("Flee.gain", self.gain)
 
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) forces away from the target; zero outside the panic distance.
+    def bind(self, agents: AgentGroup, dt: float, debug: bool) -> FleeRecord:
+        """This call's record.
 
         Raises:
             TypeError, ValueError: for a target that is not finite points of the right shape.
         """
-        n = agents.n
-        tgt = fast_points("Flee.target", self.target, n)
-        out = np.empty((n, 2))
-        _flee_rows(n)(
-            agents.pos,
-            agents.vel,
-            agents.heading,
-            agents.max_speed,
-            agents.max_force,
-            tgt,
-            self.panic_distance,
-            self.gain,
-            out,
-        )
-        return out
+        tgt = self.points("Flee.target", self.target, agents.n)
+        return FleeRecord(tgt, _step_of(tgt), self.panic_distance, self.gain)
 
 
-@rows_kernel
-def _flee_rows(
-    pos: FloatArray,
-    vel: FloatArray,
-    heading: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    target: FloatArray,
-    panic: float,
-    gain: float,
-    out: FloatArray,
-) -> None:
-    ts = 0 if target.shape[0] == 1 else 1
-    for i in prange(pos.shape[0]):
-        t = i * ts
-        out[i, 0], out[i, 1] = flee(
-            pos[i, 0],
-            pos[i, 1],
-            vel[i, 0],
-            vel[i, 1],
-            heading[i, 0],
-            heading[i, 1],
-            target[t, 0],
-            target[t, 1],
-            max_speed[i],
-            max_force[i],
-            panic,
-            gain,
-        )
+class ArriveRecord(NamedTuple):
+    """:class:`Arrive`'s parameters for one call."""
+
+    target: FloatArray
+    """(1, 2) or (N, 2) points to stop on."""
+    target_step: int
+    """0 for one point, 1 for a point per agent."""
+    slowing_radius: float
+    """px."""
+    gain: float
+    """1/s."""
+    brake_fraction: float
+    """Fraction of max force budgeted for braking."""
+    debug_target: FloatArray
+    """(N, 2) each agent's target when debug output is asked, else (0, 2)."""
+
+
+@row_function
+def arrive_row(i: int, a: AgentCols, p: ArriveRecord) -> tuple[float, float]:
+    """Agent ``i``'s arrive force (see :func:`arrive`)."""
+    t = i * p.target_step
+    tx = p.target[t, 0]
+    ty = p.target[t, 1]
+    if p.debug_target.shape[0] > 0:
+        p.debug_target[i, 0] = tx
+        p.debug_target[i, 1] = ty
+    return arrive(
+        a.pos[i, 0],
+        a.pos[i, 1],
+        a.vel[i, 0],
+        a.vel[i, 1],
+        tx,
+        ty,
+        a.max_speed[i],
+        a.max_force[i],
+        p.slowing_radius,
+        p.gain,
+        p.brake_fraction,
+    )
 
 
 @dataclass
-class Arrive:
+class Arrive(RowPart):
     """Seek that slows inside ``slowing_radius`` and stops on the target without overshoot.
 
     Better than the textbook arrive: the desired speed is also capped by what max force can
@@ -225,6 +277,9 @@ class Arrive:
     approach (``4 * max_speed / slowing_radius``), so there is no overshoot or oscillation
     whatever the limits. Fails only when the target moves faster than the agent.
     """
+
+    ROW = arrive_row
+    ROW_RECORD = ArriveRecord
 
     target: ArrayLike
     slowing_radius: float = 100.0
@@ -237,68 +292,84 @@ class Arrive:
         self.gain = finite("Arrive.gain", self.gain)
         self.brake_fraction = non_negative("Arrive.brake_fraction", self.brake_fraction)
 
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) forces that bring each agent to rest on the target.
+    def bind(self, agents: AgentGroup, dt: float, debug: bool) -> ArriveRecord:
+        """This call's record.
 
         Raises:
             TypeError, ValueError: for a target that is not finite points of the right shape.
         """
         n = agents.n
-        tgt = fast_points("Arrive.target", self.target, n)
-        out = np.empty((n, 2))
-        _arrive_rows(n)(
-            agents.pos,
-            agents.vel,
-            agents.max_speed,
-            agents.max_force,
+        tgt = self.points("Arrive.target", self.target, n)
+        return ArriveRecord(
             tgt,
+            _step_of(tgt),
             self.slowing_radius,
             self.gain,
             self.brake_fraction,
-            out,
+            _debug_points(n, debug),
         )
-        if debug is not None:
-            write(ArriveDebug(np.broadcast_to(tgt, (n, 2)).copy()), debug)
-        return out
+
+    def report(self, record: ArriveRecord, debug: Debug) -> None:
+        """Write :class:`~steering.debug.ArriveDebug`."""
+        write(ArriveDebug(record.debug_target), debug)
 
 
-@rows_kernel
-def _arrive_rows(
-    pos: FloatArray,
-    vel: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    target: FloatArray,
-    slowing_radius: float,
-    gain: float,
-    brake_fraction: float,
-    out: FloatArray,
-) -> None:
-    ts = 0 if target.shape[0] == 1 else 1
-    for i in prange(pos.shape[0]):
-        t = i * ts
-        out[i, 0], out[i, 1] = arrive(
-            pos[i, 0],
-            pos[i, 1],
-            vel[i, 0],
-            vel[i, 1],
-            target[t, 0],
-            target[t, 1],
-            max_speed[i],
-            max_force[i],
-            slowing_radius,
-            gain,
-            brake_fraction,
-        )
+class PursueRecord(NamedTuple):
+    """:class:`Pursue`'s (and :class:`Evade`'s) parameters for one call."""
+
+    target: FloatArray
+    """(1, 2) or (N, 2) positions of the target."""
+    target_step: int
+    """0 for one target, 1 for one per agent."""
+    target_velocity: FloatArray
+    """(1, 2) or (N, 2) its velocity, px/s."""
+    velocity_step: int
+    """0 for one velocity, 1 for one per agent."""
+    max_prediction: float
+    """s."""
+    panic_distance: float
+    """px (Evade only; inf for Pursue)."""
+    gain: float
+    """1/s."""
+    debug_predicted: FloatArray
+    """(N, 2) the predicted positions when debug output is asked, else (0, 2)."""
+
+
+@row_function
+def pursue_row(i: int, a: AgentCols, p: PursueRecord) -> tuple[float, float]:
+    """Agent ``i``'s pursuit force (see :func:`pursue`)."""
+    t = i * p.target_step
+    v = i * p.velocity_step
+    fx, fy, qx, qy = pursue(
+        a.pos[i, 0],
+        a.pos[i, 1],
+        a.vel[i, 0],
+        a.vel[i, 1],
+        p.target[t, 0],
+        p.target[t, 1],
+        p.target_velocity[v, 0],
+        p.target_velocity[v, 1],
+        a.max_speed[i],
+        a.max_force[i],
+        p.max_prediction,
+        p.gain,
+    )
+    if p.debug_predicted.shape[0] > 0:
+        p.debug_predicted[i, 0] = qx
+        p.debug_predicted[i, 1] = qy
+    return fx, fy
 
 
 @dataclass
-class Pursue:
+class Pursue(RowPart):
     """Seek where a moving target will be: its position plus velocity times a prediction time.
 
     The prediction time is distance / (own max speed + target speed), capped at
     ``max_prediction`` so a far target is not led by absurd amounts.
     """
+
+    ROW = pursue_row
+    ROW_RECORD = PursueRecord
 
     target: ArrayLike
     target_velocity: ArrayLike = (0.0, 0.0)
@@ -309,66 +380,30 @@ class Pursue:
         self.max_prediction = non_negative("Pursue.max_prediction", self.max_prediction)
         self.gain = finite("Pursue.gain", self.gain)
 
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) forces toward the target's predicted position.
+    def bind(self, agents: AgentGroup, dt: float, debug: bool) -> PursueRecord:
+        """This call's record.
 
         Raises:
             TypeError, ValueError: for a target or velocity that is not finite points of the
                 right shape.
         """
         n = agents.n
-        tgt = fast_points("Pursue.target", self.target, n)
-        tvel = fast_points("Pursue.target_velocity", self.target_velocity, n)
-        out = np.empty((n, 2))
-        predicted = np.empty((n, 2))
-        _pursue_rows(n)(
-            agents.pos,
-            agents.vel,
-            agents.max_speed,
-            agents.max_force,
+        tgt = self.points("Pursue.target", self.target, n)
+        tvel = self.points("Pursue.target_velocity", self.target_velocity, n)
+        return PursueRecord(
             tgt,
+            _step_of(tgt),
             tvel,
+            _step_of(tvel),
             self.max_prediction,
+            math.inf,
             self.gain,
-            predicted,
-            out,
+            _debug_points(n, debug),
         )
-        if debug is not None:
-            write(PursueDebug(predicted), debug)
-        return out
 
-
-@rows_kernel
-def _pursue_rows(
-    pos: FloatArray,
-    vel: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    target: FloatArray,
-    target_vel: FloatArray,
-    max_prediction: float,
-    gain: float,
-    predicted: FloatArray,
-    out: FloatArray,
-) -> None:
-    ts = 0 if target.shape[0] == 1 else 1
-    vs = 0 if target_vel.shape[0] == 1 else 1
-    for i in prange(pos.shape[0]):
-        t, v = i * ts, i * vs
-        out[i, 0], out[i, 1], predicted[i, 0], predicted[i, 1] = pursue(
-            pos[i, 0],
-            pos[i, 1],
-            vel[i, 0],
-            vel[i, 1],
-            target[t, 0],
-            target[t, 1],
-            target_vel[v, 0],
-            target_vel[v, 1],
-            max_speed[i],
-            max_force[i],
-            max_prediction,
-            gain,
-        )
+    def report(self, record: PursueRecord, debug: Debug) -> None:
+        """Write :class:`~steering.debug.PursueDebug`."""
+        write(PursueDebug(record.debug_predicted), debug)
 
 
 @njit_inline
@@ -395,9 +430,40 @@ def pursue(
     return fx, fy, qx, qy
 
 
+@row_function
+def evade_row(i: int, a: AgentCols, p: PursueRecord) -> tuple[float, float]:
+    """Agent ``i``'s evasion force (see :func:`evade`)."""
+    t = i * p.target_step
+    v = i * p.velocity_step
+    fx, fy, qx, qy = evade(
+        a.pos[i, 0],
+        a.pos[i, 1],
+        a.vel[i, 0],
+        a.vel[i, 1],
+        a.heading[i, 0],
+        a.heading[i, 1],
+        p.target[t, 0],
+        p.target[t, 1],
+        p.target_velocity[v, 0],
+        p.target_velocity[v, 1],
+        a.max_speed[i],
+        a.max_force[i],
+        p.max_prediction,
+        p.panic_distance,
+        p.gain,
+    )
+    if p.debug_predicted.shape[0] > 0:
+        p.debug_predicted[i, 0] = qx
+        p.debug_predicted[i, 1] = qy
+    return fx, fy
+
+
 @dataclass
-class Evade:
+class Evade(RowPart):
     """Flee from where a moving threat will be; only within ``panic_distance``."""
+
+    ROW = evade_row
+    ROW_RECORD = PursueRecord
 
     target: ArrayLike
     target_velocity: ArrayLike = (0.0, 0.0)
@@ -412,35 +478,30 @@ class Evade:
         )
         self.gain = finite("Evade.gain", self.gain)
 
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) forces away from the threat's predicted position.
+    def bind(self, agents: AgentGroup, dt: float, debug: bool) -> PursueRecord:
+        """This call's record.
 
         Raises:
             TypeError, ValueError: for a target or velocity that is not finite points of the
                 right shape.
         """
         n = agents.n
-        tgt = fast_points("Evade.target", self.target, n)
-        tvel = fast_points("Evade.target_velocity", self.target_velocity, n)
-        out = np.empty((n, 2))
-        predicted = np.empty((n, 2))
-        _evade_rows(n)(
-            agents.pos,
-            agents.vel,
-            agents.heading,
-            agents.max_speed,
-            agents.max_force,
+        tgt = self.points("Evade.target", self.target, n)
+        tvel = self.points("Evade.target_velocity", self.target_velocity, n)
+        return PursueRecord(
             tgt,
+            _step_of(tgt),
             tvel,
+            _step_of(tvel),
             self.max_prediction,
             self.panic_distance,
             self.gain,
-            predicted,
-            out,
+            _debug_points(n, debug),
         )
-        if debug is not None:
-            write(EvadeDebug(predicted), debug)
-        return out
+
+    def report(self, record: PursueRecord, debug: Debug) -> None:
+        """Write :class:`~steering.debug.EvadeDebug`."""
+        write(EvadeDebug(record.debug_predicted), debug)
 
 
 @njit
@@ -467,44 +528,6 @@ def evade(
     qy = ty + tvy * ahead
     fx, fy = flee(px, py, vx, vy, hx, hy, qx, qy, max_speed, max_force, panic, gain)
     return fx, fy, qx, qy
-
-
-@rows_kernel
-def _evade_rows(
-    pos: FloatArray,
-    vel: FloatArray,
-    heading: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    target: FloatArray,
-    target_vel: FloatArray,
-    max_prediction: float,
-    panic: float,
-    gain: float,
-    predicted: FloatArray,
-    out: FloatArray,
-) -> None:
-    ts = 0 if target.shape[0] == 1 else 1
-    vs = 0 if target_vel.shape[0] == 1 else 1
-    for i in prange(pos.shape[0]):
-        t, v = i * ts, i * vs
-        out[i, 0], out[i, 1], predicted[i, 0], predicted[i, 1] = evade(
-            pos[i, 0],
-            pos[i, 1],
-            vel[i, 0],
-            vel[i, 1],
-            heading[i, 0],
-            heading[i, 1],
-            target[t, 0],
-            target[t, 1],
-            target_vel[v, 0],
-            target_vel[v, 1],
-            max_speed[i],
-            max_force[i],
-            max_prediction,
-            panic,
-            gain,
-        )
 
 
 @dataclass

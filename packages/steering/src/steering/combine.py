@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import _kern as kern
+from . import composite
 from ._blend import Plan
 from ._checks import behaviour as check_behaviour
 from ._checks import finite, limit, mask, non_negative
@@ -23,7 +24,6 @@ from ._jit import njit, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup, integrate, time_step
 from .base import Behaviour, Debug
-from .debug import PriorityDebug, write
 from .group import Flock
 from .vec import EPSILON, FloatArray
 
@@ -163,7 +163,8 @@ class TruncatedRunningSum:
     Parts are added in order, each weighted, until the running total reaches max force; the part
     that crosses the limit is added only up to it, and later parts are left out. So avoidance
     listed first always gets its share. All parts are evaluated (their memory, such as wander's
-    angle, advances every step even when their force is not used).
+    angle, advances every step even when their force is not used). The whole tree runs as one
+    compiled loop over agents (:mod:`steering.composite`).
 
     Raises:
         TypeError: (at construction) naming the index of an item that is not a behaviour.
@@ -176,16 +177,21 @@ class TruncatedRunningSum:
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the running sum capped at each agent's max force."""
-        n = agents.n
-        if not self.parts:
-            return np.zeros((n, 2))
-        total = np.empty((n, 2))
-        last = len(self.parts) - 1
+        return composite.run(self, agents, dt, debug)
+
+    def composite_node(
+        self, w: Any, view: AgentGroup, rows: NDArray[np.bool_] | None, name: str
+    ) -> None:
+        """Add this sum and its parts to a composite's walk (:mod:`steering.composite`)."""
+        name = "TruncatedRunningSum.parts"
+        weights = np.empty(len(self.parts))
+        parts = []
         for k, item in enumerate(self.parts):
-            b, w = _part("TruncatedRunningSum.parts", k, item)
-            force = _force("TruncatedRunningSum.parts", k, b(agents, dt, debug), n)
-            _accumulate_rows(n)(total, force, w, agents.max_force, k == 0, k == last)
-        return total
+            part, weights[k] = _part(name, k, item)
+            parts.append(part)
+        composite.add_node(w, "running", len(parts), (weights,))
+        for k, part in enumerate(parts):
+            composite.walk_child(w, part, view, rows, f"{name}[{k}]")
 
     @staticmethod
     def accumulate(
@@ -258,7 +264,8 @@ class FirstNonZero:
     """Per agent, the force of the first part whose force exceeds ``epsilon``; zero if none.
 
     Sharp: an agent switches completely from one behaviour to the next, which reads clearly
-    (avoid, else follow) but can chatter at the threshold.
+    (avoid, else follow) but can chatter at the threshold. Every part is evaluated for every
+    agent (their memory advances as in the other sums).
 
     Raises:
         TypeError: (at construction) naming the index of an item that is not a behaviour.
@@ -274,55 +281,29 @@ class FirstNonZero:
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return each agent's first significant force."""
-        n = agents.n
-        if not self.parts:
-            result = np.zeros((n, 2))
-            chosen = np.full(n, -1, dtype=np.int64)
-        else:
-            result = np.empty((n, 2))
-            chosen = np.empty(n, dtype=np.int64)
-        last = len(self.parts) - 1
+        return composite.run(self, agents, dt, debug)
+
+    def composite_node(
+        self, w: Any, view: AgentGroup, rows: NDArray[np.bool_] | None, name: str
+    ) -> None:
+        """Add this choice and its parts to a composite's walk (:mod:`steering.composite`)."""
+        eps = self.epsilon
+        if type(eps) is not float or not eps >= 0.0:  # assigned after construction
+            eps = non_negative("FirstNonZero.epsilon", eps)
+        chosen = np.full(w.n, -1, dtype=np.int64)
+        composite.add_node(w, "first", len(self.parts), (eps, chosen))
         for k, part in enumerate(self.parts):
-            force = _force("FirstNonZero.parts", k, part(agents, dt, debug), n)
-            _first_rows(n)(result, chosen, force, k, self.epsilon, agents.max_force, k == last)
-        if debug is not None:
-            write(PriorityDebug(chosen), debug)
-        return result
-
-
-@rows_kernel
-def _first_rows(
-    result: FloatArray,
-    chosen: NDArray[np.int64],
-    force: FloatArray,
-    k: int,
-    epsilon: float,
-    max_force: FloatArray,
-    cap: bool,
-) -> None:
-    """Rows not chosen yet whose force exceeds ``epsilon`` take it (part ``k``; part 0 first
-    sets every row to none); with ``cap`` the result is then limited to max force."""
-    for i in prange(result.shape[0]):
-        if k == 0:
-            result[i, 0] = 0.0
-            result[i, 1] = 0.0
-            chosen[i] = -1
-        if chosen[i] < 0 and hypot(force[i, 0], force[i, 1]) > epsilon:
-            result[i, 0] = force[i, 0]
-            result[i, 1] = force[i, 1]
-            chosen[i] = k
-        if cap:
-            result[i, 0], result[i, 1] = kern.truncate(result[i, 0], result[i, 1], max_force[i])
+            composite.walk_child(w, part, view, rows, f"FirstNonZero.parts[{k}]")
 
 
 @dataclass
 class Limited:
     """Run ``behaviour`` with other limits (gdx-ai's ``Limiter``): a patrol pace, a weak push.
 
-    The behaviour sees a group whose ``max_speed`` and ``max_force`` are replaced (a value
-    for all, or one per agent; None keeps the agents' own) and that shares everything else
-    with ``agents``, state columns included; its force is truncated to the new max force.
-    The agents themselves are never changed, so physics still allows their full speed.
+    The behaviour sees the agents with ``max_speed`` and ``max_force`` replaced (a value for
+    all, or one per agent; None keeps the agents' own) and everything else shared, state
+    columns included; its force is truncated to the new max force. The agents themselves are
+    never changed, so physics still allows their full speed.
 
     Raises:
         TypeError: (at construction) if ``behaviour`` cannot be called.
@@ -334,6 +315,10 @@ class Limited:
     max_speed: float | FloatArray | None = None
     max_force: float | FloatArray | None = None
 
+    #: Each limit's last filled column, for a limit given as one number (see :meth:`_column`).
+    _filled: dict[str, FloatArray] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
     #: The last limited view and what it was made from (see :meth:`_view`).
     _last: tuple[tuple[Any, ...], AgentGroup] | None = field(
         default=None, init=False, repr=False, compare=False
@@ -346,21 +331,40 @@ class Limited:
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the behaviour's forces under the replaced limits."""
-        n = agents.n
-        speed = _limit_now("Limited.max_speed", self.max_speed, n)
-        cap = _limit_now("Limited.max_force", self.max_force, n)
-        limited = self._view(agents, speed, cap)
-        force = _force("Limited.behaviour", -1, self.behaviour(limited, dt, debug), n)
-        if cap is None:
-            return force
-        out = np.empty((n, 2))
-        _truncate_rows(n)(force, limited.max_force, out)
-        return out
+        return composite.run(self, agents, dt, debug)
 
-    def _view(self, agents: AgentGroup, speed: Any, cap: Any) -> AgentGroup:
+    def composite_node(
+        self, w: Any, view: AgentGroup, rows: NDArray[np.bool_] | None, name: str
+    ) -> None:
+        """Add this limiter and its behaviour to a composite's walk (:mod:`steering.composite`):
+        a compiled behaviour reads these limits' columns, an outside one gets a limited view."""
+        n = view.n
+        speeds = self._column("max_speed", self.max_speed, view.max_speed, n)
+        forces = self._column("max_force", self.max_force, view.max_force, n)
+        composite.add_node(w, "limit", 1, (speeds, forces, self.max_force is not None))
+        limited = self._view(view, speeds, forces)
+        composite.walk_child(w, self.behaviour, limited, rows, "Limited.behaviour")
+
+    def _column(self, which: str, value: Any, own: FloatArray, n: int) -> FloatArray:
+        """The limit ``which`` as an (n,) column: the agents' own for None, a kept filled
+        column for a number, the checked array otherwise."""
+        if value is None:
+            return own
+        if type(value) is float and 0.0 <= value < math.inf:
+            col = self._filled.get(which)
+            if col is None or col.shape[0] != n or (n and col[0] != value):
+                col = np.full(n, value)
+                self._filled[which] = col
+            return col
+        checked: FloatArray = limit(f"Limited.{which}", value, n)
+        if not isinstance(checked, np.ndarray):
+            return self._column(which, checked, own, n)
+        return checked
+
+    def _view(self, agents: AgentGroup, speed: FloatArray, cap: FloatArray) -> AgentGroup:
         """``agents.with_limits(speed, cap)``, made again only when one of the arrays it shares
         with ``agents`` or a limit is another object than last time (making one costs tens of
-        microseconds). A limit array changed in place is seen, as with a new view."""
+        microseconds)."""
         key = (
             agents,
             agents.pos,
@@ -370,8 +374,6 @@ class Limited:
             agents.heading,
             agents.state,
             agents.max_turn_rate,
-            agents.max_speed,
-            agents.max_force,
             agents._fills,
             speed,
             cap,
@@ -391,26 +393,14 @@ class Limited:
         return view
 
 
-def _limit_now(name: str, value: Any, n: int) -> Any:
-    """A limit at the call: the same object when it is a float already checked (so that
-    :meth:`Limited._view` recognises it), else checked now."""
-    if type(value) is float and 0.0 <= value < math.inf:
-        return value
-    return limit(name, value, n)
-
-
-@rows_kernel
-def _truncate_rows(force: FloatArray, max_force: FloatArray, out: FloatArray) -> None:
-    for i in prange(force.shape[0]):
-        out[i, 0], out[i, 1] = kern.truncate(force[i, 0], force[i, 1], max_force[i])
-
-
 @dataclass
 class Masked:
     """Apply ``behaviour`` only to the agents selected by ``mask``; the others get zero.
 
-    The selected rows are copied into a sub-group, so the behaviour sees a smaller N; their
-    state columns (path progress, wander angle, ...) are written back afterwards. Debug arrays
+    Compiled parts test the mask per row inside the one loop over agents (an agent not
+    selected costs a test, and its memory does not advance); they still see every agent as a
+    neighbour or a target. An outside behaviour (a plain Python function) is called on the
+    selected rows as a group of its own, whose state columns are written back. Debug arrays
     come back at full size, with NaN (or -1) for agents not selected.
 
     Raises:
@@ -427,46 +417,17 @@ class Masked:
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return forces for the masked agents, zero for the rest."""
-        n = agents.n
-        rows = mask("Masked.mask", self.mask, n)
-        idx = np.flatnonzero(rows)
-        if idx.size == n and n:
-            return _force("Masked.behaviour", -1, self.behaviour(agents, dt, debug), n)
-        out = np.zeros((n, 2))
-        if idx.size == 0:
-            return out
-        sub = agents.take(idx)
-        sub_debug: Debug | None = {} if debug is not None else None
-        force = _force("Masked.behaviour", -1, self.behaviour(sub, dt, sub_debug), idx.size)
-        _scatter_rows(idx.size)(out, idx, force)
-        agents.put_state(idx, sub)
-        if debug is not None and sub_debug is not None:
-            for key, arr in sub_debug.items():
-                debug[key] = scatter_debug(debug.get(key), arr, idx, n)
-        return out
+        return composite.run(self, agents, dt, debug)
+
+    def composite_node(
+        self, w: Any, view: AgentGroup, rows: NDArray[np.bool_] | None, name: str
+    ) -> None:
+        """Add this mask and its behaviour to a composite's walk (:mod:`steering.composite`)."""
+        selected = mask("Masked.mask", self.mask, view.n)
+        composite.add_node(w, "mask", 1, (selected,))
+        inner = selected if rows is None else rows & selected
+        composite.walk_child(w, self.behaviour, view, inner, "Masked.behaviour")
 
 
-@rows_kernel
-def _scatter_rows(out: FloatArray, idx: NDArray[np.intp], rows: FloatArray) -> None:
-    for k in prange(idx.shape[0]):
-        out[idx[k], 0] = rows[k, 0]
-        out[idx[k], 1] = rows[k, 1]
-
-
-def scatter_debug(
-    existing: NDArray[np.generic] | None, sub: NDArray[np.generic], idx: NDArray[np.intp], n: int
-) -> NDArray[np.generic]:
-    """Place per-agent debug rows of a sub-group into a full-size array (merging with others;
-    rows not in ``idx`` are NaN, False or -1)."""
-    if sub.ndim == 0 or sub.shape[0] != idx.size:
-        return sub  # not per-agent (a scalar or a pair list): keep as is
-    if existing is not None and existing.shape[1:] == sub.shape[1:] and existing.shape[0] == n:
-        full = existing.copy()
-    elif sub.dtype == np.bool_:
-        full = np.zeros((n, *sub.shape[1:]), dtype=bool)
-    elif np.issubdtype(sub.dtype, np.integer):
-        full = np.full((n, *sub.shape[1:]), -1, dtype=sub.dtype)
-    else:
-        full = np.full((n, *sub.shape[1:]), np.nan)
-    full[idx] = sub
-    return full
+#: Kept here for the callers that scatter a sub-group's debug rows themselves.
+scatter_debug = composite.scatter_debug

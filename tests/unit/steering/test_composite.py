@@ -1,0 +1,238 @@
+"""Composites: a tree of combinators runs as one compiled loop that gives what calling each
+part on its own and combining the forces by the combinators' definitions gives."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from steering import (
+    AgentGroup,
+    Arrive,
+    Evade,
+    FirstNonZero,
+    Flee,
+    Limited,
+    Masked,
+    Pursue,
+    Seek,
+    TruncatedRunningSum,
+    Weighted,
+    composite,
+)
+from steering.base import Debug
+from steering.debug import PriorityDebug, SeekDebug, read
+from steering.vec import FloatArray
+
+N = 7
+
+
+@dataclass
+class Fixed:
+    """An outside behaviour (plain Python): fixed forces for the rows it is called on."""
+
+    forces: FloatArray
+
+    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
+        if agents.n == self.forces.shape[0]:
+            return self.forces.copy()
+        # called on a masked sub-group: each agent keeps its own force, found by position
+        rows = [int(np.flatnonzero((p == POS).all(axis=1))[0]) for p in agents.pos]
+        return self.forces[rows].copy()
+
+
+rng0 = np.random.default_rng(5)
+POS = rng0.uniform(-100, 100, (N, 2))
+VEL = rng0.uniform(-50, 50, (N, 2))
+
+
+def _agents() -> AgentGroup:
+    return AgentGroup.create(
+        POS.copy(), VEL.copy(), max_speed=rng0.uniform(20, 80, N), max_force=rng0.uniform(5, 60, N)
+    )
+
+
+def _truncate(f: FloatArray, cap: FloatArray) -> FloatArray:
+    norm = np.hypot(f[:, 0], f[:, 1])
+    scale = np.where(norm > cap, cap / np.where(norm > 0, norm, 1.0), 1.0)
+    return f * scale[:, None]
+
+
+def _running(forces: list[FloatArray], weights: list[float], cap: FloatArray) -> FloatArray:
+    """Buckland's running sum, row by row, in Python."""
+    out = np.zeros((N, 2))
+    for i in range(N):
+        tx = ty = 0.0
+        for f, w in zip(forces, weights, strict=True):
+            fx, fy = f[i, 0] * w, f[i, 1] * w
+            remaining = max(cap[i] - math.hypot(tx, ty), 0.0)
+            flen = math.hypot(fx, fy)
+            if not flen <= remaining:
+                if not flen < math.inf:
+                    fx = fy = 0.0
+                elif flen > 1e-9:
+                    fx, fy = fx * remaining / flen, fy * remaining / flen
+            tx, ty = tx + fx, ty + fy
+        out[i] = tx, ty
+    return _truncate(out, cap)
+
+
+def _first(forces: list[FloatArray], eps: float, cap: FloatArray) -> FloatArray:
+    out = np.zeros((N, 2))
+    for i in range(N):
+        for f in forces:
+            if math.hypot(f[i, 0], f[i, 1]) > eps:
+                out[i] = f[i]
+                break
+    return _truncate(out, cap)
+
+
+def reference(node: Any, agents: AgentGroup, speed: FloatArray, cap: FloatArray) -> FloatArray:
+    """``node``'s forces from its parts called on their own, combined in NumPy."""
+    if isinstance(node, Masked):
+        f = reference(node.behaviour, agents, speed, cap)
+        f[~node.mask] = 0.0
+        return f
+    if isinstance(node, Limited):
+        s = speed if node.max_speed is None else np.broadcast_to(node.max_speed, (N,)) * 1.0
+        c = cap if node.max_force is None else np.broadcast_to(node.max_force, (N,)) * 1.0
+        f = reference(node.behaviour, agents, s, c)
+        return f if node.max_force is None else _truncate(f, c)
+    if isinstance(node, TruncatedRunningSum):
+        items = [p if isinstance(p, Weighted) else Weighted(p, 1.0) for p in node.parts]
+        forces = [reference(p.behaviour, agents, speed, cap) for p in items]
+        return _running(forces, [p.weight for p in items], cap)
+    if isinstance(node, FirstNonZero):
+        forces = [reference(p, agents, speed, cap) for p in node.parts]
+        return _first(forces, node.epsilon, cap)
+    if isinstance(node, Fixed):
+        return node.forces.copy()
+    # a compiled part, called alone on a group with these limits
+    return np.asarray(node(agents.with_limits(speed, cap), 1 / 60))
+
+
+masks = st.lists(st.booleans(), min_size=N, max_size=N).map(lambda b: np.array(b, dtype=bool))
+points = st.one_of(
+    st.tuples(st.floats(-150, 150), st.floats(-150, 150)),
+    st.integers(0, 2**31).map(lambda s: np.random.default_rng(s).uniform(-150, 150, (N, 2))),
+)
+limits = st.one_of(
+    st.none(),
+    st.floats(0, 100),
+    st.integers(0, 2**31).map(lambda s: np.random.default_rng(s).uniform(0, 100, N)),
+)
+
+
+def leaves() -> st.SearchStrategy[Any]:
+    return st.one_of(
+        points.map(Seek),
+        st.tuples(points, st.floats(0, 300)).map(lambda a: Flee(a[0], panic_distance=a[1])),
+        st.tuples(points, st.floats(1, 200)).map(lambda a: Arrive(a[0], slowing_radius=a[1])),
+        st.tuples(points, points).map(lambda a: Pursue(a[0], a[1])),
+        st.tuples(points, points, st.floats(0, 300)).map(
+            lambda a: Evade(a[0], a[1], panic_distance=a[2])
+        ),
+        st.integers(0, 2**31).map(lambda s: Fixed(np.random.default_rng(s).normal(0, 40, (N, 2)))),
+    )
+
+
+def trees(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    weighted = st.tuples(children, st.floats(-2, 2)).map(lambda a: Weighted(a[0], a[1]))
+    return st.one_of(
+        st.tuples(children, masks).map(lambda a: Masked(a[0], a[1])),
+        st.tuples(children, limits, limits).map(lambda a: Limited(a[0], a[1], a[2])),
+        st.lists(st.one_of(children, weighted), min_size=1, max_size=3).map(TruncatedRunningSum),
+        st.tuples(st.lists(children, min_size=1, max_size=3), st.floats(0, 5)).map(
+            lambda a: FirstNonZero(a[0], a[1])
+        ),
+    )
+
+
+# Derandomized: each new shape of tree compiles once (about a second) and is cached, so the
+# same examples each run keep the suite fast after the first.
+@settings(max_examples=50, deadline=None, derandomize=True)
+@given(st.recursive(leaves(), trees, max_leaves=5))
+def test_a_compiled_tree_equals_its_parts_called_alone(tree: Any) -> None:
+    # Given agents with their own limits and a random tree of combinators
+    agents = _agents()
+    # When the tree runs as one compiled loop, and by the reference
+    got = tree(agents, 1 / 60)
+    want = reference(tree, agents, agents.max_speed, agents.max_force)
+    # Then both agree to 1e-9 px/s^2, and every force is finite
+    assert np.isfinite(got).all()
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-9)
+
+
+def test_a_mask_is_a_test_per_row_and_per_agent_targets_keep_their_rows() -> None:
+    # Given a per-agent target and a mask of every other agent
+    agents = _agents()
+    targets = np.arange(2 * N, dtype=float).reshape(N, 2) * 10
+    mask = np.arange(N) % 2 == 0
+    debug: Debug = {}
+    # When the masked seek runs
+    got = Masked(Seek(targets), mask)(agents, 1 / 60, debug)
+    # Then the selected rows are seek's own forces for their own targets, the others zero
+    alone = Seek(targets)(agents, 1 / 60)
+    np.testing.assert_array_equal(got[mask], alone[mask])
+    assert (got[~mask] == 0.0).all()
+    # And the debug targets are the selected agents', NaN for the others
+    record = read(SeekDebug, debug)
+    assert record is not None
+    np.testing.assert_array_equal(record.target[mask], targets[mask])
+    assert np.isnan(record.target[~mask]).all()
+
+
+def test_first_non_zero_reports_the_part_each_agent_took() -> None:
+    agents = _agents()
+    near = (float(POS[0, 0]), float(POS[0, 1]))
+    debug: Debug = {}
+    FirstNonZero([Flee(near, panic_distance=1.0), Seek((500.0, 0.0))])(agents, 1 / 60, debug)
+    record = read(PriorityDebug, debug)
+    assert record is not None
+    # agent 0 stands on the flee point (within 1 px): it flees; every other agent seeks
+    assert record.chosen.tolist() == [0] + [1] * (N - 1)
+
+
+def test_a_shape_is_generated_once_and_written_to_the_cache(tmp_path: Path) -> None:
+    # Given a tree of a shape this process has not run
+    tree = TruncatedRunningSum(
+        [Masked(Flee((0.0, 0.0)), np.ones(N, bool)), Limited(Arrive((9.0, 9.0)), 10.0, None)]
+    )
+    # When it runs twice
+    tree(_agents(), 1 / 60)
+    shapes = composite.compiled_shapes()
+    tree(_agents(), 1 / 60)
+    # Then its shape was compiled once, and its source names the parts' per-agent functions
+    assert composite.compiled_shapes() == shapes
+    kinds = ["running", "mask", "row", "limit", "row"]
+    shape = next(s for s in shapes if [k for k, _, _ in s] == kinds)
+    source = composite.source_of(shape)
+    assert "flee_row" in source and "arrive_row" in source and ".mask[i]" in source
+    folder = composite.cache_folder()
+    assert folder is not None
+    assert any(p.read_text(encoding="utf-8") == source for p in folder.glob("*.py"))
+
+
+def test_with_no_writable_folder_a_composite_compiles_uncached(tmp_path: Path) -> None:
+    # Given an interpreter whose engine folder, numba cache and home cannot be written
+    code = (
+        "import numpy as np, steering as st\n"
+        "from steering import composite\n"
+        "composite.cache_folder = lambda: None\n"
+        "a = st.AgentGroup.create([[0.0, 0.0], [10.0, 0.0]])\n"
+        "f = st.Masked(st.Seek((5.0, 5.0)), np.array([True, False]))(a, 1 / 60)\n"
+        "assert f[1].tolist() == [0.0, 0.0] and np.isfinite(f).all()\n"
+        "print('ok')\n"
+    )
+    # When a composite runs, it compiles in memory and works
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
