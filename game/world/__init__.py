@@ -2,7 +2,7 @@
 
 ``World(level, seed=None, extra_npcs=0)`` builds everything; ``world.step(thrust)`` advances one
 fixed step of :data:`DT` seconds. No arcade here: the world runs in tests and from the command
-line with no window. See the README's "World" section.
+line with no window. See docs/world.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Recording a world run as a NumPy ``.npz`` trace (the format is in the README's "World").
+"""Recording a world run as a NumPy ``.npz`` trace (the format is in docs/world.md).
 
 Arrays: ``t`` (F,) s; ``pos`` and ``vel`` (F, A, 2) float32 world coordinates, one row per agent
 (row 0 the player); ``radius`` (A,); ``kind`` (A,) ``player``/``enemy``/``npc``; ``spawn_id``
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = ["TRACE_KEYS", "TraceRecorder", "load_trace"]
 
-#: Every array of a trace file, in the README's order.
+#: Every array of a trace file, in the order of docs/world.md's table.
 TRACE_KEYS = (
     "t",
     "pos",
