@@ -40,7 +40,7 @@ class SeekRecord(NamedTuple):
 
 
 @row_function
-def seek_row(i: int, a: AgentCols, p: SeekRecord) -> tuple[float, float]:
+def seek_row(i: int, a: AgentCols, p: SeekRecord, buf: FloatArray) -> tuple[float, float]:
     """Agent ``i``'s seek force: full speed toward its target."""
     t = i * p.target_step
     tx = p.target[t, 0]
@@ -80,11 +80,27 @@ class Seek(RowPart):
         """
         n = agents.n
         tgt = self.points("Seek.target", self.target, n)
-        return SeekRecord(tgt, _step_of(tgt), self.gain, _debug_points(n, debug))
+        gain = _real("Seek.gain", self.gain)
+        return SeekRecord(tgt, _step_of(tgt), gain, _debug_points(n, debug))
 
-    def report(self, record: SeekRecord, debug: Debug) -> None:
+    def report(self, agents: AgentGroup, record: SeekRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.SeekDebug`."""
         write(SeekDebug(record.debug_target), debug)
+
+
+def _real(name: str, value: Any) -> float:
+    """A number field at the call: as it is when a finite float (checked cheaply, as it may
+    have been assigned since construction), else checked by name."""
+    if type(value) is float and math.isfinite(value):
+        return value
+    return finite(name, value)
+
+
+def _size(name: str, value: Any) -> float:
+    """A field that must be a number >= 0 (inf allowed), checked as :func:`_real`."""
+    if type(value) is float and value >= 0.0:
+        return value
+    return non_negative(name, value, allow_inf=True)
 
 
 def _step_of(points: FloatArray) -> int:
@@ -178,7 +194,7 @@ class FleeRecord(NamedTuple):
 
 
 @row_function
-def flee_row(i: int, a: AgentCols, p: FleeRecord) -> tuple[float, float]:
+def flee_row(i: int, a: AgentCols, p: FleeRecord, buf: FloatArray) -> tuple[float, float]:
     """Agent ``i``'s flee force (see :func:`flee`)."""
     t = i * p.target_step
     return flee(
@@ -224,7 +240,8 @@ class Flee(RowPart):
             TypeError, ValueError: for a target that is not finite points of the right shape.
         """
         tgt = self.points("Flee.target", self.target, agents.n)
-        return FleeRecord(tgt, _step_of(tgt), self.panic_distance, self.gain)
+        panic = _size("Flee.panic_distance", self.panic_distance)
+        return FleeRecord(tgt, _step_of(tgt), panic, _real("Flee.gain", self.gain))
 
 
 class ArriveRecord(NamedTuple):
@@ -245,7 +262,7 @@ class ArriveRecord(NamedTuple):
 
 
 @row_function
-def arrive_row(i: int, a: AgentCols, p: ArriveRecord) -> tuple[float, float]:
+def arrive_row(i: int, a: AgentCols, p: ArriveRecord, buf: FloatArray) -> tuple[float, float]:
     """Agent ``i``'s arrive force (see :func:`arrive`)."""
     t = i * p.target_step
     tx = p.target[t, 0]
@@ -303,13 +320,13 @@ class Arrive(RowPart):
         return ArriveRecord(
             tgt,
             _step_of(tgt),
-            self.slowing_radius,
-            self.gain,
-            self.brake_fraction,
+            _size("Arrive.slowing_radius", self.slowing_radius),
+            _real("Arrive.gain", self.gain),
+            _size("Arrive.brake_fraction", self.brake_fraction),
             _debug_points(n, debug),
         )
 
-    def report(self, record: ArriveRecord, debug: Debug) -> None:
+    def report(self, agents: AgentGroup, record: ArriveRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.ArriveDebug`."""
         write(ArriveDebug(record.debug_target), debug)
 
@@ -336,7 +353,7 @@ class PursueRecord(NamedTuple):
 
 
 @row_function
-def pursue_row(i: int, a: AgentCols, p: PursueRecord) -> tuple[float, float]:
+def pursue_row(i: int, a: AgentCols, p: PursueRecord, buf: FloatArray) -> tuple[float, float]:
     """Agent ``i``'s pursuit force (see :func:`pursue`)."""
     t = i * p.target_step
     v = i * p.velocity_step
@@ -395,13 +412,13 @@ class Pursue(RowPart):
             _step_of(tgt),
             tvel,
             _step_of(tvel),
-            self.max_prediction,
+            _size("Pursue.max_prediction", self.max_prediction),
             math.inf,
-            self.gain,
+            _real("Pursue.gain", self.gain),
             _debug_points(n, debug),
         )
 
-    def report(self, record: PursueRecord, debug: Debug) -> None:
+    def report(self, agents: AgentGroup, record: PursueRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.PursueDebug`."""
         write(PursueDebug(record.debug_predicted), debug)
 
@@ -431,7 +448,7 @@ def pursue(
 
 
 @row_function
-def evade_row(i: int, a: AgentCols, p: PursueRecord) -> tuple[float, float]:
+def evade_row(i: int, a: AgentCols, p: PursueRecord, buf: FloatArray) -> tuple[float, float]:
     """Agent ``i``'s evasion force (see :func:`evade`)."""
     t = i * p.target_step
     v = i * p.velocity_step
@@ -493,13 +510,13 @@ class Evade(RowPart):
             _step_of(tgt),
             tvel,
             _step_of(tvel),
-            self.max_prediction,
-            self.panic_distance,
-            self.gain,
+            _size("Evade.max_prediction", self.max_prediction),
+            _size("Evade.panic_distance", self.panic_distance),
+            _real("Evade.gain", self.gain),
             _debug_points(n, debug),
         )
 
-    def report(self, record: PursueRecord, debug: Debug) -> None:
+    def report(self, agents: AgentGroup, record: PursueRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.EvadeDebug`."""
         write(EvadeDebug(record.debug_predicted), debug)
 

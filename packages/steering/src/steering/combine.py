@@ -17,7 +17,6 @@ from numpy.typing import NDArray
 
 from . import _kern as kern
 from . import composite
-from ._blend import Plan
 from ._checks import behaviour as check_behaviour
 from ._checks import finite, limit, mask, non_negative
 from ._jit import njit, prange, rows_kernel
@@ -96,29 +95,45 @@ class WeightedSum:
 
     Simple and smooth; its weakness is that opposing forces cancel (a wall and a target behind
     it can leave an agent stuck), which :class:`TruncatedRunningSum` and :class:`FirstNonZero`
-    avoid.
+    avoid. The whole tree runs as one compiled loop over agents (:mod:`steering.composite`).
 
     Raises:
         TypeError: (at construction) naming the index of an item that is not a behaviour.
     """
 
     parts: Sequence[Weighted | Behaviour]
-    _plan: Plan = field(
-        default_factory=lambda: Plan(Weighted), init=False, repr=False, compare=False
-    )
 
     def __post_init__(self) -> None:
         _check_parts("WeightedSum.parts", self.parts, weighted=True)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return the limited weighted sum of the parts' forces.
+        """Return the limited weighted sum of the parts' forces."""
+        return composite.run(self, agents, dt, debug)
 
-        The sum runs as one compiled loop (:mod:`steering._blend`): seek, flee, arrive and the
-        group rules are computed inside it, every other part is called as itself first.
-        """
-        if not self.parts:
-            return np.zeros((agents.n, 2))
-        return self._plan.run("WeightedSum.parts", self.parts, agents, dt, debug, _force)
+    def composite_node(
+        self, w: Any, view: AgentGroup, rows: NDArray[np.bool_] | None, name: str
+    ) -> None:
+        """Add this sum and its parts to a composite's walk (:mod:`steering.composite`)."""
+        _add_sum(w, "sum", "WeightedSum.parts", self.parts, view, rows)
+
+
+def _add_sum(
+    w: Any,
+    kind: str,
+    name: str,
+    items: Sequence[Any],
+    view: AgentGroup,
+    rows: NDArray[np.bool_] | None,
+) -> None:
+    """Add a sum of weighted items (``kind`` "sum" or "running") and its parts to a walk."""
+    weights = np.empty(len(items))
+    parts = []
+    for k, item in enumerate(items):
+        part, weights[k] = _part(name, k, item)
+        parts.append(part)
+    composite.add_node(w, kind, len(parts), (weights,))
+    for k, part in enumerate(parts):
+        composite.walk_child(w, part, view, rows, f"{name}[{k}]")
 
 
 def step(
@@ -132,7 +147,7 @@ def step(
     """One step of a crowd: the behaviour's forces, then :func:`~steering.integrate` under them.
 
     The same as ``integrate(agents, behaviour(agents, dt, debug), dt, face_velocity=...)``,
-    and the way to move agents when speed counts: for a :class:`WeightedSum` or a
+    and the way to move agents when speed counts: for a combinator, a compiled behaviour or a
     :class:`~steering.Flock` the forces and the integration are one compiled call (at a
     handful of agents that call, not the maths, is the cost of a step).
 
@@ -144,13 +159,11 @@ def step(
         moves), and whatever the behaviour raises.
     """
     dt = time_step("step", dt)
-    if type(behaviour) is WeightedSum and behaviour.parts:
-        move = 2 if face_velocity else 1
-        return behaviour._plan.run(
-            "WeightedSum.parts", behaviour.parts, agents, dt, debug, _force, move
-        )
+    move = 2 if face_velocity else 1
     if type(behaviour) is Flock:
-        return behaviour._run(agents, dt, debug, 2 if face_velocity else 1)
+        return behaviour._run(agents, dt, debug, move)
+    if composite.compiles(behaviour):
+        return composite.run(behaviour, agents, dt, debug, move)
     force = _force("step: behaviour", -1, behaviour(agents, dt, debug), agents.n)
     integrate(agents, force, dt, face_velocity=face_velocity)
     return force
@@ -183,15 +196,7 @@ class TruncatedRunningSum:
         self, w: Any, view: AgentGroup, rows: NDArray[np.bool_] | None, name: str
     ) -> None:
         """Add this sum and its parts to a composite's walk (:mod:`steering.composite`)."""
-        name = "TruncatedRunningSum.parts"
-        weights = np.empty(len(self.parts))
-        parts = []
-        for k, item in enumerate(self.parts):
-            part, weights[k] = _part(name, k, item)
-            parts.append(part)
-        composite.add_node(w, "running", len(parts), (weights,))
-        for k, part in enumerate(parts):
-            composite.walk_child(w, part, view, rows, f"{name}[{k}]")
+        _add_sum(w, "running", "TruncatedRunningSum.parts", self.parts, view, rows)
 
     @staticmethod
     def accumulate(

@@ -4,24 +4,29 @@ tree of combinators, whatever its shape.
 A behaviour that can be compiled into a composite (a *row part*) declares three things, as
 gdx-ai's behaviours declare ``calculateSteering``:
 
-* ``ROW``: its per-agent function ``row(i, a, p) -> (fx, fy)``, agent ``i``'s force from the
-  agents' columns ``a`` (:class:`AgentCols`) and the part's record ``p``, compiled with
-  :func:`row_function`. It may write row ``i`` of the arrays its record holds (memory, debug)
-  and nothing else, so the loop may run across cores.
+* ``ROW``: its per-agent function ``row(i, a, p, buf) -> (fx, fy)``, agent ``i``'s force from
+  the agents' columns ``a`` (:class:`AgentCols`) and the part's record ``p``, compiled with
+  :func:`row_function`; ``buf`` is a scratch buffer of neighbour rows (``(k, BUF_COLS)``, see
+  :func:`~steering.grid.near`) that the loop keeps for each chunk of agents. It may write row
+  ``i`` of the arrays its record holds (memory, debug) and nothing else, so the loop may run
+  across cores.
 * ``bind(agents, dt, debug) -> record``: the part's parameters for this call, a NamedTuple of
-  arrays and numbers.
-* ``report(record, debug)``: write the part's debug record from the arrays the rows filled.
+  arrays and numbers. A part that searches neighbours sets ``ORDERS = True`` and names its
+  grid's fields ``grid_ints`` and ``grid_floats``: the loop visits agents in the first such
+  grid's order, so that neighbours are found in memory the previous agent just read.
+* ``report(agents, record, debug)``: write the part's debug record from the arrays the rows
+  filled.
 
-The combinators (:class:`~steering.TruncatedRunningSum`, :class:`~steering.FirstNonZero`,
-:class:`~steering.Limited`, :class:`~steering.Masked`) are the nodes of a tree whose leaves are
-parts. :func:`run` walks the tree once per call, collecting each node's record in preorder and
-the tree's *shape* (which node or part class stands where). Each distinct shape is compiled
-once: its source is generated from the node templates below and the parts' ``ROW`` functions
-(one loop over agents; a mask is a test per row, a limit a different column of limits), written
-to a cache folder and compiled with numba's on-disk cache, so later runs load it
-(:func:`compiled`). Any other behaviour (a user's function, or one not compiled this way yet) is
-an *outside* leaf: it is called before the loop, on its masked rows only, and the loop reads
-its force row by row.
+The combinators (:class:`~steering.WeightedSum`, :class:`~steering.TruncatedRunningSum`,
+:class:`~steering.FirstNonZero`, :class:`~steering.Limited`, :class:`~steering.Masked`) are the
+nodes of a tree whose leaves are parts. :func:`run` walks the tree once per call, collecting
+each node's record in preorder and the tree's *shape* (which node or part class stands where).
+Each distinct shape is compiled once: its source is generated from the node templates below and
+the parts' ``ROW`` functions (one loop over agents; a mask is a test per row, a limit a
+different column of limits), written to a cache folder and compiled with numba's on-disk cache,
+so later runs load it (:func:`compiled`). Any other behaviour (a user's function, or one not
+compiled this way yet) is an *outside* leaf: it is called before the loop, on its masked rows
+only, and the loop reads its force row by row.
 
 Records reach the compiled code as plain tuples and are rebuilt as their NamedTuples inside it:
 numba unboxes a tuple of arrays in about 0.1 us an array but a NamedTuple in 7 us (measured
@@ -48,6 +53,7 @@ from ._checks import fast_points
 from ._jit import PARALLEL_MIN
 from .agents import AgentGroup
 from .debug import PriorityDebug, write
+from .grid import Grid, brute_grid
 from .vec import FloatArray
 
 __all__ = [
@@ -61,6 +67,7 @@ __all__ = [
     "agent_cols",
     "compiled",
     "compiled_shapes",
+    "compiles",
     "row_function",
     "run",
 ]
@@ -155,10 +162,15 @@ def row_function(func: Callable[..., Any]) -> Any:
 Shape = tuple[tuple[str, int, Any], ...]
 
 
-class _Walk:
-    """What a walk of a tree collects: its shape, the records and the outside leaves' debug."""
+#: The grid of no order: agents in index order.
+_NO_ORDER = brute_grid(None)
 
-    __slots__ = ("agents", "debug", "dt", "n", "records", "reports", "shape")
+
+class _Walk:
+    """What a walk of a tree collects: its shape, the records, the parts to report debug
+    output and the grid whose order the loop follows."""
+
+    __slots__ = ("agents", "debug", "dt", "n", "order", "records", "reports", "shape")
 
     def __init__(self, agents: AgentGroup, dt: float, debug: Any) -> None:
         self.agents = agents
@@ -168,6 +180,7 @@ class _Walk:
         self.shape: list[tuple[str, int, Any]] = []
         self.records: list[tuple[Any, ...]] = []
         self.reports: list[tuple[Any, Any]] = []
+        self.order: Grid = _NO_ORDER
 
 
 class RowPart:
@@ -178,20 +191,23 @@ class RowPart:
 
     ROW: Any = None
     ROW_RECORD: Any = None
+    #: Whether the record holds a neighbour grid (``grid_ints``, ``grid_floats``) whose order
+    #: the loop may follow.
+    ORDERS = False
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Any = None) -> FloatArray:
         """Return the (N, 2) forces, from the part's own loop over agents (the composite of
         this one part; the walk of :func:`run` is skipped, its result being known)."""
-        record = self.bind(agents, dt, debug is not None)
+        record: Any = self.bind(agents, dt, debug is not None)
         kernel = _KERNELS.get(type(self))
         if kernel is None:
             kernel = compiled((("row", 0, type(self)),))
             _KERNELS[type(self)] = kernel
-        n = agents.n
-        out = np.empty((n, 2))
-        (kernel[1] if n >= PARALLEL_MIN else kernel[0])(agent_cols(agents), (tuple(record),), out)
+        out = np.empty((agents.n, 2))
+        order = Grid(record.grid_ints, record.grid_floats) if self.ORDERS else _NO_ORDER
+        _launch(kernel, agents, (tuple(record),), out, order, 0, 0.0)
         if debug is not None:
-            self.report(record, debug)
+            self.report(agents, record, debug)
         return out
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> tuple[Any, ...]:
@@ -214,8 +230,14 @@ class RowPart:
             return rows
         return fast_points(name, value, n)
 
-    def report(self, record: Any, debug: Any) -> None:
+    def report(self, agents: AgentGroup, record: Any, debug: Any) -> None:
         """Write the debug record from ``record``'s buffers (called when debug is asked)."""
+
+
+def compiles(node: Any) -> bool:
+    """Whether ``node`` runs as a composite (a combinator or a row part), so that
+    :func:`run` can also move the agents in the same call."""
+    return getattr(type(node), "composite_node", None) is not None or _is_row_part(node)
 
 
 def _is_row_part(node: Any) -> bool:
@@ -236,7 +258,12 @@ def _walk(w: _Walk, node: Any, view: AgentGroup, rows: NDArray[np.bool_] | None,
         walker(node, w, view, rows, name)
         return
     if _is_row_part(node):
-        record = node.bind(w.agents, w.dt, w.debug is not None)
+        try:
+            record = node.bind(w.agents, w.dt, w.debug is not None)
+        except (TypeError, ValueError) as error:
+            raise _renamed(error, type(node).__name__, name) from None
+        if node.ORDERS and w.order is _NO_ORDER:
+            w.order = Grid(record.grid_ints, record.grid_floats)
         w.shape.append(("row", 0, type(node)))
         w.records.append(tuple(record))
         if w.debug is not None:
@@ -244,6 +271,15 @@ def _walk(w: _Walk, node: Any, view: AgentGroup, rows: NDArray[np.bool_] | None,
         return
     w.shape.append(("outside", 0, None))
     w.records.append((outside_force(node, view, rows, w.dt, w.debug, name),))
+
+
+def _renamed(error: Exception, own: str, name: str) -> Exception:
+    """``error`` with its leading ``Own.field`` renamed ``name.field`` (the part's place in
+    the tree: ``WeightedSum.parts[0].target``)."""
+    text = str(error)
+    if name != own and text.startswith(own + "."):
+        return type(error)(name + text[len(own) :])
+    return error
 
 
 def walk_child(
@@ -321,24 +357,57 @@ def scatter_debug(
 # -- running a tree ------------------------------------------------------------------------------
 
 
-def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None) -> FloatArray:
-    """The (N, 2) forces of ``tree`` (a combinator or a row part) in one compiled loop."""
+def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int = 0) -> FloatArray:
+    """The (N, 2) forces of ``tree`` (a combinator or a row part) in one compiled loop; with
+    ``move`` 1 the same call then integrates the agents under them
+    (:func:`~steering.integrate`), with 2 also turning their headings toward their velocities.
+    """
     w = _Walk(agents, dt, debug)
     _walk(w, tree, agents, None, type(tree).__name__)
     shape = tuple(w.shape)
-    n = w.n
-    out = np.empty((n, 2))
+    out = np.empty((w.n, 2))
     kernel = _KERNELS.get(shape)
     if kernel is None:
         kernel = compiled(shape)
-    (kernel[1] if n >= PARALLEL_MIN else kernel[0])(agent_cols(agents), tuple(w.records), out)
+    _launch(kernel, agents, tuple(w.records), out, w.order, move, dt)
     for node, record in w.reports:
-        node.report(record, debug)
+        node.report(agents, record, debug)
     if debug is not None:
         for k, (kind, _, _) in enumerate(shape):
             if kind == "first":
                 write(PriorityDebug(w.records[k][1]), debug)
     return out
+
+
+def _launch(
+    kernel: tuple[Any, Any],
+    agents: AgentGroup,
+    records: tuple[Any, ...],
+    out: FloatArray,
+    order: Grid,
+    move: int,
+    dt: float,
+) -> None:
+    """Run a shape's loop: serial below :data:`~steering._jit.PARALLEL_MIN` agents."""
+    n = out.shape[0]
+    world = agents.world_size
+    turns = agents.turns() if move else _NO_TURNS
+    (kernel[1] if n >= PARALLEL_MIN else kernel[0])(
+        agent_cols(agents),
+        records,
+        out,
+        order.ints,
+        order.floats,
+        move,
+        dt,
+        agents.max_turn_rate,
+        turns,
+        0.0 if world is None else world[0],
+        0.0 if world is None else world[1],
+    )
+
+
+_NO_TURNS = np.zeros((0, 2))
 
 
 # -- generating and compiling a shape ------------------------------------------------------------
@@ -383,7 +452,7 @@ def _emit(
         rec = src.name_of(part.ROW_RECORD, f"R{k}")
         row = src.name_of(part.ROW, f"row{k}")
         src.before.append(f"    {p} = {rec}(*pt[{k}])")
-        body.append(f"{pad}{x}, {y} = {row}(i, {a}, {p})")
+        body.append(f"{pad}{x}, {y} = {row}(i, {a}, {p}, buf)")
         return k + 1, x, y
     if kind == "outside":
         src.before.append(f"    {p} = ForceRecord(*pt[{k}])")
@@ -411,6 +480,17 @@ def _emit(
         body.append(f"{pad}{y} = {cy}")
         body.append(f"{pad}if {p}.cap:")
         body.append(f"{pad}    {x}, {y} = truncate({x}, {y}, {p}.max_force[i])")
+        return nxt, x, y
+    if kind == "sum":
+        src.before.append(f"    {p} = WeightsRecord(*pt[{k}])")
+        body.append(f"{pad}{x} = 0.0")
+        body.append(f"{pad}{y} = 0.0")
+        nxt = k + 1
+        for j in range(children):
+            nxt, cx, cy = _emit(src, shape, nxt, a, depth, names)
+            body.append(f"{pad}{x} += {p}.weights[{j}] * {cx}")
+            body.append(f"{pad}{y} += {p}.weights[{j}] * {cy}")
+        body.append(f"{pad}{x}, {y} = truncate({x}, {y}, {a}.max_force[i])")
         return nxt, x, y
     if kind == "running":
         src.before.append(f"    {p} = WeightsRecord(*pt[{k}])")
@@ -448,23 +528,36 @@ def source_of(shape: Shape) -> str:
     """The Python source of ``shape``'s loop over agents (``run(at, pt, out)``)."""
     src = _Source()
     src.before.append("    a = AgentCols(*at)")
-    _, x, y = _emit(src, shape, 0, "a", 2, {})
+    _, x, y = _emit(src, shape, 0, "a", 3, {})
     lines = [
         f'"""Generated by steering.composite for the shape {_describe(shape)}."""',
+        "import numpy as np",
         "from steering._jit import prange",
+        "from steering.agents import move_row",
         "from steering.composite import (",
         "    AgentCols, FirstRecord, ForceRecord, LimitRecord, MaskRecord, WeightsRecord,",
         ")",
+        "from steering.grid import BUF_COLS, agent_at",
         "from steering.kernels import hypot, running_add, truncate",
         *sorted(src.imports.values()),
         "",
+        "CHUNK = 256",
         "",
-        "def run(at, pt, out):",
+        "",
+        "def run(at, pt, out, order_ints, order_floats, move, dt, rate, turns, width, height):",
         *src.before,
-        "    for i in prange(a.pos.shape[0]):",
+        "    n = a.pos.shape[0]",
+        "    for c in prange((n + CHUNK - 1) // CHUNK):",
+        "        buf = np.empty((64, BUF_COLS))",
+        "        for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):",
+        "            i = agent_at(order_ints, order_floats, s)",
         *src.body,
-        f"        out[i, 0] = {x}",
-        f"        out[i, 1] = {y}",
+        f"            out[i, 0] = {x}",
+        f"            out[i, 1] = {y}",
+        "    if move > 0:",
+        "        for i in prange(n):",
+        "            move_row(a.pos, a.vel, a.heading, a.max_speed, a.mass, rate, out, dt,",
+        "                     move > 1, turns, width, height, i)",
         "",
     ]
     return "\n".join(lines)

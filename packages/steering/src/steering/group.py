@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -24,6 +24,7 @@ from ._checks import non_negative, points
 from ._jit import njit, njit_leaf, prange, rows_kernel
 from .agents import AgentGroup, move_row
 from .base import DEFAULT_GAIN, Debug
+from .composite import AgentCols, RowPart, row_function
 from .debug import AlignDebug, CohereDebug, FlockDebug, SeparateDebug, write
 from .grid import (
     BRUTE_MAX,
@@ -540,6 +541,132 @@ def _flock_rows(
             )
 
 
+# -- the group rules as parts of composites --------------------------------------------------
+
+
+class NeighbourRecord(NamedTuple):
+    """:class:`Separate`'s, :class:`Align`'s or :class:`Cohere`'s parameters for one call."""
+
+    grid_ints: IntArray
+    """The neighbour grid (:class:`~steering.grid.Grid`) the rule searches."""
+    grid_floats: FloatArray
+    """The grid's floats."""
+    distances: FloatArray
+    """(N,) each agent's distance with ``per_agent``, else unused."""
+    distance: float
+    """px, for every agent without ``per_agent``."""
+    per_agent: bool
+    """Whether ``distances`` holds the distances."""
+    cos_half: float
+    """The cosine of half the field of view (-2: all round)."""
+    gain: float
+    """1/s."""
+    match_speed: bool
+    """Align: desire the mean velocity itself."""
+    velocities: FloatArray
+    """Align: (N, 2) the velocities in grid order (read by a neighbour's slot)."""
+    debug_count: IntArray
+    """(N,) neighbours counted when debug output is asked (-1: not run), else (0,)."""
+    debug_vector: FloatArray
+    """(N, 2) the rule's debug vector when asked (NaN: not run), else (0, 2): separation's
+    averaged sum, alignment's mean velocity, cohesion's center."""
+
+
+@row_function
+def neighbours_of(
+    i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray
+) -> tuple[FloatArray, int, float]:
+    """Agent ``i``'s neighbours closer than its distance: the buffer holding them (``buf``,
+    or a larger one made for this agent when they do not fit), their count and the distance."""
+    r = _radius(p.distances, p.distance, p.per_agent, i)
+    k = near(p.grid_ints, p.grid_floats, a.pos, i, r, buf)
+    if k > buf.shape[0]:  # more than the buffer holds: ask again with a larger one
+        big = np.empty((2 * k, BUF_COLS))
+        k = near(p.grid_ints, p.grid_floats, a.pos, i, r, big)
+        return big, k, r
+    return buf, k, r
+
+
+@row_function
+def separate_row(i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray) -> tuple[float, float]:
+    """Agent ``i``'s separation force (see :class:`Separate`)."""
+    near_buf, k, r = neighbours_of(i, a, p, buf)
+    ux, uy, blind = _facing(a.heading, i, p.cos_half)
+    tx, ty, m = _separation_sum(i, near_buf, k, r, ux, uy, blind, p.cos_half)
+    if p.debug_count.shape[0] > 0:
+        p.debug_count[i] = m
+        scale = m * r
+        if m > 0 and r > COINCIDENT_DISTANCE:
+            p.debug_vector[i, 0] = tx / scale
+            p.debug_vector[i, 1] = ty / scale
+        else:
+            p.debug_vector[i, 0] = 0.0
+            p.debug_vector[i, 1] = 0.0
+    return _toward(tx, ty, m, a.vel[i, 0], a.vel[i, 1], a.max_speed[i], p.gain, a.max_force[i])
+
+
+@row_function
+def align_row(i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray) -> tuple[float, float]:
+    """Agent ``i``'s alignment force (see :class:`Align`)."""
+    near_buf, k, r = neighbours_of(i, a, p, buf)
+    ux, uy, blind = _facing(a.heading, i, p.cos_half)
+    tx, ty, m = _alignment_sum(p.velocities, near_buf, k, r, ux, uy, blind, p.cos_half)
+    if p.debug_count.shape[0] > 0:
+        p.debug_count[i] = m
+        p.debug_vector[i, 0] = tx / m if m > 0 else 0.0
+        p.debug_vector[i, 1] = ty / m if m > 0 else 0.0
+    vx = a.vel[i, 0]
+    vy = a.vel[i, 1]
+    return _align_force(tx, ty, m, vx, vy, a.max_speed[i], p.gain, a.max_force[i], p.match_speed)
+
+
+@row_function
+def cohere_row(i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray) -> tuple[float, float]:
+    """Agent ``i``'s cohesion force (see :class:`Cohere`)."""
+    near_buf, k, r = neighbours_of(i, a, p, buf)
+    ux, uy, blind = _facing(a.heading, i, p.cos_half)
+    tx, ty, m = _cohesion_sum(near_buf, k, r, ux, uy, blind, p.cos_half)
+    if p.debug_count.shape[0] > 0:
+        p.debug_count[i] = m
+        p.debug_vector[i, 0] = a.pos[i, 0] + (tx / m if m > 0 else 0.0)
+        p.debug_vector[i, 1] = a.pos[i, 1] + (ty / m if m > 0 else 0.0)
+    return _toward(tx, ty, m, a.vel[i, 0], a.vel[i, 1], a.max_speed[i], p.gain, a.max_force[i])
+
+
+_NO_INTS = np.zeros(0, dtype=np.int64)
+_NO_VECTORS = np.zeros((0, 2))
+
+
+def _bind(
+    rule: Any,
+    name: str,
+    agents: AgentGroup,
+    debug: bool,
+    match_speed: bool,
+    velocities: FloatArray | None,
+) -> NeighbourRecord:
+    """A group rule's record (``velocities`` None: the velocities in the grid's order)."""
+    cos_half = rule._cos.of(f"{name}.fov", rule.fov)
+    col = _Setup.column(agents, rule.per_agent, rule.column, rule.distance)
+    grid = _Setup.grid(agents, rule.per_agent, col, rule.distance)
+    if velocities is None:
+        velocities = in_grid_order(grid.ints, grid.floats, agents.vel)
+    n = agents.n
+    return NeighbourRecord(
+        grid.ints,
+        grid.floats,
+        col,
+        rule.distance,
+        rule.per_agent,
+        cos_half,
+        rule.gain,
+        match_speed,
+        velocities,
+        np.full(n, -1, dtype=np.int64) if debug else _NO_INTS,
+        np.full((n, 2), np.nan) if debug else _NO_VECTORS,
+    )
+
+
 # -- behaviours ----------------------------------------------------------------------------
 
 
@@ -566,7 +693,7 @@ class _FovCache:
 
 
 @dataclass
-class Separate:
+class Separate(RowPart):
     """Keep away from neighbours closer than ``distance`` (Nature of Code 6.11, seed 004).
 
     For every other agent closer than the agent's desired separation: the unit vector away from
@@ -600,6 +727,10 @@ class Separate:
         fov: field of view in degrees, in (0, 360]; 360 sees all round.
     """
 
+    ROW = separate_row
+    ROW_RECORD = NeighbourRecord
+    ORDERS = True
+
     distance: float = 24.0
     gain: float = DEFAULT_GAIN
     per_agent: bool = False
@@ -612,24 +743,22 @@ class Separate:
         self.gain = non_negative("Separate.gain", self.gain)
         self._cos.of("Separate.fov", self.fov)
 
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return the (N, 2) separation forces (see the class docstring).
+    def bind(self, agents: AgentGroup, dt: float, debug: bool) -> NeighbourRecord:
+        """This call's record: the neighbour grid is built (or found) here.
 
-        Debug keys: ``separate.count`` (N,) neighbours that pushed, ``separate.pairs`` (P, 2)
-        pairs ``i < j`` where at least one pushed the other, ``separate.distance`` (N,) each
-        agent's separation, ``separate.average`` (N, 2) the seed's averaged 1/d-weighted sum.
+        Debug output (:class:`~steering.debug.SeparateDebug`): the neighbours that pushed each
+        agent, the pairs ``i < j`` where at least one pushed the other, each agent's
+        separation, and the seed's averaged 1/d-weighted sum.
         """
-        n = agents.n
-        args = self.kernel_args(agents, dt)
-        dbg, count, average = _debug_arrays(n, debug)
-        out = np.empty((n, 2))
-        _separate_rows(n)(*args, dbg, count, average, out)
-        if debug is not None:
-            sep = neighbour_distances(agents, self.distance, self.per_agent, self.column)
-            grid = Grid(args[10], args[11])
-            pairs = _pairs_in_view(agents, grid, sep, args[8])
-            write(SeparateDebug(count.astype(np.intp), pairs, sep, average), debug)
-        return out
+        return _bind(self, "Separate", agents, debug, False, _NO_ROWS)
+
+    def report(self, agents: AgentGroup, record: NeighbourRecord, debug: Debug) -> None:
+        """Write :class:`~steering.debug.SeparateDebug`."""
+        sep = neighbour_distances(agents, self.distance, self.per_agent, self.column)
+        grid = Grid(record.grid_ints, record.grid_floats)
+        pairs = _pairs_in_view(agents, grid, sep, record.cos_half)
+        count = record.debug_count.astype(np.intp)
+        write(SeparateDebug(count, pairs, sep, record.debug_vector), debug)
 
     def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
         """The arguments of :func:`steering.kernels.separate_rows` before ``debug``,
@@ -688,7 +817,7 @@ def _sees_pair(
 
 
 @dataclass
-class Align:
+class Align(RowPart):
     """Match the average velocity of the neighbours within ``distance`` (Reynolds' alignment).
 
     The neighbours' velocities are averaged; the desired velocity is that average's direction at
@@ -712,6 +841,10 @@ class Align:
         fov: field of view in degrees, in (0, 360]; 360 sees all round.
     """
 
+    ROW = align_row
+    ROW_RECORD = NeighbourRecord
+    ORDERS = True
+
     distance: float = 50.0
     gain: float = DEFAULT_GAIN
     match_speed: bool = False
@@ -725,44 +858,22 @@ class Align:
         self.gain = non_negative("Align.gain", self.gain)
         self._cos.of("Align.fov", self.fov)
 
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return the (N, 2) alignment forces (see the class docstring).
+    def bind(self, agents: AgentGroup, dt: float, debug: bool) -> NeighbourRecord:
+        """This call's record: the neighbour grid is built (or found) here and the velocities
+        put in its order.
 
-        Debug keys: ``align.count`` (N,) neighbours, ``align.velocity`` (N, 2) their mean
-        velocity.
+        Debug output (:class:`~steering.debug.AlignDebug`): each agent's neighbour count and
+        their mean velocity.
         """
-        n = agents.n
-        cos_half = self._cos.of("Align.fov", self.fov)
-        col = _Setup.column(agents, self.per_agent, self.column, self.distance)
-        grid = _Setup.grid(agents, self.per_agent, col, self.distance)
-        dbg, count, mean = _debug_arrays(n, debug)
-        out = np.empty((n, 2))
-        _align_rows(n)(
-            agents.pos,
-            agents.vel,
-            agents.heading,
-            agents.max_speed,
-            agents.max_force,
-            col,
-            self.distance,
-            self.per_agent,
-            cos_half,
-            self.gain,
-            bool(self.match_speed),
-            grid.ints,
-            grid.floats,
-            dbg,
-            count,
-            mean,
-            out,
-        )
-        if debug is not None:
-            write(AlignDebug(count.astype(np.intp), mean), debug)
-        return out
+        return _bind(self, "Align", agents, debug, bool(self.match_speed), None)
+
+    def report(self, agents: AgentGroup, record: NeighbourRecord, debug: Debug) -> None:
+        """Write :class:`~steering.debug.AlignDebug`."""
+        write(AlignDebug(record.debug_count.astype(np.intp), record.debug_vector), debug)
 
 
 @dataclass
-class Cohere:
+class Cohere(RowPart):
     """Seek the center of mass of the neighbours within ``distance`` (Reynolds' cohesion).
 
     The center is the agent's position plus the mean offset to its neighbours (offsets keep
@@ -785,6 +896,10 @@ class Cohere:
         fov: field of view in degrees, in (0, 360]; 360 sees all round.
     """
 
+    ROW = cohere_row
+    ROW_RECORD = NeighbourRecord
+    ORDERS = True
+
     distance: float = 50.0
     gain: float = DEFAULT_GAIN
     per_agent: bool = False
@@ -797,39 +912,17 @@ class Cohere:
         self.gain = non_negative("Cohere.gain", self.gain)
         self._cos.of("Cohere.fov", self.fov)
 
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return the (N, 2) cohesion forces (see the class docstring).
+    def bind(self, agents: AgentGroup, dt: float, debug: bool) -> NeighbourRecord:
+        """This call's record: the neighbour grid is built (or found) here.
 
-        Debug keys: ``cohere.count`` (N,) neighbours, ``cohere.center`` (N, 2) their center of
-        mass (the agent's own position where it has none).
+        Debug output (:class:`~steering.debug.CohereDebug`): each agent's neighbour count and
+        their center of mass (the agent's own position where it has none).
         """
-        n = agents.n
-        cos_half = self._cos.of("Cohere.fov", self.fov)
-        col = _Setup.column(agents, self.per_agent, self.column, self.distance)
-        grid = _Setup.grid(agents, self.per_agent, col, self.distance)
-        dbg, count, center = _debug_arrays(n, debug)
-        out = np.empty((n, 2))
-        _cohere_rows(n)(
-            agents.pos,
-            agents.vel,
-            agents.heading,
-            agents.max_speed,
-            agents.max_force,
-            col,
-            self.distance,
-            self.per_agent,
-            cos_half,
-            self.gain,
-            grid.ints,
-            grid.floats,
-            dbg,
-            count,
-            center,
-            out,
-        )
-        if debug is not None:
-            write(CohereDebug(count.astype(np.intp), center), debug)
-        return out
+        return _bind(self, "Cohere", agents, debug, False, _NO_ROWS)
+
+    def report(self, agents: AgentGroup, record: NeighbourRecord, debug: Debug) -> None:
+        """Write :class:`~steering.debug.CohereDebug`."""
+        write(CohereDebug(record.debug_count.astype(np.intp), record.debug_vector), debug)
 
 
 _NO_TARGET = np.zeros((0, 2))
