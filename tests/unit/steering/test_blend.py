@@ -1,7 +1,5 @@
-"""A WeightedSum runs as one compiled loop (steering.composite), and steering.step moves agents
-under it in the same call: both must equal calling the parts one by one. (The table plan these
-tests were written for is gone; the assertions on its internals went with it, the ones on
-forces stay.)"""
+"""A WeightedSum runs as one compiled plan (steering._blend), and steering.step moves agents
+under it in the same call: both must equal calling the parts one by one."""
 
 from __future__ import annotations
 
@@ -167,7 +165,7 @@ def _mutations() -> list[tuple[str, Any]]:
 
 @pytest.mark.parametrize(("name", "change"), _mutations())
 def test_a_change_after_the_table_is_kept_is_used_on_the_next_call(name: str, change: Any) -> None:
-    # Given a sum called several times with nothing changed
+    # Given a sum called several times with nothing changed (its table then kept)
     agents = _crowd(40)
     target: Any = [0.0, 0.0] if name == "target_list_in_place" else (0.0, 0.0)
     parts: list[Any] = [Separate(10.0), Weighted(Seek(target), 1.0)]
@@ -175,6 +173,8 @@ def test_a_change_after_the_table_is_kept_is_used_on_the_next_call(name: str, ch
     for _ in range(3):
         np.testing.assert_allclose(blend(agents, DT), _one_by_one(parts, agents), atol=1e-9)
     before = blend(agents, DT)
+    # (a list can change in place: a sum with a list target reads its table every call)
+    assert (blend._plan.frozen is None) == (name == "target_list_in_place")
     # When one thing changes, the next call uses it
     change(parts)
     if name == "equal_behaviour_then_its_field":
@@ -283,9 +283,12 @@ def test_group_rules_summed_in_one_shared_pass_equal_the_parts(
     ]
     blend = WeightedSum(parts)
     got = blend(agents, DT)
+    assert blend._plan.shared[:3].tolist() == [25.0, 50.0, 70.0]
+    assert blend._plan.spec[:, 7].tolist() == [1.0, 1.0, 1.0, 0.0, 0.0]
     np.testing.assert_allclose(got, _one_by_one(parts, agents), rtol=0, atol=1e-9)
     assert np.abs(got).max() > 1.0
     # a fov changed on one of them: no shared pass, the same forces as its parts
     parts[1].behaviour.fov = 300.0
     got = blend(agents, DT)
+    assert blend._plan.shared.tolist() == [0.0, 0.0, 0.0, 0.0]
     np.testing.assert_allclose(got, _one_by_one(parts, agents), rtol=0, atol=1e-9)

@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from . import _kern as kern
 from . import composite
+from ._blend import Plan
 from ._checks import behaviour as check_behaviour
 from ._checks import finite, limit, mask, non_negative
 from ._jit import njit, prange, rows_kernel
@@ -95,20 +96,31 @@ class WeightedSum:
 
     Simple and smooth; its weakness is that opposing forces cancel (a wall and a target behind
     it can leave an agent stuck), which :class:`TruncatedRunningSum` and :class:`FirstNonZero`
-    avoid. The whole tree runs as one compiled loop over agents (:mod:`steering.composite`).
+    avoid.
 
     Raises:
         TypeError: (at construction) naming the index of an item that is not a behaviour.
     """
 
     parts: Sequence[Weighted | Behaviour]
+    _plan: Plan = field(
+        default_factory=lambda: Plan(Weighted), init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         _check_parts("WeightedSum.parts", self.parts, weighted=True)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return the limited weighted sum of the parts' forces."""
-        return composite.run(self, agents, dt, debug)
+        """Return the limited weighted sum of the parts' forces.
+
+        Called on its own, the sum runs as the table plan of :mod:`steering._blend` (one
+        compiled call that keeps its table while no part changes: at a handful of agents it
+        costs 2.5 us a step where the composite's walk costs 6, measured side by side); inside
+        another combinator it is compiled into that combinator's loop.
+        """
+        if not self.parts:
+            return np.zeros((agents.n, 2))
+        return self._plan.run("WeightedSum.parts", self.parts, agents, dt, debug, _force)
 
     def composite_node(
         self, w: Any, view: AgentGroup, rows: NDArray[np.bool_] | None, name: str
@@ -160,6 +172,10 @@ def step(
     """
     dt = time_step("step", dt)
     move = 2 if face_velocity else 1
+    if type(behaviour) is WeightedSum and behaviour.parts:
+        return behaviour._plan.run(
+            "WeightedSum.parts", behaviour.parts, agents, dt, debug, _force, move
+        )
     if type(behaviour) is Flock:
         return behaviour._run(agents, dt, debug, move)
     if composite.compiles(behaviour):

@@ -6,10 +6,12 @@ gdx-ai's behaviours declare ``calculateSteering``:
 
 * ``ROW``: its per-agent function ``row(i, a, p, buf) -> (fx, fy)``, agent ``i``'s force from
   the agents' columns ``a`` (:class:`AgentCols`) and the part's record ``p``, compiled with
-  :func:`row_function`; ``buf`` is a scratch buffer of neighbour rows (``(k, BUF_COLS)``, see
-  :func:`~steering.grid.near`) that the loop keeps for each chunk of agents. It may write row
-  ``i`` of the arrays its record holds (memory, debug) and nothing else, so the loop may run
-  across cores.
+  :func:`row_function`; ``buf`` is a scratch buffer of neighbour rows with a row for every
+  agent (``(N, BUF_COLS)``, see :func:`~steering.grid.near`), one per thread. It may write
+  row ``i`` of the arrays its record holds (memory, debug) and nothing else, so the loop may
+  run across cores, and it must not allocate: the loop is compiled without numba's reference
+  counting (an array read from a record inside a loop with it costs an atomic increment and
+  decrement, measured 2-3x the whole of Separate's maths at 1,000 agents).
 * ``bind(agents, dt, debug) -> record``: the part's parameters for this call, a NamedTuple of
   arrays and numbers. A part that searches neighbours sets ``ORDERS = True`` and names its
   grid's fields ``grid_ints`` and ``grid_floats``: the loop visits agents in the first such
@@ -41,6 +43,7 @@ import logging
 import os
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -53,7 +56,7 @@ from ._checks import fast_points
 from ._jit import PARALLEL_MIN
 from .agents import AgentGroup
 from .debug import PriorityDebug, write
-from .grid import Grid, brute_grid
+from .grid import BUF_COLS, Grid, brute_grid
 from .vec import FloatArray
 
 __all__ = [
@@ -151,8 +154,8 @@ _ROW_OPTIONS: dict[str, Any] = {
 
 
 def row_function(func: Callable[..., Any]) -> Any:
-    """Compile a part's per-agent function ``row(i, a, p) -> (fx, fy)``; numba inlines it into
-    each composite that uses it. It must not allocate arrays."""
+    """Compile a part's per-agent function ``row(i, a, p, buf) -> (fx, fy)``; numba inlines it
+    into each composite that uses it. It must not allocate arrays."""
     return numba.njit(**_ROW_OPTIONS)(func)
 
 
@@ -170,7 +173,7 @@ class _Walk:
     """What a walk of a tree collects: its shape, the records, the parts to report debug
     output and the grid whose order the loop follows."""
 
-    __slots__ = ("agents", "debug", "dt", "n", "order", "records", "reports", "shape")
+    __slots__ = ("agents", "debug", "dt", "flat", "n", "order", "records", "reports", "shape")
 
     def __init__(self, agents: AgentGroup, dt: float, debug: Any) -> None:
         self.agents = agents
@@ -179,6 +182,8 @@ class _Walk:
         self.n = agents.n
         self.shape: list[tuple[str, int, Any]] = []
         self.records: list[tuple[Any, ...]] = []
+        #: Every record's fields in order: the compiled loop's arguments after the columns.
+        self.flat: list[Any] = []
         self.reports: list[tuple[Any, Any]] = []
         self.order: Grid = _NO_ORDER
 
@@ -205,7 +210,7 @@ class RowPart:
             _KERNELS[type(self)] = kernel
         out = np.empty((agents.n, 2))
         order = Grid(record.grid_ints, record.grid_floats) if self.ORDERS else _NO_ORDER
-        _launch(kernel, agents, (tuple(record),), out, order, 0, 0.0)
+        _launch(kernel, agents, record, out, order, 0, 0.0)
         if debug is not None:
             self.report(agents, record, debug)
         return out
@@ -249,15 +254,28 @@ def _is_row_part(node: Any) -> bool:
     )
 
 
+_NODE, _ROW, _OUTSIDE = 0, 1, 2
+#: Each class met in a walk: a combinator node, a row part or an outside behaviour.
+_KINDS: dict[type, int] = {}
+
+
+def _kind_of(node: Any) -> int:
+    if getattr(type(node), "composite_node", None) is not None:
+        return _NODE
+    return _ROW if _is_row_part(node) else _OUTSIDE
+
+
 def _walk(w: _Walk, node: Any, view: AgentGroup, rows: NDArray[np.bool_] | None, name: str) -> None:
     """Add ``node`` (seen as ``name`` in messages) to the walk: ``view`` is the group it sees
     (limits replaced by enclosing :class:`~steering.Limited` nodes), ``rows`` the rows the
     enclosing masks select (None: all)."""
-    walker = getattr(type(node), "composite_node", None)
-    if walker is not None:
-        walker(node, w, view, rows, name)
+    kind = _KINDS.get(type(node))
+    if kind is None:
+        kind = _KINDS[type(node)] = _kind_of(node)
+    if kind == _NODE:
+        node.composite_node(w, view, rows, name)
         return
-    if _is_row_part(node):
+    if kind == _ROW:
         try:
             record = node.bind(w.agents, w.dt, w.debug is not None)
         except (TypeError, ValueError) as error:
@@ -265,12 +283,15 @@ def _walk(w: _Walk, node: Any, view: AgentGroup, rows: NDArray[np.bool_] | None,
         if node.ORDERS and w.order is _NO_ORDER:
             w.order = Grid(record.grid_ints, record.grid_floats)
         w.shape.append(("row", 0, type(node)))
-        w.records.append(tuple(record))
+        w.records.append(record)
+        w.flat.extend(record)
         if w.debug is not None:
             w.reports.append((node, record))
         return
     w.shape.append(("outside", 0, None))
-    w.records.append((outside_force(node, view, rows, w.dt, w.debug, name),))
+    force = outside_force(node, view, rows, w.dt, w.debug, name)
+    w.records.append((force,))
+    w.flat.append(force)
 
 
 def _renamed(error: Exception, own: str, name: str) -> Exception:
@@ -293,6 +314,7 @@ def add_node(w: _Walk, kind: str, children: int, record: tuple[Any, ...]) -> Non
     """For a node's ``composite_node``: add the node itself (before its children)."""
     w.shape.append((kind, children, None))
     w.records.append(record)
+    w.flat.extend(record)
 
 
 def outside_force(
@@ -369,7 +391,7 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
     kernel = _KERNELS.get(shape)
     if kernel is None:
         kernel = compiled(shape)
-    _launch(kernel, agents, tuple(w.records), out, w.order, move, dt)
+    _launch(kernel, agents, w.flat, out, w.order, move, dt)
     for node, record in w.reports:
         node.report(agents, record, debug)
     if debug is not None:
@@ -382,7 +404,7 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
 def _launch(
     kernel: tuple[Any, Any],
     agents: AgentGroup,
-    records: tuple[Any, ...],
+    fields: Any,
     out: FloatArray,
     order: Grid,
     move: int,
@@ -392,9 +414,16 @@ def _launch(
     n = out.shape[0]
     world = agents.world_size
     turns = agents.turns() if move else _NO_TURNS
+    scratch = _scratch(n)
     (kernel[1] if n >= PARALLEL_MIN else kernel[0])(
-        agent_cols(agents),
-        records,
+        agents.pos,
+        agents.vel,
+        agents.max_speed,
+        agents.max_force,
+        agents.radius,
+        agents.mass,
+        agents.heading,
+        *fields,
         out,
         order.ints,
         order.floats,
@@ -404,10 +433,23 @@ def _launch(
         turns,
         0.0 if world is None else world[0],
         0.0 if world is None else world[1],
+        scratch,
     )
 
 
 _NO_TURNS = np.zeros((0, 2))
+_LOCAL = threading.local()
+
+
+def _scratch(n: int) -> FloatArray:
+    """Neighbour buffers for a loop over ``n`` agents: one per thread, each with a row per
+    agent (a search never finds more), kept between calls by each Python thread."""
+    buf = getattr(_LOCAL, "scratch", None)
+    if buf is None or buf.shape[1] < n:
+        threads = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+        buf = np.empty((threads, max(n, 64), BUF_COLS))
+        _LOCAL.scratch = buf
+    return buf
 
 
 # -- generating and compiling a shape ------------------------------------------------------------
@@ -427,14 +469,28 @@ class _Source:
 
     def __init__(self) -> None:
         self.imports: dict[str, str] = {}
+        self.params: list[str] = [f"a_{f}" for f in AgentCols._fields]
         self.before: list[str] = []
         self.body: list[str] = []
+
+    def record(self, p: str, kind: Any, name: str) -> None:
+        """Take record ``p`` of class ``kind`` (imported as ``name``) field by field as
+        parameters, and build it before the loop."""
+        fields = [f"{p}_{f}" for f in kind._fields]
+        self.params.extend(fields)
+        self.before.append(f"    {p} = {name}({', '.join(fields)})")
 
     def name_of(self, obj: Any, alias: str) -> str:
         """A module-level name for ``obj`` (a function or class), imported from its module."""
         func = getattr(obj, "py_func", obj)
-        line = f"from {func.__module__} import {func.__name__} as {alias}"
-        self.imports[alias] = line
+        if isinstance(obj, type):
+            # A record class keeps its own name: numba's parallel lowering rebuilds a named
+            # tuple in its outlined loop by the class's name (an alias is not found).
+            line = f"from {func.__module__} import {func.__name__}"
+            if self.imports.get(func.__name__, line) == line:
+                self.imports[func.__name__] = line
+                return str(func.__name__)
+        self.imports[alias] = f"from {func.__module__} import {func.__name__} as {alias}"
         return alias
 
 
@@ -451,16 +507,16 @@ def _emit(
     if kind == "row":
         rec = src.name_of(part.ROW_RECORD, f"R{k}")
         row = src.name_of(part.ROW, f"row{k}")
-        src.before.append(f"    {p} = {rec}(*pt[{k}])")
+        src.record(p, part.ROW_RECORD, rec)
         body.append(f"{pad}{x}, {y} = {row}(i, {a}, {p}, buf)")
         return k + 1, x, y
     if kind == "outside":
-        src.before.append(f"    {p} = ForceRecord(*pt[{k}])")
+        src.record(p, ForceRecord, "ForceRecord")
         body.append(f"{pad}{x} = {p}.force[i, 0]")
         body.append(f"{pad}{y} = {p}.force[i, 1]")
         return k + 1, x, y
     if kind == "mask":
-        src.before.append(f"    {p} = MaskRecord(*pt[{k}])")
+        src.record(p, MaskRecord, "MaskRecord")
         body.append(f"{pad}{x} = 0.0")
         body.append(f"{pad}{y} = 0.0")
         body.append(f"{pad}if {p}.mask[i]:")
@@ -469,7 +525,7 @@ def _emit(
         body.append(f"{pad}    {y} = {cy}")
         return nxt, x, y
     if kind == "limit":
-        src.before.append(f"    {p} = LimitRecord(*pt[{k}])")
+        src.record(p, LimitRecord, "LimitRecord")
         lim = f"a{k}"
         fields = ", ".join(
             f"{p}.{f}" if f in ("max_speed", "max_force") else f"{a}.{f}" for f in AgentCols._fields
@@ -482,7 +538,7 @@ def _emit(
         body.append(f"{pad}    {x}, {y} = truncate({x}, {y}, {p}.max_force[i])")
         return nxt, x, y
     if kind == "sum":
-        src.before.append(f"    {p} = WeightsRecord(*pt[{k}])")
+        src.record(p, WeightsRecord, "WeightsRecord")
         body.append(f"{pad}{x} = 0.0")
         body.append(f"{pad}{y} = 0.0")
         nxt = k + 1
@@ -493,7 +549,7 @@ def _emit(
         body.append(f"{pad}{x}, {y} = truncate({x}, {y}, {a}.max_force[i])")
         return nxt, x, y
     if kind == "running":
-        src.before.append(f"    {p} = WeightsRecord(*pt[{k}])")
+        src.record(p, WeightsRecord, "WeightsRecord")
         body.append(f"{pad}{x} = 0.0")
         body.append(f"{pad}{y} = 0.0")
         nxt = k + 1
@@ -506,7 +562,7 @@ def _emit(
         body.append(f"{pad}{x}, {y} = truncate({x}, {y}, {a}.max_force[i])")
         return nxt, x, y
     if kind == "first":
-        src.before.append(f"    {p} = FirstRecord(*pt[{k}])")
+        src.record(p, FirstRecord, "FirstRecord")
         c = f"c{k}"
         body.append(f"{pad}{x} = 0.0")
         body.append(f"{pad}{y} = 0.0")
@@ -524,40 +580,57 @@ def _emit(
     raise ValueError(f"composite: unknown node kind {kind!r}")
 
 
-def source_of(shape: Shape) -> str:
-    """The Python source of ``shape``'s loop over agents (``run(at, pt, out)``)."""
-    src = _Source()
-    src.before.append("    a = AgentCols(*at)")
-    _, x, y = _emit(src, shape, 0, "a", 3, {})
-    lines = [
-        f'"""Generated by steering.composite for the shape {_describe(shape)}."""',
-        "import numpy as np",
-        "from steering._jit import prange",
-        "from steering.agents import move_row",
-        "from steering.composite import (",
-        "    AgentCols, FirstRecord, ForceRecord, LimitRecord, MaskRecord, WeightsRecord,",
-        ")",
-        "from steering.grid import BUF_COLS, agent_at",
-        "from steering.kernels import hypot, running_add, truncate",
-        *sorted(src.imports.values()),
-        "",
-        "CHUNK = 256",
-        "",
-        "",
-        "def run(at, pt, out, order_ints, order_floats, move, dt, rate, turns, width, height):",
+def _function(
+    name: str, signature: str, loop: str, thread: str, src: _Source, x: str, y: str
+) -> list[str]:
+    """One loop function of a shape's module: serial (``range``, one scratch buffer) or
+    across cores (``prange``, a buffer per thread). (numba's thread id in a cached serial
+    function crashes the process that loads it: the threading layer is not started.)"""
+    return [
+        f"def {name}({signature}):",
         *src.before,
         "    n = a.pos.shape[0]",
-        "    for c in prange((n + CHUNK - 1) // CHUNK):",
-        "        buf = np.empty((64, BUF_COLS))",
+        f"    for c in {loop}((n + CHUNK - 1) // CHUNK):",
+        f"        buf = scratch[{thread}]",
         "        for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):",
         "            i = agent_at(order_ints, order_floats, s)",
         *src.body,
         f"            out[i, 0] = {x}",
         f"            out[i, 1] = {y}",
         "    if move > 0:",
-        "        for i in prange(n):",
+        f"        for i in {loop}(n):",
         "            move_row(a.pos, a.vel, a.heading, a.max_speed, a.mass, rate, out, dt,",
         "                     move > 1, turns, width, height, i)",
+    ]
+
+
+def source_of(shape: Shape) -> str:
+    """The Python source of ``shape``'s loop over agents: ``run`` takes the agents' columns and
+    every record's fields in the shape's order, then the output and the move's arguments."""
+    src = _Source()
+    src.before.append(f"    a = AgentCols({', '.join(src.params)})")
+    _, x, y = _emit(src, shape, 0, "a", 3, {})
+    params = [*src.params, "out", "order_ints", "order_floats", "move", "dt", "rate", "turns"]
+    signature = ", ".join([*params, "width", "height", "scratch"])
+    lines = [
+        f'"""Generated by steering.composite for the shape {_describe(shape)}."""',
+        "import numba",
+        "from steering._jit import prange",
+        "from steering.agents import move_row",
+        "from steering.composite import (",
+        "    AgentCols, FirstRecord, ForceRecord, LimitRecord, MaskRecord, WeightsRecord,",
+        ")",
+        "from steering.grid import agent_at",
+        "from steering.kernels import hypot, running_add, truncate",
+        *sorted(src.imports.values()),
+        "",
+        "CHUNK = 256",
+        "",
+        "",
+        *_function("run", signature, "range", "0", src, x, y),
+        "",
+        "",
+        *_function("run_parallel", signature, "prange", "numba.get_thread_id()", src, x, y),
         "",
     ]
     return "\n".join(lines)
@@ -684,12 +757,15 @@ def compiled(shape: Shape) -> tuple[Any, Any]:
         namespace = {"__name__": name}
         exec(compile(text, f"<{name}>", "exec"), namespace)
     func = namespace["run"]
-    options: dict[str, Any] = {"cache": cache, "error_model": "numpy", "nogil": True}
+    # No reference counting: the loop allocates nothing (see the module's docstring).
+    options: dict[str, Any] = {
+        "cache": cache,
+        "error_model": "numpy",
+        "nogil": True,
+        "_nrt": False,
+    }
     serial = numba.njit(**options)(func)
-    twin = type(func)(func.__code__, func.__globals__, "run_parallel", func.__defaults__)
-    twin.__qualname__ = "run_parallel"
-    twin.__module__ = func.__module__
-    parallel = numba.njit(parallel=True, **options)(twin)
+    parallel = numba.njit(parallel=True, **options)(namespace["run_parallel"])
     kernel = (serial, parallel)
     _KERNELS[shape] = kernel
     return kernel

@@ -573,26 +573,19 @@ class NeighbourRecord(NamedTuple):
 
 
 @row_function
-def neighbours_of(
-    i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray
-) -> tuple[FloatArray, int, float]:
-    """Agent ``i``'s neighbours closer than its distance: the buffer holding them (``buf``,
-    or a larger one made for this agent when they do not fit), their count and the distance."""
+def neighbours_of(i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray) -> tuple[int, float]:
+    """Agent ``i``'s neighbours closer than its distance, written into ``buf`` (a row for every
+    agent: they always fit): their count and the distance."""
     r = _radius(p.distances, p.distance, p.per_agent, i)
-    k = near(p.grid_ints, p.grid_floats, a.pos, i, r, buf)
-    if k > buf.shape[0]:  # more than the buffer holds: ask again with a larger one
-        big = np.empty((2 * k, BUF_COLS))
-        k = near(p.grid_ints, p.grid_floats, a.pos, i, r, big)
-        return big, k, r
-    return buf, k, r
+    return near(p.grid_ints, p.grid_floats, a.pos, i, r, buf), r
 
 
 @row_function
 def separate_row(i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray) -> tuple[float, float]:
     """Agent ``i``'s separation force (see :class:`Separate`)."""
-    near_buf, k, r = neighbours_of(i, a, p, buf)
+    k, r = neighbours_of(i, a, p, buf)
     ux, uy, blind = _facing(a.heading, i, p.cos_half)
-    tx, ty, m = _separation_sum(i, near_buf, k, r, ux, uy, blind, p.cos_half)
+    tx, ty, m = _separation_sum(i, buf, k, r, ux, uy, blind, p.cos_half)
     if p.debug_count.shape[0] > 0:
         p.debug_count[i] = m
         scale = m * r
@@ -608,9 +601,9 @@ def separate_row(i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray) -> t
 @row_function
 def align_row(i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray) -> tuple[float, float]:
     """Agent ``i``'s alignment force (see :class:`Align`)."""
-    near_buf, k, r = neighbours_of(i, a, p, buf)
+    k, r = neighbours_of(i, a, p, buf)
     ux, uy, blind = _facing(a.heading, i, p.cos_half)
-    tx, ty, m = _alignment_sum(p.velocities, near_buf, k, r, ux, uy, blind, p.cos_half)
+    tx, ty, m = _alignment_sum(p.velocities, buf, k, r, ux, uy, blind, p.cos_half)
     if p.debug_count.shape[0] > 0:
         p.debug_count[i] = m
         p.debug_vector[i, 0] = tx / m if m > 0 else 0.0
@@ -623,9 +616,9 @@ def align_row(i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray) -> tupl
 @row_function
 def cohere_row(i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray) -> tuple[float, float]:
     """Agent ``i``'s cohesion force (see :class:`Cohere`)."""
-    near_buf, k, r = neighbours_of(i, a, p, buf)
+    k, r = neighbours_of(i, a, p, buf)
     ux, uy, blind = _facing(a.heading, i, p.cos_half)
-    tx, ty, m = _cohesion_sum(near_buf, k, r, ux, uy, blind, p.cos_half)
+    tx, ty, m = _cohesion_sum(buf, k, r, ux, uy, blind, p.cos_half)
     if p.debug_count.shape[0] > 0:
         p.debug_count[i] = m
         p.debug_vector[i, 0] = a.pos[i, 0] + (tx / m if m > 0 else 0.0)
