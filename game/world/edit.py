@@ -14,7 +14,6 @@ from game.level import EnemySpawn, Level, NpcSpawn
 from game.level.changes import Change, ObjectsChanged, RockChanged, RockRemoved
 from game.level.sync import apply_changes
 
-from .build import exit_arrays
 from .currents import Currents
 from .spawn import ENEMY, NPC
 
@@ -64,7 +63,7 @@ def apply_edit(world: World, changes: Sequence[Change], level: Level | None = No
         return "redraw"
     if "exits" in fields:
         # Sentinels guard the exit nearest the player: the edited exits, not the old ones.
-        world.exit_rects, world.exit_centres = exit_arrays(level.exits)
+        world.exits.replace(level.exits)
     if "flows" in fields:
         currents = world.currents
         currents.items[:] = Currents.from_level(level).items

@@ -343,7 +343,8 @@ def steer_fused(world: World, dt: float) -> bool:
     brain = world.brain
     crowd = world.crowd
     geo = world.paths.geometry()
-    player, player_vel = brain.player_pos, brain.player_vel
+    a = world.agents  # the player is row 0
+    player, player_vel, exit_pos = a.pos[0], a.vel[0], world.exits.nearest
     need, edited = _goals_pass(
         bound.plan,
         geo.pf,
@@ -357,8 +358,8 @@ def steer_fused(world: World, dt: float) -> bool:
         float(player[1]),
         float(player_vel[0]),
         float(player_vel[1]),
-        float(brain.exit_pos[0]),
-        float(brain.exit_pos[1]),
+        float(exit_pos[0]),
+        float(exit_pos[1]),
     )
     goals, bits = bound.goals, bound.bits
     if edited:
@@ -374,7 +375,7 @@ def steer_fused(world: World, dt: float) -> bool:
     # loop runs in the next compiled call, before the goals are capped.
     wander = brain.wander.kernel_args(crowd, dt) if need & NEED_WANDER else None
     late = need & (NEED_QUEUE | NEED_AVOID)
-    thrust = world.thrust
+    thrust = world.player.thrust
     a = world.agents
     side, pad, rmax, separate = _side(bound, world, dt)
     finish = (

@@ -34,7 +34,7 @@ def perceive(world: World) -> None:
     n = world.n
     currents.remember(pos[1:n], current[1:n], inside[1:n])
     a = world.agents
-    if world.ghost:  # no one sees a ghost
+    if world.player.ghost:  # no one sees a ghost
         world.minds.sighted[:] = False
     else:
         world.minds.sense(a.pos, a.heading, world.physics.line_of_sight)

@@ -98,7 +98,7 @@ def carry_over(old: World, new: World) -> int:
 
     # The clock, the inputs so far, the outcome and the wander generator go on.
     new.frame, new.outcome = old.frame, old.outcome
-    new.inputs = list(old.inputs)
+    new.player.inputs = list(old.player.inputs)
     new.brain.rng = old.brain.rng
     new.brain.wander.rng = old.brain.wander.rng  # the generator the wander draws from
 

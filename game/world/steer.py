@@ -88,7 +88,7 @@ def steer(world: World, dt: float) -> None:
     forces = _crowd_forces(world, dt)
     phys = world.physics
     a = world.agents
-    thrust = world.thrust
+    thrust = world.player.thrust
     accelerations(
         phys.acc,
         phys.vel,
@@ -168,7 +168,8 @@ def _parts(
     held = brain.pace.max_speed
     pace = held if isinstance(held, np.ndarray) and held.shape == (m,) else np.empty(m)
     path_col, direction_col, _, _ = brain.follow.param(group)
-    player, player_vel = brain.player_pos, brain.player_vel
+    a = world.agents  # the player is row 0
+    player, player_vel, exit_pos = a.pos[0], a.vel[0], world.exits.nearest
     need = mode_goals(
         rows,
         *goal_inputs(world),
@@ -179,8 +180,8 @@ def _parts(
         float(player[1]),
         float(player_vel[0]),
         float(player_vel[1]),
-        float(brain.exit_pos[0]),
-        float(brain.exit_pos[1]),
+        float(exit_pos[0]),
+        float(exit_pos[1]),
         t.patrol.leash,
         brain.flee_distance,
         t.sentinel.ratio,

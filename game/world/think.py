@@ -17,7 +17,8 @@ state's columns.
 :func:`think` is the system's one entry point. It reads what the perceive system left
 (:attr:`~game.world.brains.EnemyMinds.sighted`, :attr:`World.in_current`) and writes
 ``world.state`` (``mode``, ``target``, ``reverse``, ``hiding``, ``threat``), the enemies'
-memory (:class:`~game.world.brains.EnemyMinds`) and what the brain needs of the player. The
+memory (:class:`~game.world.brains.EnemyMinds`) and the exit nearest the player
+(``world.exits.nearest``). The
 per-agent work is one compiled kernel (:func:`_decide_modes`) built on the engine's path
 maths (:mod:`steering.kernels`), and one more for the hiders' nearest threats.
 """
@@ -117,18 +118,15 @@ def think(world: World, dt: float, *, enemies: bool = True) -> None:
         world.body_in_current[: world.n],  # world.in_current
         tuning.fish.flee_distance + float(a.radius[0]),
         tuning.patrol.leash / 2,
-        world.exit_centres,
+        world.exits.centres,
         geo.pf,
         geo.pi,
         geo.sf,
         geo.real,
         float(dt),
     )
-    brain = world.brain
-    brain.player_pos = a.pos[0].copy()
-    brain.player_vel = a.vel[0].copy()
     if exit_k >= 0:
-        brain.exit_pos = world.exit_centres[exit_k]
+        world.exits.nearest = world.exits.centres[exit_k]
 
 
 def _hiders_threats(world: World) -> None:

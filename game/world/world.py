@@ -23,7 +23,6 @@ from steering.vec import FloatArray
 
 from .brains import MODE_NAMES, NpcRules
 from .build import (
-    exit_arrays,
     level_paths,
     level_walls,
     make_brain,
@@ -35,10 +34,12 @@ from .build import (
 from .currents import Currents
 from .decide import decide
 from .edit import apply_edit
+from .exits import Exits
 from .motion import ROCK_FRICTION, ROCK_GRIP, read_back
 from .move import move
 from .perceive import perceive
 from .physics import PhysicsSettings
+from .player import Player
 from .respawn import carry_over
 from .spawn import KIND_NAMES, Roster, agent_mass, build_roster
 from .state import LIMITS, MOTION, AgentState
@@ -133,11 +134,12 @@ class World:
             :attr:`debug_rows`.
         debug_rows: the agent rows the last step's debug arrays cover: all non-player
             agents, or this step's staggered group (empty until a step collects them).
-        inputs: every thrust given to :meth:`step`, in order (replaying them reproduces the run).
         steering_enabled: False turns the crowd's steering off (tests, debugging): physics,
             currents, perception and the player still run.
-        ghost: True makes the player a ghost (the editor's live world, where the player is
-            only a start marker): no enemy sees it and a touch catches no one.
+        player: the player's input (:class:`~game.world.player.Player`: this step's thrust,
+            every thrust so far, whether it is a ghost); its motion is row 0 of the state.
+        exits: the exits (:class:`~game.world.exits.Exits`: rectangles, centres, the one
+            nearest the player).
     """
 
     def __init__(
@@ -162,10 +164,8 @@ class World:
         self.stagger = int(stagger)
         self.debug_enabled = debug
         self.steering_enabled = True
-        self.ghost = False
         self.debug: Debug = {}
         self.debug_rows: NDArray[np.intp] = np.zeros(0, dtype=np.intp)
-        self.inputs: list[tuple[float, float]] = []
         self.frame = 0
         self.outcome = "running"
         spawn_seq, wander_seq = np.random.SeedSequence(self.seed).spawn(2)
@@ -236,14 +236,13 @@ class World:
         )
         #: The crowd's separation (each agent keeps its own distance).
         self.separate = Separate(per_agent=True)
-        #: (X, 4) the exits' rectangles (left, bottom, right, top), and (X, 2) their centres
-        #: (sentinels guard the one nearest the player).
-        self.exit_rects, self.exit_centres = exit_arrays(level.exits)
+        #: The exits (sentinels guard the one nearest the player).
+        self.exits = Exits.of(level.exits)
+        #: The player's input (its motion is row 0 of the state).
+        self.player = Player()
         #: Called as ``timer(system, seconds)`` after each system of a step when set (the
         #: bench's hook: see :attr:`systems`).
         self.timer: Callable[[str, float], None] | None = None
-        #: (2,) the player's input this step (a direction no longer than 1).
-        self.thrust = np.zeros(2)
         #: (N + D, 2) the current's velocity at every body, and (N + D,) which bodies are
         #: in a flow region (the perceive system's).
         self.body_current = np.zeros((self.physics.n_bodies, 2))
@@ -359,7 +358,7 @@ class World:
             tuning=self.tuning,
         )
         fresh.steering_enabled = self.steering_enabled
-        fresh.ghost = self.ghost
+        fresh.player.ghost = self.player.ghost
         fresh.timer = self.timer
         fresh.rocks_version = self.rocks_version + 1
         carry_over(self, fresh)
@@ -381,8 +380,9 @@ class World:
             The outcome after the step.
         """
         x, y = _thrust(thrust)
-        self.inputs.append((x, y))
-        self.thrust = np.array((x, y))
+        player = self.player
+        player.inputs.append((x, y))
+        player.thrust = np.array((x, y))
         timer = self.timer
         if timer is None:
             for _, system in STEP_SYSTEMS:

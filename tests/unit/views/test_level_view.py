@@ -310,9 +310,9 @@ def test_a_tap_shorter_than_a_frame_still_swims_for_one_step(app: GameApp) -> No
     # When one frame runs
     frames(app.window, 1)
     # Then that step swam right, and the next one (no key) does not
-    assert view.world.inputs[-1] == (1.0, 0.0)
+    assert view.world.player.inputs[-1] == (1.0, 0.0)
     frames(app.window, 1)
-    assert view.world.inputs[-1] == (0.0, 0.0)
+    assert view.world.player.inputs[-1] == (0.0, 0.0)
 
 
 def test_an_overloaded_frame_runs_a_capped_number_of_steps(app: GameApp) -> None:

@@ -169,7 +169,7 @@ def test_a_nan_input_counts_as_no_input() -> None:
     world = World(ascii_level(["......", ".P....", "......"]))
     world.step((float("nan"), 1.0))
     assert np.isfinite(world.agents.pos).all()
-    assert world.inputs[-1] == (0.0, 0.0)
+    assert world.player.inputs[-1] == (0.0, 0.0)
 
 
 @pytest.mark.parametrize(
@@ -190,13 +190,13 @@ def test_every_form_of_input_is_recorded_as_a_direction_no_longer_than_one(
 ) -> None:
     world = World(ascii_level(["......", ".P....", "......"]))
     world.step(thrust)  # type: ignore[arg-type]
-    x, y = world.inputs[-1]
+    x, y = world.player.inputs[-1]
     assert (type(x), type(y)) == (float, float)
     assert (x, y) == pytest.approx(recorded, abs=1e-15)
-    assert world.thrust.tolist() == [x, y]
+    assert world.player.thrust.tolist() == [x, y]
     # and a recorded input passes through again unchanged (a replay is exact)
-    world.step(world.inputs[-1])
-    assert world.inputs[-1] == (x, y)
+    world.step(world.player.inputs[-1])
+    assert world.player.inputs[-1] == (x, y)
 
 
 @pytest.mark.parametrize("thrust", [(1.0,), (1.0, 2.0, 3.0), np.zeros(3)])

@@ -24,7 +24,7 @@ def test_the_arrays_a_renderer_reads() -> None:
     assert world.obstacle_id.tolist() == [o.id for o in level.obstacles]
     assert len(world.currents.fields) == len(level.flows)
     assert set(world.paths) == {p.name for p in level.paths}
-    assert world.inputs == [(1.0, 0.0)]
+    assert world.player.inputs == [(1.0, 0.0)]
     # debug arrays: one row per non-player agent
     rows = world.debug_rows
     assert rows.tolist() == list(range(1, n))
