@@ -68,7 +68,8 @@ def apply_edit(world: World, changes: Sequence[Change], level: Level | None = No
         currents = world.currents
         currents.items[:] = Currents.from_level(level).items
         currents.remember(np.zeros((0, 2)), np.zeros((0, 2)))
-        world.body_current, world.body_in_current = currents.velocity_at(world.physics.pos)
+        phys = world.physics
+        phys.current, phys.in_current = currents.velocity_at(phys.pos)
     return "redraw" if fields & {"exits", "flows"} else ""
 
 
@@ -107,7 +108,7 @@ def _edit_rocks(world: World, changes: Sequence[Change], old: Level, level: Leve
             phys.add_rock((rock.x, rock.y), rock.radius, rock.dynamic, rock.mass, rock.id)
     # What steers by the rocks follows the physics' rocks.
     world.brain.avoid.obstacles = phys.obstacles
-    world.rocks_version += 1
+    phys.rocks_version += 1
     world.read_bodies()
 
 

@@ -273,8 +273,8 @@ def fused_applies(world: World) -> bool:
     urgent = (brain.contain, brain.avoid) if wall is None else (brain.contain, wall, brain.avoid)
     return (
         world.stagger == 1
-        and not world.debug_enabled
-        and world.steering_enabled
+        and not world.steering.debug_enabled
+        and world.steering.enabled
         and world.n - 1 < FUSED_MAX
         and not numba.config.DISABLE_JIT  # type: ignore[attr-defined]
         and len(parts) == len(urgent)
@@ -351,8 +351,8 @@ def steer_fused(world: World, dt: float) -> bool:
         geo.pi,
         geo.sf,
         geo.real,
-        world.body_current,
-        world.body_in_current,
+        world.physics.current,
+        world.physics.in_current,
         brain.drag,
         float(player[0]),
         float(player[1]),
@@ -379,8 +379,8 @@ def steer_fused(world: World, dt: float) -> bool:
     a = world.agents
     side, pad, rmax, separate = _side(bound, world, dt)
     finish = (
-        world.body_current,
-        world.body_in_current,
+        world.physics.current,
+        world.physics.in_current,
         world.n,
         float(thrust[0]),
         float(thrust[1]),

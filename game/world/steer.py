@@ -18,7 +18,7 @@ or a world to search (path following, currents, hiding, wander) are called once 
 crowd, and only when some agent needs them; each agent's column says whose force it is.
 
 ``_crowd_forces`` reads ``world.state``, ``world.minds``, ``world.roster``, the currents
-at the bodies (``world.body_current``) and the brain's behaviours, and writes
+at the bodies (``world.physics.current``) and the brain's behaviours, and writes
 ``world.state.steer`` (and, when staggered, ``urgent`` and ``goals``).
 """
 
@@ -93,8 +93,8 @@ def steer(world: World, dt: float) -> None:
         phys.acc,
         phys.vel,
         forces,
-        world.body_current,
-        world.body_in_current,
+        phys.current,
+        phys.in_current,
         world.n,
         float(thrust[0]),
         float(thrust[1]),
@@ -111,10 +111,10 @@ def _crowd_forces(world: World, dt: float) -> FloatArray:
     """The crowd's steering accelerations (``world.state.steer``): all of it, or this step's
     staggered group (whose parts are held in ``state.urgent`` and ``state.goals``)."""
     state = world.state
-    if not world.steering_enabled:
+    if not world.steering.enabled:
         state.steer[:] = 0.0
         return state.steer
-    debug: Debug | None = {} if world.debug_enabled else None
+    debug: Debug | None = {} if world.steering.debug_enabled else None
     crowd = world.crowd
     k = world.stagger
     n = world.n - 1
@@ -138,8 +138,8 @@ def _crowd_forces(world: World, dt: float) -> FloatArray:
         sep = world.separate(crowd, dt, debug)
         state.steer[:] = combine(crowd, state.urgent, sep, state.goals, world.tuning, first)
     if debug is not None:
-        world.debug_rows = crow + 1
-        world.debug = debug
+        world.steering.debug_rows = crow + 1
+        world.steering.debug = debug
     return state.steer
 
 

@@ -115,7 +115,7 @@ def think(world: World, dt: float, *, enemies: bool = True) -> None:
         npcs.free,
         npcs.base,
         npcs.hider,
-        world.body_in_current[: world.n],  # world.in_current
+        world.physics.in_current[: world.n],  # world.in_current
         tuning.fish.flee_distance + float(a.radius[0]),
         tuning.patrol.leash / 2,
         world.exits.centres,

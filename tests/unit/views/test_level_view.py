@@ -188,8 +188,8 @@ def test_f1_toggles_the_overlay_and_its_debug_data(app: GameApp) -> None:
     assert not view.stage.debug
     press(app.window, arcade.key.F1)
     frames(app.window, 3)
-    assert view.stage.debug and view.world.debug_enabled
-    assert "path.future" in view.world.debug or "avoid.box" in view.world.debug
+    assert view.stage.debug and view.world.steering.debug_enabled
+    assert "path.future" in view.world.steering.debug or "avoid.box" in view.world.steering.debug
     assert view.stage.overlay.hairlines.count > 0
     press(app.window, arcade.key.F1)
     assert not view.stage.debug

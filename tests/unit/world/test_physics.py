@@ -117,7 +117,7 @@ def test_physics_alone_keeps_bodies_out_of_rocks() -> None:
     # Given a crowd with steering off, pushed by a 300 px/s current into a wall of rocks
     level = ascii_level(PUSHED, current=(0.0, 300.0), npc_props={"count": 12, "max_speed": 160.0})
     world = World(level)
-    world.steering_enabled = False
+    world.steering.enabled = False
     slop = world.physics.settings.collision_slop
     worst = math.inf
     # When it runs for six seconds (the player thrusting into the rocks too)
@@ -153,7 +153,7 @@ def test_the_player_pushes_a_pushable_rock() -> None:
 
 def test_nothing_leaves_the_world_and_speeds_stay_within_limits() -> None:
     world = World(ascii_level(PUSHED, current=(30.0, 300.0), npc_props={"count": 8}))
-    world.steering_enabled = False
+    world.steering.enabled = False
     w, h = world.level.width_px, world.level.height_px
     slop = world.physics.settings.collision_slop
     for k in range(240):
