@@ -116,7 +116,10 @@ def agent_mass(radius: FloatArray) -> FloatArray:
 
 @dataclass
 class Roster:
-    """Every agent's fixed data, one row per agent (row 0: the player).
+    """Every agent's fixed data, one row per agent (row 0: the player): who is who.
+
+    ``pos``, the limits, ``radius``, ``separation`` and ``sight`` are what the spawns gave, read
+    once to build a world; the running values are the state's, the crowd's and the minds'.
 
     Attributes:
         kind: (N,) :data:`PLAYER`, :data:`ENEMY` or :data:`NPC`.

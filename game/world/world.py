@@ -11,6 +11,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -49,7 +50,7 @@ from .steer import steer
 from .think import think
 from .tuning import Tuning, default_tuning
 
-__all__ = ["DT", "OUTCOMES", "ROCK_FRICTION", "ROCK_GRIP", "World"]
+__all__ = ["DT", "OUTCOMES", "ROCK_FRICTION", "ROCK_GRIP", "STEP_SYSTEMS", "System", "World"]
 
 log = logging.getLogger(__name__)
 
@@ -62,20 +63,33 @@ IntArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
 
 
-#: The step's systems in the order they run, by name, each its own module's entry point
-#: called on a world:
+class System(NamedTuple):
+    """One system of the step (esper's processor): its name and its ``process(world)``, which
+    reads and writes the world's owners through their public fields."""
+
+    name: str
+    process: Callable[[World], None]
+
+
+#: The step's systems in the order they run, each its own module's entry point called on a
+#: world (what each reads and writes is in its module's docstring):
 #:
-#: * ``perceive`` (:mod:`~game.world.perceive`): drifting paths, currents, sight;
+#: * ``perceive`` (:mod:`~game.world.perceive`): drifting paths, currents, sight; writes the
+#:   paths, the currents' memory, ``physics.current`` and ``minds.sighted``;
 #: * ``think`` (:mod:`~game.world.think`): the enemies' state machine, NPC modes, path turns;
-#: * ``steer`` (:mod:`~game.world.steer`): every body's acceleration;
-#: * ``physics`` (:mod:`~game.world.move`): contacts, pymunk, the bodies read back;
-#: * ``decide`` (:mod:`~game.world.decide`): caught or won.
-STEP_SYSTEMS: tuple[tuple[str, Callable[[World], None]], ...] = (
-    ("perceive", lambda w: perceive(w)),
-    ("think", lambda w: think(w, DT)),
-    ("steer", lambda w: steer(w, DT)),
-    ("physics", lambda w: move(w, DT)),
-    ("decide", lambda w: decide(w)),
+#:   writes the state's brain columns, the minds' memory and ``exits.nearest``;
+#: * ``steer`` (:mod:`~game.world.steer`): every body's acceleration from the state, the
+#:   minds, the roster and ``player.thrust``; writes the state's held forces, the behaviours'
+#:   memory, ``physics.acc`` and ``steering.debug``;
+#: * ``physics`` (:mod:`~game.world.move`): contacts, pymunk, the bodies read back; writes
+#:   the physics, the state's motion columns and ``frame``;
+#: * ``decide`` (:mod:`~game.world.decide`): caught or won; writes ``outcome``.
+STEP_SYSTEMS: tuple[System, ...] = (
+    System("perceive", lambda w: perceive(w)),
+    System("think", lambda w: think(w, DT)),
+    System("steer", lambda w: steer(w, DT)),
+    System("physics", lambda w: move(w, DT)),
+    System("decide", lambda w: decide(w)),
 )
 #: The names of :attr:`World.systems`, in the order a step runs them.
 SYSTEMS = tuple(name for name, _ in STEP_SYSTEMS)
