@@ -137,7 +137,7 @@ def _edit_spawns(world: World, old: Level, new: Level) -> bool:
     spawns: list[EnemySpawn | NpcSpawn] = [*new.enemies, *new.npcs]
     for spawn in spawns:
         kind = ENEMY if isinstance(spawn, EnemySpawn) else NPC
-        rows = np.flatnonzero((world.kind == kind) & (world.spawn_id == spawn.id))
+        rows = np.flatnonzero((world.roster.kind == kind) & (world.roster.spawn_id == spawn.id))
         a.max_speed[rows] = spawn.max_speed
         a.max_force[rows] = spawn.max_force
         separation[rows - 1] = spawn.separation

@@ -191,11 +191,11 @@ class _Bound:
     )
 
     def __init__(self, world: World, key: tuple[object, ...], dt: float) -> None:
-        m = world.n - 1
+        m = world.roster.n - 1
         brain = world.brain
         crowd = world.crowd
         state = world.state
-        t = world.tuning
+        t = world.options.tuning
         self.key = key
         self.dt = dt
         self.settings: list[dict[str, Any]] = []
@@ -272,10 +272,10 @@ def fused_applies(world: World) -> bool:
     wall = brain.walls
     urgent = (brain.contain, brain.avoid) if wall is None else (brain.contain, wall, brain.avoid)
     return (
-        world.stagger == 1
+        world.options.stagger == 1
         and not world.steering.debug_enabled
         and world.steering.enabled
-        and world.n - 1 < FUSED_MAX
+        and world.roster.n - 1 < FUSED_MAX
         and not numba.config.DISABLE_JIT  # type: ignore[attr-defined]
         and len(parts) == len(urgent)
         and all(map(operator.is_, parts, urgent))
@@ -299,9 +299,9 @@ def _plan_key(world: World) -> tuple[object, ...]:
         crowd.max_force,
         world.state.pace,
         world.state.leads,
-        world.path_index,
-        world.kind,
-        world.tuning,
+        world.roster.path,
+        world.roster.kind,
+        world.options.tuning,
         brain.follow,
         brain.contain,
         brain.walls,
@@ -381,7 +381,7 @@ def steer_fused(world: World, dt: float) -> bool:
     finish = (
         world.physics.current,
         world.physics.in_current,
-        world.n,
+        world.roster.n,
         float(thrust[0]),
         float(thrust[1]),
         float(a.max_speed[0]),
@@ -390,7 +390,7 @@ def steer_fused(world: World, dt: float) -> bool:
     )
     _urgent_pass(bound.plan, side, pad, rmax, wander, not late, separate, *finish)
     if late:
-        t = world.tuning
+        t = world.options.tuning
         for bit, behaviour, w in (
             (NEED_QUEUE, brain.queue, t.fish.queue_weight),
             (NEED_AVOID, brain.avoid_agents, t.fish.avoid_weight),

@@ -31,7 +31,7 @@ def perceive(world: World) -> None:
     pos = world.physics.pos
     current, inside = currents.velocity_at(pos)
     world.physics.current, world.physics.in_current = current, inside
-    n = world.n
+    n = world.roster.n
     currents.remember(pos[1:n], current[1:n], inside[1:n])
     a = world.agents
     if world.player.ghost:  # no one sees a ghost

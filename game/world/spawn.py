@@ -10,6 +10,7 @@ import logging
 import math
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
@@ -159,9 +160,9 @@ class Roster:
     queue: BoolArray
     avoid: BoolArray
 
-    @property
+    @cached_property
     def n(self) -> int:
-        """Number of agents, the player included."""
+        """Number of agents, the player included (the rows never change: read once)."""
         return int(self.kind.shape[0])
 
 

@@ -95,12 +95,12 @@ def steer(world: World, dt: float) -> None:
         forces,
         phys.current,
         phys.in_current,
-        world.n,
+        world.roster.n,
         float(thrust[0]),
         float(thrust[1]),
         float(a.max_speed[0]),
         float(a.max_force[0]),
-        world.tuning.crowd.player_gain,
+        world.options.tuning.crowd.player_gain,
         ROCK_FRICTION,
         world.currents.drag,
         ROCK_GRIP,
@@ -116,14 +116,14 @@ def _crowd_forces(world: World, dt: float) -> FloatArray:
         return state.steer
     debug: Debug | None = {} if world.steering.debug_enabled else None
     crowd = world.crowd
-    k = world.stagger
-    n = world.n - 1
+    k = world.options.stagger
+    n = world.roster.n - 1
     first = _goal_first(world)
     if k == 1:
         crow = np.arange(n)
         urgent, goals = _parts(world, crowd, crow, dt, debug)
         sep = world.separate(crowd, dt, debug)
-        state.steer[:] = combine(crowd, urgent, sep, goals, world.tuning, first)
+        state.steer[:] = combine(crowd, urgent, sep, goals, world.options.tuning, first)
     else:
         # Goals, avoidance and containment are held between updates; separation, whose
         # neighbours change fastest, is fresh every step (its neighbour query costs about
@@ -136,7 +136,7 @@ def _crowd_forces(world: World, dt: float) -> FloatArray:
             put_rows(state.goals, crow, goals)
             crowd.put_state(crow, sub)
         sep = world.separate(crowd, dt, debug)
-        state.steer[:] = combine(crowd, state.urgent, sep, state.goals, world.tuning, first)
+        state.steer[:] = combine(crowd, state.urgent, sep, state.goals, world.options.tuning, first)
     if debug is not None:
         world.steering.debug_rows = crow + 1
         world.steering.debug = debug
@@ -146,7 +146,7 @@ def _crowd_forces(world: World, dt: float) -> FloatArray:
 def _goal_first(world: World) -> BoolArray:
     """(n,) crowd agents that put their goal before separation: patrols that lead no
     formation (see :func:`~game.world.brains.combine`)."""
-    out = np.empty(world.n - 1, dtype=np.bool_)
+    out = np.empty(world.roster.n - 1, dtype=np.bool_)
     goal_first_rows(world.state.mode, world.state.leads, out)
     return out
 
@@ -156,7 +156,7 @@ def _parts(
 ) -> tuple[FloatArray, FloatArray]:
     """The urgent part and the goals of crowd ``rows`` (``group`` holds those agents)."""
     brain = world.brain
-    t = world.tuning
+    t = world.options.tuning
     state = world.state
     m = rows.size
     goals = np.empty((m, 2))

@@ -86,7 +86,7 @@ def think(world: World, dt: float, *, enemies: bool = True) -> None:
     follow = world.brain.follow
     progress = follow.progress(world.crowd)
     near_col = follow.nearest(world.crowd)
-    tuning = world.tuning
+    tuning = world.options.tuning
     exit_k = _decide_modes(
         enemies,
         state.mode,
@@ -97,7 +97,7 @@ def think(world: World, dt: float, *, enemies: bool = True) -> None:
         a.pos,
         a.vel,
         world.roster.post,
-        world.path_index,
+        world.roster.path,
         progress,
         near_col,
         minds.rows,
@@ -115,7 +115,7 @@ def think(world: World, dt: float, *, enemies: bool = True) -> None:
         npcs.free,
         npcs.base,
         npcs.hider,
-        world.physics.in_current[: world.n],  # world.in_current
+        world.physics.in_current[: world.roster.n],  # world.in_current
         tuning.fish.flee_distance + float(a.radius[0]),
         tuning.patrol.leash / 2,
         world.exits.centres,
@@ -137,7 +137,7 @@ def _hiders_threats(world: World) -> None:
     state = world.state
     npcs = world.npcs
     enemies = world.minds.rows
-    hider = world.tuning.hider
+    hider = world.options.tuning.hider
     calm, panic = float(hider.calm_distance), float(hider.panic_distance)
     if npcs.n_hiders * (enemies.size + 1) <= BRUTE_THREATS:
         _nearest_threats(

@@ -347,12 +347,12 @@ class World:
     @property
     def current_at_agents(self) -> FloatArray:
         """(N, 2) the current's velocity at each agent (zero in still water)."""
-        return self.physics.current[: self.n]
+        return self.physics.current[: self.roster.n]
 
     @property
     def in_current(self) -> BoolArray:
         """(N,) agents inside a flow region now."""
-        return self.physics.in_current[: self.n]
+        return self.physics.in_current[: self.roster.n]
 
     @property
     def dt(self) -> float:
