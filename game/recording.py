@@ -203,9 +203,9 @@ class InputScript:
 
 
 def keyframes_from_inputs(inputs: Sequence[tuple[float, float]]) -> list[Keyframe]:
-    """Keyframes for a world's per-step inputs (:attr:`World.inputs`): one where the thrust
-    changes (the run starts with no thrust), at ``t = step * DT`` rounded to 6 decimals (which
-    :func:`step_of` maps back to the same step)."""
+    """Keyframes for a world's per-step inputs (:attr:`~game.world.player.Player.inputs`): one
+    where the thrust changes (the run starts with no thrust), at ``t = step * DT`` rounded to 6
+    decimals (which :func:`step_of` maps back to the same step)."""
     out: list[Keyframe] = []
     last = (0.0, 0.0)
     for k, u in enumerate(inputs):
@@ -444,7 +444,7 @@ class RunRecorder:
         if world.frame == 0 or world.frame == self._saved_frame:
             return False
         recording = Recording(
-            tuple(keyframes_from_inputs(world.inputs)),
+            tuple(keyframes_from_inputs(world.player.inputs)),
             level_reference(level, self.out),
             world.seed,
             round(world.time, 6),

@@ -113,8 +113,8 @@ class DebugOverlay:
         self.zoom = max(zoom, 1e-3)
         px = 1.0 / max(zoom, 1e-3)  # one screen pixel in world units
         self.pen.px = px
-        debug = world.debug
-        rows = world.debug_rows if debug else np.arange(1, world.n, dtype=np.intp)
+        debug = world.steering.debug
+        rows = world.steering.debug_rows if debug else np.arange(1, world.n, dtype=np.intp)
         show = _inside(pos, visible)
         radius = world.agents.radius
 

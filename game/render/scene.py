@@ -248,7 +248,7 @@ class WorldRenderer:
     def _build_rocks(self) -> None:
         """One sprite per rock, each turned its own way (from its id), at the rocks' centres."""
         w = self.world
-        self._rocks_version = w.rocks_version
+        self._rocks_version = w.physics.rocks_version
         ids = w.obstacle_id.tolist()
         textures: list[arcade.Texture] = []
         scales: list[float] = []
@@ -327,7 +327,7 @@ class WorldRenderer:
         # The exits pulse together: one opacity for the whole list.
         self.exits.alpha = int(255 * (0.75 + 0.25 * math.sin(self.clock * 3.0)))
 
-        if self._rocks_version != w.rocks_version:  # rocks edited live
+        if self._rocks_version != w.physics.rocks_version:  # rocks edited live
             self._build_rocks()
         elif w.obstacle_dynamic.any():  # pushable rocks move: all rocks in one array write
             self._rocks.sync(w.obstacle_pos, self._rock_angle)

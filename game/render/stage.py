@@ -97,7 +97,7 @@ class LevelStage:
     def set_debug(self, on: bool) -> None:
         """Turn the overlay (and the world's collection of debug arrays) on or off."""
         self.overlay.enabled = on
-        self.world.debug_enabled = on
+        self.world.steering.debug_enabled = on
 
     def zoom_by(self, steps: int) -> None:
         """Zoom in (positive) or out (negative)."""

@@ -78,7 +78,7 @@ class EditorView(EditorInput):
         """The world (a fresh one unless one was handed over) and its drawing."""
         self.world = World(self.model.level) if self.world is None else self.world
         # The player here is only its start marker: the enemies must not hunt it.
-        self.world.ghost = True
+        self.world.player.ghost = True
         self.renderer = WorldRenderer(self.world, self.app.bank, self.window.ctx)
 
     def _on_changes(self, changes: Sequence[Change]) -> None:

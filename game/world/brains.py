@@ -126,9 +126,6 @@ class CrowdBrain:
         currents: the world's currents (a flow source).
         rng: generator for wander.
         tuning: the archetypes' tuning.
-        player_pos: the player's position (set by the world each step).
-        player_vel: the player's velocity (set by the world each step).
-        exit_pos: the centre of the exit nearest the player (set by the world each step).
         drag: the currents' drag rate (1/s) that patrols cancel; 0: they do not.
         bounds: the map's rectangle ``(left, bottom, right, top)``: fish swimming with the
             current turn back from its edges (:class:`~game.world.currents.ShoreFlow`);
@@ -142,9 +139,6 @@ class CrowdBrain:
     currents: FlowSource
     rng: np.random.Generator
     tuning: Tuning = field(default_factory=default_tuning)
-    player_pos: FloatArray = field(default_factory=lambda: np.zeros(2))
-    player_vel: FloatArray = field(default_factory=lambda: np.zeros(2))
-    exit_pos: FloatArray = field(default_factory=lambda: np.zeros(2))
     drag: float = 0.0
     bounds: tuple[float, float, float, float] | None = None
     follow: FollowPath = field(init=False)

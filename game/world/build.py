@@ -4,12 +4,10 @@ crowd's brain, each made once from the level, its roster and the tuning by
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 from numpy.typing import NDArray
 
-from game.level import ExitData, Level
+from game.level import Level
 from steering import (
     AgentGroup,
     AvoidObstacles,
@@ -30,7 +28,6 @@ from .spawn import ENEMY, PLAYER, Archetype, Roster
 from .tuning import FormationTuning, PatrolTuning, SentinelTuning, Tuning, turn_rate_rad
 
 __all__ = [
-    "exit_arrays",
     "level_paths",
     "level_walls",
     "make_brain",
@@ -163,16 +160,6 @@ def make_brain(
         drag=currents.drag,  # issue 15: patrols hold their route in a current
         bounds=(0.0, 0.0, w, h),  # issue 15: fish turn back from the map's edges
     )
-
-
-def exit_arrays(exits: Sequence[ExitData]) -> tuple[FloatArray, FloatArray]:
-    """(X, 4) the exits' rectangles (left, bottom, right, top) and (X, 2) their centres (the
-    decide system reads the first, sentinels guard the centre nearest the player)."""
-    rects = np.array(
-        [(e.rect.left, e.rect.bottom, e.rect.right, e.rect.top) for e in exits], dtype=np.float64
-    )
-    centres = np.array([e.rect.center for e in exits], dtype=np.float64)
-    return rects.reshape(-1, 4), centres.reshape(-1, 2)
 
 
 def _wall_avoidance(walls: Walls, thickness: FloatArray, tuning: Tuning) -> AvoidWalls | None:

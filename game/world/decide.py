@@ -2,7 +2,7 @@
 
 :func:`decide` sets ``world.outcome`` to ``caught`` when an enemy touched the player this run
 (the physics' ``caught_by``), else to ``won`` when the player stands in an exit
-(``world.exit_rects``); once over, it stays so. A ghost player (``world.ghost``) is never
+(``world.exits.rects``); once over, it stays so. A ghost player (``world.player.ghost``) is never
 caught and never wins.
 """
 
@@ -25,12 +25,12 @@ def decide(world: World) -> None:
     """Run the decide system on ``world`` (see the module's docstring)."""
     if world.outcome != "running":
         return
-    if world.ghost:  # a ghost is never caught (and the editor's world never ends)
+    if world.player.ghost:  # a ghost is never caught (and the editor's world never ends)
         world.physics.caught_by.clear()
         return
     if world.physics.caught_by:
         world.outcome = "caught"
-    elif _inside_any(world.exit_rects, world.agents.pos):
+    elif _inside_any(world.exits.rects, world.agents.pos):
         world.outcome = "won"
 
 

@@ -14,7 +14,6 @@ from game.level import EnemySpawn, Level, NpcSpawn
 from game.level.changes import Change, ObjectsChanged, RockChanged, RockRemoved
 from game.level.sync import apply_changes
 
-from .build import exit_arrays
 from .currents import Currents
 from .spawn import ENEMY, NPC
 
@@ -64,12 +63,13 @@ def apply_edit(world: World, changes: Sequence[Change], level: Level | None = No
         return "redraw"
     if "exits" in fields:
         # Sentinels guard the exit nearest the player: the edited exits, not the old ones.
-        world.exit_rects, world.exit_centres = exit_arrays(level.exits)
+        world.exits.replace(level.exits)
     if "flows" in fields:
         currents = world.currents
         currents.items[:] = Currents.from_level(level).items
         currents.remember(np.zeros((0, 2)), np.zeros((0, 2)))
-        world.body_current, world.body_in_current = currents.velocity_at(world.physics.pos)
+        phys = world.physics
+        phys.current, phys.in_current = currents.velocity_at(phys.pos)
     return "redraw" if fields & {"exits", "flows"} else ""
 
 
@@ -108,7 +108,7 @@ def _edit_rocks(world: World, changes: Sequence[Change], old: Level, level: Leve
             phys.add_rock((rock.x, rock.y), rock.radius, rock.dynamic, rock.mass, rock.id)
     # What steers by the rocks follows the physics' rocks.
     world.brain.avoid.obstacles = phys.obstacles
-    world.rocks_version += 1
+    phys.rocks_version += 1
     world.read_bodies()
 
 
@@ -137,7 +137,7 @@ def _edit_spawns(world: World, old: Level, new: Level) -> bool:
     spawns: list[EnemySpawn | NpcSpawn] = [*new.enemies, *new.npcs]
     for spawn in spawns:
         kind = ENEMY if isinstance(spawn, EnemySpawn) else NPC
-        rows = np.flatnonzero((world.kind == kind) & (world.spawn_id == spawn.id))
+        rows = np.flatnonzero((world.roster.kind == kind) & (world.roster.spawn_id == spawn.id))
         a.max_speed[rows] = spawn.max_speed
         a.max_force[rows] = spawn.max_force
         separation[rows - 1] = spawn.separation

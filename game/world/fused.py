@@ -191,11 +191,11 @@ class _Bound:
     )
 
     def __init__(self, world: World, key: tuple[object, ...], dt: float) -> None:
-        m = world.n - 1
+        m = world.roster.n - 1
         brain = world.brain
         crowd = world.crowd
         state = world.state
-        t = world.tuning
+        t = world.options.tuning
         self.key = key
         self.dt = dt
         self.settings: list[dict[str, Any]] = []
@@ -272,10 +272,10 @@ def fused_applies(world: World) -> bool:
     wall = brain.walls
     urgent = (brain.contain, brain.avoid) if wall is None else (brain.contain, wall, brain.avoid)
     return (
-        world.stagger == 1
-        and not world.debug_enabled
-        and world.steering_enabled
-        and world.n - 1 < FUSED_MAX
+        world.options.stagger == 1
+        and not world.steering.debug_enabled
+        and world.steering.enabled
+        and world.roster.n - 1 < FUSED_MAX
         and not numba.config.DISABLE_JIT  # type: ignore[attr-defined]
         and len(parts) == len(urgent)
         and all(map(operator.is_, parts, urgent))
@@ -299,9 +299,9 @@ def _plan_key(world: World) -> tuple[object, ...]:
         crowd.max_force,
         world.state.pace,
         world.state.leads,
-        world.path_index,
-        world.kind,
-        world.tuning,
+        world.roster.path,
+        world.roster.kind,
+        world.options.tuning,
         brain.follow,
         brain.contain,
         brain.walls,
@@ -343,22 +343,23 @@ def steer_fused(world: World, dt: float) -> bool:
     brain = world.brain
     crowd = world.crowd
     geo = world.paths.geometry()
-    player, player_vel = brain.player_pos, brain.player_vel
+    a = world.agents  # the player is row 0
+    player, player_vel, exit_pos = a.pos[0], a.vel[0], world.exits.nearest
     need, edited = _goals_pass(
         bound.plan,
         geo.pf,
         geo.pi,
         geo.sf,
         geo.real,
-        world.body_current,
-        world.body_in_current,
+        world.physics.current,
+        world.physics.in_current,
         brain.drag,
         float(player[0]),
         float(player[1]),
         float(player_vel[0]),
         float(player_vel[1]),
-        float(brain.exit_pos[0]),
-        float(brain.exit_pos[1]),
+        float(exit_pos[0]),
+        float(exit_pos[1]),
     )
     goals, bits = bound.goals, bound.bits
     if edited:
@@ -374,13 +375,13 @@ def steer_fused(world: World, dt: float) -> bool:
     # loop runs in the next compiled call, before the goals are capped.
     wander = brain.wander.kernel_args(crowd, dt) if need & NEED_WANDER else None
     late = need & (NEED_QUEUE | NEED_AVOID)
-    thrust = world.thrust
+    thrust = world.player.thrust
     a = world.agents
     side, pad, rmax, separate = _side(bound, world, dt)
     finish = (
-        world.body_current,
-        world.body_in_current,
-        world.n,
+        world.physics.current,
+        world.physics.in_current,
+        world.roster.n,
         float(thrust[0]),
         float(thrust[1]),
         float(a.max_speed[0]),
@@ -389,7 +390,7 @@ def steer_fused(world: World, dt: float) -> bool:
     )
     _urgent_pass(bound.plan, side, pad, rmax, wander, not late, separate, *finish)
     if late:
-        t = world.tuning
+        t = world.options.tuning
         for bit, behaviour, w in (
             (NEED_QUEUE, brain.queue, t.fish.queue_weight),
             (NEED_AVOID, brain.avoid_agents, t.fish.avoid_weight),

@@ -127,7 +127,7 @@ def goal_inputs(world: World) -> tuple[Any, ...]:
     roster = world.roster
     return (
         state.mode,
-        world.kind,
+        world.roster.kind,
         a.pos,
         a.vel,
         a.heading,
@@ -142,7 +142,7 @@ def goal_inputs(world: World) -> tuple[Any, ...]:
         roster.leader,
         roster.slot,
         world.state.pace,
-        world.path_index,
+        world.roster.path,
         state.reverse,
     )
 
@@ -154,7 +154,7 @@ def hider(world: World, rows: IntArray | slice) -> Hide:
     between calls), made again when the rocks, the columns or the tuning are replaced."""
     state = world.state
     obstacles = world.brain.avoid.obstacles
-    distance = world.tuning.hider.hide_distance
+    distance = world.options.tuning.hider.hide_distance
     if isinstance(rows, np.ndarray):
         at = rows + 1
         return Hide(

@@ -6,7 +6,7 @@ compiled pass, then the physics' line of sight for the few in range).
 
 Reads ``world.time``/``frame``, the bodies' positions (``world.physics.pos``), the agents'
 positions and headings, and the currents, paths, rocks and walls. Writes the paths' nodes,
-``world.body_current`` and ``world.body_in_current`` (every body's current), the currents'
+``world.physics.current`` and ``in_current`` (every body's current), the currents'
 memory, and ``world.minds.sighted``.
 """
 
@@ -30,11 +30,11 @@ def perceive(world: World) -> None:
     currents.update(t, world.frame)
     pos = world.physics.pos
     current, inside = currents.velocity_at(pos)
-    world.body_current, world.body_in_current = current, inside
-    n = world.n
+    world.physics.current, world.physics.in_current = current, inside
+    n = world.roster.n
     currents.remember(pos[1:n], current[1:n], inside[1:n])
     a = world.agents
-    if world.ghost:  # no one sees a ghost
+    if world.player.ghost:  # no one sees a ghost
         world.minds.sighted[:] = False
     else:
         world.minds.sense(a.pos, a.heading, world.physics.line_of_sight)

@@ -116,6 +116,10 @@ class Physics:
         wall_shapes: the level's wall segments, by segment index.
         dynamic_rocks: (D,) rock indices of the pushable rocks (body rows N..N+D-1).
         caught_by: agent rows of enemies that touched the player since the last reset.
+        current: (N + D, 2) the water's velocity at every body, and ``in_current`` (N + D,)
+            which bodies are in a flow region (the perceive system writes both each step).
+        rocks_version: incremented by every rock edit (and a world carried over), so drawings
+            know to rebuild.
     """
 
     def __init__(
@@ -146,6 +150,7 @@ class Physics:
         self.space = space
         self.n_agents = int(agent_pos.shape[0])
         self.caught_by: list[int] = []
+        self.rocks_version = 0
 
         bodies: list[pymunk.Body] = []
         shapes: list[pymunk.Shape] = []
@@ -241,6 +246,8 @@ class Physics:
         bodies = self.body_radius.shape[0]
         self.acc = np.zeros((bodies, 2))
         self.force = np.zeros((bodies, 2))
+        self.current = np.zeros((bodies, 2))
+        self.in_current = np.zeros(bodies, dtype=bool)
         self.pushable: tuple[IntArray, IntArray] | None = None
         self._no_pushable: tuple[IntArray, IntArray] | None = None
         self.moved = False

@@ -38,7 +38,7 @@ def agent_keys(world: World) -> list[tuple[int, int, int]]:
     """(kind, spawn id, ordinal among that spawn's agents of that kind) for every row."""
     seen: dict[tuple[int, int], int] = {}
     keys = []
-    for kind, spawn in zip(world.kind.tolist(), world.spawn_id.tolist(), strict=True):
+    for kind, spawn in zip(world.roster.kind.tolist(), world.roster.spawn_id.tolist(), strict=True):
         k = seen.get((kind, spawn), 0)
         seen[(kind, spawn)] = k + 1
         keys.append((kind, spawn, k))
@@ -61,7 +61,7 @@ def match_agents(old: World, new: World) -> tuple[IntArray, IntArray]:
 def _path_names(world: World) -> NDArray[np.object_]:
     """(N,) the name of each agent's path, None for none."""
     names = np.array([p.name for p in world.level.paths] + [None], dtype=object)
-    return names[world.path_index]  # -1 picks the trailing None
+    return names[world.roster.path]  # -1 picks the trailing None
 
 
 def _same_role(old: World, new: World, o: IntArray, n: IntArray) -> NDArray[np.bool_]:
@@ -98,7 +98,7 @@ def carry_over(old: World, new: World) -> int:
 
     # The clock, the inputs so far, the outcome and the wander generator go on.
     new.frame, new.outcome = old.frame, old.outcome
-    new.inputs = list(old.inputs)
+    new.player.inputs = list(old.player.inputs)
     new.brain.rng = old.brain.rng
     new.brain.wander.rng = old.brain.wander.rng  # the generator the wander draws from
 

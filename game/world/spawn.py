@@ -10,6 +10,7 @@ import logging
 import math
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
@@ -116,7 +117,10 @@ def agent_mass(radius: FloatArray) -> FloatArray:
 
 @dataclass
 class Roster:
-    """Every agent's fixed data, one row per agent (row 0: the player).
+    """Every agent's fixed data, one row per agent (row 0: the player): who is who.
+
+    ``pos``, the limits, ``radius``, ``separation`` and ``sight`` are what the spawns gave, read
+    once to build a world; the running values are the state's, the crowd's and the minds'.
 
     Attributes:
         kind: (N,) :data:`PLAYER`, :data:`ENEMY` or :data:`NPC`.
@@ -156,9 +160,9 @@ class Roster:
     queue: BoolArray
     avoid: BoolArray
 
-    @property
+    @cached_property
     def n(self) -> int:
-        """Number of agents, the player included."""
+        """Number of agents, the player included (the rows never change: read once)."""
         return int(self.kind.shape[0])
 
 

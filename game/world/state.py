@@ -16,6 +16,14 @@
   crowd group's own state columns) and the enemies' memory of the player
   (:attr:`AgentState.minds`: :data:`MIND_COLUMNS` for the enemies' rows).
 
+Who holds what: the engine's groups (``world.agents``, ``world.crowd``) hold these very
+arrays (views, not copies), the roster's ``kind`` and ``path`` arrays are the ``kind`` and
+``path_index`` columns, and ``minds`` is the world's :class:`~game.world.brains.EnemyMinds`.
+The physics' per-body arrays (``physics.pos``, ``vel``: agents, then pushable rocks) are
+pymunk's bodies as read back; the physics system copies the agents' rows into the motion
+columns once a step (:func:`~game.world.motion.read_back`), and the steer system's forces
+reach the bodies through ``physics.acc``: the bodies are pymunk's, the columns the steering's.
+
 :meth:`AgentState.take` copies the rows of some agents out, :meth:`AgentState.put` writes such a
 part into other rows (all columns, or a named set of them). A running world carried over to an
 edited level (:mod:`game.world.respawn`) is two puts: where every matched agent is and how it

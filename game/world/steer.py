@@ -18,7 +18,7 @@ or a world to search (path following, currents, hiding, wander) are called once 
 crowd, and only when some agent needs them; each agent's column says whose force it is.
 
 ``_crowd_forces`` reads ``world.state``, ``world.minds``, ``world.roster``, the currents
-at the bodies (``world.body_current``) and the brain's behaviours, and writes
+at the bodies (``world.physics.current``) and the brain's behaviours, and writes
 ``world.state.steer`` (and, when staggered, ``urgent`` and ``goals``).
 """
 
@@ -88,19 +88,19 @@ def steer(world: World, dt: float) -> None:
     forces = _crowd_forces(world, dt)
     phys = world.physics
     a = world.agents
-    thrust = world.thrust
+    thrust = world.player.thrust
     accelerations(
         phys.acc,
         phys.vel,
         forces,
-        world.body_current,
-        world.body_in_current,
-        world.n,
+        phys.current,
+        phys.in_current,
+        world.roster.n,
         float(thrust[0]),
         float(thrust[1]),
         float(a.max_speed[0]),
         float(a.max_force[0]),
-        world.tuning.crowd.player_gain,
+        world.options.tuning.crowd.player_gain,
         ROCK_FRICTION,
         world.currents.drag,
         ROCK_GRIP,
@@ -111,19 +111,19 @@ def _crowd_forces(world: World, dt: float) -> FloatArray:
     """The crowd's steering accelerations (``world.state.steer``): all of it, or this step's
     staggered group (whose parts are held in ``state.urgent`` and ``state.goals``)."""
     state = world.state
-    if not world.steering_enabled:
+    if not world.steering.enabled:
         state.steer[:] = 0.0
         return state.steer
-    debug: Debug | None = {} if world.debug_enabled else None
+    debug: Debug | None = {} if world.steering.debug_enabled else None
     crowd = world.crowd
-    k = world.stagger
-    n = world.n - 1
+    k = world.options.stagger
+    n = world.roster.n - 1
     first = _goal_first(world)
     if k == 1:
         crow = np.arange(n)
         urgent, goals = _parts(world, crowd, crow, dt, debug)
         sep = world.separate(crowd, dt, debug)
-        state.steer[:] = combine(crowd, urgent, sep, goals, world.tuning, first)
+        state.steer[:] = combine(crowd, urgent, sep, goals, world.options.tuning, first)
     else:
         # Goals, avoidance and containment are held between updates; separation, whose
         # neighbours change fastest, is fresh every step (its neighbour query costs about
@@ -136,17 +136,17 @@ def _crowd_forces(world: World, dt: float) -> FloatArray:
             put_rows(state.goals, crow, goals)
             crowd.put_state(crow, sub)
         sep = world.separate(crowd, dt, debug)
-        state.steer[:] = combine(crowd, state.urgent, sep, state.goals, world.tuning, first)
+        state.steer[:] = combine(crowd, state.urgent, sep, state.goals, world.options.tuning, first)
     if debug is not None:
-        world.debug_rows = crow + 1
-        world.debug = debug
+        world.steering.debug_rows = crow + 1
+        world.steering.debug = debug
     return state.steer
 
 
 def _goal_first(world: World) -> BoolArray:
     """(n,) crowd agents that put their goal before separation: patrols that lead no
     formation (see :func:`~game.world.brains.combine`)."""
-    out = np.empty(world.n - 1, dtype=np.bool_)
+    out = np.empty(world.roster.n - 1, dtype=np.bool_)
     goal_first_rows(world.state.mode, world.state.leads, out)
     return out
 
@@ -156,7 +156,7 @@ def _parts(
 ) -> tuple[FloatArray, FloatArray]:
     """The urgent part and the goals of crowd ``rows`` (``group`` holds those agents)."""
     brain = world.brain
-    t = world.tuning
+    t = world.options.tuning
     state = world.state
     m = rows.size
     goals = np.empty((m, 2))
@@ -168,7 +168,8 @@ def _parts(
     held = brain.pace.max_speed
     pace = held if isinstance(held, np.ndarray) and held.shape == (m,) else np.empty(m)
     path_col, direction_col, _, _ = brain.follow.param(group)
-    player, player_vel = brain.player_pos, brain.player_vel
+    a = world.agents  # the player is row 0
+    player, player_vel, exit_pos = a.pos[0], a.vel[0], world.exits.nearest
     need = mode_goals(
         rows,
         *goal_inputs(world),
@@ -179,8 +180,8 @@ def _parts(
         float(player[1]),
         float(player_vel[0]),
         float(player_vel[1]),
-        float(brain.exit_pos[0]),
-        float(brain.exit_pos[1]),
+        float(exit_pos[0]),
+        float(exit_pos[1]),
         t.patrol.leash,
         brain.flee_distance,
         t.sentinel.ratio,

@@ -17,7 +17,8 @@ state's columns.
 :func:`think` is the system's one entry point. It reads what the perceive system left
 (:attr:`~game.world.brains.EnemyMinds.sighted`, :attr:`World.in_current`) and writes
 ``world.state`` (``mode``, ``target``, ``reverse``, ``hiding``, ``threat``), the enemies'
-memory (:class:`~game.world.brains.EnemyMinds`) and what the brain needs of the player. The
+memory (:class:`~game.world.brains.EnemyMinds`) and the exit nearest the player
+(``world.exits.nearest``). The
 per-agent work is one compiled kernel (:func:`_decide_modes`) built on the engine's path
 maths (:mod:`steering.kernels`), and one more for the hiders' nearest threats.
 """
@@ -85,7 +86,7 @@ def think(world: World, dt: float, *, enemies: bool = True) -> None:
     follow = world.brain.follow
     progress = follow.progress(world.crowd)
     near_col = follow.nearest(world.crowd)
-    tuning = world.tuning
+    tuning = world.options.tuning
     exit_k = _decide_modes(
         enemies,
         state.mode,
@@ -96,7 +97,7 @@ def think(world: World, dt: float, *, enemies: bool = True) -> None:
         a.pos,
         a.vel,
         world.roster.post,
-        world.path_index,
+        world.roster.path,
         progress,
         near_col,
         minds.rows,
@@ -114,21 +115,18 @@ def think(world: World, dt: float, *, enemies: bool = True) -> None:
         npcs.free,
         npcs.base,
         npcs.hider,
-        world.body_in_current[: world.n],  # world.in_current
+        world.physics.in_current[: world.roster.n],  # world.in_current
         tuning.fish.flee_distance + float(a.radius[0]),
         tuning.patrol.leash / 2,
-        world.exit_centres,
+        world.exits.centres,
         geo.pf,
         geo.pi,
         geo.sf,
         geo.real,
         float(dt),
     )
-    brain = world.brain
-    brain.player_pos = a.pos[0].copy()
-    brain.player_vel = a.vel[0].copy()
     if exit_k >= 0:
-        brain.exit_pos = world.exit_centres[exit_k]
+        world.exits.nearest = world.exits.centres[exit_k]
 
 
 def _hiders_threats(world: World) -> None:
@@ -139,7 +137,7 @@ def _hiders_threats(world: World) -> None:
     state = world.state
     npcs = world.npcs
     enemies = world.minds.rows
-    hider = world.tuning.hider
+    hider = world.options.tuning.hider
     calm, panic = float(hider.calm_distance), float(hider.panic_distance)
     if npcs.n_hiders * (enemies.size + 1) <= BRUTE_THREATS:
         _nearest_threats(

@@ -61,12 +61,12 @@ class TraceRecorder:
         self._static = {
             "radius": world.agents.radius.astype(np.float64),
             "kind": world.kind_names.astype(np.str_),
-            "spawn_id": world.spawn_id.astype(np.int64),
+            "spawn_id": world.roster.spawn_id.astype(np.int64),
             "obstacle_radius": world.obstacle_radius.astype(np.float64),
             "obstacle_id": world.obstacle_id.astype(np.int64),
         }
         self._outcome = world.outcome
-        self._seed = world.seed
+        self._seed = world.options.seed
         self.sample(world)
 
     @property

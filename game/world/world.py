@@ -11,6 +11,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -18,12 +19,11 @@ from numpy.typing import ArrayLike, NDArray
 from game.clock import DT
 from game.level import Level
 from game.level.changes import Change
-from steering import AgentGroup, Debug, Obstacles, Separate
+from steering import AgentGroup, Obstacles, Separate
 from steering.vec import FloatArray
 
 from .brains import MODE_NAMES, NpcRules
 from .build import (
-    exit_arrays,
     level_paths,
     level_walls,
     make_brain,
@@ -32,13 +32,17 @@ from .build import (
     patrol_pace,
     turn_rates,
 )
+from .crowd import CrowdSteering
 from .currents import Currents
 from .decide import decide
 from .edit import apply_edit
+from .exits import Exits
 from .motion import ROCK_FRICTION, ROCK_GRIP, read_back
 from .move import move
+from .options import WorldOptions
 from .perceive import perceive
 from .physics import PhysicsSettings
+from .player import Player
 from .respawn import carry_over
 from .spawn import KIND_NAMES, Roster, agent_mass, build_roster
 from .state import LIMITS, MOTION, AgentState
@@ -46,7 +50,7 @@ from .steer import steer
 from .think import think
 from .tuning import Tuning, default_tuning
 
-__all__ = ["DT", "OUTCOMES", "ROCK_FRICTION", "ROCK_GRIP", "World"]
+__all__ = ["DT", "OUTCOMES", "ROCK_FRICTION", "ROCK_GRIP", "STEP_SYSTEMS", "System", "World"]
 
 log = logging.getLogger(__name__)
 
@@ -59,20 +63,33 @@ IntArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
 
 
-#: The step's systems in the order they run, by name, each its own module's entry point
-#: called on a world:
+class System(NamedTuple):
+    """One system of the step (esper's processor): its name and its ``process(world)``, which
+    reads and writes the world's owners through their public fields."""
+
+    name: str
+    process: Callable[[World], None]
+
+
+#: The step's systems in the order they run, each its own module's entry point called on a
+#: world (what each reads and writes is in its module's docstring):
 #:
-#: * ``perceive`` (:mod:`~game.world.perceive`): drifting paths, currents, sight;
+#: * ``perceive`` (:mod:`~game.world.perceive`): drifting paths, currents, sight; writes the
+#:   paths, the currents' memory, ``physics.current`` and ``minds.sighted``;
 #: * ``think`` (:mod:`~game.world.think`): the enemies' state machine, NPC modes, path turns;
-#: * ``steer`` (:mod:`~game.world.steer`): every body's acceleration;
-#: * ``physics`` (:mod:`~game.world.move`): contacts, pymunk, the bodies read back;
-#: * ``decide`` (:mod:`~game.world.decide`): caught or won.
-STEP_SYSTEMS: tuple[tuple[str, Callable[[World], None]], ...] = (
-    ("perceive", lambda w: perceive(w)),
-    ("think", lambda w: think(w, DT)),
-    ("steer", lambda w: steer(w, DT)),
-    ("physics", lambda w: move(w, DT)),
-    ("decide", lambda w: decide(w)),
+#:   writes the state's brain columns, the minds' memory and ``exits.nearest``;
+#: * ``steer`` (:mod:`~game.world.steer`): every body's acceleration from the state, the
+#:   minds, the roster and ``player.thrust``; writes the state's held forces, the behaviours'
+#:   memory, ``physics.acc`` and ``steering.debug``;
+#: * ``physics`` (:mod:`~game.world.move`): contacts, pymunk, the bodies read back; writes
+#:   the physics, the state's motion columns and ``frame``;
+#: * ``decide`` (:mod:`~game.world.decide`): caught or won; writes ``outcome``.
+STEP_SYSTEMS: tuple[System, ...] = (
+    System("perceive", lambda w: perceive(w)),
+    System("think", lambda w: think(w, DT)),
+    System("steer", lambda w: steer(w, DT)),
+    System("physics", lambda w: move(w, DT)),
+    System("decide", lambda w: decide(w)),
 )
 #: The names of :attr:`World.systems`, in the order a step runs them.
 SYSTEMS = tuple(name for name, _ in STEP_SYSTEMS)
@@ -81,10 +98,12 @@ SYSTEMS = tuple(name for name, _ in STEP_SYSTEMS)
 class World:
     """A running level: agents, rocks, currents and paths, advanced by :meth:`step`.
 
-    Rows: one agent per row of :attr:`agents`; **row 0 is the player**, then the enemies, then
-    the NPCs (:attr:`kind` says which). The same rows index :attr:`mode`, :attr:`spawn_id`,
-    :attr:`kind`, and the pymunk bodies (``physics.bodies[:n]``). Behaviours run on
-    :attr:`crowd`, a view of rows 1.. (so crowd row ``i`` is agent row ``i + 1``).
+    A world is a composition: each kind of data has one owner (below), and a step runs the
+    systems of :data:`STEP_SYSTEMS` in order, each reading and writing the owners' public
+    fields. Rows: one agent per row of :attr:`state`; **row 0 is the player**, then the
+    enemies, then the NPCs (``roster.kind`` says which). The same rows index every per-agent
+    column and the pymunk bodies (``physics.bodies[:n]``). Behaviours run on :attr:`crowd`, a
+    view of rows 1.. (so crowd row ``i`` is agent row ``i + 1``).
 
     Args:
         level: the level.
@@ -97,47 +116,47 @@ class World:
             steering costs ``1/stagger`` per step. Perception, modes, currents, the player and
             physics run every step. 1 (every agent every step) is for play.
         settings: pymunk tuning (:class:`PhysicsSettings`).
-        debug: collect the steering debug arrays each step (see :attr:`debug`).
+        debug: collect the steering debug arrays each step (``steering.debug``).
         tuning: the brains' tuning per archetype (default: ``resources/tuning.json``).
 
     Attributes:
-        level: the level.
-        seed: the seed used.
-        agents: positions, velocities, limits, headings of every agent (row 0 the player).
-        crowd: the non-player agents (views of rows 1..): behaviour memory lives in its state.
-        kind: (N,) 0 player, 1 enemy, 2 NPC; names in :data:`KIND_NAMES`.
-        mode: (N,) current mode; names in :data:`MODE_NAMES` (``patrol``, ``pursue``,
-            ``return``, ``wander``, ``flee``, ``flow``, ``follow``, ``idle``; ``none`` for the
-            player).
-        spawn_id: (N,) Tiled id of the object that spawned each agent.
+        level: the level (an edit replaces it).
+        options: what the world was built with (:class:`~game.world.options.WorldOptions`:
+            seed, extra NPCs, stagger, physics settings, tuning).
+        roster: who is who (:class:`~game.world.spawn.Roster`: kind, spawn, archetype, path,
+            post, formation, one row per agent; fixed while the agents are the same).
+        state: every per-agent column (:class:`~game.world.state.AgentState`): motion,
+            limits, identity, mode, held forces, the behaviours' memory.
+        agents, crowd: the steering engine's groups over the state's columns: all agents, and
+            the non-player agents (rows 1..). They hold **the state's arrays, not copies**
+            (``agents.pos is state.pos``; ``crowd.pos`` is a view of rows 1..; the crowd's
+            memory dict is ``state.memory``): the engine's behaviours take a group, and the
+            group is how they see the state.
+        minds: the enemies' senses and memory of the player
+            (:class:`~game.world.brains.EnemyMinds`, one row per enemy; ``state.minds`` is
+            this object).
+        npcs: what decides each NPC's mode (:class:`~game.world.brains.NpcRules`).
+        physics: the pymunk side (:class:`~game.world.physics.Physics`): bodies, rocks and
+            walls, per-body acceleration and current, the rocks' version.
         paths: the one path registry (:class:`PathSet`): the level's paths as editable
             steering paths, by name and by slot in level order (the editor may move their
             nodes while agents follow them; drifting paths move by themselves every step).
-        path_index: (N,) slot of each agent's path in :attr:`paths`, -1 for none.
-        reverse: (N,) agents walking their open path backwards (they turn at its ends).
-        obstacles: every rock (centres of pushable rocks follow their bodies each step).
-        obstacle_id: (M,) Tiled ids of the rocks.
-        obstacle_dynamic: (M,) which rocks are pushable.
         walls: the level's walls as straight segments (static; the steering core's
-            :class:`Walls`).
-        wall_thickness: (W,) thickness of each segment of :attr:`walls` (px).
+            :class:`Walls`), and ``wall_thickness`` (W,) each segment's thickness (px).
         currents: the flow regions (``currents.fields`` for drawing).
-        physics: the pymunk side.
+        brain: the crowd's behaviours (:class:`~game.world.brains.CrowdBrain`), and
+            ``separate`` its separation.
+        steering: the steer system's switches and debug output
+            (:class:`~game.world.crowd.CrowdSteering`).
+        player: the player's input (:class:`~game.world.player.Player`: this step's thrust,
+            every thrust so far, whether it is a ghost); its motion is row 0 of the state.
+        exits: the exits (:class:`~game.world.exits.Exits`: rectangles, centres, the one
+            nearest the player).
         outcome: ``running``, ``won`` or ``caught``; latched once decided (the world keeps
             running if stepped further). A catch and a win in the same step count as caught.
         frame: steps taken.
-        debug_enabled: collect the steering debug arrays each step into :attr:`debug`.
-        debug: the last step's steering debug arrays (when enabled), keyed as the core's
-            behaviours key them (``avoid.box``, ``path.future``, ``wander.target``, ...) plus
-            ``separate.count``; per-agent arrays have one row per agent of
-            :attr:`debug_rows`.
-        debug_rows: the agent rows the last step's debug arrays cover: all non-player
-            agents, or this step's staggered group (empty until a step collects them).
-        inputs: every thrust given to :meth:`step`, in order (replaying them reproduces the run).
-        steering_enabled: False turns the crowd's steering off (tests, debugging): physics,
-            currents, perception and the player still run.
-        ghost: True makes the player a ghost (the editor's live world, where the player is
-            only a start marker): no enemy sees it and a touch catches no one.
+        timer: called as ``timer(system, seconds)`` after each system of a step when set (the
+            bench's hook: see :attr:`systems`).
     """
 
     def __init__(
@@ -155,30 +174,21 @@ class World:
             raise ValueError(f"stagger must be >= 1, got {stagger}")
         if extra_npcs < 0:
             raise ValueError(f"extra_npcs must be >= 0, got {extra_npcs}")
+        tuning = tuning or default_tuning()
+        seed = int(level.seed if seed is None else seed)
         self.level = level
-        self._extra_npcs, self._settings = extra_npcs, settings  # to build again (edit)
-        self.tuning = tuning = tuning or default_tuning()
-        self.seed = int(level.seed if seed is None else seed)
-        self.stagger = int(stagger)
-        self.debug_enabled = debug
-        self.steering_enabled = True
-        self.ghost = False
-        self.debug: Debug = {}
-        self.debug_rows: NDArray[np.intp] = np.zeros(0, dtype=np.intp)
-        self.inputs: list[tuple[float, float]] = []
+        self.options = WorldOptions(seed, extra_npcs, int(stagger), settings, tuning)
+        self.steering = CrowdSteering(debug_enabled=debug)
         self.frame = 0
         self.outcome = "running"
-        spawn_seq, wander_seq = np.random.SeedSequence(self.seed).spawn(2)
+        spawn_seq, wander_seq = np.random.SeedSequence(seed).spawn(2)
         roster = build_roster(level, np.random.default_rng(spawn_seq), extra_npcs)
         self.roster: Roster = roster
         n = roster.n
-        self.n = n
-        self.kind = roster.kind
-        self.spawn_id = roster.spawn_id
         # (N,) rows that lead a formation (their patrol keeps separation before the route).
         leads = np.zeros(n, dtype=bool)
         leads[roster.leader[roster.leader >= 0]] = True
-        self.agents = AgentGroup.create(
+        self.agents = a = AgentGroup.create(
             roster.pos,
             max_speed=roster.max_speed,
             max_force=roster.max_force,
@@ -186,7 +196,6 @@ class World:
             mass=agent_mass(roster.radius),
             max_turn_rate=turn_rates(roster.archetype, tuning),
         )
-        a = self.agents
         self.crowd = AgentGroup(
             pos=a.pos[1:],
             vel=a.vel[1:],
@@ -200,10 +209,7 @@ class World:
         self.crowd.column("separation")[:] = roster.separation[1:]
 
         # Paths, shared and editable; drifting ones move by themselves.
-        self.paths = level_paths(level, self.seed)
-        self.path_index = roster.path
-        #: Incremented by every rock edit (:meth:`edit`), so drawings know to rebuild.
-        self.rocks_version = 0
+        self.paths = level_paths(level, seed)
         self.walls, self.wall_thickness = level_walls(level)
         self.currents = Currents.from_level(level)
         self.physics = make_physics(level, roster, a, self.walls, self.wall_thickness, settings)
@@ -219,8 +225,8 @@ class World:
             np.random.default_rng(wander_seq),
             tuning,
         )
-        #: Every per-agent column: the engine's groups (``agents``, ``crowd``) and the
-        #: enemies' minds work on its arrays.
+        # The engine's groups and the minds work on the state's arrays (the groups' own
+        # arrays are handed over, not copied); kind and path index are the roster's arrays.
         self.state = AgentState.empty(
             n,
             mode,
@@ -234,24 +240,49 @@ class World:
             fills=self.crowd.fills,
             minds=self.minds,
         )
-        #: The crowd's separation (each agent keeps its own distance).
         self.separate = Separate(per_agent=True)
-        #: (X, 4) the exits' rectangles (left, bottom, right, top), and (X, 2) their centres
-        #: (sentinels guard the one nearest the player).
-        self.exit_rects, self.exit_centres = exit_arrays(level.exits)
-        #: Called as ``timer(system, seconds)`` after each system of a step when set (the
-        #: bench's hook: see :attr:`systems`).
+        self.exits = Exits.of(level.exits)
+        self.player = Player()
         self.timer: Callable[[str, float], None] | None = None
-        #: (2,) the player's input this step (a direction no longer than 1).
-        self.thrust = np.zeros(2)
-        #: (N + D, 2) the current's velocity at every body, and (N + D,) which bodies are
-        #: in a flow region (the perceive system's).
-        self.body_current = np.zeros((self.physics.n_bodies, 2))
-        self.body_in_current = np.zeros(self.physics.n_bodies, dtype=bool)
         self.read_bodies()
         think(self, DT, enemies=False)
 
-    # -- public views ------------------------------------------------------------------------
+    # -- public views (read through to the owners; nothing is held twice) --------------------
+
+    @property
+    def n(self) -> int:
+        """How many agents, the player included (``roster.n``)."""
+        return self.roster.n
+
+    @property
+    def kind(self) -> NDArray[np.int8]:
+        """(N,) 0 player, 1 enemy, 2 NPC (``roster.kind``); names in :data:`KIND_NAMES`."""
+        return self.roster.kind
+
+    @property
+    def spawn_id(self) -> NDArray[np.int64]:
+        """(N,) Tiled id of the object that spawned each agent (``roster.spawn_id``)."""
+        return self.roster.spawn_id
+
+    @property
+    def path_index(self) -> NDArray[np.intp]:
+        """(N,) slot of each agent's path in :attr:`paths`, -1 for none (``roster.path``)."""
+        return self.roster.path
+
+    @property
+    def seed(self) -> int:
+        """The seed used (``options.seed``)."""
+        return self.options.seed
+
+    @property
+    def stagger(self) -> int:
+        """The stagger (``options.stagger``)."""
+        return self.options.stagger
+
+    @property
+    def tuning(self) -> Tuning:
+        """The brains' tuning per archetype (``options.tuning``)."""
+        return self.options.tuning
 
     @property
     def mode(self) -> NDArray[np.int8]:
@@ -316,12 +347,12 @@ class World:
     @property
     def current_at_agents(self) -> FloatArray:
         """(N, 2) the current's velocity at each agent (zero in still water)."""
-        return self.body_current[: self.n]
+        return self.physics.current[: self.roster.n]
 
     @property
     def in_current(self) -> BoolArray:
         """(N,) agents inside a flow region now."""
-        return self.body_in_current[: self.n]
+        return self.physics.in_current[: self.roster.n]
 
     @property
     def dt(self) -> float:
@@ -349,19 +380,20 @@ class World:
         """Become a world of ``level`` with this one's running state, built with this one's
         seed and options (:func:`~game.world.respawn.carry_over`: agents that still exist keep
         their place, motion and memory, new ones start at their spawns, the clock goes on)."""
+        o = self.options
         fresh = World(
             level,
-            self.seed,
-            self._extra_npcs,
-            stagger=self.stagger,
-            settings=self._settings,
-            debug=self.debug_enabled,
-            tuning=self.tuning,
+            o.seed,
+            o.extra_npcs,
+            stagger=o.stagger,
+            settings=o.settings,
+            debug=self.steering.debug_enabled,
+            tuning=o.tuning,
         )
-        fresh.steering_enabled = self.steering_enabled
-        fresh.ghost = self.ghost
+        fresh.steering.enabled = self.steering.enabled
+        fresh.player.ghost = self.player.ghost
         fresh.timer = self.timer
-        fresh.rocks_version = self.rocks_version + 1
+        fresh.physics.rocks_version = self.physics.rocks_version + 1
         carry_over(self, fresh)
         state = vars(self)
         state.clear()
@@ -381,8 +413,9 @@ class World:
             The outcome after the step.
         """
         x, y = _thrust(thrust)
-        self.inputs.append((x, y))
-        self.thrust = np.array((x, y))
+        player = self.player
+        player.inputs.append((x, y))
+        player.thrust = np.array((x, y))
         timer = self.timer
         if timer is None:
             for _, system in STEP_SYSTEMS:
@@ -406,7 +439,8 @@ class World:
         are (after the bodies were written from outside: a world carried over to an edited
         level, a rock edit)."""
         read_back(self, DT)
-        self.body_current, self.body_in_current = self.currents.velocity_at(self.physics.pos)
+        phys = self.physics
+        phys.current, phys.in_current = self.currents.velocity_at(phys.pos)
 
 
 def _thrust(thrust: ArrayLike) -> tuple[float, float]:

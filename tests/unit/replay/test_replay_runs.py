@@ -61,7 +61,7 @@ def test_a_recorded_run_replays_to_a_bit_identical_trace_every_time(
     recorder.start(path, world)
     trace = TraceRecorder(world)
     for k, u in enumerate(key_inputs(240, 5)):
-        world.debug_enabled = 60 <= k < 120
+        world.steering.debug_enabled = 60 <= k < 120
         world.step(u)
         trace.after_step(world)
         if world.outcome != "running":

@@ -188,8 +188,8 @@ def test_f1_toggles_the_overlay_and_its_debug_data(app: GameApp) -> None:
     assert not view.stage.debug
     press(app.window, arcade.key.F1)
     frames(app.window, 3)
-    assert view.stage.debug and view.world.debug_enabled
-    assert "path.future" in view.world.debug or "avoid.box" in view.world.debug
+    assert view.stage.debug and view.world.steering.debug_enabled
+    assert "path.future" in view.world.steering.debug or "avoid.box" in view.world.steering.debug
     assert view.stage.overlay.hairlines.count > 0
     press(app.window, arcade.key.F1)
     assert not view.stage.debug
@@ -310,9 +310,9 @@ def test_a_tap_shorter_than_a_frame_still_swims_for_one_step(app: GameApp) -> No
     # When one frame runs
     frames(app.window, 1)
     # Then that step swam right, and the next one (no key) does not
-    assert view.world.inputs[-1] == (1.0, 0.0)
+    assert view.world.player.inputs[-1] == (1.0, 0.0)
     frames(app.window, 1)
-    assert view.world.inputs[-1] == (0.0, 0.0)
+    assert view.world.player.inputs[-1] == (0.0, 0.0)
 
 
 def test_an_overloaded_frame_runs_a_capped_number_of_steps(app: GameApp) -> None:

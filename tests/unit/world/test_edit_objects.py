@@ -69,7 +69,7 @@ def test_exits_and_flows_apply_live_and_ask_for_a_redraw() -> None:
     before = world.agents.pos.copy()
     ref = model.create("exits", 200.0, 1200.0)
     assert ref is not None and answers[-1] == "redraw"
-    assert world.exit_rects.shape[0] == len(model.level.exits)
+    assert world.exits.rects.shape[0] == len(model.level.exits)
     angle = CLASSES["flow"].prop("angle")
     assert model.set_property(Ref("flows", 0), angle, "180")
     assert answers[-1] == "redraw"
@@ -99,10 +99,10 @@ def test_sentinels_guard_an_exit_where_it_was_moved_to() -> None:
     ref = model.create("exits", 300.0, 300.0)  # a second exit, far from the first
     assert ref is not None
     centres = np.array([e.rect.center for e in model.level.exits])
-    np.testing.assert_array_equal(world.exit_centres, centres)
+    np.testing.assert_array_equal(world.exits.centres, centres)
     world.agents.pos[0] = (310.0, 310.0)  # the player right beside the new exit
     world.step()
-    np.testing.assert_array_equal(world.brain.exit_pos, centres[-1])
+    np.testing.assert_array_equal(world.exits.nearest, centres[-1])
 
 
 def test_a_role_edit_reaches_the_running_world() -> None:

@@ -84,9 +84,9 @@ def test_the_fused_step_steps_aside_where_it_does_not_apply() -> None:
     level = load_level(resolve_level("patrol"))
     world = World(level)
     assert fused_step.fused_applies(world)
-    world.steering_enabled = False
+    world.steering.enabled = False
     assert not fused_step.fused_applies(world)
-    world.steering_enabled = True
+    world.steering.enabled = True
     assert not fused_step.fused_applies(World(level, stagger=2))
     # a brain whose urgent part is not containment, walls and rocks runs behaviour by behaviour
     world.brain.urgent.parts = list(world.brain.urgent.parts)[:1]
@@ -249,9 +249,9 @@ def test_settings_debug_and_the_step_changed_mid_run_reach_the_fused_step() -> N
                 world.brain.contain.margin = 40.0
                 world.brain.follow.lookahead_time = 0.9
         if step == 50:  # debug output on for a while: the fused world steps the other way
-            fused.debug_enabled = True
+            fused.steering.debug_enabled = True
         if step == 60:
-            fused.debug_enabled = False
+            fused.steering.debug_enabled = False
         if step == 90:  # the steer system asked for another step length
             for world in (fused, plain):
                 steer_system.steer(world, DT / 4)

@@ -117,7 +117,7 @@ def test_physics_alone_keeps_bodies_out_of_rocks() -> None:
     # Given a crowd with steering off, pushed by a 300 px/s current into a wall of rocks
     level = ascii_level(PUSHED, current=(0.0, 300.0), npc_props={"count": 12, "max_speed": 160.0})
     world = World(level)
-    world.steering_enabled = False
+    world.steering.enabled = False
     slop = world.physics.settings.collision_slop
     worst = math.inf
     # When it runs for six seconds (the player thrusting into the rocks too)
@@ -153,7 +153,7 @@ def test_the_player_pushes_a_pushable_rock() -> None:
 
 def test_nothing_leaves_the_world_and_speeds_stay_within_limits() -> None:
     world = World(ascii_level(PUSHED, current=(30.0, 300.0), npc_props={"count": 8}))
-    world.steering_enabled = False
+    world.steering.enabled = False
     w, h = world.level.width_px, world.level.height_px
     slop = world.physics.settings.collision_slop
     for k in range(240):
@@ -169,7 +169,7 @@ def test_a_nan_input_counts_as_no_input() -> None:
     world = World(ascii_level(["......", ".P....", "......"]))
     world.step((float("nan"), 1.0))
     assert np.isfinite(world.agents.pos).all()
-    assert world.inputs[-1] == (0.0, 0.0)
+    assert world.player.inputs[-1] == (0.0, 0.0)
 
 
 @pytest.mark.parametrize(
@@ -190,13 +190,13 @@ def test_every_form_of_input_is_recorded_as_a_direction_no_longer_than_one(
 ) -> None:
     world = World(ascii_level(["......", ".P....", "......"]))
     world.step(thrust)  # type: ignore[arg-type]
-    x, y = world.inputs[-1]
+    x, y = world.player.inputs[-1]
     assert (type(x), type(y)) == (float, float)
     assert (x, y) == pytest.approx(recorded, abs=1e-15)
-    assert world.thrust.tolist() == [x, y]
+    assert world.player.thrust.tolist() == [x, y]
     # and a recorded input passes through again unchanged (a replay is exact)
-    world.step(world.inputs[-1])
-    assert world.inputs[-1] == (x, y)
+    world.step(world.player.inputs[-1])
+    assert world.player.inputs[-1] == (x, y)
 
 
 @pytest.mark.parametrize("thrust", [(1.0,), (1.0, 2.0, 3.0), np.zeros(3)])

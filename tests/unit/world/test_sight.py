@@ -44,7 +44,7 @@ def test_a_ghost_player_is_neither_seen_nor_caught() -> None:
     # Given the open level where the enemy sees, pursues and catches the player (above), with
     # the player a ghost, as in the editor's live world
     world = World(ascii_level(["...............", "..e.......P....", "..............."], sight=300))
-    world.ghost = True
+    world.player.ghost = True
     # When five seconds pass, the player swimming straight at the enemy
     modes, closest = [], float("inf")
     for _ in range(300):

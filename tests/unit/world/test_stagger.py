@@ -38,9 +38,9 @@ def test_a_staggered_world_keeps_moving_smoothly(k: int) -> None:
     assert np.median(change) <= per_step
     assert np.percentile(change, 99) <= 3.0 * per_step
     # Forces are recomputed in k interleaved groups: the debug rows of one step are one group
-    world.debug_enabled = True
+    world.steering.debug_enabled = True
     world.step()
-    rows = world.debug_rows
+    rows = world.steering.debug_rows
     assert rows.size == pytest.approx((world.n - 1) / k, abs=1)
     assert (np.diff(rows) == k).all()
 

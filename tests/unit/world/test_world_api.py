@@ -24,19 +24,19 @@ def test_the_arrays_a_renderer_reads() -> None:
     assert world.obstacle_id.tolist() == [o.id for o in level.obstacles]
     assert len(world.currents.fields) == len(level.flows)
     assert set(world.paths) == {p.name for p in level.paths}
-    assert world.inputs == [(1.0, 0.0)]
+    assert world.player.inputs == [(1.0, 0.0)]
     # debug arrays: one row per non-player agent
-    rows = world.debug_rows
+    rows = world.steering.debug_rows
     assert rows.tolist() == list(range(1, n))
     for key in ("avoid.box", "separate.count", "path.future", "flow.sample"):
-        assert world.debug[key].shape[0] == rows.size, key
+        assert world.steering.debug[key].shape[0] == rows.size, key
     # and a goal's arrays only for the agents whose goal it is (NaN for the others)
     mode = world.mode_names[rows]
     flowing = mode == "flow"
-    assert np.isfinite(world.debug["flow.sample"][flowing]).all()
-    assert np.isnan(world.debug["flow.sample"][~flowing]).all()
+    assert np.isfinite(world.steering.debug["flow.sample"][flowing]).all()
+    assert np.isnan(world.steering.debug["flow.sample"][~flowing]).all()
     on_path = np.isin(mode, ["patrol", "follow"])
-    assert np.isnan(world.debug["path.future"][~on_path]).all()
+    assert np.isnan(world.steering.debug["path.future"][~on_path]).all()
 
 
 def test_the_outcome_is_latched_and_the_world_keeps_running() -> None:

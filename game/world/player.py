@@ -1,0 +1,33 @@
+"""The player's side of a world that is not a column of the agents' state: its input.
+
+The player is row 0 of every per-agent column (:class:`~game.world.state.AgentState`): where it
+is and how it moves live there and only there. :class:`Player` owns what the agents' columns do
+not: this step's thrust, the record of every thrust, and whether the player is a ghost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from steering.vec import FloatArray
+
+__all__ = ["Player"]
+
+
+@dataclass(eq=False)
+class Player:
+    """The player's input, written by :meth:`World.step <game.world.world.World.step>` and read
+    by the steer system (the thrust), the perceive and decide systems (a ghost).
+
+    Attributes:
+        thrust: (2,) the player's input this step (a direction no longer than 1).
+        inputs: every thrust given to the world, in order (replaying them reproduces the run).
+        ghost: True makes the player a ghost (the editor's live world, where the player is only
+            a start marker): no enemy sees it, a touch catches no one and no exit ends the run.
+    """
+
+    thrust: FloatArray = field(default_factory=lambda: np.zeros(2))
+    inputs: list[tuple[float, float]] = field(default_factory=list)
+    ghost: bool = False
