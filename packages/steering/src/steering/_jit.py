@@ -28,6 +28,7 @@ __all__ = [
     "njit_leaf",
     "prange",
     "rows_kernel",
+    "rows_kernel_leaf",
 ]
 
 prange = numba.prange
@@ -123,8 +124,9 @@ class RowsKernel:
     parallel one from there up.
     """
 
-    def __init__(self, func: Callable[..., Any]) -> None:
-        self.serial = numba.njit(**_OPTIONS)(func)
+    def __init__(self, func: Callable[..., Any], options: dict[str, Any] | None = None) -> None:
+        options = _OPTIONS if options is None else options
+        self.serial = numba.njit(**options)(func)
         # A copy under another name: numba's cache keys a function by its qualified name and
         # signature, not its compile options, so the twin needs its own name.
         twin = types.FunctionType(
@@ -133,7 +135,7 @@ class RowsKernel:
         twin.__qualname__ = func.__qualname__ + "_parallel"
         twin.__module__ = func.__module__
         twin.__doc__ = func.__doc__
-        self.parallel = numba.njit(parallel=True, **_OPTIONS)(twin)
+        self.parallel = numba.njit(parallel=True, **options)(twin)
         self.__doc__ = func.__doc__
         self.__name__ = func.__name__
 
@@ -145,3 +147,10 @@ class RowsKernel:
 def rows_kernel(func: Callable[..., Any]) -> RowsKernel:
     """Decorator: :class:`RowsKernel` of ``func``."""
     return RowsKernel(func)
+
+
+def rows_kernel_leaf(func: Callable[..., Any]) -> RowsKernel:
+    """:func:`rows_kernel` without numba's reference counting, for a loop that allocates
+    nothing and reads records of arrays (each read of an array from a record inside a loop
+    with reference counting costs an atomic increment and decrement)."""
+    return RowsKernel(func, _LEAF_OPTIONS)

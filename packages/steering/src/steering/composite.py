@@ -401,8 +401,20 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
     return out
 
 
+class Kernel(NamedTuple):
+    """A shape's compiled loops: ``plain[serial?]`` returns forces, ``moving`` also moves."""
+
+    searches: bool
+    """Whether a part searches neighbours: the loop then takes the grid of its order and a
+    scratch buffer (a loop without one visits agents in index order and takes neither)."""
+    serial: Any
+    parallel: Any
+    moving_serial: Any
+    moving_parallel: Any
+
+
 def _launch(
-    kernel: tuple[Any, Any],
+    kernel: Kernel,
     agents: AgentGroup,
     fields: Any,
     out: FloatArray,
@@ -410,12 +422,11 @@ def _launch(
     move: int,
     dt: float,
 ) -> None:
-    """Run a shape's loop: serial below :data:`~steering._jit.PARALLEL_MIN` agents."""
+    """Run a shape's loop: serial below :data:`~steering._jit.PARALLEL_MIN` agents. Only what
+    the loop reads is passed: numba unboxes each argument (some 0.1 us apiece)."""
     n = out.shape[0]
-    world = agents.world_size
-    turns = agents.turns() if move else _NO_TURNS
-    scratch = _scratch(n)
-    (kernel[1] if n >= PARALLEL_MIN else kernel[0])(
+    parallel = n >= PARALLEL_MIN
+    cols = (
         agents.pos,
         agents.vel,
         agents.max_speed,
@@ -423,17 +434,25 @@ def _launch(
         agents.radius,
         agents.mass,
         agents.heading,
+    )
+    search = (order.ints, order.floats, _scratch(n)) if kernel.searches else ()
+    if not move:
+        run = kernel.parallel if parallel else kernel.serial
+        run(*cols, *fields, out, *search)
+        return
+    world = agents.world_size
+    run = kernel.moving_parallel if parallel else kernel.moving_serial
+    run(
+        *cols,
         *fields,
         out,
-        order.ints,
-        order.floats,
+        *search,
         move,
         dt,
         agents.max_turn_rate,
-        turns,
+        agents.turns(),
         0.0 if world is None else world[0],
         0.0 if world is None else world[1],
-        scratch,
     )
 
 
@@ -456,7 +475,7 @@ def _scratch(n: int) -> FloatArray:
 
 #: Each shape's compiled loops (serial, parallel), in this process; a row part's class stands
 #: for the shape of that part alone.
-_KERNELS: dict[Any, tuple[Any, Any]] = {}
+_KERNELS: dict[Any, Kernel] = {}
 
 
 def compiled_shapes() -> list[Shape]:
@@ -581,37 +600,63 @@ def _emit(
 
 
 def _function(
-    name: str, signature: str, loop: str, thread: str, src: _Source, x: str, y: str
+    name: str,
+    params: list[str],
+    loop: str,
+    thread: str,
+    src: _Source,
+    x: str,
+    y: str,
+    *,
+    searches: bool,
+    moves: bool,
 ) -> list[str]:
     """One loop function of a shape's module: serial (``range``, one scratch buffer) or
-    across cores (``prange``, a buffer per thread). (numba's thread id in a cached serial
-    function crashes the process that loads it: the threading layer is not started.)"""
-    return [
-        f"def {name}({signature}):",
+    across cores (``prange``, a buffer per thread; numba's thread id in a cached serial
+    function crashes the process that loads it, the threading layer not being started); with
+    ``moves``, integrating the agents after the forces."""
+    if searches:
+        params = [*params, "order_ints", "order_floats", "scratch"]
+        pick = [
+            f"        buf = scratch[{thread}]",
+            "            i = agent_at(order_ints, order_floats, s)",
+        ]
+    else:
+        # No part searches neighbours: index order, and ``out`` stands for the unused buffer.
+        pick = ["        buf = out", "            i = s"]
+    if moves:
+        params = [*params, "move", "dt", "rate", "turns", "width", "height"]
+    lines = [
+        f"def {name}({', '.join(params)}):",
         *src.before,
         "    n = a.pos.shape[0]",
         f"    for c in {loop}((n + CHUNK - 1) // CHUNK):",
-        f"        buf = scratch[{thread}]",
+        pick[0],
         "        for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):",
-        "            i = agent_at(order_ints, order_floats, s)",
+        pick[1],
         *src.body,
         f"            out[i, 0] = {x}",
         f"            out[i, 1] = {y}",
-        "    if move > 0:",
-        f"        for i in {loop}(n):",
-        "            move_row(a.pos, a.vel, a.heading, a.max_speed, a.mass, rate, out, dt,",
-        "                     move > 1, turns, width, height, i)",
     ]
+    if moves:
+        lines += [
+            f"    for i in {loop}(n):",
+            "        move_row(a.pos, a.vel, a.heading, a.max_speed, a.mass, rate, out, dt,",
+            "                 move > 1, turns, width, height, i)",
+        ]
+    return lines
 
 
 def source_of(shape: Shape) -> str:
-    """The Python source of ``shape``'s loop over agents: ``run`` takes the agents' columns and
-    every record's fields in the shape's order, then the output and the move's arguments."""
+    """The Python source of ``shape``'s loops over agents: ``run`` takes the agents' columns
+    and every record's fields in the shape's order, then the output (then, when a part searches
+    neighbours, the grid whose order it follows and the scratch buffers); ``run_moving`` also
+    the move's arguments; ``*_parallel`` the same across cores."""
     src = _Source()
     src.before.append(f"    a = AgentCols({', '.join(src.params)})")
     _, x, y = _emit(src, shape, 0, "a", 3, {})
-    params = [*src.params, "out", "order_ints", "order_floats", "move", "dt", "rate", "turns"]
-    signature = ", ".join([*params, "width", "height", "scratch"])
+    params = [*src.params, "out"]
+    searches = _searches(shape)
     lines = [
         f'"""Generated by steering.composite for the shape {_describe(shape)}."""',
         "import numba",
@@ -627,10 +672,36 @@ def source_of(shape: Shape) -> str:
         "CHUNK = 256",
         "",
         "",
-        *_function("run", signature, "range", "0", src, x, y),
+        *_function("run", params, "range", "0", src, x, y, searches=searches, moves=False),
         "",
         "",
-        *_function("run_parallel", signature, "prange", "numba.get_thread_id()", src, x, y),
+        *_function(
+            "run_parallel",
+            params,
+            "prange",
+            "numba.get_thread_id()",
+            src,
+            x,
+            y,
+            searches=searches,
+            moves=False,
+        ),
+        "",
+        "",
+        *_function("run_moving", params, "range", "0", src, x, y, searches=searches, moves=True),
+        "",
+        "",
+        *_function(
+            "run_moving_parallel",
+            params,
+            "prange",
+            "numba.get_thread_id()",
+            src,
+            x,
+            y,
+            searches=searches,
+            moves=True,
+        ),
         "",
     ]
     return "\n".join(lines)
@@ -724,9 +795,10 @@ def cache_folder() -> Path | None:
     return None
 
 
-def compiled(shape: Shape) -> tuple[Any, Any]:
-    """The serial and parallel loops of ``shape``: generated, written to the cache folder and
-    compiled with numba's on-disk cache (compiled uncached when no folder is writable)."""
+def compiled(shape: Shape) -> Kernel:
+    """The loops of ``shape`` (serial and parallel, with and without the move): generated,
+    written to the cache folder and compiled with numba's on-disk cache (compiled uncached
+    when no folder is writable)."""
     kernel = _KERNELS.get(shape)
     if kernel is not None:
         return kernel
@@ -756,16 +828,24 @@ def compiled(shape: Shape) -> tuple[Any, Any]:
         log.info("steering: no writable cache folder; compiling a composite uncached")
         namespace = {"__name__": name}
         exec(compile(text, f"<{name}>", "exec"), namespace)
-    func = namespace["run"]
-    # No reference counting: the loop allocates nothing (see the module's docstring).
+    # No reference counting: the loop allocates nothing (see the module's docstring). Each
+    # loop compiles on its first call only.
     options: dict[str, Any] = {
         "cache": cache,
         "error_model": "numpy",
         "nogil": True,
         "_nrt": False,
     }
-    serial = numba.njit(**options)(func)
-    parallel = numba.njit(parallel=True, **options)(namespace["run_parallel"])
-    kernel = (serial, parallel)
+    kernel = Kernel(
+        _searches(shape),
+        numba.njit(**options)(namespace["run"]),
+        numba.njit(parallel=True, **options)(namespace["run_parallel"]),
+        numba.njit(**options)(namespace["run_moving"]),
+        numba.njit(parallel=True, **options)(namespace["run_moving_parallel"]),
+    )
     _KERNELS[shape] = kernel
     return kernel
+
+
+def _searches(shape: Shape) -> bool:
+    return any(kind == "row" and part.ORDERS for kind, _, part in shape)

@@ -13,11 +13,12 @@ from numpy.typing import NDArray
 from . import _kern as kern
 from . import _pathkern as pk
 from ._checks import finite, non_negative
-from ._jit import njit, prange, rows_kernel
+from ._jit import njit, prange, rows_kernel_leaf
 from ._kern import hypot
 from ._pathkern import P_CLOSED, P_LENGTH, P_LIVE, P_RADIUS, P_UID, P_VERSION, S_RADIUS, S_UX, S_UY
 from .agents import UNSET, AgentGroup
 from .base import DEFAULT_GAIN, Debug
+from .composite import AgentCols, RowPart, row_function
 from .debug import PathDebug, write
 from .path import SEED_LOOKAHEAD, SEED_SPEED, SEED_TARGET_AHEAD, Path
 from .paths import PathSet
@@ -53,8 +54,202 @@ class PathParam(NamedTuple):
     """(N,) the smoothed progress along the path, px of arc length (NaN: none yet)."""
 
 
+class FollowRecord(NamedTuple):
+    """:class:`FollowPath`'s parameters and its agents' memory for one call."""
+
+    pf: FloatArray
+    """The paths' packed geometry (:meth:`PathSet.geometry`): a row per path slot."""
+    pi: IntArray
+    """Its integers."""
+    sf: FloatArray
+    """A row per segment."""
+    real: IntArray
+    """Which segments are real."""
+    index_col: FloatArray
+    """(N,) each agent's path slot, or (0,) for one :class:`Path` followed by all."""
+    direction: FloatArray
+    """(N,) each agent's direction (+1, -1, 0: the default), or (0,)."""
+    default_sign: float
+    """+1 forwards, -1 with :attr:`FollowPath.reverse`."""
+    dt: float
+    """The step, s."""
+    lookahead: float
+    """The look-ahead: a time (s) or, with ``use_distance``, a distance (px)."""
+    use_distance: bool
+    """Whether ``lookahead`` is a distance."""
+    target_ahead: float
+    """px."""
+    target_ahead_time: float
+    """s."""
+    search_window: float
+    """px; negative: from the path's radius and the look-ahead."""
+    cruise_fraction: float
+    """Steer when slower than this fraction of max speed along the path."""
+    arrive_at_end: bool
+    """Stop at the end of an open path."""
+    slowing_radius: float
+    """px."""
+    brake_fraction: float
+    """Fraction of max force budgeted for braking."""
+    progress_rate: float
+    """How fast progress follows the nearest point, x the step's travel."""
+    gain: float
+    """1/s."""
+    nearest: FloatArray
+    """(N,) memory: the nearest point's arc length."""
+    progress: FloatArray
+    """(N,) memory: the smoothed progress."""
+    version: FloatArray
+    """(N,) memory: the path version each agent last stepped on."""
+    uid: FloatArray
+    """(N,) memory: the path object each agent last stepped on."""
+    dbg: FloatArray
+    """(N, 8) debug rows when asked, else (0, 8)."""
+    edited: NDArray[np.uint8]
+    """(N,) :data:`_EDITED` for an agent whose place was just carried across an edit of its
+    path (it snaps to it this step)."""
+
+
+@row_function
+def follow_agent(i: int, a: AgentCols, r: FollowRecord, second: bool) -> tuple[float, float, bool]:
+    """One step of path following for agent ``i`` (see :class:`FollowPath`): its force, and
+    True (with no force and no step) when its path was edited since its last step while it
+    kept a place on it, unless ``second`` (its place was carried across the edit)."""
+    p = -1
+    if r.index_col.shape[0] == 0:
+        p = 0
+    else:
+        v = r.index_col[i]
+        if v >= 0.0 and v < r.pf.shape[0]:
+            p = int(v)
+            if not r.pf[p, P_LIVE] > 0.5:
+                p = -1
+    if p < 0:
+        if r.dbg.shape[0] > 0:
+            r.dbg[i, 7] = 0.0
+        return 0.0, 0.0, False
+    # Recall this agent's place: forget it on another path object; snap progress to
+    # the nearest point after an edit or when it has none.
+    must_snap = True
+    if not second:
+        if r.uid[i] != r.pf[p, P_UID]:
+            r.nearest[i] = math.nan
+            r.progress[i] = math.nan
+        must_snap = r.version[i] != r.pf[p, P_VERSION] or not math.isfinite(r.progress[i])
+        if must_snap and r.uid[i] == r.pf[p, P_UID] and math.isfinite(r.nearest[i]):
+            if r.dbg.shape[0] > 0:
+                r.dbg[i, 7] = 0.0
+            return 0.0, 0.0, True
+    big_l = r.pf[p, P_LENGTH]
+    closed = r.pf[p, P_CLOSED] > 0.5
+    sign = r.default_sign
+    if r.direction.shape[0] > 0:
+        d = r.direction[i]
+        if d < 0.0:
+            sign = -1.0
+        elif d > 0.0:
+            sign = 1.0
+    px, py = a.pos[i, 0], a.pos[i, 1]
+    vx, vy = a.vel[i, 0], a.vel[i, 1]
+    good = True
+    if not (math.isfinite(px) and math.isfinite(py)):
+        px, py, good = 0.0, 0.0, False
+    if not (math.isfinite(vx) and math.isfinite(vy)):
+        vx, vy, good = 0.0, 0.0, False
+    ms = a.max_speed[i]
+    mf = a.max_force[i]
+    speed = hypot(vx, vy)
+    # The seeds' future position (a time ahead, or their fixed distance ahead).
+    if r.use_distance:
+        reach = r.lookahead
+        ux, uy, _ = kern.unit(vx, vy)
+        fx, fy = px + ux * r.lookahead, py + uy * r.lookahead
+    else:
+        reach = speed * r.lookahead
+        fx, fy = px + vx * r.lookahead, py + vy * r.lookahead
+    hint = r.nearest[i]
+    if not math.isfinite(hint):
+        # A new agent (or one whose place was lost) searches its whole path once.
+        start, count = pk.band(r.pf, r.pi, r.sf, p, math.nan, 0.0)
+        hint = pk.nearest(r.pf, r.pi, r.sf, r.real, p, start, count, px, py)[1]
+        must_snap = True
+    if r.search_window < 0.0:
+        window = max(3.0 * r.pf[p, P_RADIUS], 2.0 * reach)
+        window += speed * abs(r.dt) + 1.0
+    else:
+        window = r.search_window
+    # The normal points of the position and the future position, searched in one band.
+    start, count = pk.band(r.pf, r.pi, r.sf, p, hint, window)
+    g_pos, s_pos, _, _ = pk.nearest(r.pf, r.pi, r.sf, r.real, p, start, count, px, py)
+    g_fut, s_fut, nx, ny = pk.nearest(r.pf, r.pi, r.sf, r.real, p, start, count, fx, fy)
+    d_fut = hypot(fx - nx, fy - ny)
+    ahead = r.target_ahead + speed * r.target_ahead_time
+    tx, ty = pk.point_at(r.pf, r.pi, r.sf, p, s_fut + sign * ahead)
+    radius = r.sf[g_fut, S_RADIUS]
+    strayed = d_fut > radius
+    along = vx * r.sf[g_pos, S_UX] + vy * r.sf[g_pos, S_UY]
+    stalled = along * sign <= r.cruise_fraction * ms
+    steering = strayed or stalled
+    fo_x, fo_y = 0.0, 0.0
+    if steering:
+        dx, dy = kern.set_length(tx - px, ty - py, ms)
+        fo_x, fo_y = kern.steer(dx, dy, vx, vy, r.gain, mf)
+    # Arriving at the end of an open path (or at a path that is a point).
+    point = big_l <= EPSILON
+    if (not closed and r.arrive_at_end) or point:
+        end_s = big_l if sign > 0.0 else 0.0
+        remaining = 0.0 if point else sign * (end_s - s_pos)
+        if remaining < r.slowing_radius:
+            ex, ey = pk.point_at(r.pf, r.pi, r.sf, p, end_s)
+            if point:
+                ax, ay = ex, ey
+                nx, ny = tx, ty
+            else:
+                ax, ay = tx, ty
+            to_go = max(remaining, hypot(ex - px, ey - py))
+            fo_x, fo_y = _arrive(
+                ms, mf, px, py, vx, vy, ax, ay, to_go, r.slowing_radius, r.brake_fraction, r.gain
+            )
+            steering = True
+    # Progress moves toward the nearest point by at most progress_rate x the step.
+    if not math.isfinite(r.progress_rate):
+        new_progress = s_pos
+    else:
+        old = s_pos if must_snap else r.progress[i]
+        delta = s_pos - old
+        if closed and big_l > EPSILON:
+            half = 0.5 * big_l
+            delta = (delta + half) % big_l - half
+        limit = r.progress_rate * (speed * abs(r.dt))
+        new_progress = pk.wrap_s(old + pk.clampf(delta, -limit, limit), big_l, closed)
+    if good:
+        r.nearest[i] = s_pos
+        r.progress[i] = new_progress
+    else:
+        fo_x, fo_y = 0.0, 0.0
+        r.nearest[i] = math.nan
+        r.progress[i] = math.nan
+    r.version[i] = r.pf[p, P_VERSION]
+    r.uid[i] = r.pf[p, P_UID]
+    if r.dbg.shape[0] > 0:
+        r.dbg[i, 0], r.dbg[i, 1] = fx, fy
+        r.dbg[i, 2], r.dbg[i, 3] = nx, ny
+        r.dbg[i, 4], r.dbg[i, 5] = tx, ty
+        r.dbg[i, 6] = radius
+        r.dbg[i, 7] = 1.0 if (steering and good) else 0.0
+    return fo_x, fo_y, False
+
+
+@row_function
+def follow_row(i: int, a: AgentCols, r: FollowRecord, buf: FloatArray) -> tuple[float, float]:
+    """Agent ``i``'s path-following force in a composite (edits were carried over in
+    :meth:`FollowPath.bind`)."""
+    fx, fy, _ = follow_agent(i, a, r, r.edited[i] == _EDITED)
+    return fx, fy
+
+
 @dataclass
-class FollowPath:
+class FollowPath(RowPart):
     """Reynolds' path following (seeds 000/001) for many agents on many paths, with
     per-agent progress.
 
@@ -109,6 +304,9 @@ class FollowPath:
     (N,) bool, ``progress`` (N,), ``radius`` (N,) the radius each agent's future position
     was held to, its normal point's segment's (NaN without a path).
     """
+
+    ROW = follow_row
+    ROW_RECORD = FollowRecord
 
     path: Path | PathSet
     lookahead_time: float = SEED_LOOKAHEAD / SEED_SPEED
@@ -198,27 +396,28 @@ class FollowPath:
 
     # -- the behaviour -------------------------------------------------------------------------
 
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) path-following forces and advance each agent's progress."""
-        n = agents.n
+    def bind(self, agents: AgentGroup, dt: float, debug: bool) -> FollowRecord:
+        """This call's record; agents whose path was edited since their last step have their
+        places carried across the edit first (:meth:`Path.remap`), so the loop steps all."""
         args = self.kernel_args(agents, dt)
-        force = np.empty((n, 2))
-        flags = np.empty(n, dtype=np.uint8)
-        dbg = np.full((n, 8), np.nan) if debug is not None else _NO_DEBUG
-        if _follow_rows(n)(*args, force, dbg, flags, False):
-            self.second_pass(args, force, dbg, flags)
-        progress = args[24]
-        if debug is not None:
-            record = PathDebug(
-                future=dbg[:, 0:2].copy(),
-                normal=dbg[:, 2:4].copy(),
-                target=dbg[:, 4:6].copy(),
-                radius=dbg[:, 6].copy(),
-                steering=dbg[:, 7] > 0.5,
-                progress=progress.copy(),
-            )
-            write(record, debug, self.key)
-        return force
+        flags = np.zeros(agents.n, dtype=np.uint8)
+        if edited_rows(args[0], args[4], args[23], args[24], args[25], args[26], flags):
+            self._remap(self.paths, args[4], flags, args[23], args[25])
+        dbg = np.full((agents.n, 8), np.nan) if debug else _NO_DEBUG
+        return FollowRecord._make((*args[0:7], *args[11:27], dbg, flags))
+
+    def report(self, agents: AgentGroup, record: FollowRecord, debug: Debug) -> None:
+        """Write :class:`~steering.debug.PathDebug` under :attr:`key`."""
+        dbg = record.dbg
+        out = PathDebug(
+            future=dbg[:, 0:2].copy(),
+            normal=dbg[:, 2:4].copy(),
+            target=dbg[:, 4:6].copy(),
+            radius=dbg[:, 6].copy(),
+            steering=dbg[:, 7] > 0.5,
+            progress=record.progress.copy(),
+        )
+        write(out, debug, self.key)
 
     def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
         """The arguments of :func:`steering.kernels.follow_rows` before ``force``, ``dbg``,
@@ -353,7 +552,39 @@ def _arrive(
     return kern.steer(dx, dy, vx, vy, max(gain, 4.0 * max_speed / slow), max_force)
 
 
-@rows_kernel
+@njit
+def edited_rows(
+    pf: FloatArray,
+    index_col: FloatArray,
+    nearest: FloatArray,
+    progress: FloatArray,
+    version: FloatArray,
+    uid: FloatArray,
+    flags: NDArray[np.uint8],
+) -> int:
+    """Flag :data:`_EDITED` (and count) the agents whose path was edited since their last
+    step while they kept a place on it: what :func:`follow_agent` would refuse to step."""
+    edited = 0
+    single = index_col.shape[0] == 0
+    for i in range(flags.shape[0]):
+        flags[i] = 0
+        p = 0
+        if not single:
+            v = index_col[i]
+            if not (v >= 0.0 and v < pf.shape[0]):
+                continue
+            p = int(v)
+            if not pf[p, P_LIVE] > 0.5:
+                continue
+        if uid[i] != pf[p, P_UID] or not math.isfinite(nearest[i]):
+            continue
+        if version[i] != pf[p, P_VERSION] or not math.isfinite(progress[i]):
+            flags[i] = _EDITED
+            edited += 1
+    return edited
+
+
+@rows_kernel_leaf
 def _follow_rows(
     pf: FloatArray,
     pi: IntArray,
@@ -387,147 +618,51 @@ def _follow_rows(
     flags: NDArray[np.uint8],
     second: bool,
 ) -> int:
-    """One step of path following per agent (see :class:`FollowPath`).
+    """:func:`follow_agent` over every agent, for the world's fused step
+    (:mod:`steering.kernels`), which passes :meth:`FollowPath.kernel_args`.
 
     The first pass (``second`` False) steps every agent except those whose path was edited
     since their last step while they kept a place on it: those are flagged :data:`_EDITED`,
     get no force and are counted (the return value). Once their places are carried across
     the edit, the second pass steps them alone.
     """
-    per_agent_sign = direction.shape[0] > 0
-    single = index_col.shape[0] == 0
-    n_slots = pf.shape[0]
-    write_dbg = dbg.shape[0] > 0
+    a = AgentCols(pos, vel, max_speed, max_force, max_speed, max_speed, pos)
+    r = FollowRecord(
+        pf,
+        pi,
+        sf,
+        real,
+        index_col,
+        direction,
+        default_sign,
+        dt,
+        lookahead,
+        use_distance,
+        target_ahead,
+        target_ahead_time,
+        search_window,
+        cruise_fraction,
+        arrive_at_end,
+        slowing_radius,
+        brake_fraction,
+        progress_rate,
+        gain,
+        nearest,
+        progress,
+        version,
+        uid,
+        dbg,
+        flags,
+    )
     edited = 0
     for i in prange(force.shape[0]):
         if second and flags[i] != _EDITED:
             continue
-        force[i, 0] = 0.0
-        force[i, 1] = 0.0
         flags[i] = 0
-        p = -1
-        if single:
-            p = 0
-        else:
-            v = index_col[i]
-            if v >= 0.0 and v < n_slots:
-                p = int(v)
-                if not pf[p, P_LIVE] > 0.5:
-                    p = -1
-        if p < 0:
-            if write_dbg:
-                dbg[i, 7] = 0.0
-            continue
-        # Recall this agent's place: forget it on another path object; snap progress to
-        # the nearest point after an edit or when it has none.
-        must_snap = True
-        if not second:
-            if uid[i] != pf[p, P_UID]:
-                nearest[i] = math.nan
-                progress[i] = math.nan
-            must_snap = version[i] != pf[p, P_VERSION] or not math.isfinite(progress[i])
-            if must_snap and uid[i] == pf[p, P_UID] and math.isfinite(nearest[i]):
-                flags[i] = _EDITED
-                edited += 1
-                if write_dbg:
-                    dbg[i, 7] = 0.0
-                continue
-        big_l = pf[p, P_LENGTH]
-        closed = pf[p, P_CLOSED] > 0.5
-        sign = default_sign
-        if per_agent_sign:
-            d = direction[i]
-            if d < 0.0:
-                sign = -1.0
-            elif d > 0.0:
-                sign = 1.0
-        px, py = pos[i, 0], pos[i, 1]
-        vx, vy = vel[i, 0], vel[i, 1]
-        good = True
-        if not (math.isfinite(px) and math.isfinite(py)):
-            px, py, good = 0.0, 0.0, False
-        if not (math.isfinite(vx) and math.isfinite(vy)):
-            vx, vy, good = 0.0, 0.0, False
-        ms = max_speed[i]
-        mf = max_force[i]
-        speed = hypot(vx, vy)
-        # The seeds' future position (a time ahead, or their fixed distance ahead).
-        if use_distance:
-            reach = lookahead
-            ux, uy, _ = kern.unit(vx, vy)
-            fx, fy = px + ux * lookahead, py + uy * lookahead
-        else:
-            reach = speed * lookahead
-            fx, fy = px + vx * lookahead, py + vy * lookahead
-        hint = nearest[i]
-        if not math.isfinite(hint):
-            # A new agent (or one whose place was lost) searches its whole path once.
-            start, count = pk.band(pf, pi, sf, p, math.nan, 0.0)
-            hint = pk.nearest(pf, pi, sf, real, p, start, count, px, py)[1]
-            must_snap = True
-        if search_window < 0.0:
-            window = max(3.0 * pf[p, P_RADIUS], 2.0 * reach)
-            window += speed * abs(dt) + 1.0
-        else:
-            window = search_window
-        # The normal points of the position and the future position, searched in one band.
-        start, count = pk.band(pf, pi, sf, p, hint, window)
-        g_pos, s_pos, _, _ = pk.nearest(pf, pi, sf, real, p, start, count, px, py)
-        g_fut, s_fut, nx, ny = pk.nearest(pf, pi, sf, real, p, start, count, fx, fy)
-        d_fut = hypot(fx - nx, fy - ny)
-        ahead = target_ahead + speed * target_ahead_time
-        tx, ty = pk.point_at(pf, pi, sf, p, s_fut + sign * ahead)
-        radius = sf[g_fut, S_RADIUS]
-        strayed = d_fut > radius
-        along = vx * sf[g_pos, S_UX] + vy * sf[g_pos, S_UY]
-        stalled = along * sign <= cruise_fraction * ms
-        steering = strayed or stalled
-        fo_x, fo_y = 0.0, 0.0
-        if steering:
-            dx, dy = kern.set_length(tx - px, ty - py, ms)
-            fo_x, fo_y = kern.steer(dx, dy, vx, vy, gain, mf)
-        # Arriving at the end of an open path (or at a path that is a point).
-        point = big_l <= EPSILON
-        if (not closed and arrive_at_end) or point:
-            end_s = big_l if sign > 0.0 else 0.0
-            remaining = 0.0 if point else sign * (end_s - s_pos)
-            if remaining < slowing_radius:
-                ex, ey = pk.point_at(pf, pi, sf, p, end_s)
-                if point:
-                    ax, ay = ex, ey
-                    nx, ny = tx, ty
-                else:
-                    ax, ay = tx, ty
-                to_go = max(remaining, hypot(ex - px, ey - py))
-                fo_x, fo_y = _arrive(
-                    ms, mf, px, py, vx, vy, ax, ay, to_go, slowing_radius, brake_fraction, gain
-                )
-                steering = True
-        # Progress moves toward the nearest point by at most progress_rate x the step.
-        if not math.isfinite(progress_rate):
-            new_progress = s_pos
-        else:
-            old = s_pos if must_snap else progress[i]
-            delta = s_pos - old
-            if closed and big_l > EPSILON:
-                half = 0.5 * big_l
-                delta = (delta + half) % big_l - half
-            limit = progress_rate * (speed * abs(dt))
-            new_progress = pk.wrap_s(old + pk.clampf(delta, -limit, limit), big_l, closed)
-        if good:
-            force[i, 0] = fo_x
-            force[i, 1] = fo_y
-            nearest[i] = s_pos
-            progress[i] = new_progress
-        else:
-            nearest[i] = math.nan
-            progress[i] = math.nan
-        version[i] = pf[p, P_VERSION]
-        uid[i] = pf[p, P_UID]
-        if write_dbg:
-            dbg[i, 0], dbg[i, 1] = fx, fy
-            dbg[i, 2], dbg[i, 3] = nx, ny
-            dbg[i, 4], dbg[i, 5] = tx, ty
-            dbg[i, 6] = radius
-            dbg[i, 7] = 1.0 if (steering and good) else 0.0
+        fx, fy, flagged = follow_agent(i, a, r, second)
+        force[i, 0] = fx
+        force[i, 1] = fy
+        if flagged:
+            flags[i] = _EDITED
+            edited += 1
     return edited
