@@ -1,7 +1,7 @@
 """Steady-state cost of one call of AvoidObstacles (20 and 2,000 rocks) and AvoidWalls (50 walls)
 at 1, 10, 100 and 10,000 agents, and at 10,000 with the serial loop forced.
 
-Run from the repository root: ``python benchmarks/avoid_kernels.py``. Agents and rocks are
+Run from the repository root: ``python -m benchmarks.avoid_kernels``. Agents and rocks are
 uniform on a 2,000 px square (rock radii 10-30 px, walls 40-160 px long at random angles), agents
 at random velocities up to 150 px/s; nothing moves between calls. Each figure is the fastest of
 repeated blocks of calls after three warm-up calls (the machine is shared: the median swings).
@@ -10,14 +10,10 @@ repeated blocks of calls after three warm-up calls (the machine is shared: the m
 from __future__ import annotations
 
 import math
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import steering._jit as jit
 from steering import AgentGroup, AvoidObstacles, AvoidWalls, Obstacles, Walls

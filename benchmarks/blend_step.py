@@ -1,7 +1,7 @@
 """``steering.step`` (one compiled call) against ``integrate(agents, blend(agents, dt), dt)``
 (two), side by side, for the bench's separate + seek and flock blends at small crowds.
 
-Run: ``python benchmarks/blend_step.py``. Each pair of sides is timed in 7 interleaved blocks
+Run: ``python -m benchmarks.blend_step``. Each pair of sides is timed in 7 interleaved blocks
 of 2,000 steps on twin crowds (the two ways must move them alike: the script checks the
 positions agree to 1e-9 px), and the median block is printed per step.
 """
@@ -9,14 +9,10 @@ positions agree to 1e-9 px), and the median block is printed per step.
 from __future__ import annotations
 
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import steering as st
 from steering.bench import DT, _start, ours_sum

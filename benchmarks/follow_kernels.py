@@ -1,6 +1,6 @@
 """Steady-state cost of one FollowPath / FollowFlow call at 1, 10, 100 and 10,000 agents.
 
-Run from the repository root: ``PYTHONPATH=. python benchmarks/follow_kernels.py``;
+Run from the repository root: ``python -m benchmarks.follow_kernels``;
 ``SERIAL=1`` keeps every compiled loop serial. Agents are created with serial loops: at the
 commit this was written on, AgentGroup.create's parallel kernels failed to compile.
 """

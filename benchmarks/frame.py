@@ -2,20 +2,17 @@
 
 Runs headless (``ARCADE_HEADLESS=1``, Mesa llvmpipe here) on the sandbox level with extra NPCs
 to reach 300 and 1,000 agents, at 1280 x 720, debug overlay off and on. The measurement lives in
-:mod:`game.bench.frames` (``python -m game bench --frames`` runs it too).
+:mod:`benchmarks.harness.frames` (``python -m game bench --frames`` runs it too).
 
-    .venv/bin/python benchmarks/frame.py [--agents 300 1000] [--frames 200] [--level sandbox]
+    .venv/bin/python -m benchmarks.frame [--agents 300 1000] [--frames 200] [--level sandbox]
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from game.bench.frames import format_frames, run_frames
+from benchmarks.harness.frames import format_frames, run_frames
 from game.perf import tune_allocator
 
 

@@ -1,7 +1,9 @@
 """Steady-state timings of the group behaviours, the flock, and a naive per-object Python flock.
 
-    .venv/bin/python benchmarks/group_behaviours.py [PATH_TO_STEERING_PARENT] [SIZES] [alone|flock]
-    .venv/bin/python benchmarks/group_behaviours.py --naive
+    .venv/bin/python -m benchmarks.group_behaviours [SIZES] [alone|flock]
+    .venv/bin/python -m benchmarks.group_behaviours --naive
+
+(Another tree's engine is timed by that tree's venv, or with ``PYTHONPATH`` naming its folder.)
 
 A crowd of N agents scattered over a square of side ``sqrt(N) * 30`` px (one agent per 900 px²),
 moving at 60 px/s in random directions. "Alone": each behaviour's call only, the agents moved by
@@ -282,14 +284,8 @@ def main() -> None:
     if args and args[0] == "--naive":
         naive([1, 2, 10, 100, 1000])
         return
-    root = args[0] if args else str(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    sys.path.insert(0, root)
-    sizes = (
-        [int(s) for s in args[1].split(",")]
-        if len(args) > 1
-        else [1, 2, 10, 100, 1000, 10000, 20000]
-    )
-    engine(sizes, args[2] if len(args) > 2 else "all")
+    sizes = [int(s) for s in args[0].split(",")] if args else [1, 2, 10, 100, 1000, 10000, 20000]
+    engine(sizes, args[1] if len(args) > 1 else "all")
 
 
 if __name__ == "__main__":

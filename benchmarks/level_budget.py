@@ -1,6 +1,6 @@
 """The cost of the worst level the loader accepts, one kind of excess at a time.
 
-Run: ``python benchmarks/level_budget.py [--timeout S] [--only KIND ...]``. Each level is
+Run: ``python -m benchmarks.level_budget [--timeout S] [--only KIND ...]``. Each level is
 written to a temporary folder and run as a user would, each command in its own process:
 ``python -m game.level check``, ``python -m game simulate --seconds 1``, the same with
 ``--autopilot``, and ``python -m game screenshot --seconds 0`` (headless). Each line gives the
@@ -21,10 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from game.level.schema import (  # noqa: E402
+from game.level.schema import (
     MAX_AGENTS,
     MAX_FLOW_CELLS,
     MAX_PATH_POINTS,
@@ -32,6 +29,7 @@ from game.level.schema import (  # noqa: E402
     MAX_WORLD_PX,
 )
 
+ROOT = Path(__file__).resolve().parent.parent
 TILE = 32
 
 

@@ -1,6 +1,6 @@
 """steering.arcade.sync_sprites against arcade's per-sprite setters, side by side, headless.
 
-Run: ``python benchmarks/sprite_sync.py``. Both paths fill a SpriteList from the same agents;
+Run: ``python -m benchmarks.sprite_sync``. Both paths fill a SpriteList from the same agents;
 the script checks that the buffers arcade uploads are equal, then times each (median of 5
 blocks) at 10, 1,000 and 10,000 sprites.
 """

@@ -1,7 +1,7 @@
 """Start-up on a warm kernel cache: the engine's import and first step, and the game's title
 screen, each timed in fresh processes.
 
-Run: ``python benchmarks/startup.py [--runs 5]`` (the title needs a display: under ``xvfb-run
+Run: ``python -m benchmarks.startup [--runs 5]`` (the title needs a display: under ``xvfb-run
 -a`` or on a desktop; ``ARCADE_HEADLESS=1`` times it in an off-screen context). Each figure
 is the median of ``--runs`` new interpreters, measured from before the interpreter starts
 (wall clock in this process) to:

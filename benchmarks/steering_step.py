@@ -1,7 +1,7 @@
 """Time the core's combined steering step on the sandbox scenario at several crowd sizes.
 
-Run: ``python benchmarks/steering_step.py [--sizes 1000 5000 10000] [--steps 40] [--json FILE]``.
-The scenario is ``python -m game bench``'s (:mod:`game.bench.scenario`): the sandbox level's
+Run: ``python -m benchmarks.steering_step [--sizes 1000 5000 10000] [--steps 40] [--json FILE]``.
+The scenario is ``python -m game bench``'s (:mod:`benchmarks.harness.scenario`): the sandbox level's
 crowd at N agents with path following, flow, obstacle avoidance and separation blended. Agents
 move between timed steps (with the core's Euler integrator, not timed) so the neighbour index is
 rebuilt every step as in the game. Prints the median and 95th percentile per size.
@@ -13,15 +13,12 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import sys
 from pathlib import Path as FsPath
 
 import numpy as np
 
-sys.path.insert(0, str(FsPath(__file__).resolve().parent.parent))
-
-from game.bench.scenario import load_sandbox
-from game.bench.timing import time_core
+from benchmarks.harness.scenario import load_sandbox
+from benchmarks.harness.timing import time_core
 from game.perf import tune_allocator
 
 

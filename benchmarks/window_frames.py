@@ -4,7 +4,7 @@ draw. Issue 24's frame table.
 
 Run under a real display, for example Xvfb (Mesa llvmpipe here):
 
-    xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python benchmarks/window_frames.py \\
+    xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python -m benchmarks.window_frames \\
         [LEVEL ...] [--seconds 10] [--size 1280x800] [--no-blank] [--player circles|autopilot] \\
         [--extra-npcs K] [--debug]
 
@@ -25,13 +25,10 @@ import argparse
 import itertools
 import math
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from game.perf import quiet_gl, tune_allocator
 

@@ -1,6 +1,6 @@
 """Time one world step (steering + pymunk + batch transfer) on the sandbox at several crowd sizes.
 
-Run: ``python benchmarks/world_step.py [--sizes 1000 5000 10000] [--stagger 1 4 8]
+Run: ``python -m benchmarks.world_step [--sizes 1000 5000 10000] [--stagger 1 4 8]
 [--steps 120] [--warmup 60] [--json FILE]``. Agents are added the way ``simulate --agents``
 adds them (extra NPCs in the sandbox's spawn area, grown and, past what the map can hold,
 shrunk). Each configuration warms up first (the crowd spreads out of its spawn area), then
@@ -13,13 +13,10 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import sys
 import time
 from pathlib import Path as FsPath
 
 import numpy as np
-
-sys.path.insert(0, str(FsPath(__file__).resolve().parent.parent))
 
 from game.level import load_level, resolve_level
 from game.perf import tune_allocator

@@ -21,8 +21,9 @@ MAX_DEMO_AGENTS = 100_000
 
 
 def _parser() -> argparse.ArgumentParser:
+    from benchmarks.harness import cli as bench
+
     from . import cli_game, cli_lab, cli_replay, cli_simulate
-    from .bench import cli as bench
     from .cli_common import MAX_SEED, bounded_float, bounded_int, one_line_errors, seed
 
     parser = argparse.ArgumentParser(prog="python -m game", description=__doc__)
@@ -127,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_replay(args)
     if command == "bench":
-        from .bench.cli import run as run_bench
+        from benchmarks.harness.cli import run as run_bench
 
         return run_bench(args)
     if command == "lab":

@@ -4,7 +4,7 @@ Tiled (``tiled --export-map``, run headless) rewrites the level as JSON, and as 
 to JSON, as a designer saving it in Tiled would. Each result must load as the same
 :class:`~game.level.Level` (apart from its source path) and play the same: the same trace,
 step for step, as ``python -m game simulate`` with the level's seed and no input.
-``tools/tiled_roundtrip.py`` is the command line.
+``python -m tools.tiled_roundtrip`` is the command line.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Prints a Markdown table (per level: the bot's wins over the seeds, its median wi
 the autopilot's time, the blind scripts that win) and then every place the curve breaks the
 wanted shape; exit status 1 when it does. The runs go in parallel over every core.
 
-Usage: ``python tools/curve.py [--seeds 20] [--seconds 120] [--jobs N] [LEVEL ...]``
+Usage: ``python -m tools.curve [--seeds 20] [--seconds 120] [--jobs N] [LEVEL ...]``
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Render the screenshots of docs/editor.md headless (``ARCADE_HEADLESS=1``).
 
-Usage: ``ARCADE_HEADLESS=1 python tools/editor_shots.py [OUT_DIR]`` (default docs/editor/).
+Usage: ``ARCADE_HEADLESS=1 python -m tools.editor_shots [OUT_DIR]`` (default docs/editor/).
 Each shot opens the editor on a level, sets up one situation through the edit model, runs
 a few frames and saves the window.
 """

@@ -5,7 +5,7 @@ An ``image`` flow region reads each pixel's gray value v (0..255) as a direction
 to right (64), so its current turns a quarter turn counter-clockwise across the region:
 a river bend.
 
-Usage: ``python tools/make_flow_image.py``
+Usage: ``python -m tools.make_flow_image``
 """
 
 from __future__ import annotations

@@ -4,9 +4,9 @@ The levels are ordinary Tiled maps: after generation, designers edit them in Til
 game's editor, and nobody needs to run this again. It exists so the first versions are
 reproducible and reviewable as code. Rocks come from tools/make_rockfield.py (seed 002's
 placement, fixed seeds). Rerunning it rewrites the files from scratch: run
-tools/rework_levels.py after it for issue 15's walls and sentinels (and levels 6-8).
+``python -m tools.rework_levels`` after it for issue 15's walls and sentinels (and levels 6-8).
 
-Usage: ``python tools/make_levels.py [--check]`` (``--check`` only reports layout problems).
+Usage: ``python -m tools.make_levels [--check]`` (``--check`` only reports layout problems).
 """
 
 from __future__ import annotations
@@ -20,13 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-
-from make_rockfield import add_rockfield, rock_obstacles  # noqa: E402
-
-from game.level import (  # noqa: E402
+from game.level import (
     EnemySpawn,
     ExitData,
     FlowRegion,
@@ -40,6 +34,9 @@ from game.level import (  # noqa: E402
     Rect,
     save_level,
 )
+from tools.make_rockfield import add_rockfield, rock_obstacles
+
+REPO = Path(__file__).resolve().parents[1]
 
 logger = logging.getLogger("make_levels")
 

@@ -6,7 +6,7 @@ keep-out circles around the player, the exits, the enemies and the paths). After
 tries for one rock the placement stops, as in the seed. Because every gap is wider than an
 agent, the free space stays connected: no rock wall can cut the start from the exit.
 
-Usage: ``python tools/make_rockfield.py [LEVEL]`` (default ``levels/03_rockfield.tmj``). It
+Usage: ``python -m tools.make_rockfield [LEVEL]`` (default ``levels/03_rockfield.tmj``). It
 replaces the level's obstacles and keeps everything else; rerunning it gives the same file.
 """
 
@@ -21,11 +21,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from game.level import Level, LevelError, ObstacleData, load_level, save_level
 
-from game.level import Level, LevelError, ObstacleData, load_level, save_level  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 logger = logging.getLogger("make_rockfield")
 

@@ -1,7 +1,7 @@
 """Draw a level as a PNG overview (no window, no arcade): rocks, walls, paths, spawns, sight,
 flows.
 
-Usage: ``python tools/preview_level.py LEVEL [OUT.png] [--scale 0.4]``; LEVEL is a file or a
+Usage: ``python -m tools.preview_level LEVEL [OUT.png] [--scale 0.4]``; LEVEL is a file or a
 shipped level's name or number. Handy for reviewing a level's layout without running the game.
 """
 
@@ -16,13 +16,11 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from game.cli_common import bounded_float, one_line_errors
+from game.level import Level, LevelError, load_level, resolve_level
+from game.safe_io import OutputError, atomic_write, check_output
 
-from game.cli_common import bounded_float, one_line_errors  # noqa: E402
-from game.level import Level, LevelError, load_level, resolve_level  # noqa: E402
-from game.safe_io import OutputError, atomic_write, check_output  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 FLOW_COLOURS = {
     "uniform": (40, 90, 160),

@@ -14,7 +14,7 @@ gentler guards (1: slower, shorter-sighted; 2: no ferry guard), 3 gentler hunter
 gatekeeper, 7 and 8 keener enemies, and 10 two sentinels at a narrower gap between its reefs
 (each setting below is the one measured).
 
-Usage: ``python tools/rework_levels.py [FILE ...]`` (default: every file it knows; each is
+Usage: ``python -m tools.rework_levels [FILE ...]`` (default: every file it knows; each is
 validated before it is written).
 """
 
@@ -28,13 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-
-from make_levels import pts, rock  # noqa: E402
-
-from game.level import (  # noqa: E402
+from game.level import (
     EnemySpawn,
     ExitData,
     Level,
@@ -48,8 +42,11 @@ from game.level import (  # noqa: E402
     read_raw,
     save_level,
 )
-from game.level.saver import dumps_map  # noqa: E402
-from game.safe_io import atomic_write  # noqa: E402
+from game.level.saver import dumps_map
+from game.safe_io import atomic_write
+from tools.make_levels import pts, rock
+
+REPO = Path(__file__).resolve().parents[1]
 
 logger = logging.getLogger("rework_levels")
 

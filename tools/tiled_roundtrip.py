@@ -1,6 +1,6 @@
 """Check that a level round-trips through the Tiled map editor unchanged in play.
 
-Usage: ``python tools/tiled_roundtrip.py LEVEL [--seconds S] [--route json|tmx|both] [--keep]``;
+Usage: ``python -m tools.tiled_roundtrip LEVEL [--seconds S] [--route json|tmx|both] [--keep]``;
 LEVEL is a file or a shipped level's name or number. Tiled (``tiled``, run headless) exports
 the level as JSON, and as TMX and back; each result must load as the same level (apart from
 its path) and play the same trace for S seconds (10) as ``python -m game simulate`` with the
@@ -15,20 +15,18 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-
-from game.cli_common import bounded_float, one_line, one_line_errors  # noqa: E402
-from game.cli_simulate import MAX_SECONDS  # noqa: E402
-from game.level import LevelError, load_level, resolve_level  # noqa: E402
-from game.tiled_roundtrip import (  # noqa: E402
+from game.cli_common import bounded_float, one_line, one_line_errors
+from game.cli_simulate import MAX_SECONDS
+from game.level import LevelError, load_level, resolve_level
+from game.tiled_roundtrip import (
     DEFAULT_SECONDS,
     ROUTES,
     RoundTripError,
     round_trip,
     work_folder,
 )
+
+REPO = Path(__file__).resolve().parents[1]
 
 PROG = "tiled_roundtrip"
 

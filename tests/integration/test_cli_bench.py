@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from game.bench import cli
-from game.bench.measure import Progress
+from benchmarks.harness import cli
+from benchmarks.harness.measure import Progress
 from game.level import shipped_levels
 
 REPO = Path(__file__).resolve().parents[2]

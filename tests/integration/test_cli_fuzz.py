@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks.harness.cli import UsageError as BenchUsage
+from benchmarks.harness.cli import options_from
+from benchmarks.harness.scenario import load_sandbox
 from game.__main__ import _parser
-from game.bench.cli import UsageError as BenchUsage
-from game.bench.cli import options_from
-from game.bench.scenario import load_sandbox
 from game.cli_simulate import UsageError as SimulateUsage
 from game.cli_simulate import _check
 

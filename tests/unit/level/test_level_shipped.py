@@ -28,7 +28,6 @@ from tests.helpers.level import valid_map, write
 
 SHIPPED = shipped_levels()
 DOCS = REPO_ROOT / "docs" / "levels.md"
-TOOLS = REPO_ROOT / "tools"
 
 
 def _level(stem: str) -> Level:
@@ -271,12 +270,9 @@ def test_level_package_imports_no_arcade_or_pymunk() -> None:
 
 
 def test_rock_placement_follows_seed_002() -> None:
-    sys.path.insert(0, str(TOOLS))
-    try:
-        import make_rockfield
-    finally:
-        sys.path.remove(str(TOOLS))
     import random
+
+    from tools import make_rockfield
 
     keep_out = [(400.0, 300.0, 50.0)]
     rocks = make_rockfield.place_rocks(

@@ -202,7 +202,7 @@ def test_the_bound_arguments_are_the_behaviours_own_while_pushable_rocks_move() 
 def test_the_fused_step_equals_it_on_the_smallest_crowds(agents: int) -> None:
     # Given the sandbox shrunk to the player alone, and to one and four other agents (its
     # currents, pushable rocks and walls stay)
-    from game.bench.levels import scaled_level
+    from benchmarks.harness.levels import scaled_level
 
     level = scaled_level(load_level(resolve_level("sandbox")), agents)
     fused, plain = World(level), World(level, debug=True)

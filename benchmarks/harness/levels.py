@@ -1,6 +1,6 @@
 """Whole levels, ours against the seed-style reference: ``World.step`` against one
-:class:`~game.bench.reference.Vehicle` object per agent on the same level, with the same pymunk
-space stepping under both.
+:class:`~benchmarks.harness.reference.Vehicle` object per agent on the same level, with the
+same pymunk space stepping under both.
 
 The reference runs any level: each vehicle follows its own path (seed 001, every segment
 tried), reads the summed current of every flow region holding it (seed 003, nearest cell),

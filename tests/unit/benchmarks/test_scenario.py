@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from game.bench.reference import DT
-from game.bench.scenario import WEIGHTS, Scenario, build_scenario, load_sandbox
+from benchmarks.harness.reference import DT
+from benchmarks.harness.scenario import WEIGHTS, Scenario, build_scenario, load_sandbox
 from game.world import World
 from steering import FollowPath, Weighted
 

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from game.bench.results import fit_exponent
-from game.bench.timing import (
+from benchmarks.harness.results import fit_exponent
+from benchmarks.harness.timing import (
     STEP_LIMIT_S,
     ReferenceTiming,
     predict_step_seconds,

@@ -1,11 +1,12 @@
-"""The benchmark: the steering core against a seed-style reference on the sandbox scenario.
+"""The benchmark of ``python -m game bench``: the steering core and ``World.step`` against a
+seed-style reference on the sandbox scenario and on whole levels.
 
-Pure (no arcade; :mod:`game.bench.frames` imports it only when whole frames are measured).
-``python -m game bench`` runs it (:mod:`game.bench.cli`: the measuring in
-:mod:`game.bench.timing`, the whole run in :mod:`game.bench.measure`, the result model and its
-JSON in :mod:`game.bench.results`, the table in :mod:`game.bench.report`); the reference engine
-is :mod:`game.bench.reference`, the shared starting state :mod:`game.bench.scenario`. Names are
-loaded on first use, so the command line does not pay for pymunk and SciPy until it benches.
+Pure (no arcade; :mod:`.frames` imports it only when whole frames are measured).
+``python -m game bench`` (or ``python -m benchmarks.harness``) runs it (:mod:`.cli`: the
+measuring in :mod:`.timing`, the whole run in :mod:`.measure`, the result model and its JSON in
+:mod:`.results`, the table in :mod:`.report`); the reference engine is :mod:`.reference`, the
+shared starting state :mod:`.scenario`. Names are loaded on first use, so the command line does
+not pay for pymunk and SciPy until it benches.
 """
 
 from __future__ import annotations

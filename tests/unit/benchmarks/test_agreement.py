@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from pymunk import Vec2d
 
-from game.bench.reference import SeedFlowField, SeedObstacle, SeedPath, Vehicle
+from benchmarks.harness.reference import SeedFlowField, SeedObstacle, SeedPath, Vehicle
 from steering import (
     AgentGroup,
     AvoidObstacles,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from game.bench.levels import LevelReference, scaled_level, time_level
+from benchmarks.harness.levels import LevelReference, scaled_level, time_level
 from game.level import load_level, resolve_level, shipped_levels
 
 
@@ -58,7 +58,7 @@ def test_time_level_times_both_engines_on_the_same_crowd() -> None:
 
 
 def test_each_block_of_ours_after_the_first_starts_warm(monkeypatch: pytest.MonkeyPatch) -> None:
-    from game.bench import levels as bench_levels
+    from benchmarks.harness import levels as bench_levels
     from game.world import World
 
     steps: list[int] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pymunk import Vec2d
 
-from game.bench.reference import SeedPath, Vehicle, get_normal_point
+from benchmarks.harness.reference import SeedPath, Vehicle, get_normal_point
 
 UNLIMITED = 1e9
 

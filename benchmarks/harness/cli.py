@@ -3,11 +3,11 @@
 For each crowd size N (agents in the world, the player included; N - 1 of them are steered)
 it reports the median ms per step of the reference (steering; steering + physics) and of ours
 (the core's steering; the real ``World.step`` at stagger 1 and each other ``--stagger``), as
-:mod:`game.bench.timing` measures them.
+:mod:`benchmarks.harness.timing` measures them.
 
-It prints a Markdown table (:mod:`game.bench.report`) with the ratio reference / ours ("x
+It prints a Markdown table (:mod:`benchmarks.harness.report`) with the ratio reference / ours ("x
 faster") beside each pair and, per series, the exponent k of a least-squares fit ``ms ~ N^k``
-over the sizes. ``--json FILE`` writes the same (its keys: :mod:`game.bench.results`).
+over the sizes. ``--json FILE`` writes the same (its keys: :mod:`benchmarks.harness.results`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The bench's measuring: the seed-style reference and our core and ``World.step``, timed.
 
-* The reference (:mod:`game.bench.reference`): steering = every vehicle's forces; steering +
+* The reference (:mod:`benchmarks.harness.reference`): steering = every vehicle's forces; steering +
   physics = forces + the seeds' Euler integration. It runs only while one of its steps stays
   under :data:`STEP_LIMIT_S`: the first step at each size is timed on its own, the next size's
   step is predicted from it by the quadratic growth of separation, and a size whose prediction
@@ -94,7 +94,7 @@ def _nothing() -> None:
 
 
 class ReferenceEngine(Protocol):
-    """What :func:`time_reference` steps (:class:`~game.bench.reference.SeedWorld`)."""
+    """What :func:`time_reference` steps (:class:`~benchmarks.harness.reference.SeedWorld`)."""
 
     def forces(self) -> list[Vec2d]:
         """Every vehicle's steering force."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pymunk import Vec2d
 
-from game.bench.reference import DT, SeedFlowField, SeedWorld, Vehicle, Weights
+from benchmarks.harness.reference import DT, SeedFlowField, SeedWorld, Vehicle, Weights
 
 
 def grid() -> SeedFlowField:

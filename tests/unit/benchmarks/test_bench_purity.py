@@ -9,10 +9,11 @@ import sys
 def test_the_bench_package_imports_no_graphics() -> None:
     code = (
         "import sys\n"
-        "import game.bench, game.bench.reference, game.bench.scenario\n"
-        "import game.bench.cli, game.bench.measure, game.bench.report, game.bench.results\n"
-        "import game.bench.timing, game.bench.frames, game.bench.behaviours\n"
-        "from game.bench import Vehicle, build_scenario\n"
+        "import benchmarks.harness, benchmarks.harness.reference, benchmarks.harness.scenario\n"
+        "import benchmarks.harness.cli, benchmarks.harness.measure, benchmarks.harness.report\n"
+        "import benchmarks.harness.results, benchmarks.harness.timing, benchmarks.harness.frames\n"
+        "import benchmarks.harness.behaviours\n"
+        "from benchmarks.harness import Vehicle, build_scenario\n"
         "bad = sorted(m for m in ('arcade', 'pyglet') if m in sys.modules)\n"
         "assert not bad, bad\n"
     )

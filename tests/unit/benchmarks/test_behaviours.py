@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from game.bench import behaviours, cli
-from game.bench.behaviours import (
+from benchmarks.harness import behaviours, cli
+from benchmarks.harness.behaviours import (
     BEHAVIOUR_SIZES,
     WALLS,
     Scene,
@@ -132,7 +132,7 @@ def test_the_flag_adds_the_section_to_the_report_and_the_json(
 
 
 def test_behaviours_with_quick_uses_tiny_sizes() -> None:
-    from game.bench.scenario import load_sandbox
+    from benchmarks.harness.scenario import load_sandbox
 
     options = cli.options_from(_parse(["--quick", "--behaviours"]), load_sandbox())
     assert options.behaviour_sizes == behaviours.QUICK_BEHAVIOUR_SIZES

@@ -17,10 +17,10 @@
 * ``exponents``: ``ours_steering``, ``ours_world`` (per stagger), ``reference_steering``,
   ``reference_total`` (null with fewer than two sizes);
 * ``notes``: what was skipped and why;
-* ``frames``: the whole-frame measurement with ``--frames`` (see :mod:`game.bench.frames`),
+* ``frames``: the whole-frame measurement with ``--frames`` (see :mod:`benchmarks.harness.frames`),
   else null;
 * ``behaviours``: with ``--behaviours`` (or ``--behaviour-sizes``), each behaviour of the
-  steering vocabulary timed on its own (see :mod:`game.bench.behaviours`): ``sizes``,
+  steering vocabulary timed on its own (see :mod:`benchmarks.harness.behaviours`): ``sizes``,
   ``rocks``, ``walls``, ``steps``, ``warmup`` and ``rows`` of ``behaviour``, ``detail``,
   ``agents``, ``median_ms``, ``p95_ms``, ``steps``; else null;
 * ``profile``: the profile file written with ``--profile``, else null.

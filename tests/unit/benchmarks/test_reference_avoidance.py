@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pymunk import Vec2d
 
-from game.bench.reference import AVOID_FORCE_SCALE, SeedObstacle, Vehicle
+from benchmarks.harness.reference import AVOID_FORCE_SCALE, SeedObstacle, Vehicle
 
 # Box at half speed: 50 + 0.5 * 50 = 75 px; multiplier for a rock centre 40 px ahead:
 # 1.5 + (75 - 40) / 75; braking (10 - 40) * 0.6.

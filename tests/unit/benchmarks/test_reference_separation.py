@@ -7,7 +7,7 @@ import math
 import pytest
 from pymunk import Vec2d
 
-from game.bench.reference import Vehicle
+from benchmarks.harness.reference import Vehicle
 
 UNLIMITED = 1e9
 
