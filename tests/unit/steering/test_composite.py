@@ -236,3 +236,40 @@ def test_with_no_writable_folder_a_composite_compiles_uncached(tmp_path: Path) -
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+def test_the_parallel_loop_writes_what_the_serial_one_writes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Given a tree whose parts keep memory and write debug rows (path progress, an avoidance
+    # side, neighbour counts), on twin crowds
+    from steering import AvoidObstacles, FollowPath, Obstacles, Path, Separate
+
+    rng = np.random.default_rng(9)
+    n = 600
+    path = Path([(0.0, 0.0), (400.0, 0.0), (400.0, 400.0)], radius=15.0)
+    rocks = Obstacles.create(rng.uniform(0, 400, (40, 2)), rng.uniform(5, 20, 40))
+    results = []
+    for parallel_from in (10**9, 1):
+        monkeypatch.setattr(composite, "PARALLEL_MIN", parallel_from)
+        crowd = AgentGroup.create(
+            np.random.default_rng(1).uniform(0, 400, (n, 2)),
+            np.random.default_rng(2).normal(0, 40, (n, 2)),
+        )
+        tree = TruncatedRunningSum(
+            [AvoidObstacles(rocks), Separate(20.0), Masked(FollowPath(path), np.arange(n) % 3 > 0)]
+        )
+        debug: Debug = {}
+        force = np.concatenate([tree(crowd, 1 / 60, debug) for _ in range(3)])
+        memory = {k: v.copy() for k, v in crowd.state.items()}
+        results.append((force, memory, {k: np.asarray(v).copy() for k, v in debug.items()}))
+    # When the same steps run serially and across cores, then every force, memory column and
+    # debug array is the same
+    (f1, m1, d1), (f2, m2, d2) = results
+    np.testing.assert_array_equal(f1, f2)
+    assert m1.keys() == m2.keys() and d1.keys() == d2.keys()
+    for key in m1:
+        np.testing.assert_array_equal(m1[key], m2[key])
+    for key in d1:
+        np.testing.assert_array_equal(d1[key], d2[key])
+    assert np.isfinite(m1["path.progress"][np.arange(n) % 3 > 0]).all()

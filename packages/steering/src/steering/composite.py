@@ -599,49 +599,50 @@ def _emit(
     raise ValueError(f"composite: unknown node kind {kind!r}")
 
 
+def _chunk(params: list[str], src: _Source, x: str, y: str, *, searches: bool) -> list[str]:
+    """The shape's loop over agents ``lo`` to ``hi`` with one scratch buffer ``buf``: what both
+    loop functions call, the parallel one once per chunk of agents. (Inside numba's ``prange``
+    a write through an array held in a tuple is lost, numba 0.68; in a function of its own,
+    called from the parallel loop, it is not.)"""
+    pick = "agent_at(order_ints, order_floats, s)" if searches else "s"
+    extra = ["order_ints", "order_floats"] if searches else []
+    return [
+        f"def chunk(lo, hi, buf, {', '.join([*params, *extra])}):",
+        *src.before,
+        "    for s in range(lo, hi):",
+        f"        i = {pick}",
+        *[line[4:] for line in src.body],
+        f"        out[i, 0] = {x}",
+        f"        out[i, 1] = {y}",
+    ]
+
+
 def _function(
-    name: str,
-    params: list[str],
-    loop: str,
-    thread: str,
-    src: _Source,
-    x: str,
-    y: str,
-    *,
-    searches: bool,
-    moves: bool,
+    name: str, params: list[str], parallel: bool, *, searches: bool, moves: bool
 ) -> list[str]:
-    """One loop function of a shape's module: serial (``range``, one scratch buffer) or
-    across cores (``prange``, a buffer per thread; numba's thread id in a cached serial
+    """One loop function of a shape's module: serial (one scratch buffer) or across cores
+    (a chunk of agents an iteration, a buffer per thread; numba's thread id in a cached serial
     function crashes the process that loads it, the threading layer not being started); with
     ``moves``, integrating the agents after the forces."""
-    if searches:
-        params = [*params, "order_ints", "order_floats", "scratch"]
-        pick = [
-            f"        buf = scratch[{thread}]",
-            "            i = agent_at(order_ints, order_floats, s)",
+    args = [*params, "order_ints", "order_floats"] if searches else params
+    outer = [*args, "scratch"] if searches else args
+    if moves:
+        outer = [*outer, "move", "dt", "rate", "turns", "width", "height"]
+    buf = "scratch[numba.get_thread_id()]" if parallel else "scratch[0]"
+    if not searches:
+        buf = "out"  # no part searches neighbours: ``out`` stands for the unused buffer
+    lines = [f"def {name}({', '.join(outer)}):", "    n = a_pos.shape[0]"]
+    if parallel:
+        lines += [
+            "    for c in prange((n + CHUNK - 1) // CHUNK):",
+            f"        chunk(c * CHUNK, min(n, (c + 1) * CHUNK), {buf}, {', '.join(args)})",
         ]
     else:
-        # No part searches neighbours: index order, and ``out`` stands for the unused buffer.
-        pick = ["        buf = out", "            i = s"]
-    if moves:
-        params = [*params, "move", "dt", "rate", "turns", "width", "height"]
-    lines = [
-        f"def {name}({', '.join(params)}):",
-        *src.before,
-        "    n = a.pos.shape[0]",
-        f"    for c in {loop}((n + CHUNK - 1) // CHUNK):",
-        pick[0],
-        "        for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):",
-        pick[1],
-        *src.body,
-        f"            out[i, 0] = {x}",
-        f"            out[i, 1] = {y}",
-    ]
+        lines.append(f"    chunk(0, n, {buf}, {', '.join(args)})")
     if moves:
         lines += [
-            f"    for i in {loop}(n):",
-            "        move_row(a.pos, a.vel, a.heading, a.max_speed, a.mass, rate, out, dt,",
+            f"    for i in {'prange' if parallel else 'range'}(n):",
+            "        move_row(a_pos, a_vel, a_heading, a_max_speed, a_mass, rate, out, dt,",
             "                 move > 1, turns, width, height, i)",
         ]
     return lines
@@ -672,36 +673,19 @@ def source_of(shape: Shape) -> str:
         "CHUNK = 256",
         "",
         "",
-        *_function("run", params, "range", "0", src, x, y, searches=searches, moves=False),
+        *_chunk(params, src, x, y, searches=searches),
         "",
         "",
-        *_function(
-            "run_parallel",
-            params,
-            "prange",
-            "numba.get_thread_id()",
-            src,
-            x,
-            y,
-            searches=searches,
-            moves=False,
-        ),
+        *_function("run", params, False, searches=searches, moves=False),
         "",
         "",
-        *_function("run_moving", params, "range", "0", src, x, y, searches=searches, moves=True),
+        *_function("run_parallel", params, True, searches=searches, moves=False),
         "",
         "",
-        *_function(
-            "run_moving_parallel",
-            params,
-            "prange",
-            "numba.get_thread_id()",
-            src,
-            x,
-            y,
-            searches=searches,
-            moves=True,
-        ),
+        *_function("run_moving", params, False, searches=searches, moves=True),
+        "",
+        "",
+        *_function("run_moving_parallel", params, True, searches=searches, moves=True),
         "",
     ]
     return "\n".join(lines)
@@ -836,6 +820,8 @@ def compiled(shape: Shape) -> Kernel:
         "nogil": True,
         "_nrt": False,
     }
+    # The chunk is compiled as its own function (not inlined into the parallel loop).
+    namespace["chunk"] = numba.njit(**options)(namespace["chunk"])
     kernel = Kernel(
         _searches(shape),
         numba.njit(**options)(namespace["run"]),

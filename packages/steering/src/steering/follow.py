@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 from . import _kern as kern
 from . import _pathkern as pk
 from ._checks import finite, non_negative
-from ._jit import njit, prange, rows_kernel_leaf
+from ._jit import njit, njit_leaf, prange, rows_kernel_leaf
 from ._kern import hypot
 from ._pathkern import P_CLOSED, P_LENGTH, P_LIVE, P_RADIUS, P_UID, P_VERSION, S_RADIUS, S_UX, S_UY
 from .agents import UNSET, AgentGroup
@@ -654,8 +654,32 @@ def _follow_rows(
         dbg,
         flags,
     )
+    n = force.shape[0]
     edited = 0
-    for i in prange(force.shape[0]):
+    for c in prange((n + _CHUNK - 1) // _CHUNK):
+        edited += _follow_chunk(c * _CHUNK, min(n, (c + 1) * _CHUNK), a, r, second, force, flags)
+    return edited
+
+
+#: Agents per call of :func:`_follow_chunk` from a parallel loop.
+_CHUNK = 256
+
+
+@njit_leaf
+def _follow_chunk(
+    lo: int,
+    hi: int,
+    a: AgentCols,
+    r: FollowRecord,
+    second: bool,
+    force: FloatArray,
+    flags: NDArray[np.uint8],
+) -> int:
+    """:func:`follow_agent` for agents ``lo`` to ``hi`` (see :func:`_follow_rows`): a function
+    of its own, since inside numba's ``prange`` a write through an array held in a tuple is
+    lost (numba 0.68). Returns how many it flagged."""
+    edited = 0
+    for i in range(lo, hi):
         if second and flags[i] != _EDITED:
             continue
         flags[i] = 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -18,10 +18,11 @@ from numpy.typing import ArrayLike, NDArray
 from . import _kern as kern
 from ._checks import all_finite, choice, float_array, instance, non_negative, positive
 from ._grid import Grid, build_grid, cell_span
-from ._jit import njit, njit_leaf, prange, rows_kernel
+from ._jit import njit, njit_leaf, prange, rows_kernel, rows_kernel_leaf
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import Debug
+from .composite import AgentCols, RowPart, row_function
 from .debug import AvoidDebug, write
 from .vec import EPSILON, FloatArray
 
@@ -320,8 +321,121 @@ def _box_length_rows(
         out[i] = _box_length(vel[i, 0], vel[i, 1], max_speed[i], min_box_length)
 
 
+class AvoidRecord(NamedTuple):
+    """:class:`AvoidObstacles`' parameters, rocks and agents' memory for one call."""
+
+    side_col: FloatArray
+    """(N,) memory: the side each agent last passed a rock on (+1 left, -1 right, 0)."""
+    timer_col: FloatArray
+    """(N,) memory: how long that side is kept, s."""
+    centers: FloatArray
+    """(M, 2) the rocks' centres."""
+    radii: FloatArray
+    """(M,) their radii."""
+    start: IntArray
+    """The rocks' grid: bucket starts."""
+    items: IntArray
+    """The rocks in bucket order."""
+    x0: float
+    """The grid's origin x."""
+    y0: float
+    """Its origin y."""
+    inv: float
+    """Its inverse cell size."""
+    nx: int
+    """Its cells across."""
+    ny: int
+    """Its cells up."""
+    pad: float
+    """How far a rock may reach past its cell."""
+    rmax: float
+    """The largest rock radius."""
+    min_box_length: float
+    """px."""
+    braking_weight: float
+    """Buckland's braking weight."""
+    force_scale: float
+    """The force per px of overlap."""
+    side_memory: float
+    """s."""
+    margin: float
+    """px added to the agent's radius."""
+    tie: float
+    """A dead-ahead rock's side: +1 left, -1 right, 0 by parity."""
+    dt: float
+    """The step, s."""
+    rec: FloatArray
+    """(N, 14) debug rows when asked, else (0, 14)."""
+
+
+@row_function
+def avoid_agent(i: int, a: AgentCols, r: AvoidRecord) -> tuple[float, float]:
+    """Agent ``i``'s avoidance (see :class:`AvoidObstacles`): box, closest rock, side (with
+    memory), force, debug row."""
+    px, py = a.pos[i, 0], a.pos[i, 1]
+    hx, hy = _heading(a.heading[i, 0], a.heading[i, 1])
+    box_len = _box_length(a.vel[i, 0], a.vel[i, 1], a.max_speed[i], r.min_box_length)
+    rad = a.radius[i]
+    half_w = (rad if rad > 0.0 else 0.0) + r.margin
+    bj, cx, cy, r_exp, ip, gap = _closest_rock(
+        px, py, hx, hy, half_w, box_len, r.centers, r.radii, r.start, r.items,
+        r.x0, r.y0, r.inv, r.nx, r.ny, r.pad, r.rmax,
+    )  # fmt: skip
+    side_mem = _sign(r.side_col[i])
+    timer = r.timer_col[i] - (r.dt if r.dt > 0.0 else 0.0)
+    if not timer > 0.0:
+        timer = 0.0
+    side = 0.0
+    lx = ly = 0.0
+    if bj >= 0:
+        # The remembered side while its timer runs, else away from the center; a rock
+        # dead ahead goes to the tie-break.
+        if r.timer_col[i] > 0.0:
+            side = side_mem
+        if side == 0.0 and abs(cy) > 1e-9 * max(r_exp, 1.0):
+            side = -_sign(cy)
+        if side == 0.0:
+            side = r.tie if r.tie != 0.0 else (1.0 if i % 2 == 0 else -1.0)
+        multiplier = 1.0 + (box_len - min(gap, box_len)) / box_len
+        lateral = side * (r_exp + side * cy) * multiplier
+        braking = (r_exp - cx) * r.braking_weight
+        lx, ly = kern.truncate(braking * r.force_scale, lateral * r.force_scale, a.max_force[i])
+        # Back to world space: heading * braking + left * lateral (a rotation: the
+        # truncation holds).
+        fo_x = hx * lx - hy * ly
+        fo_y = hx * ly + hy * lx
+        r.side_col[i] = side
+        r.timer_col[i] = r.side_memory
+    else:
+        fo_x = 0.0
+        fo_y = 0.0
+        r.side_col[i] = side_mem if timer > 0.0 else 0.0
+        r.timer_col[i] = timer
+    if r.rec.shape[0] > 0:
+        r.rec[i, 0] = bj
+        r.rec[i, 1] = box_len
+        r.rec[i, 2] = lx
+        r.rec[i, 3] = ly
+        r.rec[i, 4] = side
+        r.rec[i, 5] = ip if bj >= 0 else -1.0
+        # Box corners: rear right, front right, front left, rear left.
+        sx, sy = -hy * half_w, hx * half_w
+        fx, fy = px + hx * box_len, py + hy * box_len
+        r.rec[i, 6], r.rec[i, 7] = px - sx, py - sy
+        r.rec[i, 8], r.rec[i, 9] = fx - sx, fy - sy
+        r.rec[i, 10], r.rec[i, 11] = fx + sx, fy + sy
+        r.rec[i, 12], r.rec[i, 13] = px + sx, py + sy
+    return fo_x, fo_y
+
+
+@row_function
+def avoid_row(i: int, a: AgentCols, r: AvoidRecord, buf: FloatArray) -> tuple[float, float]:
+    """Agent ``i``'s avoidance force in a composite."""
+    return avoid_agent(i, a, r)
+
+
 @dataclass
-class AvoidObstacles:
+class AvoidObstacles(RowPart):
     """Steer around circular obstacles ahead: Buckland's detection box, compiled per agent.
 
     Each agent sweeps a box ahead along its heading, ``L = min_box_length * (1 + speed /
@@ -378,6 +492,9 @@ class AvoidObstacles:
             (-1), or "parity" (even agent index left, odd right, so a crowd splits).
     """
 
+    ROW = avoid_row
+    ROW_RECORD = AvoidRecord
+
     obstacles: Obstacles
     min_box_length: float = 50.0
     braking_weight: float = 0.2
@@ -401,30 +518,31 @@ class AvoidObstacles:
         _box_length_rows(agents.n)(agents.vel, agents.max_speed, self.min_box_length, out)
         return out
 
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) avoidance forces; zero for agents with nothing in their box.
+    def bind(self, agents: AgentGroup, dt: float, debug: bool) -> AvoidRecord:
+        """This call's record.
 
-        Debug keys: ``avoid.box`` (N, 4, 2) box corners (rear right, front right, front left,
-        rear left), ``avoid.obstacle`` (N,) index of the rock reacted to or -1,
-        ``avoid.length`` (N,) box length, ``avoid.local`` (N, 2) force in local space
-        (braking, lateral) in px/s^2 after truncation, ``avoid.side`` (N,) side used (0: none),
-        ``avoid.intersection`` (N,) the seed's closest intersection x, px ahead (-1: none).
+        Debug output (:class:`~steering.debug.AvoidDebug`): the box corners (rear right,
+        front right, front left, rear left), the rock reacted to or -1, the box length, the
+        force in local space (braking, lateral) after truncation, the side used (0: none) and
+        the seed's closest intersection x, px ahead (-1: none).
         """
-        n = agents.n
-        out = np.empty((n, 2))
-        rec = np.empty((n if debug is not None else 0, _REC))
-        _avoid_rows(n)(*self.kernel_args(agents, dt), out, rec)
-        if debug is not None:
-            record = AvoidDebug(
-                box=rec[:, 6:].reshape(n, 4, 2),
-                obstacle=rec[:, 0].astype(np.intp),
-                length=rec[:, 1].copy(),
-                local=rec[:, 2:4].copy(),
-                side=rec[:, 4].copy(),
-                intersection=rec[:, 5].copy(),
-            )
-            write(record, debug)
-        return out
+        args = self.kernel_args(agents, dt)
+        rec = np.full((agents.n, _REC), np.nan) if debug else _NO_REC
+        return AvoidRecord._make((*args[6:26], rec))
+
+    def report(self, agents: AgentGroup, record: AvoidRecord, debug: Debug) -> None:
+        """Write :class:`~steering.debug.AvoidDebug`."""
+        rec = record.rec
+        n = rec.shape[0]
+        out = AvoidDebug(
+            box=rec[:, 6:].reshape(n, 4, 2),
+            obstacle=np.where(np.isnan(rec[:, 0]), -1, rec[:, 0]).astype(np.intp),
+            length=rec[:, 1].copy(),
+            local=rec[:, 2:4].copy(),
+            side=rec[:, 4].copy(),
+            intersection=rec[:, 5].copy(),
+        )
+        write(out, debug)
 
     def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
         """The arguments of :func:`steering.kernels.avoid_obstacles_rows` before ``out`` and
@@ -466,6 +584,8 @@ class AvoidObstacles:
             float(dt),
         )
 
+
+_NO_REC = np.zeros((0, _REC))
 
 #: Side for a dead-ahead rock with no remembered side: +1 left, -1 right, 0 by parity.
 _TIE = {"left": 1.0, "right": -1.0, "parity": 0.0}
@@ -559,7 +679,7 @@ def _sign(x: float) -> float:
     return 0.0
 
 
-@rows_kernel
+@rows_kernel_leaf
 def _avoid_rows(
     pos: FloatArray,
     vel: FloatArray,
@@ -590,60 +710,25 @@ def _avoid_rows(
     out: FloatArray,
     rec: FloatArray,
 ) -> None:
-    """One agent per iteration: box, closest rock, side (with memory), forces, debug row."""
-    record = rec.shape[0] > 0
-    step = dt if dt > 0.0 else 0.0
-    for i in prange(pos.shape[0]):
-        px, py = pos[i, 0], pos[i, 1]
-        hx, hy = _heading(heading[i, 0], heading[i, 1])
-        box_len = _box_length(vel[i, 0], vel[i, 1], max_speed[i], min_box_length)
-        rad = radius[i]
-        half_w = (rad if rad > 0.0 else 0.0) + margin
-        bj, cx, cy, r_exp, ip, gap = _closest_rock(
-            px, py, hx, hy, half_w, box_len, centers, radii, start, items,
-            x0, y0, inv, nx, ny, pad, rmax,
-        )  # fmt: skip
-        side_mem = _sign(side_col[i])
-        timer = timer_col[i] - step
-        if not timer > 0.0:
-            timer = 0.0
-        side = 0.0
-        lx = ly = 0.0
-        if bj >= 0:
-            # The remembered side while its timer runs, else away from the center; a rock
-            # dead ahead goes to the tie-break.
-            if timer_col[i] > 0.0:
-                side = side_mem
-            if side == 0.0 and abs(cy) > 1e-9 * max(r_exp, 1.0):
-                side = -_sign(cy)
-            if side == 0.0:
-                side = tie if tie != 0.0 else (1.0 if i % 2 == 0 else -1.0)
-            multiplier = 1.0 + (box_len - min(gap, box_len)) / box_len
-            lateral = side * (r_exp + side * cy) * multiplier
-            braking = (r_exp - cx) * braking_weight
-            lx, ly = kern.truncate(braking * force_scale, lateral * force_scale, max_force[i])
-            # Back to world space: heading * braking + left * lateral (a rotation: the
-            # truncation holds).
-            out[i, 0] = hx * lx - hy * ly
-            out[i, 1] = hx * ly + hy * lx
-            side_col[i] = side
-            timer_col[i] = side_memory
-        else:
-            out[i, 0] = 0.0
-            out[i, 1] = 0.0
-            side_col[i] = side_mem if timer > 0.0 else 0.0
-            timer_col[i] = timer
-        if record:
-            rec[i, 0] = bj
-            rec[i, 1] = box_len
-            rec[i, 2] = lx
-            rec[i, 3] = ly
-            rec[i, 4] = side
-            rec[i, 5] = ip if bj >= 0 else -1.0
-            # Box corners: rear right, front right, front left, rear left.
-            sx, sy = -hy * half_w, hx * half_w
-            fx, fy = px + hx * box_len, py + hy * box_len
-            rec[i, 6], rec[i, 7] = px - sx, py - sy
-            rec[i, 8], rec[i, 9] = fx - sx, fy - sy
-            rec[i, 10], rec[i, 11] = fx + sx, fy + sy
-            rec[i, 12], rec[i, 13] = px + sx, py + sy
+    """:func:`avoid_agent` over every agent, for the world's fused step
+    (:mod:`steering.kernels`), which passes :meth:`AvoidObstacles.kernel_args`."""
+    a = AgentCols(pos, vel, max_speed, max_force, radius, max_speed, heading)
+    r = AvoidRecord(
+        side_col, timer_col, centers, radii, start, items, x0, y0, inv, nx, ny, pad, rmax,
+        min_box_length, braking_weight, force_scale, side_memory, margin, tie, dt, rec,
+    )  # fmt: skip
+    n = pos.shape[0]
+    for c in prange((n + CHUNK - 1) // CHUNK):
+        _avoid_chunk(c * CHUNK, min(n, (c + 1) * CHUNK), a, r, out)
+
+
+#: Agents per call of a chunk function from a parallel loop.
+CHUNK = 256
+
+
+@njit_leaf
+def _avoid_chunk(lo: int, hi: int, a: AgentCols, r: AvoidRecord, out: FloatArray) -> None:
+    """:func:`avoid_agent` for agents ``lo`` to ``hi``: a function of its own, since inside
+    numba's ``prange`` a write through an array held in a tuple is lost (numba 0.68)."""
+    for i in range(lo, hi):
+        out[i, 0], out[i, 1] = avoid_agent(i, a, r)
