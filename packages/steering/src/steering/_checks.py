@@ -176,9 +176,14 @@ def generator(name: str, value: Any) -> np.random.Generator:
     return value
 
 
+_BOOL = np.dtype(np.bool_)
+
+
 def mask(name: str, value: Any, n: int) -> np.ndarray:
     """``value`` as an (n,) boolean array. TypeError for another dtype (integers could be
     indices), ValueError for another length."""
+    if type(value) is np.ndarray and value.dtype is _BOOL and value.shape == (n,):
+        return value  # the common case, without NumPy's slower comparisons
     arr = value if type(value) is np.ndarray else np.asarray(value)
     if arr.dtype != np.bool_:
         raise TypeError(f"{name}: expected {n} booleans, got dtype {arr.dtype}")

@@ -444,7 +444,7 @@ class Masked:
         self, w: Any, view: AgentGroup, rows: NDArray[np.bool_] | None, name: str
     ) -> None:
         """Add this mask and its behaviour to a composite's walk (:mod:`steering.composite`)."""
-        selected = mask("Masked.mask", self.mask, view.n)
+        selected = mask("Masked.mask", self.mask, view.pos.shape[0])
         composite.add_node(w, "mask", 1, (selected,))
         inner = selected if rows is None else rows & selected
         composite.walk_child(w, self.behaviour, view, inner, "Masked.behaviour")

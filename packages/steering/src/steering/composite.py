@@ -179,7 +179,7 @@ class _Walk:
         self.agents = agents
         self.dt = dt
         self.debug = debug
-        self.n = agents.n
+        self.n = agents.pos.shape[0]
         self.shape: list[tuple[str, int, Any]] = []
         self.records: list[tuple[Any, ...]] = []
         #: Every record's fields in order: the compiled loop's arguments after the columns.
@@ -276,22 +276,32 @@ def _walk(w: _Walk, node: Any, view: AgentGroup, rows: NDArray[np.bool_] | None,
         node.composite_node(w, view, rows, name)
         return
     if kind == _ROW:
+        debug = w.debug is not None
         try:
-            record = node.bind(w.agents, w.dt, w.debug is not None)
+            record = node.bind(w.agents, w.dt, debug)
         except (TypeError, ValueError) as error:
             raise _renamed(error, type(node).__name__, name) from None
         if node.ORDERS and w.order is _NO_ORDER:
             w.order = Grid(record.grid_ints, record.grid_floats)
-        w.shape.append(("row", 0, type(node)))
+        w.shape.append(_ROW_ENTRIES.get(type(node)) or _row_entry(type(node)))
         w.records.append(record)
-        w.flat.extend(record)
-        if w.debug is not None:
+        w.flat += record
+        if debug:
             w.reports.append((node, record))
         return
     w.shape.append(("outside", 0, None))
     force = outside_force(node, view, rows, w.dt, w.debug, name)
     w.records.append((force,))
     w.flat.append(force)
+
+
+#: Each row part class's shape entry, made once (so that shapes compare by identity first).
+_ROW_ENTRIES: dict[type, tuple[str, int, Any]] = {}
+
+
+def _row_entry(kind: type) -> tuple[str, int, Any]:
+    entry = _ROW_ENTRIES[kind] = ("row", 0, kind)
+    return entry
 
 
 def _renamed(error: Exception, own: str, name: str) -> Exception:
@@ -386,11 +396,17 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
     """
     w = _Walk(agents, dt, debug)
     _walk(w, tree, agents, None, type(tree).__name__)
-    shape = tuple(w.shape)
     out = np.empty((w.n, 2))
-    kernel = _KERNELS.get(shape)
-    if kernel is None:
-        kernel = compiled(shape)
+    # The last shape of this tree, compared as a list (cheaper than hashing it again).
+    last = _LAST.get(id(tree))
+    if last is not None and last[0] == w.shape:
+        shape, kernel = last[1], last[2]
+    else:
+        shape = tuple(w.shape)
+        kernel = _KERNELS.get(shape) or compiled(shape)
+        if len(_LAST) > 4096:
+            _LAST.clear()
+        _LAST[id(tree)] = (w.shape, shape, kernel)
     _launch(kernel, agents, w.flat, out, w.order, move, dt)
     for node, record in w.reports:
         node.report(agents, record, debug)
@@ -399,6 +415,11 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
             if kind == "first":
                 write(PriorityDebug(w.records[k][1]), debug)
     return out
+
+
+#: Each tree's last shape, by the tree's id (compared whole, so a new tree given an old id
+#: finds another shape and looks its kernel up).
+_LAST: dict[int, tuple[list[tuple[str, int, Any]], Shape, Any]] = {}
 
 
 class Kernel(NamedTuple):
