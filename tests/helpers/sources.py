@@ -85,7 +85,7 @@ def source_of(node: ast.ImportFrom, package: str) -> str:
 
 def imported(tree: ast.AST, module: Module) -> list[tuple[int, str]]:
     """Every project module an import in ``tree`` names, with its line: ``import a.b``,
-    ``from a import b`` (``a``, and ``a.b`` when that is a module), relative imports resolved,
+    ``from a import b`` (``a.b`` when that is a module, else ``a``), relative imports resolved,
     module-level, function-local and ``TYPE_CHECKING`` imports alike."""
     found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
@@ -93,8 +93,27 @@ def imported(tree: ast.AST, module: Module) -> list[tuple[int, str]]:
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             src = source_of(node, module.package)
-            found.append((node.lineno, src))
-            found += [
-                (node.lineno, f"{src}.{a.name}") for a in node.names if is_module(f"{src}.{a.name}")
-            ]
+            subs = [f"{src}.{a.name}" for a in node.names if is_module(f"{src}.{a.name}")]
+            if len(subs) < len(node.names):  # some name is read from the module itself
+                found.append((node.lineno, src))
+            found += [(node.lineno, sub) for sub in subs]
     return [(line, name) for line, name in found if name.split(".")[0] in SOURCE_ROOTS]
+
+
+def typing_only(tree: ast.AST) -> set[int]:
+    """The lines of the imports under ``if TYPE_CHECKING:`` (never run: types only)."""
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for inner in node.body:
+                lines |= {
+                    n.lineno for n in ast.walk(inner) if isinstance(n, ast.Import | ast.ImportFrom)
+                }
+    return lines
+
+
+def owning_module(dotted: str) -> str | None:
+    """The project module ``dotted`` is or is in (``game.world.World``: ``game.world``)."""
+    while dotted and not is_module(dotted):
+        dotted = dotted.rpartition(".")[0]
+    return dotted or None
