@@ -30,10 +30,9 @@ BEING_FIXED: list[str] = [
     "packages/steering/src/steering/follow.py: _follow_rows",
     "packages/steering/src/steering/group.py: _align_rows",
     "packages/steering/src/steering/group.py: _flock_rows",
+    "packages/steering/src/steering/interpose.py: interpose",
     "packages/steering/src/steering/obstacles.py: _avoid_rows",
     "packages/steering/src/steering/obstacles.py: _closest_rock",
-    "packages/steering/src/steering/targets.py: _hide_grid_rows",
-    "packages/steering/src/steering/targets.py: interpose",
     "packages/steering/src/steering/walls.py: _candidate_rows",
 ]
 

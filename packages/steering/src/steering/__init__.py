@@ -28,12 +28,15 @@ from .combine import (
 from .flow import FlowField, FlowSource, FollowFlow, NoiseFlow
 from .follow import FollowPath, PathParam
 from .group import Align, Cohere, Flock, Separate
+from .hide import Hide
+from .interpose import Interpose
+from .match_velocity import MatchVelocity
 from .obstacles import AvoidObstacles, Obstacles
+from .offset_pursuit import OffsetPursuit, formation_offsets
 from .orientation import Face, LookWhereYouAreGoing
 from .path import DriftingPath, Path
 from .paths import PathSet
 from .queue import Queue
-from .targets import Hide, Interpose, MatchVelocity, OffsetPursuit, formation_offsets
 from .walls import Walls
 
 __all__ = [
