@@ -25,12 +25,14 @@ from .combine import (
     WeightedSum,
     step,
 )
-from .flow import FlowField, FlowSource, FollowFlow, NoiseFlow
+from .flow import FlowField
 from .follow import FollowPath, PathParam
+from .follow_flow import FlowSource, FollowFlow
 from .group import Align, Cohere, Flock, Separate
 from .hide import Hide
 from .interpose import Interpose
 from .match_velocity import MatchVelocity
+from .noise_flow import NoiseFlow
 from .obstacles import AvoidObstacles, Obstacles
 from .offset_pursuit import OffsetPursuit, formation_offsets
 from .orientation import Face, LookWhereYouAreGoing
