@@ -19,7 +19,6 @@ MAX_PARAMETERS = 16
 #: empty one.
 BEING_FIXED: list[str] = [
     "game/world/goals.py: mode_goals",
-    "game/world/think.py: _decide_modes",
     "packages/steering/src/steering/avoid_walls.py: _avoid_walls_rows",
     "packages/steering/src/steering/follow.py: _follow_rows",
     "packages/steering/src/steering/group.py: _align_rows",
