@@ -19,14 +19,12 @@ MAX_PARAMETERS = 16
 #: empty one.
 BEING_FIXED: list[str] = [
     "game/world/goals.py: mode_goals",
-    "packages/steering/src/steering/avoid_walls.py: _avoid_walls_rows",
     "packages/steering/src/steering/follow.py: _follow_rows",
     "packages/steering/src/steering/group.py: _align_rows",
     "packages/steering/src/steering/group.py: _flock_rows",
     "packages/steering/src/steering/interpose.py: interpose",
     "packages/steering/src/steering/obstacles.py: _avoid_rows",
     "packages/steering/src/steering/obstacles.py: _closest_rock",
-    "packages/steering/src/steering/walls.py: _candidate_rows",
 ]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
