@@ -87,7 +87,7 @@ def _edit(level: str, new: bool = False, size: tuple[int, int] | None = None) ->
 
             create_level_file(level, size or DEFAULT_SIZE)
         path = resolve_level(level)
-        from .views.editor import run_editor
+        from .views.app import run_editor
 
         return run_editor(path)
     except LevelError as err:

@@ -152,7 +152,7 @@ def render_scene(
     """Run a fresh ``cls`` for ``seconds`` of fixed steps in ``window`` and grab the frame."""
     import arcade
 
-    from game.lab.view import LabView
+    from game.views.lab import LabView
 
     view = LabView(window, cls, annotations=notes)
     window.show_view(view)

@@ -1,7 +1,7 @@
 """The Lab: every steering behaviour and every seed example as an interactive scene.
 
 Scenes (:mod:`game.lab.scenes`, one small file each) are pure NumPy and import no arcade;
-:mod:`game.lab.view` shows them in a window and :mod:`game.cli_lab` is ``python -m game lab``.
+:mod:`game.views.lab` shows them in a window and :mod:`game.cli_lab` is ``python -m game lab``.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ game's F1 overlay draws too (hide, interpose, formations, agent and wall avoidan
 matched velocity, orientation) are drawn by its functions (:mod:`game.render.debug_draw`);
 the rest, the seeds' drawings, are here, one function per behaviour family, each reading
 only the keys its behaviour documents. Rows with NaN (agents a behaviour skipped, e.g. under
-:class:`~steering.Masked`) are left out by :class:`~game.lab.sketch.Sketch`."""
+:class:`~steering.Masked`) are left out by :class:`~game.lab.canvas.Sketch`."""
 
 from __future__ import annotations
 
@@ -29,8 +29,8 @@ from steering.debug import (
     read,
 )
 
+from .canvas import Sketch
 from .scene import Scene
-from .sketch import Sketch
 
 __all__ = ["ANNOTATORS", "annotate"]
 

@@ -1,4 +1,4 @@
-"""Drawing a :class:`~game.lab.sketch.Sketch` with the game's batches: a handful of draw calls
+"""Drawing a :class:`~game.lab.canvas.Sketch` with the game's batches: a handful of draw calls
 whatever the scene holds."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from game.render.batch import DiscBatch, HairlineBatch, LineBatch, TriangleBatch
 
-from .sketch import Sketch
+from .canvas import Sketch
 
 if TYPE_CHECKING:
     import arcade

@@ -1,6 +1,6 @@
 """The Lab's scene framework: what every scene shares, so that a scene file only builds its
 agents and calls the steering core. Pure NumPy (no arcade): scenes run and are tested without
-a window; :mod:`game.lab.sketch` turns a scene into shapes and :mod:`game.lab.view` draws them.
+a window; :mod:`game.lab.sketch` turns a scene into shapes and :mod:`game.views.lab` draws them.
 """
 
 from __future__ import annotations

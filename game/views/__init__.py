@@ -10,7 +10,7 @@ from __future__ import annotations
 from game.progress import LevelRecord, Progress, ProgressStore, default_progress_path
 
 from .app import FIXED_RATE, GameApp, LevelEntry, create_window, level_key
-from .level import LevelView, open_editor_hook
+from .level import LevelView
 from .pause import PauseView
 from .result import ResultView
 from .title import TitleView
@@ -29,5 +29,4 @@ __all__ = [
     "create_window",
     "default_progress_path",
     "level_key",
-    "open_editor_hook",
 ]

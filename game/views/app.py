@@ -1,111 +1,52 @@
-"""The window and what every view shares: textures, sounds, progress and the level list.
+"""The router: what every view shares (textures, sounds, progress, the level list) and the one
+place that goes from one screen to the next.
 
-``GameApp`` is passed to each view (no module globals hold game state); it also knows how to
-go from one screen to the next (title, a level, the next level).
+``GameApp`` is passed to each view (no module globals hold game state). A view asks the app for
+the next screen (:meth:`GameApp.play`, :meth:`GameApp.show_pause`, ...) and imports no other
+view: only this module makes views, so the views never import each other in a circle. The
+window itself is :mod:`game.views.window`'s, the level list :mod:`game.views.entries`'.
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import arcade
 
-from game.clock import DT
-from game.level import Level, LevelError, load_level, shipped_levels
+from game.level import Level, LevelError
 from game.level.text import shown
 from game.progress import ProgressStore
 from game.recording import RunRecorder
 from game.render.bank import TextureBank
-from game.render.theme import BACKGROUND
 
+from .entries import LevelEntry, level_entry, level_key, shipped_entries
 from .sound import Sounds
+from .window import FIXED_FRAME_CAP, FIXED_RATE, WINDOW_TITLE, create_window, set_caption
+
+if TYPE_CHECKING:
+    from game.world import World
+
+    from .level import LevelView
 
 __all__ = [
+    "FIXED_FRAME_CAP",
     "FIXED_RATE",
+    "WINDOW_TITLE",
     "GameApp",
     "LevelEntry",
     "create_window",
     "level_entry",
     "level_key",
+    "run_editor",
+    "set_caption",
     "shipped_entries",
 ]
 
 log = logging.getLogger(__name__)
-
-#: The simulation's fixed step (s); the world itself also steps by exactly this.
-FIXED_RATE = DT
-#: Arcade runs at most this many fixed steps plus one per drawn frame. Without a cap an
-#: overloaded machine steps to catch up and never draws (0-0.3 fps for up to a minute was
-#: measured on Moving Paths): with it the game slows down but keeps drawing and answering.
-FIXED_FRAME_CAP = 2
-WINDOW_TITLE = "Steering: deep water"
-
-
-def level_key(path: Path) -> str:
-    """The key a level's progress is kept under: its file name without ``.tmj``."""
-    return path.stem
-
-
-@dataclass(frozen=True)
-class LevelEntry:
-    """A shipped level as the title list shows it.
-
-    Attributes:
-        path: The level file.
-        title: Its title (the file stem when it has none).
-        error: Why it cannot be played, or "".
-    """
-
-    path: Path
-    title: str
-    error: str = ""
-
-
-def level_entry(path: Path) -> LevelEntry:
-    """Load ``path`` for the list: its title, or why it cannot be played."""
-    try:
-        level = load_level(path)
-    except LevelError as err:
-        log.warning("level %s cannot be loaded: %s", shown(path.name), err)
-        return LevelEntry(path, shown(path.stem), str(err))
-    return LevelEntry(path, level.title or shown(path.stem))
-
-
-def shipped_entries() -> list[LevelEntry]:
-    """Every shipped level, in play order."""
-    return [level_entry(p) for p in shipped_levels()]
-
-
-def create_window(
-    width: int = 1280, height: int = 720, *, visible: bool = True, title: str = WINDOW_TITLE
-) -> arcade.Window:
-    """The game's one window: resizable, fixed update every 1/60 s.
-
-    Multisampling is off: on a software renderer (llvmpipe) it costs ~6 ms a frame, and the
-    game's own line and disc shaders antialias their edges.
-    """
-    window = arcade.Window(
-        width,
-        height,
-        title,
-        resizable=True,
-        visible=visible,
-        antialiasing=False,
-        update_rate=FIXED_RATE,
-        draw_rate=FIXED_RATE,
-        fixed_rate=FIXED_RATE,
-        fixed_frame_cap=FIXED_FRAME_CAP,
-    )
-    window.background_color = BACKGROUND
-    return window
-
-
-def set_caption(window: arcade.Window, what: str | None = None) -> None:
-    """The window's title for the view now showing: ``what`` (a level's title, "Lab") before
-    the game's name, or the game's name alone."""
-    window.set_caption(f"{what} - {WINDOW_TITLE}" if what else WINDOW_TITLE)
 
 
 @dataclass(eq=False)
@@ -174,7 +115,8 @@ class GameApp:
             SceneNotFoundError: when no scene has that name.
         """
         from game.lab.registry import find_scene
-        from game.lab.view import LabView
+
+        from .lab import LabView
 
         cls = find_scene(scene) if scene is not None else None
         self.window.show_view(LabView(self.window, cls, on_exit=self.show_title))
@@ -188,3 +130,71 @@ class GameApp:
         from .level import LevelView
 
         self.window.show_view(LevelView(self, path, debug=debug, level=level))
+
+    def show_pause(self, level_view: LevelView) -> None:
+        """Pause ``level_view`` (its menu can resume it)."""
+        from .pause import PauseView
+
+        self.window.show_view(PauseView(self, level_view))
+
+    def show_result(self, level_view: LevelView) -> None:
+        """Show how ``level_view``'s run ended, over its last frame."""
+        from .result import ResultView
+
+        self.window.show_view(ResultView(self, level_view))
+
+    def show_editor(self, level_path: Path, world: World | None = None) -> None:
+        """Open the editor on ``level_path``, keeping ``world`` (a running world of that level)
+        under it.
+
+        Raises:
+            LevelError: if the level cannot be loaded.
+        """
+        from game.editor import EditModel
+
+        from .editor import EditorView
+
+        self.window.show_view(EditorView(self, EditModel.open(level_path), world))
+
+    def open_editor(self, level_path: Path, world: World) -> str | None:
+        """The level view's Tab: :meth:`show_editor`, or why it could not open.
+
+        Returns:
+            None when the editor opened, else a message for the HUD.
+        """
+        try:
+            from .editor import EditorView  # noqa: F401  (a broken editor is a message)
+        except ImportError:
+            log.warning("the editor is not available", exc_info=True)
+            return "editor not available"
+        except Exception:
+            log.exception("the editor failed to load")
+            return "editor failed to load (see the log)"
+        try:
+            self.show_editor(level_path, world)
+        except LevelError as err:  # the file changed on disk since the level started
+            log.warning("cannot edit %s: %s", level_path, err)
+            return f"cannot edit {shown(level_path.name)}: {err.reason}"
+        return None
+
+
+def run_editor(level_path: Path) -> int:
+    """Open the game window on the editor (for ``python -m game edit LEVEL``).
+
+    Raises:
+        LevelError: if the level cannot be loaded (before any window opens).
+    """
+    from game.editor import EditModel
+
+    from .editor import EditorView, rescue_on_exit
+
+    model = EditModel.open(level_path)
+    try:
+        window = create_window()
+    except Exception as exc:  # pyglet's display errors have no common base class
+        print(f"error: cannot open the editor window: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    window.show_view(EditorView(GameApp(window), model))
+    with rescue_on_exit(window):
+        arcade.run()
+    return 0

@@ -6,10 +6,10 @@ this view forwards changes to the world and draws. Every control is listed in do
 from __future__ import annotations
 
 import contextlib
-import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import arcade
 
@@ -24,13 +24,15 @@ from game.render.scene import WorldRenderer
 from game.safe_io import raise_if_terminated
 from game.world import World
 
-from .app import GameApp
 from .editor_draw import EditorLayer
 from .editor_input import PICK_PX, EditorInput, fit_camera, rescued
 from .editor_panel import PanelLayer
 from .level import LevelView
 
-__all__ = ["PICK_PX", "EditorView", "PlaytestView", "fit_camera", "open_editor", "run_editor"]
+if TYPE_CHECKING:
+    from .app import GameApp
+
+__all__ = ["PICK_PX", "EditorView", "PlaytestView", "fit_camera", "rescue_on_exit"]
 
 PAN_PX_PER_S = 600.0
 
@@ -242,37 +244,6 @@ class PlaytestView(LevelView):
     def restart(self) -> None:
         """Play the edited level again."""
         self.window.show_view(PlaytestView(self.editor))
-
-
-def open_editor(window: arcade.Window, level_path: Path, world: World | None = None) -> None:
-    """Open the editor on ``level_path`` (the level view's Tab), keeping its running world.
-
-    Raises:
-        LevelError: if the level cannot be loaded.
-    """
-    app = getattr(window.current_view, "app", None)
-    app = app if isinstance(app, GameApp) else GameApp(window)
-    window.show_view(EditorView(app, EditModel.open(level_path), world))
-
-
-def run_editor(level_path: Path) -> int:
-    """Open the game window on the editor (for ``python -m game edit LEVEL``).
-
-    Raises:
-        LevelError: if the level cannot be loaded.
-    """
-    from .app import create_window
-
-    model = EditModel.open(level_path)
-    try:
-        window = create_window()
-    except Exception as exc:  # pyglet's display errors have no common base class
-        print(f"error: cannot open the editor window: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 2
-    window.show_view(EditorView(GameApp(window), model))
-    with rescue_on_exit(window):
-        arcade.run()
-    return 0
 
 
 @contextlib.contextmanager

@@ -8,7 +8,7 @@ import functools
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import arcade
 
@@ -18,8 +18,10 @@ from game.editor.panel import Panel
 from game.editor.tools import TOOL_FIELD, Tool
 from game.level import Level, LevelError
 
-from .app import GameApp
 from .editor_panel import PANEL_W, PanelLayer
+
+if TYPE_CHECKING:
+    from .app import GameApp
 
 __all__ = ["PICK_PX", "EditorInput", "fit_camera"]
 

@@ -12,7 +12,8 @@ from game.render import theme
 from game.render.hud import format_time
 
 from . import controls
-from .app import LevelEntry, level_key, set_caption
+from .entries import LevelEntry, level_key
+from .window import set_caption
 
 if TYPE_CHECKING:
     from .app import GameApp

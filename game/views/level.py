@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import arcade
 import numpy as np
 
-from game.level import Level, LevelError, load_level
-from game.level.text import shown
+from game.level import Level, load_level
 from game.progress import LevelRecord
 from game.render import theme
 from game.render.stage import LevelStage
@@ -20,40 +16,15 @@ from game.safe_io import raise_if_terminated
 from game.world import Autopilot, World
 
 from . import controls
-from .app import set_caption
+from .window import set_caption
 
 if TYPE_CHECKING:
     from .app import GameApp
 
-__all__ = ["END_DELAY", "LevelView", "open_editor_hook"]
-
-log = logging.getLogger(__name__)
+__all__ = ["END_DELAY", "LevelView"]
 
 #: Seconds the last moment stays on screen before the result view.
 END_DELAY = 0.9
-EDITOR_MODULE = "game.views.editor"
-
-
-def open_editor_hook(window: arcade.Window, level_path: Path, world: World) -> str | None:
-    """Open the editor (``game.views.editor.open_editor``) if that module exists.
-
-    Returns:
-        None when the editor opened, else a message for the HUD.
-    """
-    if importlib.util.find_spec(EDITOR_MODULE) is None:
-        return "editor not available"
-    try:
-        module = importlib.import_module(EDITOR_MODULE)
-        opener = module.open_editor
-    except Exception:
-        log.exception("the editor failed to load")
-        return "editor failed to load (see the log)"
-    try:
-        opener(window, level_path, world)
-    except LevelError as err:  # the file changed on disk since the level started
-        log.warning("cannot edit %s: %s", level_path, err)
-        return f"cannot edit {shown(level_path.name)}: {err.reason}"
-    return None
 
 
 class LevelView(arcade.View):
@@ -136,9 +107,7 @@ class LevelView(arcade.View):
         if self.end_timer is not None and self.show_result:
             self.end_timer -= delta_time
             if self.end_timer <= 0:
-                from .result import ResultView
-
-                self.window.show_view(ResultView(self.app, self))
+                self.app.show_result(self)
 
     def on_draw(self) -> None:
         """Draw the stage. Changes nothing."""
@@ -169,9 +138,7 @@ class LevelView(arcade.View):
         self.tapped.add(symbol)
         k = arcade.key
         if symbol == k.ESCAPE:
-            from .pause import PauseView
-
-            self.window.show_view(PauseView(self.app, self))
+            self.app.show_pause(self)
         elif symbol == k.R:
             self.restart()
         elif symbol == k.F1:
@@ -180,7 +147,7 @@ class LevelView(arcade.View):
                 "debug overlay on" if self.stage.debug else "debug overlay off", theme.HUD_DIM
             )
         elif symbol == k.TAB:
-            message = open_editor_hook(self.window, self.path, self.world)
+            message = self.app.open_editor(self.path, self.world)
             if message:
                 self.stage.hud.show_message(message)
         elif symbol == k.M:

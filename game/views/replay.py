@@ -18,9 +18,9 @@ from game.render.stage import LevelStage
 from game.world import World
 
 from . import controls
-from .app import set_caption
 from .level import END_DELAY
 from .result import PANEL, result_lines
+from .window import set_caption
 
 if TYPE_CHECKING:
     from .app import GameApp

@@ -18,8 +18,8 @@ from game.render.hud import format_time
 from game.render.particles import FlowParticles
 
 from . import controls
-from .app import set_caption
 from .menu import Menu
+from .window import set_caption
 
 if TYPE_CHECKING:
     from .app import GameApp

@@ -371,8 +371,6 @@ class Physics:
         self.pushable = self._pushable_now()
         io = self.io
         moved = self.moved
-        grid = self.static_rocks
-        w, h = self.size
         bad = int(
             before_step(
                 self.pos,
@@ -381,15 +379,7 @@ class Physics:
                 self.body_mass,
                 max_speed,
                 self.body_radius,
-                grid.cell,
-                grid.cols,
-                grid.rows,
-                grid.flags,
-                grid.table,
-                grid.centers,
-                grid.radii,
-                w,
-                h,
+                self.static_rocks.fields,
                 float(dt),
                 float(self.settings.collision_slop),
                 self.pushable[0],
@@ -425,8 +415,6 @@ class Physics:
         if pushable is None or pushable[0].shape[0] != pos.shape[0] + 1:
             # None, or a table from before an edit added or removed a rock: no candidates.
             pushable = (np.zeros(pos.shape[0] + 1, dtype=np.intp), np.zeros(0, dtype=np.intp))
-        grid = self.static_rocks
-        w, h = self.size
         self.moved = bool(
             after_step(
                 io.fetch(),
@@ -434,15 +422,7 @@ class Physics:
                 pos,
                 vel,
                 self.body_radius,
-                grid.cell,
-                grid.cols,
-                grid.rows,
-                grid.flags,
-                grid.table,
-                grid.centers,
-                grid.radii,
-                w,
-                h,
+                self.static_rocks.fields,
                 float(self.settings.collision_slop),
                 pushable[0],
                 pushable[1],

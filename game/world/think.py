@@ -25,7 +25,7 @@ maths (:mod:`steering.kernels`), and one more for the hiders' nearest threats.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -68,6 +68,55 @@ FORM = int(Mode.FORM)
 HIDE = int(Mode.HIDE)
 
 
+class ModeState(NamedTuple):
+    """What :func:`_decide_modes` writes of the world's state (per agent row)."""
+
+    mode: NDArray[np.int8]
+    reverse: NDArray[np.bool_]
+    target: FloatArray
+    hiding: NDArray[np.bool_]
+    sees: NDArray[np.bool_]
+
+
+class AgentColumns(NamedTuple):
+    """What :func:`_decide_modes` reads of every agent: rows of the agents' arrays, except
+    the crowd's path columns (``progress``, ``nearest``: row ``r - 1``, the player has none),
+    which it resets when an enemy patrols again."""
+
+    pos: FloatArray
+    vel: FloatArray
+    post: FloatArray
+    path_index: IntArray
+    progress: FloatArray
+    nearest: FloatArray
+    in_current: NDArray[np.bool_]
+
+
+class MindColumns(NamedTuple):
+    """The enemies' memory (:class:`~game.world.brains.EnemyMinds`), one row per enemy."""
+
+    rows: IntArray
+    sighted: NDArray[np.bool_]
+    squad: IntArray
+    sentinel: NDArray[np.bool_]
+    follower: NDArray[np.bool_]
+    has_path: NDArray[np.bool_]
+    lose_after: FloatArray
+    lost_for: FloatArray
+    last_seen: FloatArray
+    last_vel: FloatArray
+    seen: NDArray[np.bool_]
+
+
+class NpcColumns(NamedTuple):
+    """The NPCs' rules (:class:`~game.world.brains.NpcRules`), one row per NPC."""
+
+    rows: IntArray
+    free: NDArray[np.bool_]
+    base: NDArray[np.int8]
+    hider: NDArray[np.bool_]
+
+
 def think(world: World, dt: float, *, enemies: bool = True) -> None:
     """Decide every agent's mode for this step (see the module docstring).
 
@@ -89,33 +138,30 @@ def think(world: World, dt: float, *, enemies: bool = True) -> None:
     tuning = world.options.tuning
     exit_k = _decide_modes(
         enemies,
-        state.mode,
-        state.reverse,
-        state.target,
-        state.hiding,
-        state.sees,
-        a.pos,
-        a.vel,
-        world.roster.post,
-        world.roster.path,
-        progress,
-        near_col,
-        minds.rows,
-        minds.sighted,
-        minds.squad,
-        minds.sentinel,
-        minds.follower,
-        minds.has_path,
-        minds.lose_after,
-        minds.lost_for,
-        minds.last_seen,
-        minds.last_vel,
-        minds.seen,
-        npcs.rows,
-        npcs.free,
-        npcs.base,
-        npcs.hider,
-        world.physics.in_current[: world.roster.n],  # world.in_current
+        (state.mode, state.reverse, state.target, state.hiding, state.sees),
+        (
+            a.pos,
+            a.vel,
+            world.roster.post,
+            world.roster.path,
+            progress,
+            near_col,
+            world.physics.in_current[: world.roster.n],  # world.in_current
+        ),
+        (
+            minds.rows,
+            minds.sighted,
+            minds.squad,
+            minds.sentinel,
+            minds.follower,
+            minds.has_path,
+            minds.lose_after,
+            minds.lost_for,
+            minds.last_seen,
+            minds.last_vel,
+            minds.seen,
+        ),
+        (npcs.rows, npcs.free, npcs.base, npcs.hider),
         tuning.fish.flee_distance + float(a.radius[0]),
         tuning.patrol.leash / 2,
         world.exits.centres,
@@ -199,33 +245,10 @@ def _nearest_threats(
 @njit
 def _decide_modes(
     enemies: bool,
-    mode: NDArray[np.int8],
-    reverse: NDArray[np.bool_],
-    target: FloatArray,
-    hiding: NDArray[np.bool_],
-    sees: NDArray[np.bool_],
-    pos: FloatArray,
-    vel: FloatArray,
-    post: FloatArray,
-    path_index: IntArray,
-    progress: FloatArray,
-    near_col: FloatArray,
-    rows: IntArray,
-    sighted: NDArray[np.bool_],
-    squad: IntArray,
-    sentinel: NDArray[np.bool_],
-    follower: NDArray[np.bool_],
-    has_path: NDArray[np.bool_],
-    lose_after: FloatArray,
-    lost_for: FloatArray,
-    last_seen: FloatArray,
-    last_vel: FloatArray,
-    seen: NDArray[np.bool_],
-    npc: IntArray,
-    npc_free: NDArray[np.bool_],
-    npc_base: NDArray[np.int8],
-    hider: NDArray[np.bool_],
-    in_current: NDArray[np.bool_],
+    state_fields: tuple[Any, ...],
+    agent_fields: tuple[Any, ...],
+    mind_fields: tuple[Any, ...],
+    npc_fields: tuple[Any, ...],
     reach: float,
     leash_half: float,
     exits: FloatArray,
@@ -236,7 +259,21 @@ def _decide_modes(
     dt: float,
 ) -> int:
     """Every mode of this step, in place; returns the row of ``exits`` nearest the player
-    (-1 without exits). Crowd columns (``progress``, ``near_col``) have row ``r - 1``."""
+    (-1 without exits). The four records come as plain tuples of their fields, in order
+    (:class:`ModeState`, :class:`AgentColumns`, :class:`MindColumns`, :class:`NpcColumns`):
+    numba types a plain tuple from Python in C, a NamedTuple in Python (some 0.4 us a record,
+    measured); they are named again here."""
+    st = ModeState(*state_fields)
+    ag = AgentColumns(*agent_fields)
+    mi = MindColumns(*mind_fields)
+    nc = NpcColumns(*npc_fields)
+    mode, reverse, target, hiding, sees = st.mode, st.reverse, st.target, st.hiding, st.sees
+    pos, vel, post, path_index = ag.pos, ag.vel, ag.post, ag.path_index
+    progress, near_col, in_current = ag.progress, ag.nearest, ag.in_current
+    rows, sighted, squad, sentinel = mi.rows, mi.sighted, mi.squad, mi.sentinel
+    follower, has_path, lose_after, lost_for = mi.follower, mi.has_path, mi.lose_after, mi.lost_for
+    last_seen, last_vel, seen = mi.last_seen, mi.last_vel, mi.seen
+    npc, npc_free, npc_base, hider = nc.rows, nc.free, nc.base, nc.hider
     px, py = pos[0, 0], pos[0, 1]
     if enemies:
         # A formation sees what any of its members sees.

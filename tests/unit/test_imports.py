@@ -1,68 +1,90 @@
-"""No module in ``game/`` uses another module's underscore name: an underscore means "this file
-only" (``from game.x import _name``, ``from ._x import _name``, or ``import game.x`` and then
-``game.x._name``). Dunders are not private."""
+"""No module of ``game/`` or of the engine uses another module's underscore name: an underscore
+means "this file only" (``from steering.group import _sums``, ``from ._x import _name``, or
+``import game.x`` and then ``game.x._name``). A private module (``steering._jit``) belongs to its
+package: the modules inside that package may import it, nothing outside may. Dunders are not
+private."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-GAME = ROOT / "game"
+from tests.helpers.sources import ENGINE, GAME, Module, is_module, module_at, modules, source_of
+
+#: Known uses, ``file: owner.name``, one a line, in files being rewritten for issue 41. The
+#: test fails when an entry no longer holds, so the list only shrinks; the goal is an empty one.
+BEING_FIXED: list[str] = [
+    "packages/steering/src/steering/_blend.py: steering.group._FovCache",
+    "packages/steering/src/steering/kernels.py: steering.agents._face",
+    "packages/steering/src/steering/kernels.py: steering.agents._reach",
+    "packages/steering/src/steering/kernels.py: steering.agents._turn",
+    "packages/steering/src/steering/kernels.py: steering.avoid_walls._avoid_walls_rows",
+    "packages/steering/src/steering/kernels.py: steering.basic._contain_rows",
+    "packages/steering/src/steering/kernels.py: steering.basic._wander_rows",
+    "packages/steering/src/steering/kernels.py: steering.combine._accumulate_rows",
+    "packages/steering/src/steering/kernels.py: steering.flow._sample",
+    "packages/steering/src/steering/kernels.py: steering.follow._follow_rows",
+    "packages/steering/src/steering/kernels.py: steering.group._separate_rows",
+    "packages/steering/src/steering/kernels.py: steering.obstacles._avoid_rows",
+]
 
 
 def _private(name: str) -> bool:
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
-def _module_of(path: Path) -> tuple[str, str]:
-    """The dotted name of the module at ``path`` and of the package relative imports start
-    from."""
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-        return ".".join(parts), ".".join(parts)
-    return ".".join(parts), ".".join(parts[:-1])
+def _inside(me: Module, package: str) -> bool:
+    """Whether the module ``me`` is part of ``package`` (the package itself or below it)."""
+    return me.name == package or me.name.startswith(package + ".")
 
 
-def _source_of(node: ast.ImportFrom, package: str) -> str:
-    """The absolute name of the module ``node`` imports from."""
-    if not node.level:
-        return node.module or ""
-    base = package.split(".")
-    base = base[: len(base) - (node.level - 1)]
-    return ".".join([*base, *([node.module] if node.module else [])])
-
-
-def _own_submodule(src: str, name: str, package: str) -> bool:
-    """Whether ``from src import name`` takes a submodule of the importer's own package (a
-    private module is its package's, as ``game/lab/scenes/_seed.py`` is the scenes')."""
-    folder = ROOT.joinpath(*src.split("."))
-    return src == package and ((folder / f"{name}.py").is_file() or (folder / name).is_dir())
+def _private_module_in(dotted: str, me: Module) -> str | None:
+    """The first private module on the path ``dotted`` that ``me`` is outside the package of
+    (``steering._jit`` read from the game), or None."""
+    parts = dotted.split(".")
+    for i, part in enumerate(parts[1:], start=1):
+        if _private(part) and not _inside(me, ".".join(parts[:i])):
+            return ".".join(parts[: i + 1])
+    return None
 
 
 def private_uses(source: str, path: Path) -> list[str]:
-    """``module._name`` for each underscore name of another ``game`` module that the module
-    at ``path`` imports or reads through an ``import game.x`` name."""
+    """``module._name`` for each underscore name of another project module that the module at
+    ``path`` imports, or reads through a name bound to a module (``import game.x``,
+    ``from . import _kern as kern``)."""
     tree = ast.parse(source)
-    me, package = _module_of(path)
+    me = module_at(path)
     found: list[str] = []
-    # Names bound to a game module by ``import game.x [as y]``: what each refers to.
-    modules: dict[str, str] = {}
+    # Names bound to a project module, and the module each refers to.
+    bound: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
-            src = _source_of(node, package)
-            if src != me and src.split(".")[0] == "game":
-                found += [
-                    f"{src}.{a.name}"
-                    for a in node.names
-                    if _private(a.name) and not _own_submodule(src, a.name, package)
-                ]
+            src = source_of(node, me.package)
+            if not is_module(src) or src == me.name:
+                continue
+            if (hidden := _private_module_in(src, me)) is not None:
+                found.append(hidden)
+                continue
+            for a in node.names:
+                full = f"{src}.{a.name}"
+                if is_module(full):
+                    bound[a.asname or a.name] = full
+                    if _private(a.name) and not _inside(me, src):
+                        found.append(full)
+                elif _private(a.name):
+                    found.append(full)
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name.split(".")[0] == "game":
-                    bound = alias.asname or alias.name.split(".")[0]
-                    modules[bound] = alias.name if alias.asname else bound
+                if not is_module(alias.name):
+                    continue
+                if (hidden := _private_module_in(alias.name, me)) is not None:
+                    found.append(hidden)
+                    continue
+                if alias.asname:
+                    bound[alias.asname] = alias.name
+                else:
+                    top = alias.name.split(".")[0]
+                    bound[top] = top
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Attribute) and _private(node.attr)):
             continue
@@ -71,26 +93,31 @@ def private_uses(source: str, path: Path) -> list[str]:
         while isinstance(value, ast.Attribute):
             chain.append(value.attr)
             value = value.value
-        if isinstance(value, ast.Name) and value.id in modules:
-            owner = ".".join([modules[value.id], *reversed(chain)])
-            if owner != me:
-                found.append(f"{owner}.{node.attr}")
+        if not (isinstance(value, ast.Name) and value.id in bound):
+            continue
+        owner = ".".join([bound[value.id], *reversed(chain)])
+        if owner == me.name or not is_module(owner):
+            continue
+        if is_module(f"{owner}.{node.attr}") and _inside(me, owner):
+            continue  # a private module of the reader's own package
+        found.append(f"{owner}.{node.attr}")
     return found
 
 
 def test_the_check_sees_each_way_of_reaching_a_private_name() -> None:
-    # Given a module of the Lab's scenes that reaches private names in three ways, and public
+    # Given a module of the Lab's scenes that reaches private names in four ways, and public
     # ones, dunders and its own package's private module
     path = GAME / "lab" / "scenes" / "example.py"
     source = (
         "import game.level.loader as loader\n"
         "import game.world.physics\n"
+        "import steering._jit as jit\n"
         "from game.level.loader import _Where, load_level, __all__\n"
         "from ..scene import _hidden_name\n"
         "from . import _seed, _not_a_module\n"
         "from ._seed import SeedScene\n"
         "x = loader._raw_class, loader.load_level, game.world.physics._hidden\n"
-        "y = game.world.physics.__name__\n"
+        "y = game.world.physics.__name__, _seed._its_own\n"
     )
     # When the private uses are listed
     found = private_uses(source, path)
@@ -98,21 +125,46 @@ def test_the_check_sees_each_way_of_reaching_a_private_name() -> None:
     assert sorted(found) == [
         "game.lab.scene._hidden_name",
         "game.lab.scenes._not_a_module",
+        "game.lab.scenes._seed._its_own",
         "game.level.loader._Where",
         "game.level.loader._raw_class",
         "game.world.physics._hidden",
+        "steering._jit",
+    ]
+
+
+def test_the_engines_private_modules_are_its_own() -> None:
+    # Given an engine module that takes the engine's private modules and their public names,
+    # and one name the underscore keeps to its file
+    path = ENGINE / "example.py"
+    source = (
+        "from . import _kern as kern\n"
+        "from ._jit import njit\n"
+        "import steering._checks as checks\n"
+        "from .group import _flock_sums\n"
+        "x = kern.hypot, checks.finite, kern._inner\n"
+    )
+    # When the private uses are listed
+    found = private_uses(source, path)
+    # Then only the other modules' underscore names are
+    assert sorted(found) == ["steering._kern._inner", "steering.group._flock_sums"]
+
+
+def _uses() -> list[str]:
+    return [
+        f"{m.shown}: {use}"
+        for m in modules("game", "steering")
+        for use in private_uses(m.path.read_text(encoding="utf-8"), m.path)
     ]
 
 
 def test_no_module_uses_another_modules_underscore_names() -> None:
-    # Given every module of the game
-    files = sorted(GAME.rglob("*.py"))
-    assert files
+    # Given every module of the game and of the engine
     # When the underscore names each takes from another module are listed
-    bad = []
-    for path in files:
-        name = path.relative_to(ROOT).as_posix()
-        for use in private_uses(path.read_text(encoding="utf-8"), path):
-            bad.append(f"{name}: {use}")
-    # Then there are none
-    assert not bad, bad
+    bad = _uses()
+    # Then there are none but the known ones, and every known one still holds
+    known = BEING_FIXED
+    assert sorted(bad) == sorted(known), {
+        "new": sorted(set(bad) - set(known)),
+        "fixed (remove from BEING_FIXED)": sorted(set(known) - set(bad)),
+    }

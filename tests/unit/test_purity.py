@@ -133,25 +133,3 @@ def test_the_engine_imports_nothing_from_the_game() -> None:
             if name.split(".")[0] == "game"
         ]
         assert not game, game
-
-
-#: What each layer of the game may not import, anywhere in its files (function-local and
-#: ``TYPE_CHECKING`` imports included): the level layer knows no world or view, the world no
-#: editor or view (it applies level diffs from ``game.level``; the editor only makes them).
-#: Neither knows the benchmarks, which measure them from outside.
-LAYERS = {
-    "level": ("game.world", "game.editor", "game.views", "game.render", "game.lab", "benchmarks"),
-    "world": ("game.editor", "game.views", "game.render", "game.lab", "benchmarks"),
-}
-
-
-@pytest.mark.parametrize("layer", sorted(LAYERS))
-def test_a_layer_imports_nothing_from_the_layers_above_it(layer: str) -> None:
-    banned = LAYERS[layer]
-    bad = []
-    for path in sorted((ROOT / "game" / layer).rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        for line, name in _imported(tree, path):
-            if any(name == b or name.startswith(b + ".") for b in banned):
-                bad.append(f"{path.relative_to(ROOT)}:{line}: {name}")
-    assert not bad, bad

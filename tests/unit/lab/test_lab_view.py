@@ -14,8 +14,8 @@ from game.lab import Param, Scene, find_scene, scene_classes
 from game.lab.layout import CAPTION_BAND
 from game.lab.panel import PANEL_WIDTH, Panel, keys_help
 from game.lab.sketch import ARROW_RADII, COLORS, sketch_scene
-from game.lab.view import LIST_KEYS, LIST_ROW, LabView
 from game.views.app import GameApp
+from game.views.lab import LIST_KEYS, LIST_ROW, LabView
 from tests.helpers.window import frames, press
 
 pytestmark = pytest.mark.window

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.spatial.distance import pdist
 
-from steering import Arrive, AvoidAgents, Seek, Separate, TruncatedRunningSum
+from steering import Arrive, AvoidAgents, Seek, Separate, TruncatedRunningSum, swept_boxes
 from steering import avoid_agents as avoid_module
 from steering.agents import AgentGroup, integrate
 from steering.base import Behaviour, Debug
@@ -419,13 +419,13 @@ def test_the_search_grid_stays_within_its_memory_bound() -> None:
         box = np.empty((n, 4))
         status = np.empty(n, dtype=np.int8)
         radius = np.full(n, 8.0)
-        side, scale = avoid_module._boxes(pos, vel, radius, 1.5, 2.0, 0.0, 0.0, box, status)
+        side, scale = swept_boxes.swept_boxes(pos, vel, radius, 1.5, 2.0, 0.0, 0.0, box, status)
         # When the grid is built
-        grid = avoid_module._box_grid(pos, vel, radius, box, status, side, scale, 0.0, 0.0, False)
-        start, items = grid[0], grid[1]
+        grid = swept_boxes.box_grid(pos, vel, radius, box, status, side, scale, 0.0, 0.0, False)
+        start, items = grid.start, grid.items
         # Then it holds at most its cells and entries per agent
-        assert start.size - 1 <= 4 * (avoid_module.CELLS_PER_AGENT * n + 64)
-        assert items.size <= avoid_module.ENTRIES_PER_AGENT * n + 64
+        assert start.size - 1 <= 4 * (swept_boxes.CELLS_PER_AGENT * n + 64)
+        assert items.size <= swept_boxes.ENTRIES_PER_AGENT * n + 64
 
 
 def _threats_by_hand(agents: AgentGroup, avoid: AvoidAgents) -> tuple[list[int], list[float]]:
@@ -514,11 +514,11 @@ def test_a_few_very_fast_agents_are_searched_apart_from_the_grid() -> None:
     box = np.empty((n, 4))
     status = np.empty(n, dtype=np.int8)
     # When the grid is built
-    typical, scale = avoid_module._boxes(pos, vel, radius, 1.5, 2.0, 0.0, 0.0, box, status)
-    grid = avoid_module._box_grid(pos, vel, radius, box, status, typical, scale, 0.0, 0.0, False)
+    typical, scale = swept_boxes.swept_boxes(pos, vel, radius, 1.5, 2.0, 0.0, 0.0, box, status)
+    grid = swept_boxes.box_grid(pos, vel, radius, box, status, typical, scale, 0.0, 0.0, False)
     # Then those four are tested against everyone, and the rest sit in cells of their own
     # size (a few entries each), not in cells as wide as the fast agents' paths
-    assert np.flatnonzero(status == avoid_module.WILD).tolist() == [0, 1, 2, 3]
+    assert np.flatnonzero(status == swept_boxes.WILD).tolist() == [0, 1, 2, 3]
     assert 30.0 < typical < 150.0
-    assert grid[1].size < 6 * n
-    assert grid[-2] * grid[-1] > n // 4
+    assert grid.items.size < 6 * n
+    assert grid.gx * grid.gy > n // 4

@@ -28,6 +28,7 @@ from steering import (
     TruncatedRunningSum,
     Weighted,
     composite,
+    shapes,
 )
 from steering.base import Debug
 from steering.debug import PriorityDebug, SeekDebug, read
@@ -209,15 +210,15 @@ def test_a_shape_is_generated_once_and_written_to_the_cache(tmp_path: Path) -> N
     )
     # When it runs twice
     tree(_agents(), 1 / 60)
-    shapes = composite.compiled_shapes()
+    seen = composite.compiled_shapes()
     tree(_agents(), 1 / 60)
     # Then its shape was compiled once, and its source names the parts' per-agent functions
-    assert composite.compiled_shapes() == shapes
+    assert composite.compiled_shapes() == seen
     kinds = ["running", "mask", "row", "limit", "row"]
-    shape = next(s for s in shapes if [k for k, _, _ in s] == kinds)
-    source = composite.source_of(shape)
+    shape = next(s for s in seen if [k for k, _, _ in s] == kinds)
+    source = shapes.source_of(shape)
     assert "flee_row" in source and "arrive_row" in source and ".mask[i]" in source
-    folder = composite.cache_folder()
+    folder = shapes.cache_folder()
     assert folder is not None
     assert any(p.read_text(encoding="utf-8") == source for p in folder.glob("*.py"))
 
@@ -226,8 +227,8 @@ def test_with_no_writable_folder_a_composite_compiles_uncached(tmp_path: Path) -
     # Given an interpreter whose engine folder, numba cache and home cannot be written
     code = (
         "import numpy as np, steering as st\n"
-        "from steering import composite\n"
-        "composite.cache_folder = lambda: None\n"
+        "from steering import shapes\n"
+        "shapes.cache_folder = lambda: None\n"
         "a = st.AgentGroup.create([[0.0, 0.0], [10.0, 0.0]])\n"
         "f = st.Masked(st.Seek((5.0, 5.0)), np.array([True, False]))(a, 1 / 60)\n"
         "assert f[1].tolist() == [0.0, 0.0] and np.isfinite(f).all()\n"

@@ -15,7 +15,9 @@ from hypothesis.extra import numpy as hnp
 
 from steering.agents import AgentGroup, integrate
 from steering.base import DEFAULT_GAIN
-from steering.flow import MAX_CELLS, FlowField, FollowFlow, NoiseFlow
+from steering.flow import MAX_CELLS, FlowField
+from steering.follow_flow import FollowFlow
+from steering.noise_flow import NoiseFlow
 
 DT = 1 / 60
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from steering import Debug, Hide, Obstacles
-from steering import targets as targets_module
+from steering import hide as hide_module
 from steering.agents import AgentGroup, integrate
 from steering.basic import Arrive, Evade
 from steering.vec import length
@@ -187,7 +187,7 @@ def test_matches_a_loop_over_agents_and_rocks(
     hunters = rng.uniform(-300, 300, (3, 2))[rng.integers(0, 3, 40)]
     agents = AgentGroup.create(pos, radius=8.0)
     # When the spots are computed once per distinct hunter, or once per agent
-    monkeypatch.setattr(targets_module, "_DEDUP_WORK", dedup_work)
+    monkeypatch.setattr(hide_module, "_DEDUP_WORK", dedup_work)
     debug: Debug = {}
     Hide(hunters, rocks)(agents, DT, debug)
     # Then every agent picks what the plain loop picks (9 of them evade)
@@ -356,7 +356,7 @@ def test_searching_a_grid_of_spots_picks_what_weighing_every_spot_picks(
     hide = Hide(hunter, rocks, (10.0, -5.0), distance_from_boundary=float(rng.uniform(5, 40)))
     grid_debug: Debug = {}
     got = hide(AgentGroup.create(pos.copy(), vel.copy()), 1 / 60, grid_debug)
-    monkeypatch.setattr(targets_module, "_GRID_SPOTS", 10**9)
+    monkeypatch.setattr(hide_module, "_GRID_SPOTS", 10**9)
     whole_debug: Debug = {}
     want = hide(AgentGroup.create(pos.copy(), vel.copy()), 1 / 60, whole_debug)
     assert np.array_equal(got, want)
@@ -367,8 +367,8 @@ def test_searching_a_grid_of_spots_picks_what_weighing_every_spot_picks(
 
 def test_the_grid_is_used_for_one_hunter_and_many_rocks(monkeypatch: pytest.MonkeyPatch) -> None:
     built = []
-    real = targets_module.build_grid
-    monkeypatch.setattr(targets_module, "build_grid", lambda *a: built.append(1) or real(*a))
+    real = hide_module.build_grid
+    monkeypatch.setattr(hide_module, "build_grid", lambda *a: built.append(1) or real(*a))
     rng = np.random.default_rng(3)
     rocks = Obstacles.create(rng.uniform(0.0, 500.0, (50, 2)), np.full(50, 10.0))
     agents = AgentGroup.create(rng.uniform(0.0, 500.0, (100, 2)), np.zeros((100, 2)))
@@ -396,7 +396,7 @@ def test_an_agent_at_a_position_that_is_not_finite_does_not_stall_the_grid(
         return agents
 
     got = hide(crowd(), 1 / 60)
-    monkeypatch.setattr(targets_module, "_GRID_SPOTS", 10**9)
+    monkeypatch.setattr(hide_module, "_GRID_SPOTS", 10**9)
     want = hide(crowd(), 1 / 60)
     assert np.array_equal(got, want, equal_nan=True)
     assert np.isfinite(got[1:]).all()
@@ -419,7 +419,7 @@ def test_agents_without_a_safe_spot_get_the_whole_scans_choice(
     hide = Hide(hunter, rocks)
     got_debug: Debug = {}
     got = hide(AgentGroup.create(pos.copy(), np.zeros((300, 2))), 1 / 60, got_debug)
-    monkeypatch.setattr(targets_module, "_GRID_SPOTS", 10**9)
+    monkeypatch.setattr(hide_module, "_GRID_SPOTS", 10**9)
     want_debug: Debug = {}
     want = hide(AgentGroup.create(pos.copy(), np.zeros((300, 2))), 1 / 60, want_debug)
     assert np.array_equal(got, want)

@@ -264,16 +264,13 @@ def test_wall_loop_is_the_same_serial_and_parallel() -> None:
     starts = rng.uniform(0, 800, (150, 2))
     walls = Walls.create(np.stack((starts, starts + rng.uniform(-80, 80, (150, 2))), axis=1))
     agents = crowd(700, 800.0, 10)
-    g = walls._grid
     results = []
     for kernel in (_avoid_walls_rows.serial, _avoid_walls_rows.parallel):
         out = np.empty((agents.n, 2))
         rec = np.empty((agents.n, 9))
         kernel(
             agents.pos, agents.vel, agents.heading, agents.max_speed, agents.max_force,
-            agents.radius, walls.start, walls.direction, walls.length, walls._piece_wall,
-            g.start, g.items, walls._piece_cell, g.x0, g.y0, g.inv, g.nx, g.ny, walls.piece_length,
-            60.0, 8.0, 64.0, 4.0, 0.4, 0.3, out, rec,
+            agents.radius, walls.index_fields, (60.0, 8.0, 64.0, 4.0, 0.4, 0.3), out, rec,
         )  # fmt: skip
         results.append((out, rec))
     np.testing.assert_array_equal(results[0][0], results[1][0])

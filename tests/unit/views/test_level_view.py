@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import arcade
@@ -13,7 +14,6 @@ import pytest
 
 from game.level import load_level, shipped_levels
 from game.render.hud import BOTTOM_BAR, TOP_BAR
-from game.views import level as level_module
 from game.views.app import FIXED_FRAME_CAP, GameApp
 from game.views.level import END_DELAY, LevelView
 from game.views.pause import PauseView
@@ -222,7 +222,8 @@ def test_paths_with_a_radius_per_segment_are_drawn_with_the_overlay(
 def test_tab_without_an_editor_says_so_in_the_hud(
     app: GameApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(level_module, "EDITOR_MODULE", "game.views.no_such_editor")
+    # Given an editor that cannot be imported (None in sys.modules makes its import fail)
+    monkeypatch.setitem(sys.modules, "game.views.editor", None)
     view = _level_view(app, LEVELS[0])
     press(app.window, arcade.key.TAB)
     assert app.window.current_view is view

@@ -25,15 +25,20 @@ from .combine import (
     WeightedSum,
     step,
 )
-from .flow import FlowField, FlowSource, FollowFlow, NoiseFlow
+from .flow import FlowField
 from .follow import FollowPath, PathParam
+from .follow_flow import FlowSource, FollowFlow
 from .group import Align, Cohere, Flock, Separate
+from .hide import Hide
+from .interpose import Interpose
+from .match_velocity import MatchVelocity
+from .noise_flow import NoiseFlow
 from .obstacles import AvoidObstacles, Obstacles
+from .offset_pursuit import OffsetPursuit, formation_offsets
 from .orientation import Face, LookWhereYouAreGoing
 from .path import DriftingPath, Path
 from .paths import PathSet
 from .queue import Queue
-from .targets import Hide, Interpose, MatchVelocity, OffsetPursuit, formation_offsets
 from .walls import Walls
 
 __all__ = [

@@ -47,19 +47,15 @@ from .grid import (
     in_grid_order,
     near,
 )
-from .group import (
-    CHUNK,
-    Align,
-    Cohere,
-    Separate,
-    _align_force,
-    _alignment_sum,
-    _cohesion_sum,
-    _facing,
-    _flock_sums,
-    _FovCache,
-    _separation_sum,
-    _toward,
+from .group import CHUNK, Align, Cohere, Separate, _FovCache
+from .neighbour_sums import (
+    align_force,
+    alignment_sum,
+    cohesion_sum,
+    facing,
+    flock_sums,
+    separation_sum,
+    toward,
 )
 from .vec import FloatArray
 
@@ -427,8 +423,8 @@ def _blend_rows(
                     buf = np.empty((2 * k, BUF_COLS))
                     k = near(ints, floats, pos, i, reach, buf)
                 if one_pass:
-                    ux, uy, blind = _facing(heading, i, fov_cos)
-                    sx, sy, ms, ax, ay, ma, cx, cy, mc = _flock_sums(
+                    ux, uy, blind = facing(heading, i, fov_cos)
+                    sx, sy, ms, ax, ay, ma, cx, cy, mc = flock_sums(
                         i, svel, buf, k, rs, ra, rc, ux, uy, blind, fov_cos
                     )
             x = 0.0
@@ -478,27 +474,27 @@ def _blend_rows(
                     cos_half = spec[p, 4]
                     own = spec[p, SHARED] == 0.0  # not summed in the shared pass
                     if own:
-                        ux, uy, blind = _facing(heading, i, cos_half)
+                        ux, uy, blind = facing(heading, i, cos_half)
                     if code == SEPARATE:
                         if own:
-                            tx, ty, m = _separation_sum(i, buf, k, r, ux, uy, blind, cos_half)
+                            tx, ty, m = separation_sum(i, buf, k, r, ux, uy, blind, cos_half)
                         else:
                             tx, ty, m = sx, sy, ms
-                        fx, fy = _toward(tx, ty, m, vx, vy, speed, gain, limit)
+                        fx, fy = toward(tx, ty, m, vx, vy, speed, gain, limit)
                     elif code == ALIGN:
                         if own:
-                            tx, ty, m = _alignment_sum(svel, buf, k, r, ux, uy, blind, cos_half)
+                            tx, ty, m = alignment_sum(svel, buf, k, r, ux, uy, blind, cos_half)
                         else:
                             tx, ty, m = ax, ay, ma
-                        fx, fy = _align_force(
+                        fx, fy = align_force(
                             tx, ty, m, vx, vy, speed, gain, limit, spec[p, 5] > 0.0
                         )
                     else:
                         if own:
-                            tx, ty, m = _cohesion_sum(buf, k, r, ux, uy, blind, cos_half)
+                            tx, ty, m = cohesion_sum(buf, k, r, ux, uy, blind, cos_half)
                         else:
                             tx, ty, m = cx, cy, mc
-                        fx, fy = _toward(tx, ty, m, vx, vy, speed, gain, limit)
+                        fx, fy = toward(tx, ty, m, vx, vy, speed, gain, limit)
                 w = spec[p, 1]
                 x += w * fx
                 y += w * fy

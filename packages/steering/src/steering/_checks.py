@@ -113,7 +113,7 @@ def instance(name: str, value: Any, cls: type) -> Any:
     return value
 
 
-# -- fast paths and the checks of the compiled behaviours (basic, combine, targets) ----------
+# -- fast paths and the checks of the compiled behaviours (basic, combine, hide, ...) --------
 
 
 @njit

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -16,9 +16,19 @@ from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .debug import AvoidAgentsDebug, write
 from .grid import BRUTE_MAX, minimal_offset
+from .swept_boxes import (
+    CELL_SHARE,
+    IN_GRID,
+    WILD,
+    BoxGrid,
+    box_grid,
+    cell_runs,
+    residue,
+    swept_boxes,
+)
 from .vec import EPSILON, FloatArray
 
-__all__ = ["AvoidAgents"]
+__all__ = ["AvoidAgents", "AvoidAgentsParams", "Threat"]
 
 IntArray = NDArray[np.int64]
 
@@ -27,6 +37,46 @@ CHUNK = 256
 _NO_INTS = np.zeros(1, dtype=np.int64)
 _NO_ROWS = np.zeros((1, 2))
 _NO_VALUES = np.zeros(1)
+
+
+class AvoidAgentsParams(NamedTuple):
+    """:class:`AvoidAgents`' numbers and the call's world as its compiled loop reads them (a
+    NamedTuple: the same record compiled and with ``NUMBA_DISABLE_JIT=1``)."""
+
+    time_horizon: float
+    gain: float
+    margin: float
+    brake: float
+    commit: float
+    #: The tie-break side: +1 left, -1 right.
+    prefer: float
+    max_reach: float
+    #: The torus's size (0, 0: an open plane).
+    world_w: float
+    world_h: float
+    #: No grid: every pair is tested (small groups).
+    brute: bool
+
+
+class Threat(NamedTuple):
+    """An agent's most imminent threat found so far, as the search carries it."""
+
+    #: The threatening agent (-1: none yet).
+    agent: int
+    #: Its time of closest approach, s (inf: none yet).
+    time: float
+    #: Its offset from the agent now.
+    px: float
+    py: float
+    #: Its offset from the agent at closest approach (the miss).
+    mx: float
+    my: float
+    #: The clearance the pair needs: both radii and the margin.
+    clear: float
+
+
+#: No threat (yet).
+NO_THREAT = Threat(-1, math.inf, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 @dataclass
@@ -152,18 +202,18 @@ class AvoidAgents:
         if side.dtype != np.float64:
             side = agents.state["avoidagents.side"] = side.astype(np.float64)
         world_w, world_h = agents.world_size or (0.0, 0.0)
-        horizon = self.time_horizon
-        box = np.empty((n, 4))
-        status = np.empty(n, dtype=np.int8)
-        typical, scale = _boxes(
-            agents.pos, agents.vel, agents.radius, horizon, self.margin, world_w, world_h,
-            box, status,
-        )  # fmt: skip
-        brute = n <= BRUTE_MAX
-        grid = _box_grid(
-            agents.pos, agents.vel, agents.radius, box, status, CELL_SHARE * typical, scale,
-            world_w, world_h, brute,
-        )  # fmt: skip
+        params = AvoidAgentsParams(
+            self.time_horizon,
+            self.gain,
+            self.margin,
+            self.brake,
+            self.commit,
+            1.0 if self.tie_break == "left" else -1.0,
+            self.max_reach,
+            float(world_w),
+            float(world_h),
+            n <= BRUTE_MAX,
+        )
         out = np.empty((n, 2))
         if debug is None:
             threat, point, other, when = _NO_INTS, _NO_ROWS, _NO_ROWS, _NO_VALUES
@@ -173,23 +223,14 @@ class AvoidAgents:
             other = np.empty((n, 2))
             when = np.empty(n)
         _avoid_rows(n)(
+            agents.pos,
+            agents.vel,
+            agents.radius,
             agents.heading,
             agents.max_speed,
             agents.max_force,
             side,
-            box,
-            status,
-            *grid,
-            brute,
-            world_w,
-            world_h,
-            self.reach(agents),
-            horizon,
-            self.gain,
-            self.margin,
-            self.brake,
-            self.commit,
-            1.0 if self.tie_break == "left" else -1.0,
+            params,
             debug is not None,
             threat,
             point,
@@ -200,158 +241,6 @@ class AvoidAgents:
         if debug is not None:
             write(AvoidAgentsDebug(threat.astype(np.intp), point, other, when, side.copy()), debug)
         return out
-
-
-#: Cell width of the search grid, as a share of the agents' typical swept-box side.
-CELL_SHARE = 1.0
-#: Grid cells, and grid entries (an agent sits in every cell its box touches), per agent at
-#: most: a crowd spread thin over a large area, or very fast agents, get wider cells.
-CELLS_PER_AGENT = 4
-ENTRIES_PER_AGENT = 16
-#: An agent's status in the search: in the grid; wild, so tested against everyone and
-#: everyone against it (a box that is not finite although the position and velocity are, a
-#: radius that is not finite; or a box far larger than the crowd's, below); or with a
-#: position or velocity that is not finite, so no threat to anyone, nor threatened.
-IN_GRID, WILD, OUT = 0, 1, 2
-#: A box more than this many typical boxes wide is wild (a few very fast agents would
-#: otherwise make every cell as wide as their boxes, and the search quadratic), while the
-#: wild boxes are at most ``WILD_ROOT * sqrt(N) + 8`` (each costs a test of every agent).
-WILD_SIDES = 16.0
-WILD_ROOT = 2.0
-
-#: The search grid (see :func:`_box_grid`): the cells' runs, the entries (slots), the boxes
-#: in visiting order, the agents in visiting order, the wild agents' slots, every agent's span
-#: of cells, positions, velocities and radii in visiting order, the cell counts (x, y).
-BoxGrid = tuple[
-    IntArray,
-    IntArray,
-    FloatArray,
-    IntArray,
-    IntArray,
-    IntArray,
-    FloatArray,
-    FloatArray,
-    FloatArray,
-    int,
-    int,
-]
-
-
-@njit
-def _boxes(
-    pos: FloatArray,
-    vel: FloatArray,
-    radius: FloatArray,
-    horizon: float,
-    margin: float,
-    world_w: float,
-    world_h: float,
-    box: FloatArray,
-    status: NDArray[np.int8],
-) -> tuple[float, float]:
-    """Every agent's swept box, into ``box`` (lo x, lo y, hi x, hi y): the box round the
-    segment it covers within the horizon, ``pos`` to ``pos + vel * horizon``, widened by its
-    radius and half the margin, and its ``status``. Returns the typical side of the boxes
-    (their geometric mean: a few very long boxes do not move it) and the largest coordinate
-    (the scale of rounding errors).
-
-    Two agents closest at ``t`` in (0, horizon] within ``r_i + r_j + margin`` are then, at
-    ``t``, each on its segment, and discs of ``r + margin / 2`` round them overlap: so do
-    their boxes. Agents whose boxes do not overlap cannot threaten each other.
-    """
-    n = pos.shape[0]
-    total = 0.0
-    sides = 0
-    scale = max(world_w, world_h, 1.0)
-    for i in range(n):
-        x = pos[i, 0]
-        y = pos[i, 1]
-        ex = x + vel[i, 0] * horizon
-        ey = y + vel[i, 1] * horizon
-        if not (
-            math.isfinite(x)
-            and math.isfinite(y)
-            and math.isfinite(vel[i, 0])
-            and math.isfinite(vel[i, 1])
-        ):
-            status[i] = OUT
-            continue
-        e = max(radius[i], 0.0) + 0.5 * margin
-        lx = min(x, ex) - e
-        ly = min(y, ey) - e
-        hx = max(x, ex) + e
-        hy = max(y, ey) + e
-        if not (
-            math.isfinite(lx) and math.isfinite(ly) and math.isfinite(hx) and math.isfinite(hy)
-        ):
-            status[i] = WILD
-            continue
-        status[i] = IN_GRID
-        box[i, 0] = lx
-        box[i, 1] = ly
-        box[i, 2] = hx
-        box[i, 3] = hy
-        total += math.log(max(hx - lx, 1e-6)) + math.log(max(hy - ly, 1e-6))
-        sides += 2
-        scale = max(scale, abs(lx), abs(ly), abs(hx), abs(hy))
-    return math.exp(total / max(sides, 1)), scale
-
-
-@njit_leaf
-def _wild_boxes(box: FloatArray, status: NDArray[np.int8], side: float, most: int) -> None:
-    """Boxes wider or taller than ``side`` made wild (``status``), unless there are more than
-    ``most`` of them (then the grid takes them all, with wider cells)."""
-    count = 0
-    for i in range(box.shape[0]):
-        if status[i] == IN_GRID and max(box[i, 2] - box[i, 0], box[i, 3] - box[i, 1]) > side:
-            count += 1
-    if count == 0 or count > most:
-        return
-    for i in range(box.shape[0]):
-        if status[i] == IN_GRID and max(box[i, 2] - box[i, 0], box[i, 3] - box[i, 1]) > side:
-            status[i] = WILD
-
-
-@njit_leaf
-def _residue(v: int, count: int) -> int:
-    """``v`` modulo ``count``, without a division when it is already in range."""
-    if 0 <= v < count:
-        return v
-    return v % count
-
-
-@njit_leaf
-def _runs(start: IntArray, cell: int, first_column: bool, first_row: bool) -> tuple[int, int]:
-    """The entries of ``cell`` (its first run's index) that an agent whose box starts in
-    ``first_column`` and ``first_row`` reads: all of them in its first cell; beyond its first
-    column only the boxes that start in this column, beyond its first row only those that
-    start in this row (so each pair is tested once, in the first cell of their overlap)."""
-    lo = start[cell] if first_row else start[cell + 1]
-    if not first_column:
-        return lo, start[cell + 2]
-    return lo, start[cell + 4] if first_row else start[cell + 3]
-
-
-@njit_leaf
-def _cell_index(v: float) -> int:
-    """``floor(v)`` as a cell index, held within +-2**52 (where floats are still whole
-    numbers) so that the conversion to an integer is defined for any coordinate; NaN: 0."""
-    if not v > -_INDEX_MAX:
-        return -_INDEX_MAX if v == v else 0
-    if v > _INDEX_MAX:
-        return _INDEX_MAX
-    return math.floor(v)
-
-
-_INDEX_MAX = 2**52
-
-
-@njit_leaf
-def _run_of(first_column: bool, first_row: bool) -> int:
-    """Which of a cell's four runs holds a box that starts in the cell's column and row."""
-    if first_column:
-        return 1 if first_row else 0
-    return 2 if first_row else 3
 
 
 @njit_leaf
@@ -384,20 +273,13 @@ def _react(
     vy: float,
     speed_max: float,
     force_max: float,
-    t: float,
-    px: float,
-    py: float,
-    mx: float,
-    my: float,
-    clear: float,
-    horizon: float,
-    gain: float,
-    brake: float,
-    commit: float,
-    prefer: float,
+    threat: Threat,
+    p: AvoidAgentsParams,
 ) -> tuple[float, float]:
-    """Agent ``i``'s steer away from its threat (closest at ``t``, offset now ``(px, py)``,
-    miss ``(mx, my)``, clearance ``clear``); records the side taken in ``side_col``."""
+    """Agent ``i``'s steer away from its ``threat``; records the side taken in
+    ``side_col``."""
+    t, px, py, mx, my, clear = threat.time, threat.px, threat.py, threat.mx, threat.my, threat.clear
+    horizon, gain, brake = p.time_horizon, p.gain, p.brake
     hx, hy, ok = kern.unit(heading[i, 0], heading[i, 1])
     if not ok:
         hx = 1.0
@@ -407,14 +289,14 @@ def _react(
     ahead = mx * hx + my * hy
     lateral = my * hx - mx * hy
     now = hx * py - hy * px
-    band = commit * clear
+    band = p.commit * clear
     if abs(lateral) <= band and abs(now) <= band:
         # Ambiguous (head on, overtaking): the remembered side, else the convention:
         # a threat in front passed on the preferred side, one behind on the other.
         remembered = side_col[i]
         remembered = _sign(remembered) if math.isfinite(remembered) else 0.0
         if remembered == 0.0:
-            remembered = prefer if px * hx + py * hy >= 0.0 else -prefer
+            remembered = p.prefer if px * hx + py * hy >= 0.0 else -p.prefer
         side = remembered
     elif abs(lateral) > band:
         side = -_sign(lateral)
@@ -442,172 +324,6 @@ def _react(
         sx -= vx * (brake * urgency * gain)
         sy -= vy * (brake * urgency * gain)
     return kern.truncate(sx, sy, force_max)
-
-
-@njit
-def _box_grid(
-    pos: FloatArray,
-    vel: FloatArray,
-    radius: FloatArray,
-    box: FloatArray,
-    status: NDArray[np.int8],
-    cell: float,
-    scale: float,
-    world_w: float,
-    world_h: float,
-    brute: bool,
-) -> BoxGrid:
-    """The search grid of the swept boxes: every agent in each cell its box touches, cells
-    about ``cell`` wide (in a torus, a whole number of them across it), wider where the
-    cells or the entries would pass :data:`CELLS_PER_AGENT` or :data:`ENTRIES_PER_AGENT` per
-    agent; a few boxes far wider than ``cell`` are made wild first (``status``, in place,
-    see :func:`_wild_boxes`). The boxes are widened (in place) by a trillionth of ``scale``,
-    far more than a rounding error, so that boxes that touch (a threat at the limit) share a
-    cell however their coordinates round. ``brute``: no grid, every agent is visited
-    against every other.
-
-    The agents are visited cell by cell, and their positions, velocities and radii copied
-    in that order, so that neighbours sit close in memory; the grid holds slots (places in
-    that order). Each cell's entries are in four runs: the boxes that start in its column
-    but not its row, in both, in its row only, in neither (see :func:`_avoid_rows`).
-
-    Returns (the runs' starts into the entries, the entries (slots), the boxes in visiting
-    order, the agents in visiting order, the wild agents' slots, each agent's span of cells
-    (first x, first y, last x, last y: unwrapped, at most one world across), the positions,
-    velocities and radii in visiting order, the cell counts (x, y)).
-    """
-    n = box.shape[0]
-    span = np.zeros((n, 4), dtype=np.int64)
-    order = np.arange(n)
-    gx = gy = 1
-    total = 0
-    if brute:
-        start = np.zeros(5, dtype=np.int64)
-    else:
-        _wild_boxes(box, status, WILD_SIDES * cell, int(WILD_ROOT * math.sqrt(n)) + 8)
-        eps = 1e-12 * scale
-        x0 = y0 = math.inf
-        x1 = y1 = -math.inf
-        for i in range(n):
-            if status[i] != IN_GRID:
-                continue
-            box[i, 0] -= eps
-            box[i, 1] -= eps
-            box[i, 2] += eps
-            box[i, 3] += eps
-            x0 = min(x0, box[i, 0])
-            y0 = min(y0, box[i, 1])
-            x1 = max(x1, box[i, 2])
-            y1 = max(y1, box[i, 3])
-        if world_w > 0.0:
-            x0 = y0 = 0.0
-            x1 = world_w
-            y1 = world_h
-        cell_cap = CELLS_PER_AGENT * n + 64
-        entry_cap = ENTRIES_PER_AGENT * n + 64
-        cell = max(cell, 1e-9 * scale)
-        for _ in range(64):  # each round doubles the cells' width: ends long before 64
-            extent_x = x1 - x0
-            extent_y = y1 - y0
-            if not (math.isfinite(extent_x) and math.isfinite(extent_y) and cell < math.inf):
-                gx = gy = 1
-                inv_x = inv_y = 0.0
-            elif world_w > 0.0:
-                gx = max(1, min(int(world_w / cell), cell_cap))
-                gy = max(1, min(int(world_h / cell), cell_cap // gx))
-                inv_x = gx / world_w
-                inv_y = gy / world_h
-            else:
-                fx = extent_x / cell
-                fy = extent_y / cell
-                if (fx + 1.0) * (fy + 1.0) > cell_cap:
-                    cell *= 2.0
-                    continue
-                gx = int(fx) + 1
-                gy = int(fy) + 1
-                inv_x = inv_y = 1.0 / cell
-            total = 0
-            for i in range(n):
-                if status[i] != IN_GRID:
-                    continue
-                ax = _cell_index((box[i, 0] - x0) * inv_x)
-                ay = _cell_index((box[i, 1] - y0) * inv_y)
-                bx = min(_cell_index((box[i, 2] - x0) * inv_x), ax + gx - 1)
-                by = min(_cell_index((box[i, 3] - y0) * inv_y), ay + gy - 1)
-                span[i, 0] = ax
-                span[i, 1] = ay
-                span[i, 2] = bx
-                span[i, 3] = by
-                total += (bx - ax + 1) * (by - ay + 1)
-            if total <= entry_cap or gx * gy == 1:
-                break
-            cell *= 2.0
-        cells = gx * gy
-        start = np.zeros(4 * cells + 1, dtype=np.int64)
-        home = np.zeros(cells + 1, dtype=np.int64)
-        for i in range(n):
-            if status[i] != IN_GRID:
-                continue
-            hx = _residue(span[i, 0], gx)
-            hy = _residue(span[i, 1], gy)
-            home[hy * gx + hx + 1] += 1
-            for cy in range(span[i, 1], span[i, 3] + 1):
-                ry = _residue(cy, gy)
-                for cx in range(span[i, 0], span[i, 2] + 1):
-                    rx = _residue(cx, gx)
-                    start[4 * (ry * gx + rx) + _run_of(rx == hx, ry == hy) + 1] += 1
-        for c in range(4 * cells):
-            start[c + 1] += start[c]
-        for c in range(cells):
-            home[c + 1] += home[c]
-        rest = home[cells]  # the agents outside the grid are visited last
-        for i in range(n):
-            if status[i] == IN_GRID:
-                h = _residue(span[i, 1], gy) * gx + _residue(span[i, 0], gx)
-                order[home[h]] = i
-                home[h] += 1
-            else:
-                order[rest] = i
-                rest += 1
-    items = np.empty(start[-1], dtype=np.int64)
-    sbox = np.empty((n, 4))
-    fill = start[:-1].copy()
-    spos = np.empty((n, 2))
-    svel = np.empty((n, 2))
-    srad = np.empty(n)
-    wild_count = 0
-    for slot in range(n):
-        i = order[slot]
-        spos[slot, 0] = pos[i, 0]
-        spos[slot, 1] = pos[i, 1]
-        svel[slot, 0] = vel[i, 0]
-        svel[slot, 1] = vel[i, 1]
-        srad[slot] = max(radius[i], 0.0)
-        sbox[slot, 0] = box[i, 0]
-        sbox[slot, 1] = box[i, 1]
-        sbox[slot, 2] = box[i, 2]
-        sbox[slot, 3] = box[i, 3]
-        if status[i] == WILD:
-            wild_count += 1
-        if brute or status[i] != IN_GRID:
-            continue
-        hx = _residue(span[i, 0], gx)
-        hy = _residue(span[i, 1], gy)
-        for cy in range(span[i, 1], span[i, 3] + 1):
-            ry = _residue(cy, gy)
-            for cx in range(span[i, 0], span[i, 2] + 1):
-                rx = _residue(cx, gx)
-                k = 4 * (ry * gx + rx) + _run_of(rx == hx, ry == hy)
-                e = fill[k]
-                items[e] = slot
-                fill[k] = e + 1
-    wild = np.empty(wild_count, dtype=np.int64)
-    k = 0
-    for slot in range(n):
-        if status[order[slot]] == WILD:
-            wild[k] = slot
-            k += 1
-    return start, items, sbox, order, wild, span, spos, svel, srad, gx, gy
 
 
 @njit_inline
@@ -653,114 +369,73 @@ def _maybe(
 
 @njit_leaf
 def _exact(
-    svel: FloatArray,
-    srad: FloatArray,
-    order: IntArray,
+    grid: BoxGrid,
     k: int,
     dpx: float,
     dpy: float,
     vx: float,
     vy: float,
     ri: float,
-    horizon: float,
-    margin: float,
-    best: int,
-    t: float,
-    px: float,
-    py: float,
-    mx: float,
-    my: float,
-    clear: float,
-) -> tuple[int, float, float, float, float, float, float]:
+    p: AvoidAgentsParams,
+    threat: Threat,
+) -> Threat:
     """The agent in slot ``k``, which :func:`_maybe` let through, tested exactly as a threat
-    against the most imminent one found so far (``best``, -1: none): the smallest time of closest
-    approach wins, ties to the lowest index. Returns the winner as (index, time, offset now,
-    miss at closest approach, clearance)."""
-    dvx = svel[k, 0] - vx
-    dvy = svel[k, 1] - vy
+    against the most imminent one found so far (``threat``): the smallest time of closest
+    approach wins, ties to the lowest index. Returns the winner."""
+    dvx = grid.svel[k, 0] - vx
+    dvy = grid.svel[k, 1] - vy
     closing = -(dpx * dvx + dpy * dvy)
     dv2 = dvx * dvx + dvy * dvy
-    if not (closing > 0.0 and closing <= horizon * dv2):
-        return best, t, px, py, mx, my, clear
+    if not (closing > 0.0 and closing <= p.time_horizon * dv2):
+        return threat
     tj = closing / dv2
     missx = dpx + dvx * tj
     missy = dpy + dvy * tj
-    cl = ri + srad[k] + margin
+    cl = ri + grid.srad[k] + p.margin
     if not missx * missx + missy * missy < cl * cl:
-        return best, t, px, py, mx, my, clear
-    j = order[k]
-    if tj < t or (tj == t and j < best):
-        return j, tj, dpx, dpy, missx, missy, cl
-    return best, t, px, py, mx, my, clear
+        return threat
+    j = grid.order[k]
+    if tj < threat.time or (tj == threat.time and j < threat.agent):
+        return Threat(j, tj, dpx, dpy, missx, missy, cl)
+    return threat
 
 
 @njit_leaf
 def _against(
-    spos: FloatArray,
-    svel: FloatArray,
-    srad: FloatArray,
-    order: IntArray,
+    grid: BoxGrid,
     k: int,
     xi: float,
     yi: float,
-    world_w: float,
-    world_h: float,
     vx: float,
     vy: float,
     ri: float,
     reach2: float,
-    horizon: float,
-    margin: float,
-    best: int,
-    t: float,
-    px: float,
-    py: float,
-    mx: float,
-    my: float,
-    clear: float,
-) -> tuple[int, float, float, float, float, float, float]:
+    p: AvoidAgentsParams,
+    threat: Threat,
+) -> Threat:
     """The agent in slot ``k`` tested as a threat to the agent at (xi, yi) outside the grid
     (every pair, or a wild agent), at the minimal image: :func:`_maybe`, then
     :func:`_exact`."""
-    dx = minimal_offset(spos[k, 0] - xi, world_w)
-    dy = minimal_offset(spos[k, 1] - yi, world_h)
-    if _maybe(svel, srad, k, dx, dy, vx, vy, ri, reach2, horizon, margin, t):
-        return _exact(
-            svel, srad, order, k, dx, dy, vx, vy, ri, horizon, margin, best, t, px, py, mx,
-            my, clear,
-        )  # fmt: skip
-    return best, t, px, py, mx, my, clear
+    dx = minimal_offset(grid.spos[k, 0] - xi, grid.world_w)
+    dy = minimal_offset(grid.spos[k, 1] - yi, grid.world_h)
+    if _maybe(
+        grid.svel, grid.srad, k, dx, dy, vx, vy, ri, reach2, p.time_horizon, p.margin,
+        threat.time,
+    ):  # fmt: skip
+        return _exact(grid, k, dx, dy, vx, vy, ri, p, threat)
+    return threat
 
 
 @rows_kernel
 def _avoid_rows(
+    pos: FloatArray,
+    vel: FloatArray,
+    radius: FloatArray,
     heading: FloatArray,
     max_speed: FloatArray,
     max_force: FloatArray,
     side_col: FloatArray,
-    box: FloatArray,
-    status: NDArray[np.int8],
-    start: IntArray,
-    items: IntArray,
-    sbox: FloatArray,
-    order: IntArray,
-    wild: IntArray,
-    span: IntArray,
-    spos: FloatArray,
-    svel: FloatArray,
-    srad: FloatArray,
-    gx: int,
-    gy: int,
-    brute: bool,
-    world_w: float,
-    world_h: float,
-    reach: float,
-    horizon: float,
-    gain: float,
-    margin: float,
-    brake: float,
-    commit: float,
-    prefer: float,
+    p: AvoidAgentsParams,
     debug: bool,
     threat: IntArray,
     point: FloatArray,
@@ -768,8 +443,10 @@ def _avoid_rows(
     when: FloatArray,
     out: FloatArray,
 ) -> None:
-    """Every agent's most imminent threat and its steer away from it (forces into ``out``),
-    the agents visited in the grid's order (``order``, slot by slot).
+    """Every agent's most imminent threat and its steer away from it (forces into ``out``):
+    the agents' swept boxes (:func:`~steering.swept_boxes.swept_boxes`) into their grid
+    (:func:`~steering.swept_boxes.box_grid`), then the agents visited in the grid's order
+    (``order``, slot by slot).
 
     An agent in the grid tests the agents whose boxes overlap its own, each once: in the
     first cell of the two boxes' overlap. So in the cells of its box beyond its first
@@ -779,8 +456,27 @@ def _avoid_rows(
     tested against everyone, and everyone against them; with ``brute`` every pair is
     tested.
     """
-    n = spos.shape[0]
+    n = pos.shape[0]
+    horizon, margin = p.time_horizon, p.margin
+    # The swept boxes and their grid (serial, before the loop over agents).
+    box = np.empty((n, 4))
+    status = np.empty(n, dtype=np.int8)
+    typical, scale = swept_boxes(
+        pos, vel, radius, horizon, margin, p.world_w, p.world_h, box, status
+    )
+    # Named by its class here: numba's parallel loop hands a NamedTuple to its tasks only
+    # when it was made by a call to its class (a parameter, too).
+    grid = BoxGrid(
+        *box_grid(
+            pos, vel, radius, box, status, CELL_SHARE * typical, scale, p.world_w, p.world_h,
+            p.brute,
+        )
+    )  # fmt: skip
+    reach = _reach(max_speed, radius, horizon, margin, p.max_reach) if n >= 2 else 0.0
     reach2 = reach * reach
+    start, items, sbox, order, wild = grid.start, grid.items, grid.sbox, grid.order, grid.wild
+    span, spos, svel, srad, gx, gy = grid.span, grid.spos, grid.svel, grid.srad, grid.gx, grid.gy
+    brute, world_w, world_h = grid.brute, grid.world_w, grid.world_h
     for c in prange((n + CHUNK - 1) // CHUNK):
         found = np.empty(64, dtype=np.int64)
         offset = np.empty((64, 2))
@@ -791,16 +487,11 @@ def _avoid_rows(
             vx = svel[s, 0]
             vy = svel[s, 1]
             ri = srad[s]
-            best = -1
-            t = math.inf
-            px = py = mx = my = clear = 0.0
+            imminent = NO_THREAT
             if brute or status[i] == WILD:
                 for k in range(n):
                     if k != s:
-                        best, t, px, py, mx, my, clear = _against(
-                            spos, svel, srad, order, k, xi, yi, world_w, world_h, vx, vy, ri,
-                            reach2, horizon, margin, best, t, px, py, mx, my, clear,
-                        )  # fmt: skip
+                        imminent = _against(grid, k, xi, yi, vx, vy, ri, reach2, p, imminent)
             elif status[i] == IN_GRID:
                 ax = span[i, 0]
                 ay = span[i, 1]
@@ -814,9 +505,9 @@ def _avoid_rows(
                 # tested exactly.
                 m = 0
                 for cy in range(ay, span[i, 3] + 1):
-                    row = _residue(cy, gy) * gx
+                    row = residue(cy, gy) * gx
                     for cx in range(ax, span[i, 2] + 1):
-                        lo, hi = _runs(start, 4 * (row + _residue(cx, gx)), cx == ax, cy == ay)
+                        lo, hi = cell_runs(start, 4 * (row + residue(cx, gx)), cx == ax, cy == ay)
                         if m + hi - lo > found.shape[0]:  # room for this cell's run: grow
                             grown = np.empty(2 * (m + hi - lo), dtype=np.int64)
                             for f in range(m):  # (a slice copy here fails in parallel numba)
@@ -849,19 +540,15 @@ def _avoid_rows(
                     offset[maybe, 0] = dx
                     offset[maybe, 1] = dy
                     maybe += (k != s) & _maybe(
-                        svel, srad, k, dx, dy, vx, vy, ri, reach2, horizon, margin, t
+                        svel, srad, k, dx, dy, vx, vy, ri, reach2, horizon, margin, imminent.time
                     )
                 for f in range(maybe):
-                    best, t, px, py, mx, my, clear = _exact(
-                        svel, srad, order, found[f], offset[f, 0], offset[f, 1], vx, vy, ri,
-                        horizon, margin, best, t, px, py, mx, my, clear,
-                    )  # fmt: skip
+                    imminent = _exact(
+                        grid, found[f], offset[f, 0], offset[f, 1], vx, vy, ri, p, imminent
+                    )
                 for w in range(wild.shape[0]):
-                    best, t, px, py, mx, my, clear = _against(
-                        spos, svel, srad, order, wild[w], xi, yi, world_w, world_h, vx, vy,
-                        ri, reach2, horizon, margin, best, t, px, py, mx, my, clear,
-                    )  # fmt: skip
-            if best < 0:
+                    imminent = _against(grid, wild[w], xi, yi, vx, vy, ri, reach2, p, imminent)
+            if imminent.agent < 0:
                 side_col[i] = 0.0
                 out[i, 0] = 0.0
                 out[i, 1] = 0.0
@@ -874,13 +561,13 @@ def _avoid_rows(
                     when[i] = math.inf
                 continue
             out[i, 0], out[i, 1] = _react(
-                heading, side_col, i, vx, vy, max_speed[i], max_force[i], t, px, py, mx, my,
-                clear, horizon, gain, brake, commit, prefer,
-            )  # fmt: skip
+                heading, side_col, i, vx, vy, max_speed[i], max_force[i], imminent, p
+            )
             if debug:
-                threat[i] = best
+                t = imminent.time
+                threat[i] = imminent.agent
                 point[i, 0] = xi + vx * t
                 point[i, 1] = yi + vy * t
-                other[i, 0] = point[i, 0] + mx
-                other[i, 1] = point[i, 1] + my
+                other[i, 0] = point[i, 0] + imminent.mx
+                other[i, 1] = point[i, 1] + imminent.my
                 when[i] = t

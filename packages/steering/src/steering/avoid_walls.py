@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -18,15 +18,29 @@ from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .debug import WallsDebug, write
 from .vec import EPSILON, FloatArray
-from .walls import Walls, first_piece, wall_span, within
+from .walls import WallIndex, Walls, first_piece, wall_span, within
 
-__all__ = ["AvoidWalls"]
+__all__ = ["AvoidWalls", "AvoidWallsParams"]
 
 IntArray = NDArray[np.intp]
 ComplexArray = NDArray[np.complex128]
 
 #: Debug columns of the compiled loop: wall, crossing point (2), then the three feeler tips (6).
 _REC = 9
+
+
+class AvoidWallsParams(NamedTuple):
+    """:class:`AvoidWalls`' numbers as its compiled loop reads them (a NamedTuple: the same
+    record compiled and with ``NUMBA_DISABLE_JIT=1``)."""
+
+    feeler_length: float
+    gain: float
+    #: ``gain`` squared (the feelers' push per px of overshoot).
+    gain2: float
+    margin: float
+    #: The side feelers' turn from the heading: (cos, sin) of the feeler angle.
+    turn_x: float
+    turn_y: float
 
 
 @dataclass
@@ -150,15 +164,14 @@ class AvoidWalls:
 
     def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
         """The arguments of :func:`steering.kernels.avoid_walls_rows` before ``out`` and
-        ``rec`` (see :mod:`steering.kernels`)."""
-        w = self.walls
-        g = w._grid
+        ``rec`` (see :mod:`steering.kernels`): the agents' columns, the walls'
+        :attr:`~steering.Walls.index_fields` and the :class:`AvoidWallsParams`' fields (plain
+        tuples, which the loop names again: numba types them in C)."""
         tx, ty = self._turn()
+        params = (self.feeler_length, self.gain, self.gain**2, self.margin, tx, ty)
         return (
             agents.pos, agents.vel, agents.heading, agents.max_speed, agents.max_force,
-            agents.radius, w.start, w.direction, w.length, w._piece_wall,
-            g.start, g.items, w._piece_cell, g.x0, g.y0, g.inv, g.nx, g.ny, w.piece_length,
-            self.feeler_length, self.gain, self.gain**2, self.margin, tx, ty,
+            agents.radius, self.walls.index_fields, params,
         )  # fmt: skip
 
 
@@ -298,29 +311,27 @@ def _avoid_walls_rows(
     max_speed: FloatArray,
     max_force: FloatArray,
     radius: FloatArray,
-    start: FloatArray,
-    direction: FloatArray,
-    length: FloatArray,
-    piece_wall: IntArray,
-    cell_start: IntArray,
-    items: IntArray,
-    piece_cell: IntArray,
-    x0: float,
-    y0: float,
-    inv: float,
-    nx: int,
-    ny: int,
-    piece_length: float,
-    feeler_length: float,
-    gain: float,
-    gain2: float,
-    margin: float,
-    tx: float,
-    ty: float,
+    index: tuple[Any, ...],
+    params: tuple[Any, ...],
     out: FloatArray,
     rec: FloatArray,
 ) -> None:
-    """One agent per iteration: feelers, each one's closest crossing, the skin, the sum."""
+    """One agent per iteration: feelers, each one's closest crossing, the skin, the sum.
+    ``index``: :attr:`Walls.index_fields <steering.Walls.index_fields>`; ``params``: the
+    fields of :class:`AvoidWallsParams`, in order (named again here)."""
+    ix = WallIndex(*index)
+    prm = AvoidWallsParams(*params)
+    start, direction, length = ix.start, ix.direction, ix.length
+    piece_wall, piece_cell, cell_start, items = (
+        ix.piece_wall,
+        ix.piece_cell,
+        ix.cell_start,
+        ix.items,
+    )
+    x0, y0, inv, nx, ny, piece_length = ix.x0, ix.y0, ix.inv, ix.nx, ix.ny, ix.piece_length
+    feeler_length, gain, gain2, margin, tx, ty = (
+        prm.feeler_length, prm.gain, prm.gain2, prm.margin, prm.turn_x, prm.turn_y
+    )  # fmt: skip
     record = rec.shape[0] > 0
     for i in prange(pos.shape[0]):
         px, py = pos[i, 0], pos[i, 1]

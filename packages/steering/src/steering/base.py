@@ -10,7 +10,14 @@ from numpy.typing import NDArray
 from .agents import AgentGroup
 from .vec import FloatArray, set_length, truncate
 
-__all__ = ["DEFAULT_GAIN", "Behaviour", "Debug", "desired_toward", "steer_to_velocity"]
+__all__ = [
+    "ARRIVE_BRAKE",
+    "DEFAULT_GAIN",
+    "Behaviour",
+    "Debug",
+    "desired_toward",
+    "steer_to_velocity",
+]
 
 #: Debug output: behaviour-prefixed keys ("path.future", "avoid.box", ...) to per-agent arrays.
 Debug = dict[str, NDArray[np.generic]]
@@ -20,6 +27,11 @@ Debug = dict[str, NDArray[np.generic]]
 #: ``(desired - velocity) * gain`` with gain = 1/frame time. 8/s closes the gap in ~1/8 s
 #: whenever max force allows, which is what the seeds look like at 60 frames a second.
 DEFAULT_GAIN = 8.0
+
+#: The brake fraction the behaviours that arrive somewhere use (:class:`~steering.Hide`,
+#: :class:`~steering.Interpose`, :class:`~steering.OffsetPursuit`): the default of
+#: :class:`~steering.Arrive`, which brakes at this share of max force.
+ARRIVE_BRAKE = 0.8
 
 
 @runtime_checkable

@@ -37,16 +37,9 @@ here), so the fields are named in the source and positional only in the call.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import logging
-import os
-import sys
-import tempfile
 import threading
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import numba
 import numpy as np
@@ -57,6 +50,18 @@ from ._jit import PARALLEL_MIN
 from .agents import AgentGroup
 from .debug import PriorityDebug, write
 from .grid import BUF_COLS, Grid, brute_grid
+from .shapes import (
+    AgentCols,
+    FirstRecord,
+    ForceRecord,
+    Kernel,
+    LimitRecord,
+    MaskRecord,
+    Shape,
+    WeightsRecord,
+    compiled,
+    compiled_shapes,
+)
 from .vec import FloatArray
 
 __all__ = [
@@ -75,29 +80,6 @@ __all__ = [
     "run",
 ]
 
-log = logging.getLogger(__name__)
-
-
-class AgentCols(NamedTuple):
-    """The agents' columns a per-agent function reads, one row per agent (see
-    :class:`~steering.AgentGroup`). Under a :class:`~steering.Limited` node the limits are the
-    node's."""
-
-    pos: FloatArray
-    """(N, 2) positions, px."""
-    vel: FloatArray
-    """(N, 2) velocities, px/s."""
-    max_speed: FloatArray
-    """(N,) speed limits, px/s."""
-    max_force: FloatArray
-    """(N,) steering limits, px/s^2."""
-    radius: FloatArray
-    """(N,) bounding radii, px."""
-    mass: FloatArray
-    """(N,) masses."""
-    heading: FloatArray
-    """(N, 2) unit headings."""
-
 
 def agent_cols(agents: AgentGroup) -> tuple[FloatArray, ...]:
     """The group's :class:`AgentCols` as the plain tuple the compiled code takes."""
@@ -110,39 +92,6 @@ def agent_cols(agents: AgentGroup) -> tuple[FloatArray, ...]:
         agents.mass,
         agents.heading,
     )
-
-
-class WeightsRecord(NamedTuple):
-    """A running sum's weights, one per part."""
-
-    weights: FloatArray
-
-
-class FirstRecord(NamedTuple):
-    """:class:`~steering.FirstNonZero`'s threshold and the part each agent took."""
-
-    epsilon: float
-    chosen: NDArray[np.int64]
-
-
-class LimitRecord(NamedTuple):
-    """:class:`~steering.Limited`'s limits, one per agent, and whether its force is capped."""
-
-    max_speed: FloatArray
-    max_force: FloatArray
-    cap: bool
-
-
-class MaskRecord(NamedTuple):
-    """:class:`~steering.Masked`'s rows."""
-
-    mask: NDArray[np.bool_]
-
-
-class ForceRecord(NamedTuple):
-    """An outside leaf's forces, computed before the loop (zero on rows it did not run for)."""
-
-    force: FloatArray
 
 
 _ROW_OPTIONS: dict[str, Any] = {
@@ -160,10 +109,6 @@ def row_function(func: Callable[..., Any]) -> Any:
 
 
 # -- the walk: shape and records in one pass ---------------------------------------------------
-
-#: A shape: one entry per node in preorder, ``(kind, children, part class or None)``.
-Shape = tuple[tuple[str, int, Any], ...]
-
 
 #: The grid of no order: agents in index order.
 _NO_ORDER = brute_grid(None)
@@ -204,10 +149,10 @@ class RowPart:
         """Return the (N, 2) forces, from the part's own loop over agents (the composite of
         this one part; the walk of :func:`run` is skipped, its result being known)."""
         record: Any = self.bind(agents, dt, debug is not None)
-        kernel = _KERNELS.get(type(self))
+        kernel = _BY_CLASS.get(type(self))
         if kernel is None:
             kernel = compiled((("row", 0, type(self)),))
-            _KERNELS[type(self)] = kernel
+            _BY_CLASS[type(self)] = kernel
         out = np.empty((agents.n, 2))
         order = Grid(record.grid_ints, record.grid_floats) if self.ORDERS else _NO_ORDER
         _launch(kernel, agents, record, out, order, 0, 0.0)
@@ -403,7 +348,7 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
         shape, kernel = last[1], last[2]
     else:
         shape = tuple(w.shape)
-        kernel = _KERNELS.get(shape) or compiled(shape)
+        kernel = compiled(shape)
         if len(_LAST) > 4096:
             _LAST.clear()
         _LAST[id(tree)] = (w.shape, shape, kernel)
@@ -417,21 +362,12 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
     return out
 
 
+#: Each row part class's own loop (the shape of that part alone).
+_BY_CLASS: dict[type, Kernel] = {}
+
 #: Each tree's last shape, by the tree's id (compared whole, so a new tree given an old id
 #: finds another shape and looks its kernel up).
 _LAST: dict[int, tuple[list[tuple[str, int, Any]], Shape, Any]] = {}
-
-
-class Kernel(NamedTuple):
-    """A shape's compiled loops: ``plain[serial?]`` returns forces, ``moving`` also moves."""
-
-    searches: bool
-    """Whether a part searches neighbours: the loop then takes the grid of its order and a
-    scratch buffer (a loop without one visits agents in index order and takes neither)."""
-    serial: Any
-    parallel: Any
-    moving_serial: Any
-    moving_parallel: Any
 
 
 def _launch(
@@ -493,366 +429,3 @@ def _scratch(n: int) -> FloatArray:
 
 
 # -- generating and compiling a shape ------------------------------------------------------------
-
-#: Each shape's compiled loops (serial, parallel), in this process; a row part's class stands
-#: for the shape of that part alone.
-_KERNELS: dict[Any, Kernel] = {}
-
-
-def compiled_shapes() -> list[Shape]:
-    """The shapes compiled (or loaded from the cache) in this process."""
-    return [shape for shape in _KERNELS if isinstance(shape, tuple)]
-
-
-class _Source:
-    """The generated module's text: imports, lines before the loop, lines in it."""
-
-    def __init__(self) -> None:
-        self.imports: dict[str, str] = {}
-        self.params: list[str] = [f"a_{f}" for f in AgentCols._fields]
-        self.before: list[str] = []
-        self.body: list[str] = []
-
-    def record(self, p: str, kind: Any, name: str) -> None:
-        """Take record ``p`` of class ``kind`` (imported as ``name``) field by field as
-        parameters, and build it before the loop."""
-        fields = [f"{p}_{f}" for f in kind._fields]
-        self.params.extend(fields)
-        self.before.append(f"    {p} = {name}({', '.join(fields)})")
-
-    def name_of(self, obj: Any, alias: str) -> str:
-        """A module-level name for ``obj`` (a function or class), imported from its module."""
-        func = getattr(obj, "py_func", obj)
-        if isinstance(obj, type):
-            # A record class keeps its own name: numba's parallel lowering rebuilds a named
-            # tuple in its outlined loop by the class's name (an alias is not found).
-            line = f"from {func.__module__} import {func.__name__}"
-            if self.imports.get(func.__name__, line) == line:
-                self.imports[func.__name__] = line
-                return str(func.__name__)
-        self.imports[alias] = f"from {func.__module__} import {func.__name__} as {alias}"
-        return alias
-
-
-def _emit(
-    src: _Source, shape: Shape, k: int, a: str, depth: int, names: dict[str, str]
-) -> tuple[int, str, str]:
-    """Emit node ``k`` of ``shape`` seen through agent columns ``a``; return the next node's
-    index and the names holding this node's force."""
-    kind, children, part = shape[k]
-    pad = "    " * depth
-    x, y = f"x{k}", f"y{k}"
-    p = f"p{k}"
-    body = src.body
-    if kind == "row":
-        rec = src.name_of(part.ROW_RECORD, f"R{k}")
-        row = src.name_of(part.ROW, f"row{k}")
-        src.record(p, part.ROW_RECORD, rec)
-        body.append(f"{pad}{x}, {y} = {row}(i, {a}, {p}, buf)")
-        return k + 1, x, y
-    if kind == "outside":
-        src.record(p, ForceRecord, "ForceRecord")
-        body.append(f"{pad}{x} = {p}.force[i, 0]")
-        body.append(f"{pad}{y} = {p}.force[i, 1]")
-        return k + 1, x, y
-    if kind == "mask":
-        src.record(p, MaskRecord, "MaskRecord")
-        body.append(f"{pad}{x} = 0.0")
-        body.append(f"{pad}{y} = 0.0")
-        body.append(f"{pad}if {p}.mask[i]:")
-        nxt, cx, cy = _emit(src, shape, k + 1, a, depth + 1, names)
-        body.append(f"{pad}    {x} = {cx}")
-        body.append(f"{pad}    {y} = {cy}")
-        return nxt, x, y
-    if kind == "limit":
-        src.record(p, LimitRecord, "LimitRecord")
-        lim = f"a{k}"
-        fields = ", ".join(
-            f"{p}.{f}" if f in ("max_speed", "max_force") else f"{a}.{f}" for f in AgentCols._fields
-        )
-        src.before.append(f"    {lim} = AgentCols({fields})")
-        nxt, cx, cy = _emit(src, shape, k + 1, lim, depth, names)
-        body.append(f"{pad}{x} = {cx}")
-        body.append(f"{pad}{y} = {cy}")
-        body.append(f"{pad}if {p}.cap:")
-        body.append(f"{pad}    {x}, {y} = truncate({x}, {y}, {p}.max_force[i])")
-        return nxt, x, y
-    if kind == "sum":
-        src.record(p, WeightsRecord, "WeightsRecord")
-        body.append(f"{pad}{x} = 0.0")
-        body.append(f"{pad}{y} = 0.0")
-        nxt = k + 1
-        for j in range(children):
-            nxt, cx, cy = _emit(src, shape, nxt, a, depth, names)
-            body.append(f"{pad}{x} += {p}.weights[{j}] * {cx}")
-            body.append(f"{pad}{y} += {p}.weights[{j}] * {cy}")
-        body.append(f"{pad}{x}, {y} = truncate({x}, {y}, {a}.max_force[i])")
-        return nxt, x, y
-    if kind == "running":
-        src.record(p, WeightsRecord, "WeightsRecord")
-        body.append(f"{pad}{x} = 0.0")
-        body.append(f"{pad}{y} = 0.0")
-        nxt = k + 1
-        for j in range(children):
-            nxt, cx, cy = _emit(src, shape, nxt, a, depth, names)
-            body.append(
-                f"{pad}{x}, {y} = running_add({x}, {y}, {cx} * {p}.weights[{j}], "
-                f"{cy} * {p}.weights[{j}], {a}.max_force[i])"
-            )
-        body.append(f"{pad}{x}, {y} = truncate({x}, {y}, {a}.max_force[i])")
-        return nxt, x, y
-    if kind == "first":
-        src.record(p, FirstRecord, "FirstRecord")
-        c = f"c{k}"
-        body.append(f"{pad}{x} = 0.0")
-        body.append(f"{pad}{y} = 0.0")
-        body.append(f"{pad}{c} = -1")
-        nxt = k + 1
-        for j in range(children):
-            nxt, cx, cy = _emit(src, shape, nxt, a, depth, names)
-            body.append(f"{pad}if {c} < 0 and hypot({cx}, {cy}) > {p}.epsilon:")
-            body.append(f"{pad}    {x} = {cx}")
-            body.append(f"{pad}    {y} = {cy}")
-            body.append(f"{pad}    {c} = {j}")
-        body.append(f"{pad}{x}, {y} = truncate({x}, {y}, {a}.max_force[i])")
-        body.append(f"{pad}{p}.chosen[i] = {c}")
-        return nxt, x, y
-    raise ValueError(f"composite: unknown node kind {kind!r}")
-
-
-def _chunk(params: list[str], src: _Source, x: str, y: str, *, searches: bool) -> list[str]:
-    """The shape's loop over agents ``lo`` to ``hi`` with one scratch buffer ``buf``: what both
-    loop functions call, the parallel one once per chunk of agents. (Inside numba's ``prange``
-    a write through an array held in a tuple is lost, numba 0.68; in a function of its own,
-    called from the parallel loop, it is not.)"""
-    pick = "agent_at(order_ints, order_floats, s)" if searches else "s"
-    extra = ["order_ints", "order_floats"] if searches else []
-    return [
-        f"def chunk(lo, hi, buf, {', '.join([*params, *extra])}):",
-        *src.before,
-        "    for s in range(lo, hi):",
-        f"        i = {pick}",
-        *[line[4:] for line in src.body],
-        f"        out[i, 0] = {x}",
-        f"        out[i, 1] = {y}",
-    ]
-
-
-def _function(
-    name: str, params: list[str], parallel: bool, *, searches: bool, moves: bool
-) -> list[str]:
-    """One loop function of a shape's module: serial (one scratch buffer) or across cores
-    (a chunk of agents an iteration, a buffer per thread; numba's thread id in a cached serial
-    function crashes the process that loads it, the threading layer not being started); with
-    ``moves``, integrating the agents after the forces."""
-    args = [*params, "order_ints", "order_floats"] if searches else params
-    outer = [*args, "scratch"] if searches else args
-    if moves:
-        outer = [*outer, "move", "dt", "rate", "turns", "width", "height"]
-    buf = "scratch[numba.get_thread_id()]" if parallel else "scratch[0]"
-    if not searches:
-        buf = "out"  # no part searches neighbours: ``out`` stands for the unused buffer
-    lines = [f"def {name}({', '.join(outer)}):", "    n = a_pos.shape[0]"]
-    if parallel:
-        lines += [
-            "    for c in prange((n + CHUNK - 1) // CHUNK):",
-            f"        chunk(c * CHUNK, min(n, (c + 1) * CHUNK), {buf}, {', '.join(args)})",
-        ]
-    else:
-        lines.append(f"    chunk(0, n, {buf}, {', '.join(args)})")
-    if moves:
-        lines += [
-            f"    for i in {'prange' if parallel else 'range'}(n):",
-            "        move_row(a_pos, a_vel, a_heading, a_max_speed, a_mass, rate, out, dt,",
-            "                 move > 1, turns, width, height, i)",
-        ]
-    return lines
-
-
-def source_of(shape: Shape) -> str:
-    """The Python source of ``shape``'s loops over agents: ``run`` takes the agents' columns
-    and every record's fields in the shape's order, then the output (then, when a part searches
-    neighbours, the grid whose order it follows and the scratch buffers); ``run_moving`` also
-    the move's arguments; ``*_parallel`` the same across cores."""
-    src = _Source()
-    src.before.append(f"    a = AgentCols({', '.join(src.params)})")
-    _, x, y = _emit(src, shape, 0, "a", 3, {})
-    params = [*src.params, "out"]
-    searches = _searches(shape)
-    lines = [
-        f'"""Generated by steering.composite for the shape {_describe(shape)}."""',
-        "import numba",
-        "from steering._jit import prange",
-        "from steering.agents import move_row",
-        "from steering.composite import (",
-        "    AgentCols, FirstRecord, ForceRecord, LimitRecord, MaskRecord, WeightsRecord,",
-        ")",
-        "from steering.grid import agent_at",
-        "from steering.kernels import hypot, running_add, truncate",
-        *sorted(src.imports.values()),
-        "",
-        "CHUNK = 256",
-        "",
-        "",
-        *_chunk(params, src, x, y, searches=searches),
-        "",
-        "",
-        *_function("run", params, False, searches=searches, moves=False),
-        "",
-        "",
-        *_function("run_parallel", params, True, searches=searches, moves=False),
-        "",
-        "",
-        *_function("run_moving", params, False, searches=searches, moves=True),
-        "",
-        "",
-        *_function("run_moving_parallel", params, True, searches=searches, moves=True),
-        "",
-    ]
-    return "\n".join(lines)
-
-
-def _describe(shape: Shape) -> str:
-    """A shape in one line: ``running(row Seek, mask(outside))``."""
-
-    def one(k: int) -> tuple[int, str]:
-        kind, children, part = shape[k]
-        if kind == "row":
-            return k + 1, part.__name__
-        if kind == "outside":
-            return k + 1, "outside"
-        count = 1 if kind in ("mask", "limit") else children
-        items = []
-        nxt = k + 1
-        for _ in range(count):
-            nxt, text = one(nxt)
-            items.append(text)
-        return nxt, f"{kind}({', '.join(items)})"
-
-    return one(0)[1]
-
-
-#: The digest of the engine's sources (see :func:`_engine_digest`).
-_ENGINE_DIGEST: list[str] = []
-
-
-def _engine_digest() -> str:
-    """A digest of the engine's sources, computed once a process."""
-    if not _ENGINE_DIGEST:
-        h = hashlib.sha256()
-        for path in sorted(Path(__file__).resolve().parent.glob("*.py")):
-            h.update(path.name.encode())
-            h.update(path.read_bytes())
-        _ENGINE_DIGEST.append(h.hexdigest())
-    return _ENGINE_DIGEST[0]
-
-
-def module_name(shape: Shape) -> str:
-    """The name of ``shape``'s generated module: ``steering_composite_<engine>_<shape>``, where
-    ``<engine>`` changes with any of the engine's sources and ``<shape>`` with the shape's
-    source and the modules of its parts defined outside the engine (a kernel that inlines a
-    changed function must not load from the cache)."""
-    here = Path(__file__).resolve().parent
-    h = hashlib.sha256(source_of(shape).encode())
-    for _, _, part in shape:
-        if part is None:
-            continue
-        module = sys.modules.get(part.__module__)
-        file = getattr(module, "__file__", None)
-        if file and Path(file).resolve().parent != here:
-            h.update(Path(file).read_bytes())
-    return f"{_PREFIX}{_engine_digest()[:10]}_{h.hexdigest()[:16]}"
-
-
-_PREFIX = "steering_composite_"
-#: Folders already rid of the composites of other engine versions in this process.
-_PRUNED: set[Path] = set()
-
-
-def _prune(folder: Path) -> None:
-    """Delete the composites (and their numba caches) made by other versions of the engine."""
-    if folder in _PRUNED:
-        return
-    _PRUNED.add(folder)
-    keep = f"{_PREFIX}{_engine_digest()[:10]}_"
-    for path in [*folder.glob(f"{_PREFIX}*"), *folder.glob(f"__pycache__/{_PREFIX}*")]:
-        if not path.name.startswith(keep):
-            path.unlink(missing_ok=True)
-
-
-def cache_folder() -> Path | None:
-    """Where generated composites are written: ``__pycache__/composites`` beside the engine,
-    else under ``NUMBA_CACHE_DIR`` or the user's cache folder; None when none is writable."""
-    candidates = [Path(__file__).resolve().parent / "__pycache__" / "composites"]
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        candidates.append(Path(os.environ["NUMBA_CACHE_DIR"]) / "steering-composites")
-    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    candidates.append(Path(xdg) / "reynolds-steering" / "composites")
-    for folder in candidates:
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            probe = folder / f".probe-{os.getpid()}"
-            probe.write_bytes(b"")
-            probe.unlink()
-            return folder
-        except OSError:
-            continue
-    return None
-
-
-def compiled(shape: Shape) -> Kernel:
-    """The loops of ``shape`` (serial and parallel, with and without the move): generated,
-    written to the cache folder and compiled with numba's on-disk cache (compiled uncached
-    when no folder is writable)."""
-    kernel = _KERNELS.get(shape)
-    if kernel is not None:
-        return kernel
-    text = source_of(shape)
-    name = module_name(shape)
-    folder = cache_folder()
-    cache = folder is not None
-    namespace: dict[str, Any]
-    if folder is not None:
-        _prune(folder)
-        path = folder / f"{name}.py"
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            # Written whole under another name first: another process may be importing it.
-            fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.replace(tmp, path)
-        module = sys.modules.get(name)
-        if module is None:
-            spec = importlib.util.spec_from_file_location(name, path)
-            assert spec is not None and spec.loader is not None
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module
-            spec.loader.exec_module(module)
-        namespace = module.__dict__
-    else:
-        log.info("steering: no writable cache folder; compiling a composite uncached")
-        namespace = {"__name__": name}
-        exec(compile(text, f"<{name}>", "exec"), namespace)
-    # No reference counting: the loop allocates nothing (see the module's docstring). Each
-    # loop compiles on its first call only.
-    options: dict[str, Any] = {
-        "cache": cache,
-        "error_model": "numpy",
-        "nogil": True,
-        "_nrt": False,
-    }
-    # The chunk is compiled as its own function (not inlined into the parallel loop).
-    namespace["chunk"] = numba.njit(**options)(namespace["chunk"])
-    kernel = Kernel(
-        _searches(shape),
-        numba.njit(**options)(namespace["run"]),
-        numba.njit(parallel=True, **options)(namespace["run_parallel"]),
-        numba.njit(**options)(namespace["run_moving"]),
-        numba.njit(parallel=True, **options)(namespace["run_moving_parallel"]),
-    )
-    _KERNELS[shape] = kernel
-    return kernel
-
-
-def _searches(shape: Shape) -> bool:
-    return any(kind == "row" and part.ORDERS for kind, _, part in shape)

@@ -1,35 +1,31 @@
-"""Flow fields (seed 003): a grid of flow vectors over the world, its generators, and following it.
+"""Flow fields (seed 003): a grid of flow vectors over the world, its generators, and its
+compiled lookup.
 
 :class:`FlowField` is shared data (a grid, a cell size and an origin) with a compiled clamped
 lookup; its class methods build the seed's kinds of field (uniform, noise, vortex, image
-brightness, any function). :class:`NoiseFlow` is a field that drifts over time (3-D noise,
-Exercise 5.7). :class:`FollowFlow` is the behaviour: desired velocity along the field at max speed.
+brightness, any function). :func:`sample` and :func:`inside` are the lookup for one point, for
+compiled loops over agents (:class:`~steering.FollowFlow`'s, :mod:`steering.kernels`). A field
+that drifts over time is :class:`~steering.NoiseFlow` (:mod:`steering.noise_flow`); following a
+field is :class:`~steering.FollowFlow` (:mod:`steering.follow_flow`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import operator
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
 
-import numba
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _checks
-from . import _kern as kern
-from ._jit import PARALLEL_MIN, njit, njit_leaf, prange, rows_kernel
-from ._kern import hypot
-from .agents import AgentGroup
-from .base import DEFAULT_GAIN, Debug
-from .debug import FlowDebug, write
+from ._jit import njit, njit_leaf, prange, rows_kernel
+from .noise_grid import NoiseGrid, angle_vectors, noise_angles
 from .vec import FloatArray, as_points, perp, safe_normalize
 
-__all__ = ["MAX_CELLS", "FlowField", "FlowSource", "FollowFlow", "NoiseFlow"]
+__all__ = ["MAX_CELLS", "FlowField", "grid_shape", "inside", "sample"]
 
 #: Largest grid accepted (rows x cols); a bigger one is a broken level, not a big level.
 MAX_CELLS = 1_000_000
@@ -40,7 +36,9 @@ IntArray = NDArray[np.intp]
 # -- validation helpers ------------------------------------------------------------------------
 
 
-def _grid_shape(rows: int, cols: int) -> tuple[int, int]:
+def grid_shape(rows: int, cols: int) -> tuple[int, int]:
+    """A field's rows and columns, checked: whole numbers, at least one cell, at most
+    :data:`MAX_CELLS`."""
     try:
         r, c = operator.index(rows), operator.index(cols)
     except TypeError as exc:
@@ -75,76 +73,6 @@ def _cell_centers(rows: int, cols: int, cell: float, origin: tuple[float, float]
     return np.stack((gx, gy), axis=-1)
 
 
-def _angle_vectors(angle: FloatArray) -> FloatArray:
-    return np.stack((np.cos(angle), np.sin(angle)), axis=-1)
-
-
-@njit
-def _write_noise_rows(
-    values: FloatArray, base_angle: float, turns: float, vectors: FloatArray, first: int, step: int
-) -> None:
-    """Rows ``first, first + step, ...`` of ``vectors`` from noise ``values`` (one row of
-    values per row written): :func:`_angle_vectors` of :func:`_noise_angles`, in place."""
-    for r in range(values.shape[0]):
-        row = first + r * step
-        for c in range(values.shape[1]):
-            a = base_angle + math.pi * turns * values[r, c]
-            vectors[row, c, 0] = math.cos(a)
-            vectors[row, c, 1] = math.sin(a)
-
-
-# -- OpenSimplex noise over grids ------------------------------------------------------------
-
-
-class _Noise:
-    """OpenSimplex noise on grids, through opensimplex's public array functions
-    (``noise2array``, ``noise3array``), which opensimplex compiles with numba (parallel, cached
-    beside its code) when numba is installed, as it is with this package: a 40 x 25 grid of
-    3-D noise in about 0.1 ms."""
-
-    def __init__(self, seed: int) -> None:
-        # Imported here: only noise fields need opensimplex (``import steering`` does not).
-        try:
-            from opensimplex import OpenSimplex
-        except ImportError as exc:
-            raise ImportError(
-                "noise flow fields need opensimplex: pip install 'reynolds-steering[noise]' "
-                f"(or pip install opensimplex); {exc}"
-            ) from exc
-        self.gen = OpenSimplex(int(seed))
-
-    def grid2(self, xs: FloatArray, ys: FloatArray) -> FloatArray:
-        """(len(ys), len(xs)) values of 2-D noise at every (x, y)."""
-        arr = _sized_call(xs.size * ys.size, self.gen.noise2array, xs, ys)
-        return np.asarray(arr, dtype=np.float64)
-
-    def grid3(self, xs: FloatArray, ys: FloatArray, z: float) -> FloatArray:
-        """(len(ys), len(xs)) values of 3-D noise at every (x, y) and the one ``z``."""
-        zs = np.array([z], dtype=np.float64)
-        arr = _sized_call(xs.size * ys.size, self.gen.noise3array, xs, ys, zs)
-        return np.asarray(arr, dtype=np.float64)[0]
-
-
-def _sized_call(points: int, kernel: Callable[..., Any], *args: Any) -> Any:
-    """``kernel(*args)``, one of opensimplex's parallel kernels, run on this thread alone below
-    :data:`~steering._jit.PARALLEL_MIN` points, as the engine's own kernels are: waking the
-    other threads for a few hundred points (a noise current's rows each step) cost more than
-    the noise, and, stepped between other work on two cores, sometimes milliseconds."""
-    if points >= PARALLEL_MIN:
-        return kernel(*args)
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        return kernel(*args)
-    finally:
-        numba.set_num_threads(before)
-
-
-def _noise_angles(values: FloatArray, base_angle: float, turns: float) -> FloatArray:
-    # The seed's 180 * (noise + 1) degrees is pi + pi * noise: base_angle pi, one turn.
-    return base_angle + math.pi * turns * values
-
-
 # -- the field ---------------------------------------------------------------------------------
 
 
@@ -162,7 +90,7 @@ class FlowField:
     following it brakes, as in the seed.
 
     Shared data: many behaviours and agents may read one field; nothing per agent is stored on
-    it. The grid may be rewritten in place (:class:`NoiseFlow` does), never resized.
+    it. The grid may be rewritten in place (:class:`~steering.NoiseFlow` does), never resized.
 
     Attributes:
         vectors: (rows, cols, 2) float64 flow vectors, finite.
@@ -182,7 +110,7 @@ class FlowField:
         vec = np.asarray(self.vectors)
         if vec.ndim != 3 or vec.shape[2] != 2:
             raise ValueError(f"FlowField.vectors: expected (rows, cols, 2), got shape {vec.shape}")
-        _grid_shape(vec.shape[0], vec.shape[1])
+        grid_shape(vec.shape[0], vec.shape[1])
         vec = np.array(vec, dtype=np.float64, order="C")  # a private copy
         if not np.isfinite(vec).all():
             raise ValueError("FlowField.vectors: values must be finite")
@@ -269,10 +197,10 @@ class FlowField:
             direction: an angle in radians (counter-clockwise from +x, y up; unit strength) or
                 a vector (x, y) used as given.
         """
-        r, c = _grid_shape(rows, cols)
+        r, c = grid_shape(rows, cols)
         d = np.asarray(direction, dtype=np.float64)
         if d.ndim == 0:
-            d = _angle_vectors(np.asarray(_finite(float(d), "FlowField direction")))
+            d = angle_vectors(np.asarray(_finite(float(d), "FlowField direction")))
         if d.shape != (2,):
             raise ValueError(f"FlowField direction: expected an angle or (x, y), got {direction!r}")
         return cls(np.broadcast_to(d, (r, c, 2)), cell, _origin(origin))
@@ -302,19 +230,19 @@ class FlowField:
             scale: noise units per cell: smaller is smoother (the seed steps 0.05 per cell).
             seed: opensimplex seed; the same seed gives the same field.
             z: None for 2-D noise (``noise2``); a number for the slice of 3-D noise at that z
-                (``noise3``, what :class:`NoiseFlow` samples at ``z = t * speed``).
+                (``noise3``, what :class:`~steering.NoiseFlow` samples at ``z = t * speed``).
             turns: how many half-turns the angle spans per unit of noise.
             base_angle: angle (radians) where the noise is 0.
         """
-        r, c = _grid_shape(rows, cols)
+        r, c = grid_shape(rows, cols)
         scale = _positive(scale, "FlowField.noise scale")
         seed = _checks.integer("FlowField.noise seed", seed)
-        gen = _Noise(seed)
+        gen = NoiseGrid(seed)
         xs = np.arange(c, dtype=np.float64) * scale
         ys = np.arange(r, dtype=np.float64) * scale
         n = gen.grid2(xs, ys) if z is None else gen.grid3(xs, ys, _finite(z, "FlowField.noise z"))
-        angles = _noise_angles(n, _finite(base_angle, "base_angle"), _finite(turns, "turns"))
-        return cls(_angle_vectors(angles), cell, _origin(origin))
+        angles = noise_angles(n, _finite(base_angle, "base_angle"), _finite(turns, "turns"))
+        return cls(angle_vectors(angles), cell, _origin(origin))
 
     @classmethod
     def vortex(
@@ -339,7 +267,7 @@ class FlowField:
             pull: in [-1, 1]; mixes in an inward (positive: a whirlpool) or outward (negative)
                 radial component, making the flow a spiral.
         """
-        r, c = _grid_shape(rows, cols)
+        r, c = grid_shape(rows, cols)
         cell = _positive(cell, "FlowField.cell")
         o = _origin(origin)
         center = (
@@ -371,7 +299,7 @@ class FlowField:
             fn: maps an (N, 2) array of world points to an (N, 2) array of vectors, called once
                 with all ``rows * cols`` centers (row 0 first, x fastest).
         """
-        r, c = _grid_shape(rows, cols)
+        r, c = grid_shape(rows, cols)
         o = _origin(origin)
         centers = _cell_centers(r, c, _positive(cell, "FlowField.cell"), o).reshape(-1, 2)
         out = np.asarray(fn(centers), dtype=np.float64)
@@ -433,7 +361,7 @@ class FlowField:
         b = max(1, round(cell)) if block is None else operator.index(block)
         if b < 1:
             raise ValueError(f"FlowField.from_image block: must be >= 1, got {block!r}")
-        r, c = _grid_shape(img.shape[0] // b, img.shape[1] // b)
+        r, c = grid_shape(img.shape[0] // b, img.shape[1] // b)
         up = img[::-1]  # image rows run downwards; field rows run upwards
         gy = np.gradient(up, axis=0) if up.shape[0] > 1 else np.zeros_like(up)
         gx = np.gradient(up, axis=1) if up.shape[1] > 1 else np.zeros_like(up)
@@ -443,233 +371,6 @@ class FlowField:
         if top > 0.0:
             vec = vec / top
         return cls(vec, cell, _origin(origin))
-
-
-# -- a field that changes over time ------------------------------------------------------------
-
-
-@dataclass(eq=False)
-class NoiseFlow:
-    """A flow field that drifts smoothly over time: 3-D noise at ``z = t * speed`` (Ex. 5.7).
-
-    The seed rebuilds its field every 2 s, so the current jumps; here the third noise axis is
-    time, so each update turns every vector a little. :attr:`field` is one :class:`FlowField`
-    rewritten in place by :meth:`update` / :meth:`advance`, so a :class:`FollowFlow` holding it
-    always sees the current time. Call one of them once per world step (not from a behaviour:
-    two behaviours sharing the field would advance it twice). A 40 x 25 grid costs ~1.5-2 ms.
-
-    Needs opensimplex (the ``noise`` extra), imported when the first noise field is built;
-    :meth:`lookup` and :meth:`contains` make it a :class:`FlowSource` that
-    :class:`FollowFlow` takes directly.
-
-    Attributes:
-        rows, cols, cell, origin: the grid, as for :class:`FlowField`.
-        scale: noise units per cell (smaller is smoother).
-        speed: noise units of z per second (the seed's clock step is 0.1 a second).
-        seed: opensimplex seed.
-        turns, base_angle: angle mapping, as in :meth:`FlowField.noise`.
-        t: current time in seconds.
-        field: the field at time :attr:`t`.
-    """
-
-    rows: int
-    cols: int
-    cell: float
-    origin: tuple[float, float] = (0.0, 0.0)
-    scale: float = 0.1
-    speed: float = 0.1
-    seed: int = 0
-    turns: float = 1.0
-    base_angle: float = math.pi
-    t: float = 0.0
-    field: FlowField = dataclasses.field(init=False)
-    _noise: _Noise = dataclasses.field(init=False, repr=False)
-    _xs: FloatArray = dataclasses.field(init=False, repr=False)
-    _ys: FloatArray = dataclasses.field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        self.rows, self.cols = _grid_shape(self.rows, self.cols)
-        self.scale = _positive(self.scale, "NoiseFlow.scale")
-        self.speed = _finite(self.speed, "NoiseFlow.speed")
-        self.turns = _finite(self.turns, "NoiseFlow.turns")
-        self.base_angle = _finite(self.base_angle, "NoiseFlow.base_angle")
-        self.t = _finite(self.t, "NoiseFlow.t")
-        self.seed = _checks.integer("NoiseFlow.seed", self.seed)
-        self._noise = _Noise(self.seed)
-        self._xs = np.arange(self.cols, dtype=np.float64) * self.scale
-        self._ys = np.arange(self.rows, dtype=np.float64) * self.scale
-        self.field = FlowField(self._vectors(self.t), self.cell, self.origin)
-        self.cell, self.origin = self.field.cell, self.field.origin
-
-    def _vectors(self, t: float) -> FloatArray:
-        n = self._noise.grid3(self._xs, self._ys, _finite(t, "NoiseFlow time") * self.speed)
-        return _angle_vectors(_noise_angles(n, self.base_angle, self.turns))
-
-    def update(self, t: float) -> FlowField:
-        """Rewrite :attr:`field` in place for time ``t`` (seconds) and return it."""
-        vec = self._vectors(t)
-        self.field.vectors[...] = vec
-        self.t = float(t)
-        return self.field
-
-    def update_rows(self, t: float, part: int, parts: int) -> FlowField:
-        """Rewrite rows ``part, part + parts, ...`` of :attr:`field` for time ``t``.
-
-        Called with ``part = frame % parts`` every step, it refreshes every row once per
-        ``parts`` steps at the same cost each step (a whole-grid update every ``parts`` steps
-        costs ``parts`` times as much in one step, a visible hitch on big fields); neighbouring
-        rows are at most ``parts - 1`` steps apart in time, far below what the eye or an agent
-        notices at the levels' noise speeds.
-        """
-        ys = self._ys[part % parts :: parts]
-        if ys.size:
-            z = _finite(t, "NoiseFlow time") * self.speed
-            n = self._noise.grid3(self._xs, ys, z)
-            _write_noise_rows(
-                n, self.base_angle, self.turns, self.field.vectors, part % parts, parts
-            )
-        self.t = float(t)
-        return self.field
-
-    def advance(self, dt: float) -> FlowField:
-        """:meth:`update` to ``t + dt``."""
-        return self.update(self.t + dt)
-
-    def lookup(self, points: ArrayLike, bilinear: bool = True) -> FloatArray:
-        """:meth:`FlowField.lookup` of the field at the current time (a :class:`FlowSource`)."""
-        return self.field.lookup(points, bilinear)
-
-    def contains(self, points: ArrayLike) -> NDArray[np.bool_]:
-        """:meth:`FlowField.contains` of the field."""
-        return self.field.contains(points)
-
-
-# -- the behaviour -----------------------------------------------------------------------------
-
-
-class FlowSource(Protocol):
-    """Anything :class:`FollowFlow` can follow: a :class:`FlowField`, or a world's currents
-    (several overlapping regions summed), as gdx-ai's ``FollowFlowField`` takes any field."""
-
-    def lookup(self, points: ArrayLike, bilinear: bool = True) -> FloatArray:
-        """(N, 2) flow vectors at the points."""
-        ...
-
-    def contains(self, points: ArrayLike) -> NDArray[np.bool_]:
-        """(N,) which points the flow covers."""
-        ...
-
-
-@dataclass
-class FollowFlow:
-    """Flow-field following (seed 003): desired velocity = the field's direction at max speed.
-
-    Reads the field at ``pos + vel * predict_time`` (0: at the agent, as in the seed; > 0:
-    Reynolds' original, which turns earlier into a changing current), then steers
-    ``desired - velocity`` limited to max force.
-
-    Trade-offs: the field knows nothing of walls or other agents, so combine it with avoidance
-    and separation. Still water (a zero vector, or opposing vectors averaged by bilinear lookup)
-    makes agents brake to a stop. Nearest-cell lookup turns agents abruptly at cell edges;
-    bilinear (the default) does not, but blurs features finer than a cell. A field that converges
-    on a point (a sink) piles agents up there.
-
-    A :class:`FlowField` or a :class:`NoiseFlow` (read at its current time) is looked up and
-    followed in one compiled loop over the agents; any other :class:`FlowSource` is asked for
-    its vectors, then the steer is compiled.
-
-    Attributes:
-        field: the shared :class:`FlowField`, a :class:`NoiseFlow`, or any
-            :class:`FlowSource` (the world's currents).
-        predict_time: seconds to look ahead, >= 0.
-        bilinear: interpolate between cell centers (False: the seed's nearest cell).
-        strength_scales_speed: desired speed = max speed * min(|vector|, 1) instead of max speed.
-        outside: agents outside the field's rectangle: "clamp" reads the nearest border cell
-            (the seed); "zero" gives them no force at all, leaving them to other behaviours.
-        gain: steering gain (1/s), see :func:`~steering.steer_to_velocity`.
-
-    Debug: ``"flow.sample"`` (N, 2) the field vector read; ``"flow.lookup"`` (N, 2) where.
-
-    Raises:
-        TypeError: for a field without ``lookup`` and ``contains``, or a non-number.
-        ValueError: for a bad ``outside``, a negative or non-finite ``predict_time`` or a
-            non-finite ``gain``.
-    """
-
-    field: FlowSource | NoiseFlow
-    predict_time: float = 0.0
-    bilinear: bool = True
-    strength_scales_speed: bool = False
-    outside: Literal["clamp", "zero"] = "clamp"
-    gain: float = DEFAULT_GAIN
-
-    def __post_init__(self) -> None:
-        if not (
-            callable(getattr(self.field, "lookup", None))
-            and callable(getattr(self.field, "contains", None))
-        ):
-            raise TypeError(
-                "FollowFlow.field: expected a FlowField, NoiseFlow or flow source with lookup "
-                f"and contains, got {type(self.field).__name__}"
-            )
-        if self.outside not in ("clamp", "zero"):
-            raise ValueError(f"FollowFlow.outside: 'clamp' or 'zero', got {self.outside!r}")
-        self.predict_time = _checks.non_negative("FollowFlow.predict_time", self.predict_time)
-        self.gain = _checks.finite("FollowFlow.gain", self.gain)
-
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) forces that turn each agent along the field."""
-        n = agents.n
-        src: Any = self.field
-        if isinstance(src, NoiseFlow):
-            src = src.field
-        out = np.empty((n, 2))
-        dbg = np.empty((n, 4)) if debug is not None else _NO_DEBUG
-        zero = self.outside == "zero"
-        if isinstance(src, FlowField):
-            ox, oy = src.origin
-            _follow_field_rows(n)(
-                src.vectors,
-                src.cell,
-                ox,
-                oy,
-                agents.pos,
-                agents.vel,
-                agents.max_speed,
-                agents.max_force,
-                float(self.predict_time),
-                bool(self.bilinear),
-                bool(self.strength_scales_speed),
-                zero,
-                float(self.gain),
-                out,
-                dbg,
-            )
-        else:
-            look = np.empty((n, 2))
-            _ahead_rows(n)(agents.pos, agents.vel, float(self.predict_time), look)
-            sample = np.ascontiguousarray(src.lookup(look, self.bilinear), dtype=np.float64)
-            inside = np.asarray(src.contains(agents.pos), dtype=np.bool_) if zero else _NO_MASK
-            _follow_source_rows(n)(
-                sample,
-                inside,
-                agents.vel,
-                agents.max_speed,
-                agents.max_force,
-                bool(self.strength_scales_speed),
-                float(self.gain),
-                out,
-            )
-            if debug is not None:
-                dbg[:, 0:2] = sample
-                dbg[:, 2:4] = look
-        if debug is not None:
-            write(FlowDebug(dbg[:, 0:2].copy(), dbg[:, 2:4].copy()), debug)
-        return out
-
-
-_NO_DEBUG = np.zeros((0, 4))
-_NO_MASK = np.zeros(0, dtype=np.bool_)
 
 
 # -- the compiled kernels ------------------------------------------------------------------------
@@ -696,7 +397,7 @@ def _cell(
 
 
 @njit_leaf
-def _inside(vec: FloatArray, cell: float, ox: float, oy: float, x: float, y: float) -> bool:
+def inside(vec: FloatArray, cell: float, ox: float, oy: float, x: float, y: float) -> bool:
     """Whether (x, y) is in the field's rectangle (left and bottom edges included)."""
     right = ox + vec.shape[1] * cell
     top = oy + vec.shape[0] * cell
@@ -704,7 +405,7 @@ def _inside(vec: FloatArray, cell: float, ox: float, oy: float, x: float, y: flo
 
 
 @njit_leaf
-def _sample(
+def sample(
     vec: FloatArray, cell: float, ox: float, oy: float, x: float, y: float, bilinear: bool
 ) -> tuple[float, float]:
     """The field vector at (x, y): the holding cell's, or bilinear between the four nearest
@@ -733,24 +434,8 @@ def _sample(
     return below_x + (above_x - below_x) * fv, below_y + (above_y - below_y) * fv
 
 
-@njit
-def _flow_force(
-    sx: float,
-    sy: float,
-    vx: float,
-    vy: float,
-    max_speed: float,
-    max_force: float,
-    scales: bool,
-    gain: float,
-) -> tuple[float, float]:
-    """The seed's flow steer: desired = the sample at max speed (times its strength, at most
-    1, when ``scales``), steer = (desired - velocity) * gain limited to max force."""
-    speed = max_speed
-    if scales:
-        speed = max_speed * min(hypot(sx, sy), 1.0)
-    dx, dy = kern.set_length(sx, sy, speed)
-    return kern.steer(dx, dy, vx, vy, gain, max_force)
+#: :func:`sample`'s name in :mod:`steering.kernels`, which reads it from here.
+_sample = sample
 
 
 @rows_kernel
@@ -764,7 +449,7 @@ def _lookup_rows(
     out: FloatArray,
 ) -> None:
     for i in prange(points.shape[0]):
-        out[i, 0], out[i, 1] = _sample(vec, cell, ox, oy, points[i, 0], points[i, 1], bilinear)
+        out[i, 0], out[i, 1] = sample(vec, cell, ox, oy, points[i, 0], points[i, 1], bilinear)
 
 
 @rows_kernel
@@ -785,78 +470,4 @@ def _contains_rows(
     out: NDArray[np.bool_],
 ) -> None:
     for i in prange(points.shape[0]):
-        out[i] = _inside(vec, cell, ox, oy, points[i, 0], points[i, 1])
-
-
-@rows_kernel
-def _follow_field_rows(
-    vec: FloatArray,
-    cell: float,
-    ox: float,
-    oy: float,
-    pos: FloatArray,
-    vel: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    predict: float,
-    bilinear: bool,
-    scales: bool,
-    zero_outside: bool,
-    gain: float,
-    out: FloatArray,
-    dbg: FloatArray,
-) -> None:
-    """FollowFlow on a grid, per agent: look up at the predicted position, then steer."""
-    write_dbg = dbg.shape[0] > 0
-    for i in prange(pos.shape[0]):
-        px, py = pos[i, 0], pos[i, 1]
-        vx, vy = vel[i, 0], vel[i, 1]
-        lx = px + vx * predict
-        ly = py + vy * predict
-        sx, sy = _sample(vec, cell, ox, oy, lx, ly, bilinear)
-        fx, fy = _flow_force(sx, sy, vx, vy, max_speed[i], max_force[i], scales, gain)
-        if zero_outside and not _inside(vec, cell, ox, oy, px, py):
-            fx, fy = 0.0, 0.0
-        out[i, 0] = fx
-        out[i, 1] = fy
-        if write_dbg:
-            dbg[i, 0], dbg[i, 1], dbg[i, 2], dbg[i, 3] = sx, sy, lx, ly
-
-
-@rows_kernel
-def _ahead_rows(pos: FloatArray, vel: FloatArray, t: float, out: FloatArray) -> None:
-    """Where each agent will be in ``t`` seconds at its velocity (overflow gives inf, with no
-    warning)."""
-    for i in prange(pos.shape[0]):
-        out[i, 0] = pos[i, 0] + vel[i, 0] * t
-        out[i, 1] = pos[i, 1] + vel[i, 1] * t
-
-
-@rows_kernel
-def _follow_source_rows(
-    sample: FloatArray,
-    inside: NDArray[np.bool_],
-    vel: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    scales: bool,
-    gain: float,
-    out: FloatArray,
-) -> None:
-    """FollowFlow's steer on vectors a flow source looked up (``inside`` empty: everywhere)."""
-    masked = inside.shape[0] > 0
-    for i in prange(sample.shape[0]):
-        fx, fy = _flow_force(
-            sample[i, 0],
-            sample[i, 1],
-            vel[i, 0],
-            vel[i, 1],
-            max_speed[i],
-            max_force[i],
-            scales,
-            gain,
-        )
-        if masked and not inside[i]:
-            fx, fy = 0.0, 0.0
-        out[i, 0] = fx
-        out[i, 1] = fy
+        out[i] = inside(vec, cell, ox, oy, points[i, 0], points[i, 1])

@@ -21,7 +21,7 @@ from numpy.typing import ArrayLike, NDArray
 from . import _kern as kern
 from ._checks import fov as check_fov
 from ._checks import non_negative, points
-from ._jit import njit, njit_leaf, prange, rows_kernel
+from ._jit import prange, rows_kernel
 from .agents import AgentGroup, move_row
 from .base import DEFAULT_GAIN, Debug
 from .composite import AgentCols, RowPart, row_function
@@ -40,24 +40,26 @@ from .grid import (
     minimal_offset,
     near,
 )
+from .neighbour_sums import (
+    ALL_ROUND,
+    COINCIDENT_DISTANCE,
+    align_force,
+    alignment_sum,
+    cohesion_sum,
+    facing,
+    flock_sums,
+    radius_of,
+    sees,
+    separation_sum,
+    toward,
+)
 from .vec import FloatArray
 
 __all__ = ["COINCIDENT_DISTANCE", "Align", "Cohere", "Flock", "Separate", "neighbour_distances"]
 
-#: Two agents closer than this (px) count as coincident: the away vector has no direction and
-#: 1/d would explode, so separation pushes them apart along a pair-specific direction instead.
-COINCIDENT_DISTANCE = 1e-6
-
-# Irrational multipliers (golden and plastic ratios): the push angle of a coincident pair (i, j)
-# is frac(i * a + j * b) turns, deterministic and different for every pair.
-_PHI_I = 0.6180339887498949
-_PHI_J = 0.7548776662466927
 
 #: Agents per task of the compiled loops (each task keeps its own neighbour buffer).
 CHUNK = 256
-
-#: ``cos_half`` meaning "no field of view": every neighbour is seen.
-_ALL_ROUND = -2.0
 
 IntArray = NDArray[np.int64]
 _NO_COLUMN = np.zeros(1)
@@ -86,14 +88,14 @@ def neighbour_distances(
 
 
 def _fov_cos(name: str, fov: float) -> float:
-    """The cosine of half the field of view ``fov`` (degrees); :data:`_ALL_ROUND` for 360.
+    """The cosine of half the field of view ``fov`` (degrees); :data:`ALL_ROUND` for 360.
 
     Raises:
         ValueError: unless ``0 < fov <= 360`` (the message names ``name``).
     """
     x = check_fov(name, fov)
     if x >= 360.0:
-        return _ALL_ROUND
+        return ALL_ROUND
     c = math.cos(math.radians(x / 2.0))
     # cos(90 deg) is 6e-17 in floating point: snap it, so fov=180 sees a neighbour exactly
     # abeam (angle == fov/2 counts).
@@ -119,214 +121,6 @@ class _Setup:
         if per_agent:
             distance = covering_distance(col, finite_only=True)
         return agents.neighbour_grid(distance)
-
-
-# -- per-agent maths -----------------------------------------------------------------------
-
-
-@njit_leaf
-def _radius(col: FloatArray, shared: float, per_agent: bool, i: int) -> float:
-    """Agent ``i``'s distance: its column entry or the shared one; 0 unless finite and > 0."""
-    r = col[i] if per_agent else shared
-    if r > 0.0 and r < math.inf:
-        return r
-    return 0.0
-
-
-@njit_leaf
-def _facing(heading: FloatArray, i: int, cos_half: float) -> tuple[float, float, bool]:
-    """Agent ``i``'s unit heading and whether it sees all round (no fov, or no heading)."""
-    if cos_half <= -1.5:
-        return 0.0, 0.0, True
-    ux, uy, ok = kern.unit(heading[i, 0], heading[i, 1])
-    return ux, uy, not ok
-
-
-@njit
-def _sees(
-    ux: float, uy: float, blind: bool, dx: float, dy: float, d: float, cos_half: float
-) -> bool:
-    """Whether an agent facing (ux, uy) sees a neighbour at offset (dx, dy), distance ``d``:
-    within half the fov of its heading; a coincident neighbour is always seen."""
-    if blind or d <= COINCIDENT_DISTANCE:
-        return True
-    return ux * dx + uy * dy >= d * cos_half
-
-
-@njit_leaf
-def _separation_sum(
-    i: int,
-    buf: FloatArray,
-    k: int,
-    r: float,
-    ux: float,
-    uy: float,
-    blind: bool,
-    cos_half: float,
-) -> tuple[float, float, int]:
-    """The seed's sum of unit away vectors weighted by 1/d over the neighbours closer than
-    ``r`` in view, each term scaled by ``r`` (which keeps its direction and makes it at least
-    unit length); and their count."""
-    tx = 0.0
-    ty = 0.0
-    m = 0
-    for q in range(k):
-        d = buf[q, 3]
-        if not d < r:
-            continue
-        dx = buf[q, 1]
-        dy = buf[q, 2]
-        if not _sees(ux, uy, blind, dx, dy, d, cos_half):
-            continue
-        px, py = _away(i, int(buf[q, 0]), dx, dy, d)
-        tx += px * r
-        ty += py * r
-        m += 1
-    return tx, ty, m
-
-
-@njit
-def _away(i: int, j: int, dx: float, dy: float, d: float) -> tuple[float, float]:
-    """The seed's unit vector away from neighbour ``j`` at offset (dx, dy), distance ``d``,
-    weighted by 1/d; for a coincident neighbour a pair-specific direction (see
-    :class:`Separate`)."""
-    if d <= COINCIDENT_DISTANCE:
-        lo = min(i, j)
-        hi = max(i, j)
-        turns = (lo * _PHI_I + hi * _PHI_J) % 1.0
-        s = (1.0 if i < j else -1.0) / COINCIDENT_DISTANCE
-        a = 2.0 * math.pi * turns
-        return math.cos(a) * s, math.sin(a) * s
-    inv = 1.0 / (d * d)
-    return -dx * inv, -dy * inv
-
-
-@njit_leaf
-def _flock_sums(
-    i: int,
-    svel: FloatArray,
-    buf: FloatArray,
-    k: int,
-    rs: float,
-    ra: float,
-    rc: float,
-    ux: float,
-    uy: float,
-    blind: bool,
-    cos_half: float,
-) -> tuple[float, float, int, float, float, int, float, float, int]:
-    """:func:`_separation_sum`, :func:`_alignment_sum` and :func:`_cohesion_sum` (radii
-    ``rs``, ``ra``, ``rc``, one fov) in one pass over the neighbours: the same terms added in
-    the same order, so the same sums, for one read of the buffer instead of three."""
-    sx = 0.0
-    sy = 0.0
-    ms = 0
-    ax = 0.0
-    ay = 0.0
-    ma = 0
-    cx = 0.0
-    cy = 0.0
-    mc = 0
-    for q in range(k):
-        d = buf[q, 3]
-        dx = buf[q, 1]
-        dy = buf[q, 2]
-        if not _sees(ux, uy, blind, dx, dy, d, cos_half):
-            continue
-        if d < rs:
-            px, py = _away(i, int(buf[q, 0]), dx, dy, d)
-            sx += px * rs
-            sy += py * rs
-            ms += 1
-        if d < ra:
-            slot = int(buf[q, 4])
-            ax += svel[slot, 0]
-            ay += svel[slot, 1]
-            ma += 1
-        if d < rc:
-            cx += dx
-            cy += dy
-            mc += 1
-    return sx, sy, ms, ax, ay, ma, cx, cy, mc
-
-
-@njit_leaf
-def _alignment_sum(
-    svel: FloatArray,
-    buf: FloatArray,
-    k: int,
-    r: float,
-    ux: float,
-    uy: float,
-    blind: bool,
-    cos_half: float,
-) -> tuple[float, float, int]:
-    """The sum of the velocities of the neighbours closer than ``r`` in view, and their count
-    (``svel``: the velocities in grid order, read by slot)."""
-    tx = 0.0
-    ty = 0.0
-    m = 0
-    for q in range(k):
-        d = buf[q, 3]
-        if d < r and _sees(ux, uy, blind, buf[q, 1], buf[q, 2], d, cos_half):
-            slot = int(buf[q, 4])
-            tx += svel[slot, 0]
-            ty += svel[slot, 1]
-            m += 1
-    return tx, ty, m
-
-
-@njit_leaf
-def _cohesion_sum(
-    buf: FloatArray, k: int, r: float, ux: float, uy: float, blind: bool, cos_half: float
-) -> tuple[float, float, int]:
-    """The sum of the offsets to the neighbours closer than ``r`` in view, and their count."""
-    tx = 0.0
-    ty = 0.0
-    m = 0
-    for q in range(k):
-        d = buf[q, 3]
-        if d < r and _sees(ux, uy, blind, buf[q, 1], buf[q, 2], d, cos_half):
-            tx += buf[q, 1]
-            ty += buf[q, 2]
-            m += 1
-    return tx, ty, m
-
-
-@njit
-def _toward(
-    tx: float, ty: float, m: int, vx: float, vy: float, speed: float, gain: float, force: float
-) -> tuple[float, float]:
-    """Steer toward direction (tx, ty) at max ``speed`` (zero force without neighbours)."""
-    if m == 0:
-        return 0.0, 0.0
-    dx, dy = kern.set_length(tx, ty, speed)
-    return kern.steer(dx, dy, vx, vy, gain, force)
-
-
-@njit
-def _align_force(
-    tx: float,
-    ty: float,
-    m: int,
-    vx: float,
-    vy: float,
-    speed: float,
-    gain: float,
-    force: float,
-    match_speed: bool,
-) -> tuple[float, float]:
-    """Steer toward the mean velocity's direction at max speed, or with ``match_speed`` toward
-    the mean velocity limited to max speed."""
-    if m == 0:
-        return 0.0, 0.0
-    if not match_speed:
-        return _toward(tx, ty, m, vx, vy, speed, gain, force)
-    ax = tx / m
-    ay = ty / m
-    if kern.hypot(ax, ay) > speed:
-        ax, ay = kern.set_length(ax, ay, speed)
-    return kern.steer(ax, ay, vx, vy, gain, force)
 
 
 # -- kernels -------------------------------------------------------------------------------
@@ -356,14 +150,14 @@ def _separate_rows(
         buf = np.empty((64, BUF_COLS))
         for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             i = agent_at(ints, floats, s)
-            r = _radius(col, shared, per_agent, i)
+            r = radius_of(col, shared, per_agent, i)
             k = near(ints, floats, pos, i, r, buf)
             if k > buf.shape[0]:  # more than the buffer holds: grow it, ask again
                 buf = np.empty((2 * k, BUF_COLS))
                 k = near(ints, floats, pos, i, r, buf)
-            ux, uy, blind = _facing(heading, i, cos_half)
-            tx, ty, m = _separation_sum(i, buf, k, r, ux, uy, blind, cos_half)
-            out[i, 0], out[i, 1] = _toward(
+            ux, uy, blind = facing(heading, i, cos_half)
+            tx, ty, m = separation_sum(i, buf, k, r, ux, uy, blind, cos_half)
+            out[i, 0], out[i, 1] = toward(
                 tx, ty, m, vel[i, 0], vel[i, 1], max_speed[i], gain, max_force[i]
             )
             if debug:
@@ -375,88 +169,6 @@ def _separate_rows(
                 else:
                     average[i, 0] = 0.0
                     average[i, 1] = 0.0
-
-
-@rows_kernel
-def _align_rows(
-    pos: FloatArray,
-    vel: FloatArray,
-    heading: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    col: FloatArray,
-    shared: float,
-    per_agent: bool,
-    cos_half: float,
-    gain: float,
-    match_speed: bool,
-    ints: IntArray,
-    floats: FloatArray,
-    debug: bool,
-    count: IntArray,
-    mean: FloatArray,
-    out: FloatArray,
-) -> None:
-    n = pos.shape[0]
-    svel = in_grid_order(ints, floats, vel)
-    for c in prange((n + CHUNK - 1) // CHUNK):
-        buf = np.empty((64, BUF_COLS))
-        for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-            i = agent_at(ints, floats, s)
-            r = _radius(col, shared, per_agent, i)
-            k = near(ints, floats, pos, i, r, buf)
-            if k > buf.shape[0]:  # more than the buffer holds: grow it, ask again
-                buf = np.empty((2 * k, BUF_COLS))
-                k = near(ints, floats, pos, i, r, buf)
-            ux, uy, blind = _facing(heading, i, cos_half)
-            tx, ty, m = _alignment_sum(svel, buf, k, r, ux, uy, blind, cos_half)
-            out[i, 0], out[i, 1] = _align_force(
-                tx, ty, m, vel[i, 0], vel[i, 1], max_speed[i], gain, max_force[i], match_speed
-            )
-            if debug:
-                count[i] = m
-                mean[i, 0] = tx / m if m > 0 else 0.0
-                mean[i, 1] = ty / m if m > 0 else 0.0
-
-
-@rows_kernel
-def _cohere_rows(
-    pos: FloatArray,
-    vel: FloatArray,
-    heading: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    col: FloatArray,
-    shared: float,
-    per_agent: bool,
-    cos_half: float,
-    gain: float,
-    ints: IntArray,
-    floats: FloatArray,
-    debug: bool,
-    count: IntArray,
-    center: FloatArray,
-    out: FloatArray,
-) -> None:
-    n = pos.shape[0]
-    for c in prange((n + CHUNK - 1) // CHUNK):
-        buf = np.empty((64, BUF_COLS))
-        for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-            i = agent_at(ints, floats, s)
-            r = _radius(col, shared, per_agent, i)
-            k = near(ints, floats, pos, i, r, buf)
-            if k > buf.shape[0]:  # more than the buffer holds: grow it, ask again
-                buf = np.empty((2 * k, BUF_COLS))
-                k = near(ints, floats, pos, i, r, buf)
-            ux, uy, blind = _facing(heading, i, cos_half)
-            tx, ty, m = _cohesion_sum(buf, k, r, ux, uy, blind, cos_half)
-            out[i, 0], out[i, 1] = _toward(
-                tx, ty, m, vel[i, 0], vel[i, 1], max_speed[i], gain, max_force[i]
-            )
-            if debug:
-                count[i] = m
-                center[i, 0] = pos[i, 0] + (tx / m if m > 0 else 0.0)
-                center[i, 1] = pos[i, 1] + (ty / m if m > 0 else 0.0)
 
 
 @rows_kernel
@@ -507,17 +219,17 @@ def _flock_rows(
             if k > buf.shape[0]:  # more than the buffer holds: grow it, ask again
                 buf = np.empty((2 * k, BUF_COLS))
                 k = near(ints, floats, pos, i, reach, buf)
-            ux, uy, blind = _facing(heading, i, cos_half)
-            sx, sy, ms, ax, ay, ma, cx, cy, mc = _flock_sums(
+            ux, uy, blind = facing(heading, i, cos_half)
+            sx, sy, ms, ax, ay, ma, cx, cy, mc = flock_sums(
                 i, svel, buf, k, rs, ra, rc, ux, uy, blind, cos_half
             )
-            fx, fy = _toward(sx, sy, ms, vx, vy, speed, gain, limit)
+            fx, fy = toward(sx, sy, ms, vx, vy, speed, gain, limit)
             totx = fx * weights[0]
             toty = fy * weights[0]
-            fx, fy = _toward(ax, ay, ma, vx, vy, speed, gain, limit)
+            fx, fy = toward(ax, ay, ma, vx, vy, speed, gain, limit)
             totx += fx * weights[1]
             toty += fy * weights[1]
-            fx, fy = _toward(cx, cy, mc, vx, vy, speed, gain, limit)
+            fx, fy = toward(cx, cy, mc, vx, vy, speed, gain, limit)
             totx += fx * weights[2]
             toty += fy * weights[2]
             if seek:
@@ -576,7 +288,7 @@ class NeighbourRecord(NamedTuple):
 def neighbours_of(i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray) -> tuple[int, float]:
     """Agent ``i``'s neighbours closer than its distance, written into ``buf`` (a row for every
     agent: they always fit): their count and the distance."""
-    r = _radius(p.distances, p.distance, p.per_agent, i)
+    r = radius_of(p.distances, p.distance, p.per_agent, i)
     return near(p.grid_ints, p.grid_floats, a.pos, i, r, buf), r
 
 
@@ -584,8 +296,8 @@ def neighbours_of(i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray) -> 
 def separate_row(i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray) -> tuple[float, float]:
     """Agent ``i``'s separation force (see :class:`Separate`)."""
     k, r = neighbours_of(i, a, p, buf)
-    ux, uy, blind = _facing(a.heading, i, p.cos_half)
-    tx, ty, m = _separation_sum(i, buf, k, r, ux, uy, blind, p.cos_half)
+    ux, uy, blind = facing(a.heading, i, p.cos_half)
+    tx, ty, m = separation_sum(i, buf, k, r, ux, uy, blind, p.cos_half)
     if p.debug_count.shape[0] > 0:
         p.debug_count[i] = m
         scale = m * r
@@ -595,35 +307,35 @@ def separate_row(i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray) -> t
         else:
             p.debug_vector[i, 0] = 0.0
             p.debug_vector[i, 1] = 0.0
-    return _toward(tx, ty, m, a.vel[i, 0], a.vel[i, 1], a.max_speed[i], p.gain, a.max_force[i])
+    return toward(tx, ty, m, a.vel[i, 0], a.vel[i, 1], a.max_speed[i], p.gain, a.max_force[i])
 
 
 @row_function
 def align_row(i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray) -> tuple[float, float]:
     """Agent ``i``'s alignment force (see :class:`Align`)."""
     k, r = neighbours_of(i, a, p, buf)
-    ux, uy, blind = _facing(a.heading, i, p.cos_half)
-    tx, ty, m = _alignment_sum(p.velocities, buf, k, r, ux, uy, blind, p.cos_half)
+    ux, uy, blind = facing(a.heading, i, p.cos_half)
+    tx, ty, m = alignment_sum(p.velocities, buf, k, r, ux, uy, blind, p.cos_half)
     if p.debug_count.shape[0] > 0:
         p.debug_count[i] = m
         p.debug_vector[i, 0] = tx / m if m > 0 else 0.0
         p.debug_vector[i, 1] = ty / m if m > 0 else 0.0
     vx = a.vel[i, 0]
     vy = a.vel[i, 1]
-    return _align_force(tx, ty, m, vx, vy, a.max_speed[i], p.gain, a.max_force[i], p.match_speed)
+    return align_force(tx, ty, m, vx, vy, a.max_speed[i], p.gain, a.max_force[i], p.match_speed)
 
 
 @row_function
 def cohere_row(i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray) -> tuple[float, float]:
     """Agent ``i``'s cohesion force (see :class:`Cohere`)."""
     k, r = neighbours_of(i, a, p, buf)
-    ux, uy, blind = _facing(a.heading, i, p.cos_half)
-    tx, ty, m = _cohesion_sum(buf, k, r, ux, uy, blind, p.cos_half)
+    ux, uy, blind = facing(a.heading, i, p.cos_half)
+    tx, ty, m = cohesion_sum(buf, k, r, ux, uy, blind, p.cos_half)
     if p.debug_count.shape[0] > 0:
         p.debug_count[i] = m
         p.debug_vector[i, 0] = a.pos[i, 0] + (tx / m if m > 0 else 0.0)
         p.debug_vector[i, 1] = a.pos[i, 1] + (ty / m if m > 0 else 0.0)
-    return _toward(tx, ty, m, a.vel[i, 0], a.vel[i, 1], a.max_speed[i], p.gain, a.max_force[i])
+    return toward(tx, ty, m, a.vel[i, 0], a.vel[i, 1], a.max_speed[i], p.gain, a.max_force[i])
 
 
 _NO_INTS = np.zeros(0, dtype=np.int64)
@@ -663,12 +375,6 @@ def _bind(
 # -- behaviours ----------------------------------------------------------------------------
 
 
-def _debug_arrays(n: int, debug: Debug | None) -> tuple[bool, IntArray, FloatArray]:
-    if debug is None:
-        return False, _NO_COUNT, _NO_ROWS
-    return True, np.zeros(n, dtype=np.int64), np.zeros((n, 2))
-
-
 class _FovCache:
     """The cosine of half a behaviour's fov, recomputed only when the fov changes."""
 
@@ -676,7 +382,7 @@ class _FovCache:
 
     def __init__(self) -> None:
         self.fov: float = math.nan
-        self.cos: float = _ALL_ROUND
+        self.cos: float = ALL_ROUND
 
     def of(self, name: str, fov: float) -> float:
         if fov != self.fov:
@@ -805,8 +511,8 @@ def _sees_pair(
     w, h = world if world is not None else (0.0, 0.0)
     dx = float(minimal_offset(pos[j, 0] - pos[i, 0], w))
     dy = float(minimal_offset(pos[j, 1] - pos[i, 1], h))
-    ux, uy, blind = _facing(heading, i, cos_half)
-    return bool(_sees(ux, uy, blind, dx, dy, math.hypot(dx, dy), cos_half))
+    ux, uy, blind = facing(heading, i, cos_half)
+    return bool(sees(ux, uy, blind, dx, dy, math.hypot(dx, dy), cos_half))
 
 
 @dataclass

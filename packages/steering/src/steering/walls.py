@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -22,7 +23,7 @@ from ._kern import hypot
 from .agents import AgentGroup
 from .vec import FloatArray
 
-__all__ = ["MIN_WALL_LENGTH", "Walls"]
+__all__ = ["MIN_WALL_LENGTH", "WallIndex", "Walls"]
 
 #: Segments shorter than this (px) have no direction: :meth:`Walls.create` refuses them
 #: (or drops them when asked to), :meth:`Walls.from_polylines` drops repeated points.
@@ -38,6 +39,30 @@ _EMPTY_IDX: IntArray = np.zeros(0, dtype=np.intp)
 # this many per wall (plus a constant), so memory stays linear in M.
 _PIECES_PER_WALL = 8
 _EXTRA_PIECES = 1024
+
+
+class WallIndex(NamedTuple):
+    """The walls and their spatial index as compiled loops read them (:attr:`Walls.index`; a
+    NamedTuple, so the same record works compiled and with ``NUMBA_DISABLE_JIT=1``)."""
+
+    #: (M, 2) first end, (M, 2) unit direction and (M,) length of each wall.
+    start: FloatArray
+    direction: FloatArray
+    length: FloatArray
+    #: Each index piece's wall, and its cell as (column, row).
+    piece_wall: IntArray
+    piece_cell: IntArray
+    #: The grid of piece midpoints: each cell's run into ``items`` (piece numbers).
+    cell_start: IntArray
+    items: IntArray
+    #: The grid's origin, inverse cell size and cell counts.
+    x0: float
+    y0: float
+    inv: float
+    nx: int
+    ny: int
+    #: The longest piece (px): queries read that much further.
+    piece_length: float
 
 
 def _segments(values: ArrayLike, name: str = "Walls.segments") -> FloatArray:
@@ -71,6 +96,10 @@ class Walls:
         normal: (M, 2) left normals (``direction`` turned +90 degrees).
         length: (M,) lengths, px, all >= :data:`MIN_WALL_LENGTH`.
         piece_length: length of the index pieces, px (0 when M = 0).
+        index: the walls and their index as compiled loops read them (:class:`WallIndex`).
+        index_fields: :attr:`index` as a plain tuple of its fields, the way a compiled loop
+            takes it from Python and names it again: numba types a plain tuple in C, a
+            NamedTuple in Python (some 0.5 us a call, measured).
     """
 
     start: FloatArray
@@ -83,6 +112,8 @@ class Walls:
     _piece_wall: IntArray = field(init=False, repr=False)
     _piece_cell: IntArray = field(init=False, repr=False)
     _grid: Grid = field(init=False, repr=False)
+    index: WallIndex = field(init=False, repr=False)
+    index_fields: tuple[Any, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         start = float_array("Walls.start", self.start)
@@ -182,6 +213,7 @@ class Walls:
             self._piece_wall = _EMPTY_IDX
             self._grid = build_grid(self._piece_mid)
             self._piece_cell = np.zeros((0, 2), dtype=np.intp)
+            self._index()
             return
         piece = float(np.median(self.length))
         budget = _PIECES_PER_WALL * m + _EXTRA_PIECES
@@ -197,6 +229,26 @@ class Walls:
         g = self._grid = build_grid(self._piece_mid, min_cell=self.piece_length)
         # Each piece's cell as (column, row): the kernels compare them without a division.
         self._piece_cell = np.stack((g.cell_of % g.nx, g.cell_of // g.nx), axis=1)
+        self._index()
+
+    def _index(self) -> None:
+        g = self._grid
+        self.index = WallIndex(
+            self.start,
+            self.direction,
+            self.length,
+            self._piece_wall,
+            self._piece_cell,
+            g.start,
+            g.items,
+            float(g.x0),
+            float(g.y0),
+            float(g.inv),
+            int(g.nx),
+            int(g.ny),
+            float(self.piece_length),
+        )
+        self.index_fields = tuple(self.index)
 
     def distances(self, points: ArrayLike, walls: ArrayLike) -> FloatArray:
         """Distance from each ``points[k]`` to wall ``walls[k]`` (pairs, (K,) each).
@@ -229,13 +281,11 @@ class Walls:
             return _EMPTY_IDX, _EMPTY_IDX
         counts = np.empty(n + 1, dtype=np.intp)
         counts[0] = 0
-        g = self._grid
-        args = (agents.pos, r, self.start, self.direction, self.length, self._piece_wall)
-        geo = (g.start, g.items, self._piece_cell, g.x0, g.y0, g.inv, g.nx, g.ny, self.piece_length)
-        _candidate_rows(n)(*args, *geo, counts, _EMPTY_IDX, False)
+        index = self.index_fields
+        _candidate_rows(n)(agents.pos, r, index, counts, _EMPTY_IDX, False)
         offsets = np.cumsum(counts)
         wall = np.empty(int(offsets[-1]), dtype=np.intp)
-        _candidate_rows(n)(*args, *geo, offsets, wall, True)
+        _candidate_rows(n)(agents.pos, r, index, offsets, wall, True)
         who = np.repeat(np.arange(n, dtype=np.intp), np.diff(offsets))
         return who, wall
 
@@ -318,25 +368,23 @@ def _distance_rows(
 def _candidate_rows(
     pos: FloatArray,
     reach: FloatArray,
-    start: FloatArray,
-    direction: FloatArray,
-    length: FloatArray,
-    piece_wall: IntArray,
-    cell_start: IntArray,
-    items: IntArray,
-    piece_cell: IntArray,
-    x0: float,
-    y0: float,
-    inv: float,
-    nx: int,
-    ny: int,
-    piece_length: float,
+    index: tuple[Any, ...],
     offsets: IntArray,
     out: IntArray,
     fill: bool,
 ) -> None:
     """Count (``fill`` False: into ``offsets[i + 1]``) or list (into ``out`` from
-    ``offsets[i]``, sorted) the walls within each agent's reach."""
+    ``offsets[i]``, sorted) the walls within each agent's reach (``index``:
+    :attr:`Walls.index_fields`)."""
+    ix = WallIndex(*index)
+    start, direction, length = ix.start, ix.direction, ix.length
+    piece_wall, piece_cell, cell_start, items = (
+        ix.piece_wall,
+        ix.piece_cell,
+        ix.cell_start,
+        ix.items,
+    )
+    x0, y0, inv, nx, ny, piece_length = ix.x0, ix.y0, ix.inv, ix.nx, ix.ny, ix.piece_length
     for i in prange(pos.shape[0]):
         r = reach[i]
         k = offsets[i] if fill else 0

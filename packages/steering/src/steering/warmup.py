@@ -17,8 +17,8 @@ import numpy as np
 from . import _jit
 from .agents import AgentGroup, integrate
 from .bench import DT, behaviour_cases
+from .hide import Hide
 from .obstacles import Obstacles
-from .targets import Hide
 
 __all__ = ["main", "warm"]
 

@@ -10,16 +10,16 @@ import arcade
 import numpy as np
 
 from game.clock import DT
+from game.lab.draw import Painter
+from game.lab.layout import CAPTION_BAND, Layout
+from game.lab.panel import PANEL_WIDTH, Panel
+from game.lab.registry import scene_classes
+from game.lab.scene import Scene
+from game.lab.sketch import sketch_scene
 from game.render import theme
-from game.views.app import set_caption
-from game.views.menu import Menu
 
-from .draw import Painter
-from .layout import CAPTION_BAND, Layout
-from .panel import PANEL_WIDTH, Panel
-from .registry import scene_classes
-from .scene import Scene
-from .sketch import sketch_scene
+from .menu import Menu
+from .window import set_caption
 
 __all__ = ["LIST_KEYS", "LabView"]
 

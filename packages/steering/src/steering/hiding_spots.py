@@ -1,0 +1,207 @@
+"""Where to hide: each rock's hiding spot for a hunter, and the search for an agent's spot.
+
+A rock's spot lies on its far side from the hunter; a spot is usable outside every other rock.
+An agent takes the nearest usable spot it reaches without passing closer to the hunter than it
+is (a safe one), else the nearest usable one. Every usable spot is weighed in index order
+(:func:`weigh_every`), or, with many spots and one hunter, a grid of them (:class:`SpotGrid`) is
+searched outward from the agent (:func:`box_distance`, :func:`square_share`): the same choice.
+Per-agent functions for :class:`~steering.Hide`'s loops (:mod:`steering.hide`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ._jit import njit_leaf, prange, rows_kernel
+from ._kern import hypot
+from .grid import F_ICH, F_ICW, F_NX, F_NY, F_X0, F_Y0
+from .vec import FloatArray
+
+__all__ = [
+    "SpotGrid",
+    "better_spot",
+    "box_distance",
+    "hunter_offset",
+    "spot_cell",
+    "spots_rows",
+    "square_share",
+    "weigh_every",
+]
+
+
+class SpotGrid(NamedTuple):
+    """One hunter's usable spots in a uniform grid (:func:`steering.grid.build_grid`), passed
+    whole to the compiled search: a NamedTuple, so the same record works compiled and with
+    ``NUMBA_DISABLE_JIT=1``."""
+
+    #: The usable spots' indices among every rock's spots, ascending.
+    order: NDArray[np.intp]
+    #: The grid's integer part (cell starts and items).
+    ints: NDArray[np.int64]
+    #: The grid's floats (origin, inverse cell sizes, size: the ``F_*`` columns).
+    floats: FloatArray
+    #: The usable spots themselves, one row each, in ``order``'s order.
+    points: FloatArray
+
+
+@rows_kernel
+def spots_rows(
+    hunters: FloatArray,
+    centers: FloatArray,
+    radii: FloatArray,
+    distance: float,
+    spots: NDArray[np.float64],
+    defined: NDArray[np.bool_],
+    usable: NDArray[np.bool_],
+) -> None:
+    """Per hunter, every rock's hiding spot, whether it exists (the hunter outside the rock,
+    finite) and whether it is usable (outside every other rock)."""
+    m = centers.shape[0]
+    for h in prange(hunters.shape[0]):
+        hx, hy = hunters[h, 0], hunters[h, 1]
+        for j in range(m):
+            cx, cy = centers[j, 0], centers[j, 1]
+            ax = cx - hx
+            ay = cy - hy
+            d = hypot(ax, ay)
+            sx, sy = cx, cy
+            ok = d > radii[j] and d < math.inf
+            if ok:
+                reach = radii[j] + distance
+                sx = cx + ax / d * reach
+                sy = cy + ay / d * reach
+                ok = math.isfinite(sx) and math.isfinite(sy)
+            spots[h, j, 0] = sx
+            spots[h, j, 1] = sy
+            defined[h, j] = ok
+        for j in range(m):
+            ok = defined[h, j]
+            if ok:
+                sx, sy = spots[h, j, 0], spots[h, j, 1]
+                for k in range(m):
+                    dx = sx - centers[k, 0]
+                    dy = sy - centers[k, 1]
+                    if k != j and dx * dx + dy * dy < radii[k] * radii[k]:
+                        ok = False
+                        break
+            usable[h, j] = ok
+
+
+@njit_leaf
+def better_spot(
+    spots: NDArray[np.float64],
+    h: int,
+    j: int,
+    px: float,
+    py: float,
+    qx: float,
+    qy: float,
+    qq: float,
+    allow: float,
+    best_any: int,
+    any_d2: float,
+    best_safe: int,
+    safe_d2: float,
+    any_order: bool,
+) -> tuple[int, float, int, float]:
+    """Weigh hunter ``h``'s spot ``j`` for an agent at (px, py), the hunter at offset (qx, qy)
+    (``qq`` its square, ``allow`` the slack of the safe test) against the best usable and best
+    safe spots so far (-1: none) and their squared distances: nearest first, ties to the lower
+    index. Spots weighed in index order need only the first; ``any_order`` (spots weighed in
+    any order) also compares indices on a tie. (Written as one test, the tie made the whole
+    scan 45% slower: callers pass it as a constant, which the compiler folds away.)"""
+    wx = spots[h, j, 0] - px  # agent -> spot
+    wy = spots[h, j, 1] - py
+    d2 = wx * wx + wy * wy
+    wq = wx * qx + wy * qy
+    # The hunter is no nearer the spot than the agent: |w - q|^2 >= |w|^2.
+    if not (wq + wq <= qq and d2 < math.inf):
+        return best_any, any_d2, best_safe, safe_d2
+    if d2 < any_d2 or (any_order and d2 == any_d2 and j < best_any):
+        best_any, any_d2 = j, d2
+    # Along a -> s the squared distance to the hunter bottoms out at
+    # qq - tq * (2 wq - tq) / d2 with tq = clip(wq, 0, d2); it must stay above
+    # (|q| - slack)^2, written without the division.
+    tq = min(max(wq, 0.0), d2)
+    if tq * (wq + wq - tq) <= allow * d2 and (
+        d2 < safe_d2 or (any_order and d2 == safe_d2 and j < best_safe)
+    ):
+        best_safe, safe_d2 = j, d2
+    return best_any, any_d2, best_safe, safe_d2
+
+
+@njit_leaf
+def weigh_every(
+    spots: NDArray[np.float64],
+    usable: NDArray[np.bool_],
+    h: int,
+    px: float,
+    py: float,
+    qx: float,
+    qy: float,
+    qq: float,
+    allow: float,
+) -> tuple[int, int]:
+    """The nearest usable and the nearest safe of hunter ``h``'s spots (-1: none), every
+    usable spot weighed in index order (see :func:`better_spot`)."""
+    best_any, best_safe = -1, -1
+    any_d2, safe_d2 = math.inf, math.inf
+    for j in range(spots.shape[1]):
+        if usable[h, j]:
+            best_any, any_d2, best_safe, safe_d2 = better_spot(
+                spots, h, j, px, py, qx, qy, qq, allow, best_any, any_d2, best_safe, safe_d2, False
+            )
+    return best_any, best_safe
+
+
+@njit_leaf
+def hunter_offset(
+    pos: FloatArray, radius: FloatArray, hunter: FloatArray, i: int, t: int
+) -> tuple[float, float, float, float]:
+    """Agent ``i``'s offset to its hunter (row ``t``), its square, and the slack of the safe
+    test: the agent may pass no closer to the hunter than it is now, less its radius."""
+    qx = hunter[t, 0] - pos[i, 0]  # agent -> hunter
+    qy = hunter[t, 1] - pos[i, 1]
+    qq = qx * qx + qy * qy
+    near_ = max(math.sqrt(qq) - max(radius[i], 1.0), 0.0)
+    return qx, qy, qq, qq - near_ * near_
+
+
+def spot_cell(points: FloatArray) -> float:
+    """A grid cell for ``points`` that holds about one of them on average (over their box)."""
+    lo = points.min(axis=0)
+    hi = points.max(axis=0)
+    area = float((hi[0] - lo[0]) * (hi[1] - lo[1]))
+    cell = math.sqrt(area / points.shape[0]) if area > 0.0 else 0.0
+    return cell if 0.0 < cell < math.inf else 1.0
+
+
+@njit_leaf
+def box_distance(floats: FloatArray, px: float, py: float) -> float:
+    """How far (px, py) is from a grid's box (0 inside it)."""
+    x0 = floats[F_X0]
+    y0 = floats[F_Y0]
+    x1 = x0 + floats[F_NX] / floats[F_ICW]
+    y1 = y0 + floats[F_NY] / floats[F_ICH]
+    dx = max(x0 - px, 0.0, px - x1)
+    dy = max(y0 - py, 0.0, py - y1)
+    return hypot(dx, dy)
+
+
+@njit_leaf
+def square_share(floats: FloatArray, px: float, py: float, r: float) -> float:
+    """The share of a grid's box inside the square of half-side ``r`` round (px, py): about
+    the share of its points a disc that wide would gather (NaN for anything not finite)."""
+    x0 = floats[F_X0]
+    y0 = floats[F_Y0]
+    w = floats[F_NX] / floats[F_ICW]
+    h = floats[F_NY] / floats[F_ICH]
+    ox = max(min(px + r, x0 + w) - max(px - r, x0), 0.0)
+    oy = max(min(py + r, y0 + h) - max(py - r, y0), 0.0)
+    if not (math.isfinite(ox) and math.isfinite(oy) and math.isfinite(r)):
+        return math.nan
+    return (ox / w) * (oy / h)
