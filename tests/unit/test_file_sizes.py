@@ -23,7 +23,6 @@ BEING_FIXED: list[str] = [
     "packages/steering/src/steering/basic.py: over 600 lines with no 'Why one file:' line",
     "packages/steering/src/steering/group.py: over 600 lines with no 'Why one file:' line",
     "packages/steering/src/steering/group.py: over 800 lines",
-    "packages/steering/src/steering/path.py: over 600 lines with no 'Why one file:' line",
 ]
 
 
