@@ -176,11 +176,10 @@ def project_bodies(
                     moved = True
     # The pushable rocks' centres before anything moves (a rock is a body too).
     m = push_rock.shape[0]
-    rock_x = np.empty(m)
-    rock_y = np.empty(m)
+    rock_xy = np.empty((m, 2))  # one allocation, not one per axis
     for k in range(m):
-        rock_x[k] = pos[push_rock[k], 0]
-        rock_y[k] = pos[push_rock[k], 1]
+        rock_xy[k, 0] = pos[push_rock[k], 0]
+        rock_xy[k, 1] = pos[push_rock[k], 1]
     for i in range(n):
         c = cells[i]
         rocky = (flags[c] & 1) != 0 and centers.shape[0] > 0
@@ -204,7 +203,7 @@ def project_bodies(
             for k in range(a, b):
                 j = push_rock[k]
                 sx, sy, deep = _push_out(
-                    px, py, rock_x[k], rock_y[k], r + radius[j], slop, sx, sy, deep
+                    px, py, rock_xy[k, 0], rock_xy[k, 1], r + radius[j], slop, sx, sy, deep
                 )
             if not deep:
                 break

@@ -25,8 +25,6 @@ BEING_FIXED: list[str] = [
     # until the world steps through composites
     "packages/steering/src/steering/follow.py: over 600 lines with no 'Why one file:' line",
     "packages/steering/src/steering/group.py: over 600 lines with no 'Why one file:' line",
-    "packages/steering/src/steering/obstacles.py: over 600 lines with no 'Why one file:' line",
-    "packages/steering/src/steering/path.py: over 600 lines with no 'Why one file:' line",
 ]
 
 

@@ -23,7 +23,6 @@ BEING_FIXED: list[str] = [
     "packages/steering/src/steering/group.py: _flock_rows",
     "packages/steering/src/steering/interpose.py: interpose",
     "packages/steering/src/steering/obstacles.py: _avoid_rows",
-    "packages/steering/src/steering/obstacles.py: _closest_rock",
 ]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef

@@ -11,7 +11,8 @@ import pytest
 from steering import AgentGroup, AvoidObstacles, AvoidWalls, Obstacles, Walls
 from steering.avoid_walls import _avoid_walls_rows
 from steering.base import Debug
-from steering.obstacles import _avoid_rows, candidate_pairs
+from steering.obstacle_set import candidate_pairs
+from steering.obstacles import _avoid_rows
 
 DT = 1 / 60
 

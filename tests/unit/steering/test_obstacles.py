@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from steering.agents import AgentGroup, integrate
 from steering.base import Debug, desired_toward, steer_to_velocity
-from steering.obstacles import AvoidObstacles, Obstacles, candidate_pairs
+from steering.obstacle_set import Obstacles, candidate_pairs
+from steering.obstacles import AvoidObstacles
 from steering.vec import FloatArray, length, truncate
 
 DT = 1 / 60

@@ -10,12 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from steering.agents import AgentGroup, integrate
+from steering.drifting_path import DriftingPath
 from steering.follow import FollowPath
 from steering.path import (
     SEED_LOOKAHEAD,
     SEED_SPEED,
     SEED_TARGET_AHEAD,
-    DriftingPath,
     Path,
 )
 

@@ -25,6 +25,7 @@ from .combine import (
     WeightedSum,
     step,
 )
+from .drifting_path import DriftingPath
 from .flow import FlowField
 from .follow import FollowPath, PathParam
 from .follow_flow import FlowSource, FollowFlow
@@ -36,7 +37,7 @@ from .noise_flow import NoiseFlow
 from .obstacles import AvoidObstacles, Obstacles
 from .offset_pursuit import OffsetPursuit, formation_offsets
 from .orientation import Face, LookWhereYouAreGoing
-from .path import DriftingPath, Path
+from .path import Path
 from .paths import PathSet
 from .queue import Queue
 from .walls import Walls

@@ -34,7 +34,7 @@ from .hiding_spots import (
     square_share,
     weigh_every,
 )
-from .obstacles import Obstacles
+from .obstacle_set import Obstacles
 from .vec import FloatArray, as_complex, as_rows
 
 __all__ = ["Hide"]

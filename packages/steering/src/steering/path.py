@@ -1,30 +1,39 @@
-"""Path following (seeds 000 and 001): a shared, editable polyline path and ``FollowPath``.
+"""Path following's path (seeds 000 and 001): a shared, editable polyline (``FollowPath``
+follows it, :mod:`steering.follow`).
 
 The path is shared data (nodes, closed flag, a radius per segment, an edit counter); each
-agent's progress
-along it lives in the agent group's state columns, so any number of agents and behaviours can
-follow one path, and the editor can move, insert or delete nodes while they do.
+agent's progress along it lives in the agent group's state columns, so any number of agents
+and behaviours can follow one path, and the editor can move, insert or delete nodes while they
+do. What an edit does to the radii and to arc lengths is :mod:`steering.path_edits`' (its radii
+rules are re-exported here); nodes that move by themselves are :mod:`steering.drifting_path`'s.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections import deque
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _pathkern as pk
-from ._checks import finite, integer
-from .vec import EPSILON, FloatArray, as_points, clamp
+from .path_edits import (
+    ArcRemap,
+    check_nodes,
+    check_point,
+    check_radii,
+    check_radius,
+    radii_after_close,
+    radii_after_delete,
+    radii_after_insert,
+)
+from .vec import EPSILON, FloatArray, as_points
 
 __all__ = [
     "SEED_LOOKAHEAD",
     "SEED_SPEED",
     "SEED_TARGET_AHEAD",
-    "DriftingPath",
     "Path",
     "Projection",
     "radii_after_close",
@@ -74,114 +83,6 @@ class Projection(NamedTuple):
     """(N,) distance from the query point to the nearest point."""
 
 
-@dataclass(frozen=True)
-class _Remap:
-    """How arc lengths on the path before one edit map to arc lengths after it.
-
-    Nodes that survive the edit are anchors (their old and new arc lengths); arc lengths in
-    between are interpolated, so a point at fraction t of a segment stays at fraction t of
-    it, and a point on a segment that was split or merged keeps its proportional place.
-    """
-
-    old_anchor: FloatArray
-    new_anchor: FloatArray
-    old_length: float
-    new_length: float
-    old_closed: bool
-    new_closed: bool
-
-    def apply(self, s: FloatArray) -> FloatArray:
-        a, b = self.old_anchor, self.new_anchor
-        lo, ln = self.old_length, self.new_length
-        if ln <= EPSILON:
-            return np.zeros_like(s)
-        if lo <= EPSILON or a.size == 0:
-            return np.full_like(s, np.nan)
-        if not self.old_closed:
-            out = np.interp(s, a, b)
-        else:
-            sm = np.mod(s, lo)
-            if self.new_closed:
-                laps = np.concatenate(([0.0], np.cumsum(np.diff(b) < 0)))
-                bu = b + laps * ln
-                xp = np.concatenate(([a[-1] - lo], a, [a[0] + lo]))
-                fp = np.concatenate(([bu[-1] - ln], bu, [bu[0] + ln]))
-                out = np.interp(sm, xp, fp)
-            else:
-                # The closing segment is gone: a point on it goes to the nearer end.
-                out = np.interp(sm, a, b)
-                gap = (sm > a[-1]) | (sm < a[0])
-                after = np.mod(sm - a[-1], lo)
-                before = np.mod(a[0] - sm, lo)
-                out = np.where(gap, np.where(after <= before, b[-1], b[0]), out)
-        if self.new_closed:
-            out = np.mod(out, ln)
-            return np.where(out >= ln, 0.0, out)
-        return clamp(out, 0.0, ln)
-
-
-def _validate_nodes(nodes: ArrayLike) -> FloatArray:
-    try:
-        arr = np.array(nodes, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"nodes: cannot read as (M, 2) points ({exc})") from exc
-    if arr.ndim != 2 or arr.shape[1] != 2:
-        raise ValueError(f"nodes: expected an (M, 2) array, got shape {arr.shape}")
-    if arr.shape[0] < 2:
-        raise ValueError(f"nodes: a path needs at least 2 nodes, got {arr.shape[0]}")
-    if not np.isfinite(arr).all():
-        raise ValueError("nodes: values must be finite")
-    return arr
-
-
-def _validate_radius(radius: float) -> float:
-    r = float(radius)
-    if not np.isfinite(r) or r <= 0.0:
-        raise ValueError(f"radius: must be finite and > 0, got {radius!r}")
-    return r
-
-
-def _validate_radii(radius: float | ArrayLike, segments: int) -> FloatArray:
-    """(S,) per-segment radii from one radius for all or one per segment."""
-    try:
-        arr = np.array(radius, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"radius: cannot read as a number or numbers ({exc})") from exc
-    if arr.ndim == 0:
-        return np.full(segments, _validate_radius(float(arr)))
-    if arr.shape != (segments,):
-        raise ValueError(
-            f"radius: expected one value or one per segment ({segments}), got shape {arr.shape}"
-        )
-    if not (np.isfinite(arr).all() and (arr > 0.0).all()):
-        raise ValueError(f"radius: every value must be finite and > 0, got {arr.tolist()!r}")
-    return arr
-
-
-def radii_after_insert(radii: ArrayLike, i: int, closed: bool) -> FloatArray:
-    """Per-segment radii after a node is inserted so that it becomes node ``i``: both halves
-    of a split segment keep its radius; a new end segment takes the radius of the end's."""
-    r = np.asarray(radii, dtype=np.float64)
-    s = r.shape[0]
-    if closed:
-        return np.insert(r, i, r[(i - 1) % s])
-    return np.insert(r, min(i, s), r[min(max(i - 1, 0), s - 1)])
-
-
-def radii_after_delete(radii: ArrayLike, i: int, closed: bool) -> FloatArray:
-    """Per-segment radii after node ``i`` is deleted: the two segments it joined become one
-    with the radius of the first (of the remaining one at an open path's end)."""
-    r = np.asarray(radii, dtype=np.float64)
-    return np.delete(r, i if closed else min(i, r.shape[0] - 1))
-
-
-def radii_after_close(radii: ArrayLike, closed: bool) -> FloatArray:
-    """Per-segment radii after a path is closed (the closing segment takes the radius of the
-    last one) or opened (the closing segment goes)."""
-    r = np.asarray(radii, dtype=np.float64)
-    return np.append(r, r[-1]) if closed else r[:-1].copy()
-
-
 def _rows_of(name: str, value: ArrayLike, n: int) -> FloatArray:
     """``value`` as (n,) contiguous floats (a scalar for every row, or one per row)."""
     try:
@@ -189,13 +90,6 @@ def _rows_of(name: str, value: ArrayLike, n: int) -> FloatArray:
         return np.ascontiguousarray(np.broadcast_to(arr, (n,)))
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{name}: expected a number or ({n},) numbers ({exc})") from None
-
-
-def _validate_point(xy: ArrayLike, name: str = "xy") -> FloatArray:
-    p = np.array(xy, dtype=np.float64)
-    if p.shape != (2,) or not np.isfinite(p).all():
-        raise ValueError(f"{name}: expected a finite point (x, y), got {xy!r}")
-    return p
 
 
 class Path:
@@ -231,15 +125,15 @@ class Path:
     def __init__(
         self, nodes: ArrayLike, *, closed: bool = False, radius: float | ArrayLike = 20.0
     ) -> None:
-        self._nodes = _validate_nodes(nodes)
+        self._nodes = check_nodes(nodes)
         self._closed = bool(closed)
         m = self._nodes.shape[0]
-        self._radii = _validate_radii(radius, m if self._closed else m - 1)
+        self._radii = check_radii(radius, m if self._closed else m - 1)
         #: A number unique to this path object (agents use it to notice a different path).
         self.uid = next(_uids)
         self._version = 0
         self._shape_version = 0
-        self._remaps: deque[tuple[int, _Remap | None]] = deque(maxlen=EDIT_HISTORY)
+        self._remaps: deque[tuple[int, ArcRemap | None]] = deque(maxlen=EDIT_HISTORY)
         self._rebuild()
 
     def __repr__(self) -> str:
@@ -287,7 +181,7 @@ class Path:
 
     @radius.setter
     def radius(self, value: float) -> None:
-        self.set_radius(_validate_radius(value))
+        self.set_radius(check_radius(value))
 
     @property
     def radii(self) -> FloatArray:
@@ -308,7 +202,7 @@ class Path:
         Raises:
             ValueError: for a value that is not finite and > 0, or the wrong count.
         """
-        self._radii = _validate_radii(radius, self.n_segments)
+        self._radii = check_radii(radius, self.n_segments)
         m = self.n_nodes
         self._record_edit(self._cum[:m].copy(), self._length, self._closed, np.arange(m), None)
 
@@ -339,7 +233,7 @@ class Path:
         Raises:
             ValueError: if the node count changes or a value is not finite.
         """
-        new = _validate_nodes(nodes)
+        new = check_nodes(nodes)
         self._check_drift_count(new.shape[0])
         self._drift_checked(new)
 
@@ -511,7 +405,7 @@ class Path:
         if new_idx is None:
             new_idx = old_idx
         new_node_arc = self._cum[: self.n_nodes]
-        step = _Remap(
+        step = ArcRemap(
             old_node_arc[old_idx],
             new_node_arc[new_idx].copy(),
             old_length,
@@ -537,7 +431,7 @@ class Path:
     def move_node(self, i: int, xy: ArrayLike) -> None:
         """Move node ``i`` (negative counts from the end) to ``xy``."""
         idx = self._index(i, self.n_nodes)
-        p = _validate_point(xy)
+        p = check_point(xy)
         arc, big_l, closed = self._snapshot()
         self._nodes = self._nodes.copy()
         self._nodes[idx] = p
@@ -551,7 +445,7 @@ class Path:
         idx = int(i)
         if not 0 <= idx <= m:
             raise IndexError(f"i: insert position {i} out of range 0..{m}")
-        p = _validate_point(xy)
+        p = check_point(xy)
         arc, big_l, closed = self._snapshot()
         self._nodes = np.insert(self._nodes, idx, p, axis=0)
         self._radii = radii_after_insert(self._radii, idx, closed)
@@ -593,7 +487,7 @@ class Path:
         segment k of the new nodes takes the radius of the old segment at the same fraction
         of the segment list.
         """
-        new = _validate_nodes(nodes)
+        new = check_nodes(nodes)
         arc, big_l, closed = self._snapshot()
         same = new.shape[0] == self.n_nodes
         if not same:
@@ -613,76 +507,3 @@ class Path:
     def copy(self) -> Path:
         """An independent path with the same nodes, closed flag and radii (new uid)."""
         return Path(self._nodes.copy(), closed=self._closed, radius=self._radii.copy())
-
-
-@dataclass
-class DriftingPath:
-    """Nodes that move by themselves (seed 000 Exercise 5.11), as a smooth function of time.
-
-    Node k sits at ``base[k] + amplitude * sin(speed * rate_k * t + phase_k)`` per axis, with
-    seeded random phases and rates (0.5..1.5), so the motion is reproducible, smooth and
-    bounded (never leaves ``base +- amplitude``). The world calls :meth:`apply` every step;
-    followers keep their progress because :meth:`Path.set_nodes` keeps the node count.
-    Unlike the seed's bouncing nodes it needs no state beyond ``t``.
-
-    Args:
-        base: (M, 2) rest positions of the nodes.
-        amplitude: (ax, ay) or one value for both axes (px); the seed moves nodes in y only.
-        speed: angular speed (rad/s) of the average node.
-        seed: random seed for the phases and rates.
-    """
-
-    base: ArrayLike
-    amplitude: ArrayLike = (0.0, 30.0)
-    speed: float = 1.0
-    seed: int = 0
-    _base: FloatArray = field(init=False, repr=False)
-    _phase: FloatArray = field(init=False, repr=False)
-    _rate: FloatArray = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        self._base = _validate_nodes(self.base)
-        try:
-            amp = np.broadcast_to(np.asarray(self.amplitude, dtype=np.float64), (2,))
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"DriftingPath.amplitude: expected one value or (ax, ay), got {self.amplitude!r}"
-            ) from None
-        if not np.isfinite(amp).all():
-            raise ValueError(f"DriftingPath.amplitude: must be finite, got {self.amplitude!r}")
-        self.speed = finite("DriftingPath.speed", self.speed)
-        self.seed = integer("DriftingPath.seed", self.seed)
-        rng = np.random.default_rng(self.seed)
-        m = self._base.shape[0]
-        self._phase = rng.uniform(0.0, 2.0 * np.pi, (m, 2))
-        self._rate = rng.uniform(0.5, 1.5, (m, 2))
-
-    def nodes_at(self, t: float) -> FloatArray:
-        """(M, 2) node positions at time ``t`` (s)."""
-        amp = np.broadcast_to(np.asarray(self.amplitude, dtype=np.float64), (2,))
-        return self._base + amp * np.sin(self.speed * self._rate * float(t) + self._phase)
-
-    def apply(self, path: Path, t: float) -> None:
-        """Move ``path``'s nodes to their positions at time ``t`` (:meth:`Path.drift_nodes`:
-        followers keep their place)."""
-        path.drift_nodes(self.nodes_at(t))
-
-    @property
-    def base_nodes(self) -> FloatArray:
-        """(M, 2) the validated rest positions."""
-        return self._base
-
-    @property
-    def amplitude_xy(self) -> FloatArray:
-        """(2,) the amplitude per axis (px)."""
-        return np.broadcast_to(np.asarray(self.amplitude, dtype=np.float64), (2,))
-
-    @property
-    def rates(self) -> FloatArray:
-        """(M, 2) each node's rate per axis (times :attr:`speed`)."""
-        return self._rate
-
-    @property
-    def phases(self) -> FloatArray:
-        """(M, 2) each node's phase per axis (rad)."""
-        return self._phase

@@ -18,7 +18,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _pathkern as pk
-from .path import DriftingPath, Path, changes
+from .drifting_path import DriftingPath
+from .path import Path, changes
 from .vec import FloatArray
 
 __all__ = ["PathSet"]

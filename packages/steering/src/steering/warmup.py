@@ -18,7 +18,7 @@ from . import _jit
 from .agents import AgentGroup, integrate
 from .bench import DT, behaviour_cases
 from .hide import Hide
-from .obstacles import Obstacles
+from .obstacle_set import Obstacles
 
 __all__ = ["main", "warm"]
 
