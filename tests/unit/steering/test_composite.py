@@ -275,3 +275,62 @@ def test_the_parallel_loop_writes_what_the_serial_one_writes(
     for key in d1:
         np.testing.assert_array_equal(d1[key], d2[key])
     assert np.isfinite(m1["path.progress"][np.arange(n) % 3 > 0]).all()
+
+
+def _edited_path_case() -> tuple[Any, AgentGroup]:
+    from steering import Path
+
+    path = Path(np.array([[0, 0], [200, 0], [400, 0], [600, 0]], float), radius=10.0)
+    agents = AgentGroup.create(
+        np.array([[50, 5], [150, 5], [250, 5], [350, -5.0]]),
+        np.array([[30.0, 0]] * 4),
+        max_speed=60.0,
+        max_force=100.0,
+    )
+    return path, agents
+
+
+def test_agents_masked_out_after_a_path_edit_are_carried_across_it_once() -> None:
+    # Given four agents with a place on a path, two of them masked out
+    from steering import FollowPath
+
+    path, agents = _edited_path_case()
+    follow = FollowPath(path)
+    masked = Masked(follow, np.ones(4, dtype=bool))
+    masked(agents, 0.1)
+    masked.mask[:] = [True, False, True, False]
+    before = follow.nearest(agents).copy()
+    # When a node is put before the start (every arc length +100) and three steps run
+    path.insert_node(0, (-100.0, 0.0))
+    for _ in range(3):
+        masked(agents, 0.1)
+    # Then the masked agents' places moved by the edit once, not once a step
+    np.testing.assert_allclose(follow.nearest(agents)[[1, 3]], before[[1, 3]] + 100.0)
+
+
+def test_one_path_following_twice_in_a_tree_carries_an_edit_once() -> None:
+    # Given the same FollowPath in two branches that never overlap
+    from steering import FollowPath
+
+    path, agents = _edited_path_case()
+    follow = FollowPath(path)
+    rows = np.array([True, False, True, False])
+    tree = FirstNonZero([Masked(follow, rows), Masked(Limited(follow, max_speed=30.0), ~rows)])
+    tree(agents, 0.1)
+    before = follow.nearest(agents).copy()
+    # When a node is put before the start (every arc length +100) and the tree steps
+    path.insert_node(0, (-100.0, 0.0))
+    tree(agents, 0.1)
+    # Then each agent's place moved by the edit once (the agents are still on it)
+    np.testing.assert_allclose(follow.nearest(agents) - before, 100.0, atol=1e-9)
+
+
+def test_nested_first_non_zero_keeps_the_outer_choice_in_debug() -> None:
+    agents = AgentGroup.create(np.array([[0.0, 0], [10, 0], [20, 0], [30, 0]]))
+    inner = FirstNonZero([Flee((100.0, 0.0)), Seek((0.0, 5.0))])
+    tree = FirstNonZero([Masked(Seek((0.0, 0.0)), np.array([0, 1, 0, 1], bool)), inner])
+    debug: Debug = {}
+    tree(agents, 0.1, debug)
+    record = read(PriorityDebug, debug)
+    assert record is not None
+    assert record.chosen.tolist() == [1, 0, 1, 0]

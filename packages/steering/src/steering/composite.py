@@ -356,8 +356,10 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
     for node, record in w.reports:
         node.report(agents, record, debug)
     if debug is not None:
-        for k, (kind, _, _) in enumerate(shape):
-            if kind == "first":
+        # Innermost first, so that the outermost choice is the one the dict keeps (as when
+        # each combinator wrote its own after its parts).
+        for k in range(len(shape) - 1, -1, -1):
+            if shape[k][0] == "first":
                 write(PriorityDebug(w.records[k][1]), debug)
     return out
 

@@ -105,9 +105,10 @@ class FollowRecord(NamedTuple):
     """(N,) memory: the path object each agent last stepped on."""
     dbg: FloatArray
     """(N, 8) debug rows when asked, else (0, 8)."""
-    edited: NDArray[np.uint8]
-    """(N,) :data:`_EDITED` for an agent whose place was just carried across an edit of its
-    path (it snaps to it this step)."""
+    carried: Any
+    """(N,) nonzero for an agent whose place was carried across an edit of its path and which
+    snaps to it at its next step: the state column ``"<key>.carried"`` in a composite (an
+    agent a mask skips keeps it until it runs), the second pass's flags in the world's loop."""
 
 
 @row_function
@@ -244,7 +245,10 @@ def follow_agent(i: int, a: AgentCols, r: FollowRecord, second: bool) -> tuple[f
 def follow_row(i: int, a: AgentCols, r: FollowRecord, buf: FloatArray) -> tuple[float, float]:
     """Agent ``i``'s path-following force in a composite (edits were carried over in
     :meth:`FollowPath.bind`)."""
-    fx, fy, _ = follow_agent(i, a, r, r.edited[i] == _EDITED)
+    carried = r.carried[i] > 0.0
+    fx, fy, _ = follow_agent(i, a, r, carried)
+    if carried:
+        r.carried[i] = 0.0
     return fx, fy
 
 
@@ -400,11 +404,20 @@ class FollowPath(RowPart):
         """This call's record; agents whose path was edited since their last step have their
         places carried across the edit first (:meth:`Path.remap`), so the loop steps all."""
         args = self.kernel_args(agents, dt)
+        carried = agents.column(f"{self.key}.carried", fill=0.0)
         flags = np.zeros(agents.n, dtype=np.uint8)
         if edited_rows(args[0], args[4], args[23], args[24], args[25], args[26], flags):
-            self._remap(self.paths, args[4], flags, args[23], args[25])
+            # Carried once: their version is the path's now (a call that does not step them,
+            # masked out, or a second copy of this behaviour in the tree, finds nothing to
+            # carry), and they snap at their next step.
+            pf, index_col, version = args[0], args[4], args[25]
+            self._remap(self.paths, index_col, flags, args[23], version)
+            rows = np.flatnonzero(flags == _EDITED)
+            slots = index_col[rows].astype(np.intp) if index_col.shape[0] else 0
+            version[rows] = pf[slots, P_VERSION]
+            carried[rows] = 1.0
         dbg = np.full((agents.n, 8), np.nan) if debug else _NO_DEBUG
-        return FollowRecord._make((*args[0:7], *args[11:27], dbg, flags))
+        return FollowRecord._make((*args[0:7], *args[11:27], dbg, carried))
 
     def report(self, agents: AgentGroup, record: FollowRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.PathDebug` under :attr:`key`."""
