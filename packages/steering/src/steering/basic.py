@@ -377,6 +377,23 @@ def pursue_row(i: int, a: AgentCols, p: PursueRecord, buf: FloatArray) -> tuple[
     return fx, fy
 
 
+def _pursuit(b: Any, name: str, agents: AgentGroup, panic: float, debug: bool) -> PursueRecord:
+    """The record of :class:`Pursue` or :class:`Evade` (``b``, named ``name``) for one call."""
+    n = agents.n
+    tgt = b.points(f"{name}.target", b.target, n)
+    tvel = b.points(f"{name}.target_velocity", b.target_velocity, n)
+    return PursueRecord(
+        tgt,
+        _step_of(tgt),
+        tvel,
+        _step_of(tvel),
+        _size(f"{name}.max_prediction", b.max_prediction),
+        panic,
+        _real(f"{name}.gain", b.gain),
+        _debug_points(n, debug),
+    )
+
+
 @dataclass
 class Pursue(RowPart):
     """Seek where a moving target will be: its position plus velocity times a prediction time.
@@ -404,19 +421,7 @@ class Pursue(RowPart):
             TypeError, ValueError: for a target or velocity that is not finite points of the
                 right shape.
         """
-        n = agents.n
-        tgt = self.points("Pursue.target", self.target, n)
-        tvel = self.points("Pursue.target_velocity", self.target_velocity, n)
-        return PursueRecord(
-            tgt,
-            _step_of(tgt),
-            tvel,
-            _step_of(tvel),
-            _size("Pursue.max_prediction", self.max_prediction),
-            math.inf,
-            _real("Pursue.gain", self.gain),
-            _debug_points(n, debug),
-        )
+        return _pursuit(self, "Pursue", agents, math.inf, debug)
 
     def report(self, agents: AgentGroup, record: PursueRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.PursueDebug`."""
@@ -502,18 +507,8 @@ class Evade(RowPart):
             TypeError, ValueError: for a target or velocity that is not finite points of the
                 right shape.
         """
-        n = agents.n
-        tgt = self.points("Evade.target", self.target, n)
-        tvel = self.points("Evade.target_velocity", self.target_velocity, n)
-        return PursueRecord(
-            tgt,
-            _step_of(tgt),
-            tvel,
-            _step_of(tvel),
-            _size("Evade.max_prediction", self.max_prediction),
-            _size("Evade.panic_distance", self.panic_distance),
-            _real("Evade.gain", self.gain),
-            _debug_points(n, debug),
+        return _pursuit(
+            self, "Evade", agents, _size("Evade.panic_distance", self.panic_distance), debug
         )
 
     def report(self, agents: AgentGroup, record: PursueRecord, debug: Debug) -> None:
