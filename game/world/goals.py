@@ -1,26 +1,38 @@
-"""The modes' goals, compiled: the part of the steer system that is a formula per agent.
+"""The modes' goals, compiled: the part of the crowd's steering that is a formula per agent.
 
-:func:`mode_goals` is one pass over the state's columns giving each agent's goal force for
-the modes whose behaviour is a formula on the agent and one target (``pursue``, ``return``, a
-leashed ``wander``, ``flee``, ``idle``, ``guard``, ``form``), calling the engine's per-agent
-maths (:mod:`steering.kernels`), the same functions the behaviours run, and what else each
-agent needs (``NEED_*`` bits: path following, the current, hiding, wander, queueing, agent
-avoidance). The small loops beside it add a behaviour's force to the rows that need it, cap
-the goals and run Buckland's sum on chosen rows. Both ways of running the steer system
-(:mod:`game.world.steer` behaviour by behaviour, :mod:`game.world.fused` in two compiled
-calls) use them.
+:class:`ModeGoals` is a row part of the crowd's composite (:mod:`game.world.steer`): each
+crowd agent's goal force for the modes whose behaviour is a formula on the agent and one
+target (``pursue``, ``return``, a leashed ``wander``, ``flee``, ``idle``, ``guard``,
+``form``), from the engine's per-agent maths (:mod:`steering.kernels`), the same functions the
+behaviours run, its inputs a typed record (:class:`GoalRecord`). :func:`crowd_needs` is the
+small pass before the composite's loop: what else each agent runs beside it (path following,
+the current, hiding, wander, queueing, agent avoidance: the masks of those parts), the wander's
+weight and the patrol pace, and whether the agent puts its goal before separation.
 """
 
 from __future__ import annotations
 
 import operator
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from steering import Arrive, Flee, Hide, Interpose, OffsetPursuit, Pursue, Seek
+from steering import (
+    AgentGroup,
+    Arrive,
+    Debug,
+    Flee,
+    Hide,
+    Interpose,
+    OffsetPursuit,
+    Pursue,
+    Seek,
+)
+from steering.composite import AgentCols, RowPart, row_function, scatter_debug
+from steering.debug import ArriveDebug, InterposeDebug, OffsetDebug, PursueDebug, SeekDebug
+from steering.debug import keys as debug_keys
 from steering.kernels import (
     arrive,
     flee,
@@ -29,9 +41,7 @@ from steering.kernels import (
     njit,
     offset_pursuit,
     pursue,
-    running_add,
     set_length,
-    truncate,
     use_cache,
 )
 from steering.kernels import steer as seek_force
@@ -48,27 +58,28 @@ __all__ = [
     "FLOW",
     "FOLLOW",
     "FORM",
+    "GOAL_FIRST",
     "GOAL_PARAMS",
     "GUARD",
     "HIDE",
     "IDLE",
-    "NEED_AVOID",
-    "NEED_FLOW",
-    "NEED_HIDE",
-    "NEED_PATH",
-    "NEED_QUEUE",
-    "NEED_WANDER",
+    "NEEDS_AVOID",
+    "NEEDS_FLOW",
+    "NEEDS_HIDE",
+    "NEEDS_PATH",
+    "NEEDS_QUEUE",
+    "NEEDS_WANDER",
+    "PACE",
     "PATROL",
     "PURSUE",
     "RETURN",
+    "SEPARATION_FIRST",
     "WANDER",
-    "accumulate_bits",
-    "add_rows",
-    "cap_rows",
-    "goal_first_rows",
-    "goal_inputs",
+    "WANDER_WEIGHT",
+    "GoalRecord",
+    "ModeGoals",
+    "crowd_needs",
     "hider",
-    "mode_goals",
 ]
 
 use_cache(__file__)
@@ -87,9 +98,6 @@ IDLE = int(Mode.IDLE)
 GUARD = int(Mode.GUARD)
 FORM = int(Mode.FORM)
 HIDE = int(Mode.HIDE)
-
-#: What an agent's goal needs beyond the compiled pass (bits of ``mode_goals``' result).
-NEED_PATH, NEED_FLOW, NEED_HIDE, NEED_WANDER, NEED_QUEUE, NEED_AVOID = 1, 2, 4, 8, 16, 32
 
 # The behaviours' own defaults, read from them (one source for both ways of running them).
 _PURSUE = Pursue((0.0, 0.0))
@@ -117,34 +125,6 @@ GOAL_PARAMS = np.array(
         _FORM.slowing_radius,
     ]
 )
-
-
-def goal_inputs(world: World) -> tuple[Any, ...]:
-    """The state's columns :func:`mode_goals` reads after its rows, in its order (``mode``
-    to ``reverse``): one list for both ways of running the steer system."""
-    a = world.agents
-    state = world.state
-    roster = world.roster
-    return (
-        state.mode,
-        world.roster.kind,
-        a.pos,
-        a.vel,
-        a.heading,
-        a.max_speed,
-        a.max_force,
-        state.target,
-        state.sees,
-        roster.post,
-        roster.wander,
-        roster.queue,
-        roster.avoid,
-        roster.leader,
-        roster.slot,
-        world.state.pace,
-        world.roster.path,
-        state.reverse,
-    )
 
 
 def hider(world: World, rows: IntArray | slice) -> Hide:
@@ -176,220 +156,268 @@ _HIDERS: weakref.WeakKeyDictionary[World, tuple[tuple[Any, ...], Hide]] = (
 )
 
 
-@njit
-def goal_first_rows(mode: NDArray[np.int8], leads: BoolArray, out: BoolArray) -> None:
-    for i in range(out.shape[0]):
-        out[i] = mode[i + 1] == PATROL and not leads[i + 1]
+class GoalRecord(NamedTuple):
+    """The modes' goals' inputs for one step (:class:`ModeGoals`): crowd columns (one row per
+    non-player agent, views of the world's), the whole world's agents (row 0 the player) and
+    the tuning's numbers."""
+
+    mode: NDArray[np.int8]
+    kind: NDArray[np.int8]
+    target: FloatArray
+    """(M, 2) where each pursues, heads or returns to (the think system's)."""
+    sees: BoolArray
+    post: FloatArray
+    path: IntArray
+    """(M,) each agent's path slot in the roster (-1: none)."""
+    in_current: BoolArray
+    current: FloatArray
+    leader: IntArray
+    """(M,) each formation follower's leader (an agent row; row 0 stands in for none)."""
+    slot: FloatArray
+    everyone_pos: FloatArray
+    everyone_vel: FloatArray
+    everyone_heading: FloatArray
+    exit_x: float
+    exit_y: float
+    drag: float
+    """The currents' drag rate (1/s) patrols cancel."""
+    leash: float
+    flee_distance: float
+    ratio: float
+    """The sentinels' place between the player and the exit."""
+    params: FloatArray
+    """:data:`GOAL_PARAMS`."""
+    aim: FloatArray
+    """(M, 2) where each goal aims when debug output is asked (NaN: nowhere), else (0, 2)."""
 
 
 @njit
-def add_rows(goals: FloatArray, force: FloatArray, bits: NDArray[np.int8], bit: int) -> None:
-    """``goals += force`` on the rows whose ``bits`` hold ``bit``."""
-    for i in range(goals.shape[0]):
-        if bits[i] & bit:
-            goals[i, 0] += force[i, 0]
-            goals[i, 1] += force[i, 1]
+def leashed_away(
+    kind: int, path: int, px: float, py: float, post_x: float, post_y: float, leash: float
+) -> bool:
+    """Whether a wandering agent is pulled back to its post: an enemy without a path beyond
+    its leash."""
+    return kind == ENEMY and path < 0 and hypot(px - post_x, py - post_y) > leash
+
+
+@row_function
+def goal_row(i: int, a: AgentCols, p: GoalRecord, buf: FloatArray) -> tuple[float, float]:
+    """Crowd agent ``i``'s goal force for the modes that are a formula on it and one target
+    (zero for the others, whose behaviours run beside it), from the engine's per-agent
+    maths."""
+    m = p.mode[i]
+    px, py, vx, vy = a.pos[i, 0], a.pos[i, 1], a.vel[i, 0], a.vel[i, 1]
+    ms, mf = a.max_speed[i], a.max_force[i]
+    q = p.params
+    fx = fy = 0.0
+    ax = ay = np.nan
+    if m == PATROL:
+        if p.drag > 0.0 and p.in_current[i]:
+            # Patrols steer for their velocity over the ground: their goal also cancels the
+            # current's drag, so a current does not carry a guard off its route (issue 15).
+            fx = (vx - p.current[i, 0]) * p.drag
+            fy = (vy - p.current[i, 1]) * p.drag
+    elif m == PURSUE:
+        tx, ty = p.target[i, 0], p.target[i, 1]
+        if p.sees[i]:
+            pvx, pvy = p.everyone_vel[0, 0], p.everyone_vel[0, 1]
+            fx, fy, ax, ay = pursue(px, py, vx, vy, tx, ty, pvx, pvy, ms, mf, q[0], q[1])
+        else:
+            ax, ay = tx, ty
+            fx, fy = arrive(px, py, vx, vy, tx, ty, ms, mf, q[2], q[3], q[4])
+    elif m == RETURN:
+        ax, ay = p.target[i, 0], p.target[i, 1]
+        dx, dy = set_length(ax - px, ay - py, ms)
+        fx, fy = seek_force(dx, dy, vx, vy, q[8], mf)
+    elif m == WANDER:
+        post_x, post_y = p.post[i, 0], p.post[i, 1]
+        if leashed_away(p.kind[i], p.path[i], px, py, post_x, post_y, p.leash):
+            ax, ay = post_x, post_y
+            dx, dy = set_length(ax - px, ay - py, ms)
+            fx, fy = seek_force(dx, dy, vx, vy, q[8], mf)
+    elif m == FLEE:
+        hx, hy = a.heading[i, 0], a.heading[i, 1]
+        player_x, player_y = p.everyone_pos[0, 0], p.everyone_pos[0, 1]
+        fx, fy = flee(px, py, vx, vy, hx, hy, player_x, player_y, ms, mf, p.flee_distance, q[9])
+    elif m == IDLE:
+        ax, ay = px, py
+        fx, fy = arrive(px, py, vx, vy, px, py, ms, mf, q[5], q[6], q[7])
+    elif m == GUARD:
+        fx, fy, ax, ay = _guard(i, a, p)
+    elif m == FORM:
+        fx, fy, ax, ay = _form(i, a, p)
+    if p.aim.shape[0] > 0:
+        p.aim[i, 0] = ax
+        p.aim[i, 1] = ay
+    return fx, fy
+
+
+@row_function
+def _guard(i: int, a: AgentCols, p: GoalRecord) -> tuple[float, float, float, float]:
+    """A sentinel's interposition between the player and the exit nearest it."""
+    pos, vel = p.everyone_pos, p.everyone_vel
+    return interpose(
+        a.pos[i, 0], a.pos[i, 1], a.vel[i, 0], a.vel[i, 1],
+        pos[0, 0], pos[0, 1], p.exit_x, p.exit_y, vel[0, 0], vel[0, 1], 0.0, 0.0,
+        p.ratio, a.max_speed[i], a.max_force[i], p.params[10], p.params[11],
+    )  # fmt: skip
+
+
+@row_function
+def _form(i: int, a: AgentCols, p: GoalRecord) -> tuple[float, float, float, float]:
+    """A formation follower's pursuit of its slot beside its leader."""
+    lead = max(p.leader[i], 0)  # row 0 stands in for "no leader"
+    pos, vel, heading = p.everyone_pos, p.everyone_vel, p.everyone_heading
+    return offset_pursuit(
+        a.pos[i, 0], a.pos[i, 1], a.vel[i, 0], a.vel[i, 1],
+        pos[lead, 0], pos[lead, 1], vel[lead, 0], vel[lead, 1],
+        heading[lead, 0], heading[lead, 1], p.slot[i, 0], p.slot[i, 1],
+        a.max_speed[i], a.max_force[i], p.params[12], p.params[13],
+    )  # fmt: skip
+
+
+#: Rows of :func:`crowd_needs`' boolean output: which agents run each goal behaviour beside
+#: :class:`ModeGoals`, which put separation before their goal and which after.
+(
+    NEEDS_PATH,
+    NEEDS_FLOW,
+    NEEDS_HIDE,
+    NEEDS_WANDER,
+    NEEDS_QUEUE,
+    NEEDS_AVOID,
+    SEPARATION_FIRST,
+    GOAL_FIRST,
+) = range(8)
+#: Rows of :func:`crowd_needs`' float output: the wander's weight and the path-following pace.
+WANDER_WEIGHT, PACE = 0, 1
 
 
 @njit
-def cap_rows(goals: FloatArray, max_force: FloatArray) -> None:
-    """Each row of ``goals`` shortened to its max force, in place."""
-    for i in range(goals.shape[0]):
-        goals[i, 0], goals[i, 1] = truncate(goals[i, 0], goals[i, 1], max_force[i])
-
-
-@njit
-def accumulate_bits(
-    total: FloatArray,
-    force: FloatArray,
-    bits: NDArray[np.int8],
-    bit: int,
-    weight: float,
-    max_force: FloatArray,
-) -> None:
-    """Buckland's running sum of ``force * weight`` into ``total`` on the rows whose
-    ``bits`` hold ``bit``."""
-    for i in range(total.shape[0]):
-        if bits[i] & bit:
-            total[i, 0], total[i, 1] = running_add(
-                total[i, 0], total[i, 1], force[i, 0] * weight, force[i, 1] * weight, max_force[i]
-            )
-
-
-@njit
-def mode_goals(
-    rows: IntArray,
+def crowd_needs(
     mode: NDArray[np.int8],
     kind: NDArray[np.int8],
-    pos: FloatArray,
-    vel: FloatArray,
-    heading: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    target: FloatArray,
-    seen: NDArray[np.bool_],
-    post: FloatArray,
-    wander: NDArray[np.bool_],
-    queue: NDArray[np.bool_],
-    avoid: NDArray[np.bool_],
-    leader: IntArray,
-    slot: FloatArray,
-    pace: FloatArray,
     path_index: IntArray,
-    reverse: NDArray[np.bool_],
-    current: FloatArray,
-    in_current: NDArray[np.bool_],
-    drag: float,
-    player_x: float,
-    player_y: float,
-    player_vx: float,
-    player_vy: float,
-    exit_x: float,
-    exit_y: float,
+    reverse: BoolArray,
+    flags: NDArray[np.bool_],
+    leads: BoolArray,
+    pace: FloatArray,
+    pos: FloatArray,
+    post: FloatArray,
+    max_speed: FloatArray,
     leash: float,
-    flee_distance: float,
-    ratio: float,
     extra_wander: float,
-    params: FloatArray,
-    goals: FloatArray,
-    aim: FloatArray,
-    weight: FloatArray,
-    bits: NDArray[np.int8],
-    speed: FloatArray,
+    needs: NDArray[np.bool_],
+    weights: FloatArray,
     path_col: FloatArray,
     direction_col: FloatArray,
-) -> int:
-    """Each agent's goal force for the modes that are a formula (zero for the others), where
-    it aims, and what else it needs (``bits``, and all of them or-ed together returned:
-    ``NEED_*``). Agent row ``r = rows[i] + 1``."""
-    need = 0
-    for i in range(rows.shape[0]):
-        r = rows[i] + 1
+) -> None:
+    """What each crowd agent runs this step beside its mode's formula goal, from the agents'
+    columns (agent row ``r = i + 1``; ``flags`` the roster's wander, queue and avoid rows):
+    ``needs`` (8, M) by the ``NEEDS_*`` rows, ``weights`` (2, M) the wander's weight and the
+    path pace (max speed), and path following's per-agent path and direction columns."""
+    for i in range(needs.shape[1]):
+        r = i + 1
         m = mode[r]
-        px, py, vx, vy = pos[r, 0], pos[r, 1], vel[r, 0], vel[r, 1]
-        ms, mf = max_speed[r], max_force[r]
-        fx = fy = 0.0
-        ax, ay = np.nan, np.nan
-        w = 0.0
         path = m in (PATROL, FOLLOW)
-        b = 0
+        w = 0.0
+        if m == WANDER and not leashed_away(
+            kind[r], path_index[r], pos[r, 0], pos[r, 1], post[r, 0], post[r, 1], leash
+        ):
+            w = 1.0
+        elif (path or m == FLOW) and flags[0, r] and kind[r] == NPC:
+            w = extra_wander
+        needs[NEEDS_PATH, i] = path
+        needs[NEEDS_FLOW, i] = m == FLOW
+        needs[NEEDS_HIDE, i] = m == HIDE
+        needs[NEEDS_WANDER, i] = w > 0.0
+        needs[NEEDS_QUEUE, i] = flags[1, r] and (path or m == FLOW)
+        needs[NEEDS_AVOID, i] = flags[2, r]
+        first = m == PATROL and not leads[r]  # see game.world.brains.combine
+        needs[SEPARATION_FIRST, i] = not first
+        needs[GOAL_FIRST, i] = first
+        weights[WANDER_WEIGHT, i] = w
+        weights[PACE, i] = max_speed[r] * pace[r] if m == PATROL else max_speed[r]
         path_col[i] = path_index[r] if path else -1.0
         direction_col[i] = -1.0 if reverse[r] else 1.0
-        speed[i] = ms * pace[r] if m == PATROL else ms
-        if path:
-            b |= NEED_PATH
-            if m == PATROL and drag > 0.0 and in_current[r]:
-                # Patrols steer for their velocity over the ground: their goal also cancels
-                # the current's drag, so a current does not carry a guard off its route
-                # (issue 15: the Sandbox's ring patroller was carried 630 px off it).
-                fx = (vx - current[r, 0]) * drag
-                fy = (vy - current[r, 1]) * drag
-        elif m == PURSUE:
-            if seen[r]:
-                fx, fy, ax, ay = pursue(
-                    px,
-                    py,
-                    vx,
-                    vy,
-                    target[r, 0],
-                    target[r, 1],
-                    player_vx,
-                    player_vy,
-                    ms,
-                    mf,
-                    params[0],
-                    params[1],
-                )
-            else:
-                ax, ay = target[r, 0], target[r, 1]
-                fx, fy = arrive(px, py, vx, vy, ax, ay, ms, mf, params[2], params[3], params[4])
-        elif m == RETURN:
-            ax, ay = target[r, 0], target[r, 1]
-            dx, dy = set_length(ax - px, ay - py, ms)
-            fx, fy = seek_force(dx, dy, vx, vy, params[8], mf)
-        elif m == WANDER:
-            leashed = kind[r] == ENEMY and path_index[r] < 0
-            if leashed and hypot(px - post[r, 0], py - post[r, 1]) > leash:
-                ax, ay = post[r, 0], post[r, 1]
-                dx, dy = set_length(ax - px, ay - py, ms)
-                fx, fy = seek_force(dx, dy, vx, vy, params[8], mf)
-            else:
-                w = 1.0
-        elif m == FLOW:
-            b |= NEED_FLOW
-        elif m == FLEE:
-            fx, fy = flee(
-                px,
-                py,
-                vx,
-                vy,
-                heading[r, 0],
-                heading[r, 1],
-                player_x,
-                player_y,
-                ms,
-                mf,
-                flee_distance,
-                params[9],
+
+
+class ModeGoals(RowPart):
+    """The goal of every crowd agent whose mode is a formula on it and one target (pursue,
+    return, a leashed wander, flee, idle, guard, form), compiled into the crowd's composite;
+    zero for the others (path following, currents, hiding and wander run beside it). Reads
+    the world's columns each step (:class:`GoalRecord`)."""
+
+    ROW = goal_row
+    ROW_RECORD = GoalRecord
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self._views: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
+
+    def bind(self, agents: AgentGroup, dt: float, debug: bool) -> GoalRecord:
+        """This step's record: the crowd's columns (views made again when the world's arrays
+        are replaced), the exit nearest the player and the tuning's numbers."""
+        world = self.world
+        state, roster, a, phys = world.state, world.roster, world.agents, world.physics
+        key = (state, roster, a.pos, state.mode, state.target, phys.current, phys.in_current)
+        views = self._views
+        if views is None or not all(map(operator.is_, key, views[0])):
+            n = roster.n
+            cols = (
+                state.mode[1:n],
+                roster.kind[1:n],
+                state.target[1:n],
+                state.sees[1:n],
+                roster.post[1:n],
+                roster.path[1:n],
+                phys.in_current[1:n],
+                phys.current[1:n],
+                roster.leader[1:n],
+                roster.slot[1:n],
+                a.pos,
+                a.vel,
+                a.heading,
             )
-        elif m == IDLE:
-            ax, ay = px, py
-            fx, fy = arrive(px, py, vx, vy, px, py, ms, mf, params[5], params[6], params[7])
-        elif m == GUARD:
-            fx, fy, ax, ay = interpose(
-                px,
-                py,
-                vx,
-                vy,
-                player_x,
-                player_y,
-                exit_x,
-                exit_y,
-                player_vx,
-                player_vy,
-                0.0,
-                0.0,
-                ratio,
-                ms,
-                mf,
-                params[10],
-                params[11],
+            views = self._views = (key, cols)
+        t = world.options.tuning
+        exit_pos = world.exits.nearest
+        return GoalRecord._make(
+            (
+                *views[1],
+                float(exit_pos[0]),
+                float(exit_pos[1]),
+                float(world.brain.drag),
+                float(t.patrol.leash),
+                float(world.brain.flee_distance),
+                float(t.sentinel.ratio),
+                GOAL_PARAMS,
+                np.full((agents.n, 2), np.nan) if debug else _NO_AIM,
             )
-        elif m == FORM:
-            lead = max(leader[r], 0)  # row 0 stands in for "no leader"
-            fx, fy, ax, ay = offset_pursuit(
-                px,
-                py,
-                vx,
-                vy,
-                pos[lead, 0],
-                pos[lead, 1],
-                vel[lead, 0],
-                vel[lead, 1],
-                heading[lead, 0],
-                heading[lead, 1],
-                slot[r, 0],
-                slot[r, 1],
-                ms,
-                mf,
-                params[12],
-                params[13],
-            )
-        elif m == HIDE:
-            b |= NEED_HIDE
-        if w == 0.0 and wander[r] and kind[r] == NPC and (path or m == FLOW):
-            w = extra_wander
-        if w > 0.0:
-            b |= NEED_WANDER
-        if queue[r] and (path or m == FLOW):
-            b |= NEED_QUEUE
-        if avoid[r]:
-            b |= NEED_AVOID
-        bits[i] = b
-        need |= b
-        weight[i] = w
-        goals[i, 0] = fx
-        goals[i, 1] = fy
-        aim[i, 0] = ax
-        aim[i, 1] = ay
-    return need
+        )
+
+    def report(self, agents: AgentGroup, record: GoalRecord, debug: Debug) -> None:
+        """Where the goals aim, under the keys their behaviours use (a wandering agent has an
+        aim only when its leash pulls it back to its post)."""
+        aim = record.aim
+        aiming = ~np.isnan(aim[:, 0])
+        for key, codes, seeing in _AIM_KEYS:
+            rows = np.isin(record.mode, codes) & aiming
+            if PURSUE in codes:
+                rows &= (record.mode != PURSUE) | (record.sees == seeing)
+            idx = np.flatnonzero(rows)
+            if idx.size:
+                debug[key] = scatter_debug(debug.get(key), aim[idx], idx, agents.n)
+
+
+_NO_AIM = np.zeros((0, 2))
+
+#: Where an agent's goal aims, by what it does, in the debug dict (the behaviours' own keys):
+#: pursuing a player it sees, heading for the last sighting (an arrival), returning or
+#: pulled back to its post (a seek), coming to rest, guarding, holding a slot.
+_AIM_KEYS = (
+    (debug_keys(PursueDebug)[0], (PURSUE,), True),
+    (debug_keys(ArriveDebug)[0], (PURSUE, IDLE), False),
+    (debug_keys(SeekDebug)[0], (RETURN, WANDER), False),
+    (debug_keys(InterposeDebug)[0], (GUARD,), False),
+    (debug_keys(OffsetDebug)[0], (FORM,), False),
+)

@@ -1,91 +1,83 @@
-"""The steer system: every body's acceleration, above all the crowd's steering from its modes.
+"""The steer system: every body's acceleration, above all the crowd's steering, one composite.
 
-:func:`steer` is the system's entry point: the crowd's steering (``_crowd_forces``), then
+:func:`steer` is the system's entry point: the crowd's steering (:func:`crowd_forces`), then
 every body's acceleration (:func:`~game.world.motion.accelerations`: the crowd's steering, the
 player's thrust, the rocks' friction on the ground and the currents' drag) into
-``world.physics.acc``. In play it runs fused, in two compiled calls
-(:mod:`game.world.fused`); with debug output or a stagger it runs the behaviours one by one
-as below, to the same floats.
+``world.physics.acc``.
 
-The force is Buckland's prioritised running sum (see :class:`~game.world.brains.CrowdBrain`):
-the urgent part (containment, walls, rocks, then queueing and agent avoidance), separation,
-and the goal of the agent's mode. The goal of the modes whose behaviour is a formula on the
-agent and one target (``pursue``, ``return``, a leashed ``wander``, ``flee``, ``idle``,
-``guard``, ``form``) comes from one compiled pass over the state's columns
-(:func:`~game.world.goals.mode_goals`) calling the engine's per-agent maths
-(:mod:`steering.kernels`), the same functions the behaviours run. The behaviours with memory
-or a world to search (path following, currents, hiding, wander) are called once each over the
-crowd, and only when some agent needs them; each agent's column says whose force it is.
+The crowd's steering is one tree of the engine's combinators (:class:`CrowdTree`), compiled by
+the engine into one loop over the crowd (:mod:`steering.composite`), whatever the crowd's
+size, the stagger, the debug output or the JIT: Buckland's prioritised running sum
+(:class:`~steering.TruncatedRunningSum`, see :class:`~game.world.brains.CrowdBrain`) of
 
-``_crowd_forces`` reads ``world.state``, ``world.minds``, ``world.roster``, the currents
-at the bodies (``world.physics.current``) and the brain's behaviours, and writes
-``world.state.steer`` (and, when staggered, ``urgent`` and ``goals``).
+* the urgent part: the brain's own (containment, walls, rocks), then queueing and agent
+  avoidance for the NPCs that have them (each masked to its agents);
+* separation, weighted, for the agents that put it before their goal;
+* the goal, weighted: a :class:`~steering.WeightedSum` of the modes' formula goals
+  (:class:`~game.world.goals.ModeGoals`), path following at the patrol pace, the current,
+  hiding and wander (a weight per agent), each masked to the agents whose mode runs it;
+* separation again, for the patrols that put their goal first.
+
+The masks, weights and paces are columns written before the loop by
+:func:`~game.world.goals.crowd_needs`. With a stagger (Reynolds' staggered updates) the urgent
+part and the goal sit in :class:`~steering.Staggered` nodes: each agent's are recomputed every
+``stagger``-th step and held in between; separation is fresh every step. With debug output
+(the F1 overlay) the same loop also writes each part's debug record: the overlay changes what
+is drawn, not what is computed.
+
+Behaviours the engine does not compile yet (they search the world: the current, hiding,
+queueing, agent avoidance, and until it is ported, wander) run once over the whole crowd before
+the loop, when some agent needs them (:class:`CrowdCall`), and are read row by row inside it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import operator
+import weakref
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
-from numpy.typing import NDArray
 
-from steering import AgentGroup, Debug
-from steering.combine import scatter_debug
-from steering.debug import ArriveDebug, InterposeDebug, OffsetDebug, PursueDebug, SeekDebug
-from steering.debug import keys as debug_keys
-from steering.vec import FloatArray, put_rows
+from steering import (
+    AgentGroup,
+    Debug,
+    Masked,
+    Staggered,
+    TruncatedRunningSum,
+    Weighted,
+    WeightedSum,
+)
+from steering.composite import AgentCols, RowPart, compiles, row_function, run, scatter_debug
+from steering.vec import FloatArray
 
-from .brains import combine
-from .fused import steer_fused
 from .goals import (
-    FORM,
-    GOAL_PARAMS,
-    GUARD,
-    IDLE,
-    NEED_AVOID,
-    NEED_FLOW,
-    NEED_HIDE,
-    NEED_PATH,
-    NEED_QUEUE,
-    NEED_WANDER,
-    PURSUE,
-    RETURN,
-    WANDER,
-    accumulate_bits,
-    add_rows,
-    cap_rows,
-    goal_first_rows,
-    goal_inputs,
+    GOAL_FIRST,
+    NEEDS_AVOID,
+    NEEDS_FLOW,
+    NEEDS_HIDE,
+    NEEDS_PATH,
+    NEEDS_QUEUE,
+    NEEDS_WANDER,
+    PACE,
+    SEPARATION_FIRST,
+    WANDER_WEIGHT,
+    ModeGoals,
+    crowd_needs,
     hider,
-    mode_goals,
 )
 from .motion import ROCK_FRICTION, ROCK_GRIP, accelerations
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .world import World
 
-__all__ = ["steer"]
-
-IntArray = NDArray[np.intp]
-BoolArray = NDArray[np.bool_]
-
-#: Where an agent's goal aims, by what it does, in the debug dict (the behaviours' own keys):
-#: pursuing a player it sees, heading for the last sighting (an arrival), returning or
-#: pulled back to its post (a seek), coming to rest, guarding, holding a slot.
-_AIM_KEYS = (
-    (debug_keys(PursueDebug)[0], (PURSUE,), True),
-    (debug_keys(ArriveDebug)[0], (PURSUE, IDLE), False),
-    (debug_keys(SeekDebug)[0], (RETURN, WANDER), False),
-    (debug_keys(InterposeDebug)[0], (GUARD,), False),
-    (debug_keys(OffsetDebug)[0], (FORM,), False),
-)
+__all__ = ["CrowdCall", "CrowdTree", "crowd_forces", "steer"]
 
 
 def steer(world: World, dt: float) -> None:
     """Run the steer system on ``world`` (see the module's docstring)."""
-    if steer_fused(world, dt):
-        return
-    forces = _crowd_forces(world, dt)
+    forces = crowd_forces(world, dt)
     phys = world.physics
     a = world.agents
     thrust = world.player.thrust
@@ -107,155 +99,221 @@ def steer(world: World, dt: float) -> None:
     )
 
 
-def _crowd_forces(world: World, dt: float) -> FloatArray:
-    """The crowd's steering accelerations (``world.state.steer``): all of it, or this step's
-    staggered group (whose parts are held in ``state.urgent`` and ``state.goals``)."""
+def crowd_forces(world: World, dt: float) -> FloatArray:
+    """The crowd's steering accelerations, into ``world.state.steer`` (zero with steering
+    off); with debug output on, the parts' debug records into ``world.steering``."""
     state = world.state
     if not world.steering.enabled:
         state.steer[:] = 0.0
         return state.steer
+    tree = CrowdTree.of(world)
     debug: Debug | None = {} if world.steering.debug_enabled else None
-    crowd = world.crowd
-    k = world.options.stagger
-    n = world.roster.n - 1
-    first = _goal_first(world)
-    if k == 1:
-        crow = np.arange(n)
-        urgent, goals = _parts(world, crowd, crow, dt, debug)
-        sep = world.separate(crowd, dt, debug)
-        state.steer[:] = combine(crowd, urgent, sep, goals, world.options.tuning, first)
-    else:
-        # Goals, avoidance and containment are held between updates; separation, whose
-        # neighbours change fastest, is fresh every step (its neighbour query costs about
-        # as much for a quarter of the crowd as for all of it).
-        crow = np.arange(world.frame % k, n, k)
-        if crow.size:
-            sub = crowd.take(crow)
-            urgent, goals = _parts(world, sub, crow, k * dt, debug)
-            put_rows(state.urgent, crow, urgent)
-            put_rows(state.goals, crow, goals)
-            crowd.put_state(crow, sub)
-        sep = world.separate(crowd, dt, debug)
-        state.steer[:] = combine(crowd, state.urgent, sep, state.goals, world.options.tuning, first)
+    state.steer[:] = tree.run(world, dt, debug)
     if debug is not None:
-        world.steering.debug_rows = crow + 1
-        world.steering.debug = debug
+        tree.report(world, debug)
     return state.steer
 
 
-def _goal_first(world: World) -> BoolArray:
-    """(n,) crowd agents that put their goal before separation: patrols that lead no
-    formation (see :func:`~game.world.brains.combine`)."""
-    out = np.empty(world.roster.n - 1, dtype=np.bool_)
-    goal_first_rows(world.state.mode, world.state.leads, out)
-    return out
+class StoredRecord(NamedTuple):
+    """A force computed before the loop, read row by row."""
+
+    force: FloatArray
 
 
-def _parts(
-    world: World, group: AgentGroup, rows: IntArray, dt: float, debug: Debug | None
-) -> tuple[FloatArray, FloatArray]:
-    """The urgent part and the goals of crowd ``rows`` (``group`` holds those agents)."""
-    brain = world.brain
-    t = world.options.tuning
-    state = world.state
-    m = rows.size
-    goals = np.empty((m, 2))
-    aim = np.empty((m, 2))
-    weight = np.empty(m)  # the wander's weight
-    bits = np.empty(m, dtype=np.int8)  # what else each agent needs (NEED_* bits)
-    # The patrol pace is written in place into the array the pace behaviour holds, so that
-    # its limited view of the group is made once, not every step.
-    held = brain.pace.max_speed
-    pace = held if isinstance(held, np.ndarray) and held.shape == (m,) else np.empty(m)
-    path_col, direction_col, _, _ = brain.follow.param(group)
-    a = world.agents  # the player is row 0
-    player, player_vel, exit_pos = a.pos[0], a.vel[0], world.exits.nearest
-    need = mode_goals(
-        rows,
-        *goal_inputs(world),
-        world.current_at_agents,
-        world.in_current,
-        brain.drag,
-        float(player[0]),
-        float(player[1]),
-        float(player_vel[0]),
-        float(player_vel[1]),
-        float(exit_pos[0]),
-        float(exit_pos[1]),
-        t.patrol.leash,
-        brain.flee_distance,
-        t.sentinel.ratio,
-        t.fish.extra_wander_weight,
-        GOAL_PARAMS,
-        goals,
-        aim,
-        weight,
-        bits,
-        pace,
-        path_col,
-        direction_col,
-    )
-    if debug is not None:
-        _aim_debug(debug, state.mode[rows + 1], state.sees[rows + 1], aim)
-    if need & NEED_PATH:
-        brain.pace.max_speed = pace
-        add_rows(goals, _run(brain.pace, group, dt, debug, bits, NEED_PATH), bits, NEED_PATH)
-    if need & NEED_FLOW:
-        add_rows(goals, _run(brain.flow, group, dt, debug, bits, NEED_FLOW), bits, NEED_FLOW)
-    if need & NEED_HIDE:
-        hiding = hider(world, rows)
-        add_rows(goals, _run(hiding, group, dt, debug, bits, NEED_HIDE), bits, NEED_HIDE)
-    if need & NEED_WANDER:
-        # One wander call for every agent that wanders at all (its angle advances once per
-        # update): full weight as the goal, a little on top of a path or the current.
-        force = _run(brain.wander, group, dt, debug, bits, NEED_WANDER)
-        add_rows(goals, force * weight[:, None], bits, NEED_WANDER)
-    cap_rows(goals, group.max_force)
-    urgent = brain.urgent(group, dt, debug)
-    # Queueing and sidestepping rank after the urgent part and before separation and goal:
-    # a blocked fish brakes before its goal pushes it on (see Queue).
-    for bit, behaviour, w in (
-        (NEED_QUEUE, brain.queue, t.fish.queue_weight),
-        (NEED_AVOID, brain.avoid_agents, t.fish.avoid_weight),
-    ):
-        if need & bit:
-            force = _run(behaviour, group, dt, debug, bits, bit)
-            accumulate_bits(urgent, force, bits, bit, float(w), group.max_force)
-    return urgent, goals
+@row_function
+def stored_row(i: int, a: AgentCols, p: StoredRecord, buf: FloatArray) -> tuple[float, float]:
+    """Agent ``i``'s row of a force computed before the loop."""
+    return p.force[i, 0], p.force[i, 1]
 
 
-def _run(
-    behaviour: object,
-    group: AgentGroup,
-    dt: float,
-    debug: Debug | None,
-    bits: NDArray[np.int8],
-    bit: int,
-) -> FloatArray:
-    """``behaviour``'s forces over ``group``; its debug rows only for the agents whose
-    ``bits`` hold ``bit`` (as a masked behaviour gives them)."""
-    if debug is None:
-        return behaviour(group, dt, None)  # type: ignore[operator]
-    sub: Debug = {}
-    force = behaviour(group, dt, sub)  # type: ignore[operator]
-    idx = np.flatnonzero(bits & bit)
-    for key, arr in sub.items():
-        per_agent = arr.ndim > 0 and arr.shape[0] == group.n
-        debug[key] = scatter_debug(debug.get(key), arr[idx], idx, group.n) if per_agent else arr
-    return np.asarray(force)
+class CrowdCall(RowPart):
+    """A behaviour the engine does not compile, run once over the whole crowd before the
+    composite's loop when any agent of ``mask`` needs it (zero otherwise), and read row by row
+    inside the loop: it sees the whole crowd (its neighbours, its per-agent targets) as when
+    called on its own. ``behaviour`` is a callable returning the behaviour to run (hiding is
+    made again when the rocks change). Its debug rows are kept for the agents of ``mask``."""
+
+    ROW = stored_row
+    ROW_RECORD = StoredRecord
+
+    def __init__(self, behaviour: Callable[[], Any], mask: np.ndarray) -> None:
+        self.behaviour = behaviour
+        self.mask = mask
+        self._zeros = np.zeros((0, 2))
+        self._debug: Debug | None = None
+
+    def bind(self, agents: AgentGroup, dt: float, debug: bool) -> StoredRecord:
+        """Run the behaviour when some agent needs it."""
+        n = agents.n
+        self._debug = None
+        if not self.mask.any():
+            if self._zeros.shape[0] != n:
+                self._zeros = np.zeros((n, 2))
+            return StoredRecord(self._zeros)
+        sub: Debug | None = {} if debug else None
+        force = np.asarray(self.behaviour()(agents, dt, sub), dtype=np.float64)
+        self._debug = sub
+        return StoredRecord(force)
+
+    def report(self, agents: AgentGroup, record: StoredRecord, debug: Debug) -> None:
+        """The behaviour's debug rows of the agents that need it."""
+        if self._debug is None:
+            return
+        idx = np.flatnonzero(self.mask)
+        n = agents.n
+        for key, arr in self._debug.items():
+            per_agent = arr.ndim > 0 and arr.shape[0] == n
+            debug[key] = scatter_debug(debug.get(key), arr[idx], idx, n) if per_agent else arr
 
 
-def _aim_debug(
-    debug: Debug, mode: NDArray[np.int8], sees: NDArray[np.bool_], aim: FloatArray
-) -> None:
-    """Where the compiled goals aim, under the keys their behaviours use (a wandering agent
-    has an aim only when its leash pulls it back to its post)."""
-    n = mode.size
-    aiming = ~np.isnan(aim[:, 0])
-    for key, codes, seeing in _AIM_KEYS:
-        rows = np.isin(mode, codes) & aiming
-        if PURSUE in codes:
-            rows &= (mode != PURSUE) | (sees == seeing)
-        idx = np.flatnonzero(rows)
-        if idx.size:
-            debug[key] = scatter_debug(debug.get(key), aim[idx], idx, n)
+class CrowdTree:
+    """One world's crowd steering as a tree of the engine's combinators (see the module's
+    docstring), made again when any object it was made from is replaced (an edit, a world
+    carried over, a behaviour swapped) or the crowd's goal order changes kind."""
+
+    def __init__(self, world: World, key: tuple[object, ...], first: int) -> None:
+        self.key = key
+        brain = world.brain
+        t = world.options.tuning
+        m = world.roster.n - 1
+        self.needs = np.zeros((8, m), dtype=bool)
+        #: The roster's wander, queue and avoid columns stacked (3, N).
+        self.flags = np.zeros((3, m + 1), dtype=bool)
+        self.weights = np.zeros((2, m))
+        self.first = first  # 0: no agent puts its goal first, 2: every agent, 1: some
+        needs = self.needs
+        brain.pace.max_speed = self.weights[PACE]
+
+        def part(behaviour: Any, row: int) -> Any:
+            """``behaviour`` for the agents of needs row ``row``."""
+            if compiles(behaviour):
+                return Masked(behaviour, needs[row])
+            return Masked(CrowdCall(lambda: behaviour, needs[row]), needs[row])
+
+        goal = WeightedSum(
+            [
+                ModeGoals(world),
+                part(brain.pace, NEEDS_PATH),
+                part(brain.flow, NEEDS_FLOW),
+                Masked(
+                    CrowdCall(lambda: hider(world, slice(None)), needs[NEEDS_HIDE]),
+                    needs[NEEDS_HIDE],
+                ),
+                Weighted(part(brain.wander, NEEDS_WANDER), self.weights[WANDER_WEIGHT]),
+            ]
+        )
+        urgent = TruncatedRunningSum(
+            [
+                brain.urgent,
+                Weighted(part(brain.queue, NEEDS_QUEUE), float(t.fish.queue_weight)),
+                Weighted(part(brain.avoid_agents, NEEDS_AVOID), float(t.fish.avoid_weight)),
+            ]
+        )
+        k = world.options.stagger
+        self.staggered = [Staggered(urgent, k), Staggered(goal, k)] if k > 1 else []
+        if self.staggered:
+            urgent, goal = self.staggered  # type: ignore[assignment]
+        sep_w = float(t.crowd.separation_weight)
+        goal_w = float(t.crowd.goal_weight)
+        separate = world.separate
+        parts: list[Any] = [urgent]
+        if self.first < 2:
+            sep = separate if self.first == 0 else Masked(separate, needs[SEPARATION_FIRST])
+            parts.append(Weighted(sep, sep_w))
+        parts.append(Weighted(goal, goal_w))
+        if self.first > 0:
+            sep = separate if self.first == 2 else Masked(separate, needs[GOAL_FIRST])
+            parts.append(Weighted(sep, sep_w))
+        self.tree = TruncatedRunningSum(parts)
+
+    @staticmethod
+    def key_of(world: World, first: int) -> tuple[object, ...]:
+        """The objects a world's tree is made from, and its goal order's kind."""
+        brain = world.brain
+        return (
+            world.state,
+            world.roster,
+            world.agents,
+            world.crowd,
+            world.options.tuning,
+            world.options.stagger,
+            world.separate,
+            brain,
+            brain.urgent,
+            brain.pace,
+            brain.flow,
+            brain.wander,
+            brain.queue,
+            brain.avoid_agents,
+            first,
+        )
+
+    @classmethod
+    def of(cls, world: World) -> CrowdTree:
+        """``world``'s tree for this step, its needs written (:func:`crowd_needs`)."""
+        tree = _TREES.get(world)
+        state, roster, a = world.state, world.roster, world.agents
+        m = roster.n - 1
+        if tree is None or tree.needs.shape[1] != m or tree.key[1] is not roster:
+            needs, weights = np.zeros((8, m), dtype=bool), np.zeros((2, m))
+            flags = np.stack((roster.wander, roster.queue, roster.avoid))
+        else:
+            needs, weights, flags = tree.needs, tree.weights, tree.flags
+        follow = world.brain.follow.param(world.crowd)
+        crowd_needs(
+            state.mode,
+            roster.kind,
+            roster.path,
+            state.reverse,
+            flags,
+            state.leads,
+            state.pace,
+            a.pos,
+            roster.post,
+            a.max_speed,
+            float(world.options.tuning.patrol.leash),
+            float(world.options.tuning.fish.extra_wander_weight),
+            needs,
+            weights,
+            follow[0],
+            follow[1],
+        )
+        goal_first = needs[GOAL_FIRST]
+        first = 2 if goal_first.all() else int(goal_first.any())
+        key = cls.key_of(world, first)
+        if (
+            tree is None
+            or not all(map(operator.is_, key[:-1], tree.key[:-1]))
+            or (key[-1] != tree.key[-1])
+        ):
+            tree = _TREES[world] = cls(world, key, first)
+            tree.needs[:] = needs
+            tree.weights[:] = weights
+            tree.flags = flags
+        return tree
+
+    def run(self, world: World, dt: float, debug: Debug | None) -> FloatArray:
+        """The crowd's forces this step (staggered nodes turn with the world's frame)."""
+        for node in self.staggered:
+            node.turn = world.frame
+        return run(self.tree, world.crowd, dt, debug)
+
+    def report(self, world: World, debug: Debug) -> None:
+        """Hand the step's debug records to the overlay: every crowd agent's, or with a
+        stagger only the group whose urgent part and goal were recomputed."""
+        m = world.roster.n - 1
+        rows = np.arange(m)
+        k = world.options.stagger
+        if k > 1 and self.staggered:
+            rows = rows[rows % k == (world.frame % k)]
+            debug = {
+                key: arr[rows] if arr.ndim > 0 and arr.shape[0] == m else arr
+                for key, arr in debug.items()
+            }
+        world.steering.debug_rows = rows + 1
+        world.steering.debug = debug
+
+
+#: Each world's tree (a world carried over to an edited level keeps its object and gets a
+#: new tree, since the objects it was made from change).
+_TREES: weakref.WeakKeyDictionary[World, CrowdTree] = weakref.WeakKeyDictionary()

@@ -27,9 +27,11 @@ __all__ = [
     "AgentCols",
     "FirstRecord",
     "ForceRecord",
+    "HeldRecord",
     "Kernel",
     "LimitRecord",
     "MaskRecord",
+    "ScaleRecord",
     "Shape",
     "WeightsRecord",
     "cache_folder",
@@ -88,6 +90,19 @@ class MaskRecord(NamedTuple):
     """:class:`~steering.Masked`'s rows."""
 
     mask: NDArray[np.bool_]
+
+
+class ScaleRecord(NamedTuple):
+    """A part's weight per agent (:class:`~steering.Weighted` with an array of weights)."""
+
+    weights: FloatArray
+
+
+class HeldRecord(NamedTuple):
+    """:class:`~steering.Staggered`'s rows updated this call and each agent's last force."""
+
+    rows: NDArray[np.bool_]
+    store: FloatArray
 
 
 class ForceRecord(NamedTuple):
@@ -180,6 +195,21 @@ def _emit(
         nxt, cx, cy = _emit(src, shape, k + 1, a, depth + 1, names)
         body.append(f"{pad}    {x} = {cx}")
         body.append(f"{pad}    {y} = {cy}")
+        return nxt, x, y
+    if kind == "scale":
+        src.record(p, ScaleRecord, "ScaleRecord")
+        nxt, cx, cy = _emit(src, shape, k + 1, a, depth, names)
+        body.append(f"{pad}{x} = {p}.weights[i] * {cx}")
+        body.append(f"{pad}{y} = {p}.weights[i] * {cy}")
+        return nxt, x, y
+    if kind == "held":
+        src.record(p, HeldRecord, "HeldRecord")
+        body.append(f"{pad}if {p}.rows[i]:")
+        nxt, cx, cy = _emit(src, shape, k + 1, a, depth + 1, names)
+        body.append(f"{pad}    {p}.store[i, 0] = {cx}")
+        body.append(f"{pad}    {p}.store[i, 1] = {cy}")
+        body.append(f"{pad}{x} = {p}.store[i, 0]")
+        body.append(f"{pad}{y} = {p}.store[i, 1]")
         return nxt, x, y
     if kind == "limit":
         src.record(p, LimitRecord, "LimitRecord")
@@ -302,7 +332,8 @@ def source_of(shape: Shape) -> str:
         "from steering._jit import prange",
         "from steering.agents import move_row",
         "from steering.shapes import (",
-        "    AgentCols, FirstRecord, ForceRecord, LimitRecord, MaskRecord, WeightsRecord,",
+        "    AgentCols, FirstRecord, ForceRecord, HeldRecord, LimitRecord, MaskRecord,",
+        "    ScaleRecord, WeightsRecord,",
         ")",
         "from steering.grid import agent_at",
         "from steering.kernels import hypot, running_add, truncate",
@@ -338,7 +369,7 @@ def _describe(shape: Shape) -> str:
             return k + 1, part.__name__
         if kind == "outside":
             return k + 1, "outside"
-        count = 1 if kind in ("mask", "limit") else children
+        count = 1 if kind in ("mask", "limit", "scale", "held") else children
         items = []
         nxt = k + 1
         for _ in range(count):
