@@ -115,23 +115,27 @@ def crowd_forces(world: World, dt: float) -> FloatArray:
 
 
 class StoredRecord(NamedTuple):
-    """A force computed before the loop, read row by row."""
+    """A force computed before the loop, read row by row on the rows of ``mask``."""
 
     force: FloatArray
+    mask: np.ndarray
 
 
 @row_function
 def stored_row(i: int, a: AgentCols, p: StoredRecord, buf: FloatArray) -> tuple[float, float]:
-    """Agent ``i``'s row of a force computed before the loop."""
-    return p.force[i, 0], p.force[i, 1]
+    """Agent ``i``'s row of a force computed before the loop (zero off its mask)."""
+    if p.mask[i]:
+        return p.force[i, 0], p.force[i, 1]
+    return 0.0, 0.0
 
 
 class CrowdCall(RowPart):
     """A behaviour the engine does not compile, run once over the whole crowd before the
-    composite's loop when any agent of ``mask`` needs it (zero otherwise), and read row by row
-    inside the loop: it sees the whole crowd (its neighbours, its per-agent targets) as when
-    called on its own. ``behaviour`` is a callable returning the behaviour to run (hiding is
-    made again when the rocks change). Its debug rows are kept for the agents of ``mask``."""
+    composite's loop when any agent of ``mask`` needs it, and read row by row inside the loop
+    on the rows of ``mask`` (zero on the others): it sees the whole crowd (its neighbours, its
+    per-agent targets) as when called on its own. ``behaviour`` is a callable returning the
+    behaviour to run (hiding is made again when the rocks change). Its debug rows are kept
+    for the agents of ``mask``."""
 
     ROW = stored_row
     ROW_RECORD = StoredRecord
@@ -149,11 +153,11 @@ class CrowdCall(RowPart):
         if not self.mask.any():
             if self._zeros.shape[0] != n:
                 self._zeros = np.zeros((n, 2))
-            return StoredRecord(self._zeros)
+            return StoredRecord(self._zeros, self.mask)
         sub: Debug | None = {} if debug else None
         force = np.asarray(self.behaviour()(agents, dt, sub), dtype=np.float64)
         self._debug = sub
-        return StoredRecord(force)
+        return StoredRecord(force, self.mask)
 
     def report(self, agents: AgentGroup, record: StoredRecord, debug: Debug) -> None:
         """The behaviour's debug rows of the agents that need it."""
@@ -188,17 +192,14 @@ class CrowdTree:
             """``behaviour`` for the agents of needs row ``row``."""
             if compiles(behaviour):
                 return Masked(behaviour, needs[row])
-            return Masked(CrowdCall(lambda: behaviour, needs[row]), needs[row])
+            return CrowdCall(lambda: behaviour, needs[row])
 
         goal = WeightedSum(
             [
                 ModeGoals(world),
                 part(brain.pace, NEEDS_PATH),
                 part(brain.flow, NEEDS_FLOW),
-                Masked(
-                    CrowdCall(lambda: hider(world, slice(None)), needs[NEEDS_HIDE]),
-                    needs[NEEDS_HIDE],
-                ),
+                CrowdCall(lambda: hider(world, slice(None)), needs[NEEDS_HIDE]),
                 Weighted(part(brain.wander, NEEDS_WANDER), self.weights[WANDER_WEIGHT]),
             ]
         )
