@@ -177,8 +177,8 @@ class GoalRecord(NamedTuple):
     everyone_pos: FloatArray
     everyone_vel: FloatArray
     everyone_heading: FloatArray
-    exit_x: float
-    exit_y: float
+    exit: FloatArray
+    """(2,) the centre of the exit nearest the player (written each step)."""
     drag: float
     """The currents' drag rate (1/s) patrols cancel."""
     leash: float
@@ -258,7 +258,7 @@ def _guard(i: int, a: AgentCols, p: GoalRecord) -> tuple[float, float, float, fl
     pos, vel = p.everyone_pos, p.everyone_vel
     return interpose(
         a.pos[i, 0], a.pos[i, 1], a.vel[i, 0], a.vel[i, 1],
-        pos[0, 0], pos[0, 1], p.exit_x, p.exit_y, vel[0, 0], vel[0, 1], 0.0, 0.0,
+        pos[0, 0], pos[0, 1], p.exit[0], p.exit[1], vel[0, 0], vel[0, 1], 0.0, 0.0,
         p.ratio, a.max_speed[i], a.max_force[i], p.params[10], p.params[11],
     )  # fmt: skip
 
@@ -352,48 +352,60 @@ class ModeGoals(RowPart):
 
     def __init__(self, world: World) -> None:
         self.world = world
-        self._views: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
+        self._exit = np.zeros(2)
+        self._record: tuple[tuple[Any, ...], GoalRecord] | None = None
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> GoalRecord:
-        """This step's record: the crowd's columns (views made again when the world's arrays
-        are replaced), the exit nearest the player and the tuning's numbers."""
+        """This step's record: made again when the world's arrays, its brain or its tuning are
+        replaced (the crowd's columns are views), else the last one with the exit nearest the
+        player written into it."""
         world = self.world
         state, roster, a, phys = world.state, world.roster, world.agents, world.physics
-        key = (state, roster, a.pos, state.mode, state.target, phys.current, phys.in_current)
-        views = self._views
-        if views is None or not all(map(operator.is_, key, views[0])):
-            n = roster.n
-            cols = (
-                state.mode[1:n],
-                roster.kind[1:n],
-                state.target[1:n],
-                state.sees[1:n],
-                roster.post[1:n],
-                roster.path[1:n],
-                phys.in_current[1:n],
-                phys.current[1:n],
-                roster.leader[1:n],
-                roster.slot[1:n],
-                a.pos,
-                a.vel,
-                a.heading,
-            )
-            views = self._views = (key, cols)
-        t = world.options.tuning
-        exit_pos = world.exits.nearest
-        return GoalRecord._make(
-            (
-                *views[1],
-                float(exit_pos[0]),
-                float(exit_pos[1]),
-                float(world.brain.drag),
-                float(t.patrol.leash),
-                float(world.brain.flee_distance),
-                float(t.sentinel.ratio),
-                GOAL_PARAMS,
-                np.full((agents.n, 2), np.nan) if debug else _NO_AIM,
-            )
+        key = (
+            state,
+            roster,
+            a.pos,
+            state.mode,
+            state.target,
+            phys.current,
+            phys.in_current,
+            world.brain,
+            world.options.tuning,
+            debug or None,  # a new debug buffer each step it is asked
         )
+        held = self._record
+        exit_pos = world.exits.nearest
+        self._exit[0] = exit_pos[0]
+        self._exit[1] = exit_pos[1]
+        if held is not None and all(map(operator.is_, key, held[0])):
+            return held[1]
+        n = roster.n
+        t = world.options.tuning
+        record = GoalRecord(
+            state.mode[1:n],
+            roster.kind[1:n],
+            state.target[1:n],
+            state.sees[1:n],
+            roster.post[1:n],
+            roster.path[1:n],
+            phys.in_current[1:n],
+            phys.current[1:n],
+            roster.leader[1:n],
+            roster.slot[1:n],
+            a.pos,
+            a.vel,
+            a.heading,
+            self._exit,
+            float(world.brain.drag),
+            float(t.patrol.leash),
+            float(world.brain.flee_distance),
+            float(t.sentinel.ratio),
+            GOAL_PARAMS,
+            np.full((agents.n, 2), np.nan) if debug else _NO_AIM,
+        )
+        if not debug:
+            self._record = (key, record)
+        return record
 
     def report(self, agents: AgentGroup, record: GoalRecord, debug: Debug) -> None:
         """Where the goals aim, under the keys their behaviours use (a wandering agent has an

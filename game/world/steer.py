@@ -143,21 +143,18 @@ class CrowdCall(RowPart):
     def __init__(self, behaviour: Callable[[], Any], mask: np.ndarray) -> None:
         self.behaviour = behaviour
         self.mask = mask
-        self._zeros = np.zeros((0, 2))
+        self._record = StoredRecord(np.zeros((mask.shape[0], 2)), mask)
         self._debug: Debug | None = None
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> StoredRecord:
-        """Run the behaviour when some agent needs it."""
-        n = agents.n
+        """Run the behaviour when some agent needs it (its forces held in the record)."""
         self._debug = None
-        if not self.mask.any():
-            if self._zeros.shape[0] != n:
-                self._zeros = np.zeros((n, 2))
-            return StoredRecord(self._zeros, self.mask)
-        sub: Debug | None = {} if debug else None
-        force = np.asarray(self.behaviour()(agents, dt, sub), dtype=np.float64)
-        self._debug = sub
-        return StoredRecord(force, self.mask)
+        record = self._record
+        if self.mask.any():
+            sub: Debug | None = {} if debug else None
+            record.force[:] = self.behaviour()(agents, dt, sub)
+            self._debug = sub
+        return record
 
     def report(self, agents: AgentGroup, record: StoredRecord, debug: Debug) -> None:
         """The behaviour's debug rows of the agents that need it."""
