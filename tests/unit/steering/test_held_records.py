@@ -80,4 +80,4 @@ def test_held_compares_objects_by_identity_and_the_step_by_value() -> None:
     assert held.get((a, b), 0.1) == "record"
     assert held.get((a, b), 0.2) is None
     assert held.get((b, a), 0.1) is None
-    assert settings(AvoidObstacles(Obstacles([(0.0, 0.0)], [1.0])))[1:3] == (60.0, 0.2)
+    assert settings(AvoidObstacles(Obstacles([(0.0, 0.0)], [1.0])))[1:3] == (50.0, 0.2)
