@@ -310,11 +310,13 @@ def crowd_needs(
     weights: FloatArray,
     path_col: FloatArray,
     direction_col: FloatArray,
-) -> None:
+) -> int:
     """What each crowd agent runs this step beside its mode's formula goal, from the agents'
     columns (agent row ``r = i + 1``; ``flags`` the roster's wander, queue and avoid rows):
     ``needs`` (8, M) by the ``NEEDS_*`` rows, ``weights`` (2, M) the wander's weight and the
-    path pace (max speed), and path following's per-agent path and direction columns."""
+    path pace (max speed), and path following's per-agent path and direction columns.
+    Returns which rows of ``needs`` hold any agent (bit ``k`` for row ``k``)."""
+    some = 0
     for i in range(needs.shape[1]):
         r = i + 1
         m = mode[r]
@@ -339,6 +341,10 @@ def crowd_needs(
         weights[PACE, i] = max_speed[r] * pace[r] if m == PATROL else max_speed[r]
         path_col[i] = path_index[r] if path else -1.0
         direction_col[i] = -1.0 if reverse[r] else 1.0
+        for k in range(8):
+            if needs[k, i]:
+                some |= 1 << k
+    return some
 
 
 class ModeGoals(RowPart):

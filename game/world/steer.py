@@ -134,15 +134,18 @@ class CrowdCall(RowPart):
     composite's loop when any agent of ``mask`` needs it, and read row by row inside the loop
     on the rows of ``mask`` (zero on the others): it sees the whole crowd (its neighbours, its
     per-agent targets) as when called on its own. ``behaviour`` is a callable returning the
-    behaviour to run (hiding is made again when the rocks change). Its debug rows are kept
-    for the agents of ``mask``."""
+    behaviour to run (hiding is made again when the rocks change), ``needed`` whether any agent
+    of ``mask`` needs it this step. Its debug rows are kept for the agents of ``mask``."""
 
     ROW = stored_row
     ROW_RECORD = StoredRecord
 
-    def __init__(self, behaviour: Callable[[], Any], mask: np.ndarray) -> None:
+    def __init__(
+        self, behaviour: Callable[[], Any], mask: np.ndarray, needed: Callable[[], bool]
+    ) -> None:
         self.behaviour = behaviour
         self.mask = mask
+        self.needed = needed
         self._record = StoredRecord(np.zeros((mask.shape[0], 2)), mask)
         self._debug: Debug | None = None
 
@@ -150,7 +153,7 @@ class CrowdCall(RowPart):
         """Run the behaviour when some agent needs it (its forces held in the record)."""
         self._debug = None
         record = self._record
-        if self.mask.any():
+        if self.needed():
             sub: Debug | None = {} if debug else None
             record.force[:] = self.behaviour()(agents, dt, sub)
             self._debug = sub
@@ -182,6 +185,8 @@ class CrowdTree:
         self.flags = np.zeros((3, m + 1), dtype=bool)
         self.weights = np.zeros((2, m))
         self.first = first  # 0: no agent puts its goal first, 2: every agent, 1: some
+        #: Which rows of :attr:`needs` hold any agent this step (bit k for row k).
+        self.some = 0
         needs = self.needs
         brain.pace.max_speed = self.weights[PACE]
 
@@ -189,14 +194,18 @@ class CrowdTree:
             """``behaviour`` for the agents of needs row ``row``."""
             if compiles(behaviour):
                 return Masked(behaviour, needs[row])
-            return CrowdCall(lambda: behaviour, needs[row])
+            return CrowdCall(lambda: behaviour, needs[row], lambda: self.some >> row & 1 == 1)
 
         goal = WeightedSum(
             [
                 ModeGoals(world),
                 part(brain.pace, NEEDS_PATH),
                 part(brain.flow, NEEDS_FLOW),
-                CrowdCall(lambda: hider(world, slice(None)), needs[NEEDS_HIDE]),
+                CrowdCall(
+                    lambda: hider(world, slice(None)),
+                    needs[NEEDS_HIDE],
+                    lambda: self.some >> NEEDS_HIDE & 1 == 1,
+                ),
                 Weighted(part(brain.wander, NEEDS_WANDER), self.weights[WANDER_WEIGHT]),
             ]
         )
@@ -258,7 +267,7 @@ class CrowdTree:
         else:
             needs, weights, flags = tree.needs, tree.weights, tree.flags
         follow = world.brain.follow.param(world.crowd)
-        crowd_needs(
+        some = crowd_needs(
             state.mode,
             roster.kind,
             roster.path,
@@ -288,6 +297,7 @@ class CrowdTree:
             tree.needs[:] = needs
             tree.weights[:] = weights
             tree.flags = flags
+        tree.some = some
         return tree
 
     def run(self, world: World, dt: float, debug: Debug | None) -> FloatArray:
