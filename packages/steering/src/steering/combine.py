@@ -150,7 +150,7 @@ class WeightedSum:
         self, w: Any, view: AgentGroup, rows: NDArray[np.bool_] | None, name: str
     ) -> None:
         """Add this sum and its parts to a composite's walk (:mod:`steering.composite`)."""
-        _add_sum(w, "sum", "WeightedSum.parts", self.parts, view, rows)
+        _add_sum(w, "sum", "WeightedSum.parts", self.parts, view, rows, self.__dict__)
 
 
 def _add_sum(
@@ -160,17 +160,24 @@ def _add_sum(
     items: Sequence[Any],
     view: AgentGroup,
     rows: NDArray[np.bool_] | None,
+    held: dict[str, Any],
 ) -> None:
-    """Add a sum of weighted items (``kind`` "sum" or "running") and its parts to a walk."""
-    weights = np.empty(len(items))
+    """Add a sum of weighted items (``kind`` "sum" or "running") and its parts to a walk; its
+    weights array is kept in ``held`` (the node's own dict) while they stay the same, so that
+    the record is the same object from call to call."""
+    values = []
     parts = []
     for k, item in enumerate(items):
         if _per_agent(item):
-            part, weights[k] = item.behaviour, 1.0
+            part, weight = item.behaviour, 1.0
         else:
-            part, weights[k] = _part(name, k, item)
+            part, weight = _part(name, k, item)
+        values.append(weight)
         parts.append(part)
-    composite.add_node(w, kind, len(parts), (weights,))
+    kept = held.get("_weights")
+    if kept is None or kept[0] != values:
+        kept = held["_weights"] = (values, (np.array(values, dtype=np.float64),))
+    composite.add_node(w, kind, len(parts), kept[1])
     for k, part in enumerate(parts):
         item = items[k]
         if _per_agent(item):  # a node of its own: the part's force times its agent's weight
@@ -243,7 +250,7 @@ class TruncatedRunningSum:
         self, w: Any, view: AgentGroup, rows: NDArray[np.bool_] | None, name: str
     ) -> None:
         """Add this sum and its parts to a composite's walk (:mod:`steering.composite`)."""
-        _add_sum(w, "running", "TruncatedRunningSum.parts", self.parts, view, rows)
+        _add_sum(w, "running", "TruncatedRunningSum.parts", self.parts, view, rows, self.__dict__)
 
     @staticmethod
     def accumulate(
@@ -342,8 +349,12 @@ class FirstNonZero:
         eps = self.epsilon
         if type(eps) is not float or not eps >= 0.0:  # assigned after construction
             eps = non_negative("FirstNonZero.epsilon", eps)
-        chosen = np.full(w.n, -1, dtype=np.int64)
-        composite.add_node(w, "first", len(self.parts), (eps, chosen))
+        kept = self.__dict__.get("_record")
+        if kept is None or kept[0] is not eps or kept[1].shape[0] != w.n:
+            kept = self.__dict__["_record"] = (eps, np.full(w.n, -1, dtype=np.int64))
+        else:
+            kept[1].fill(-1)
+        composite.add_node(w, "first", len(self.parts), kept)
         for k, part in enumerate(self.parts):
             composite.walk_child(w, part, view, rows, f"FirstNonZero.parts[{k}]")
 
@@ -521,13 +532,16 @@ class Staggered:
         k = _every(self.every)
         n = view.pos.shape[0]
         store = self._store
-        if store.shape[0] != n:
+        held = self.__dict__.get("_held")
+        if store.shape[0] != n or held is None:
             store = self._store = np.zeros((n, 2))
-            selected = np.ones(n, dtype=bool)
+            held = self.__dict__["_held"] = (np.ones(n, dtype=bool), store)
+            selected = held[0]
         else:
-            selected = np.arange(n) % k == self.turn % k
+            selected = held[0]
+            np.equal(_rows(n) % k, self.turn % k, out=selected)
         self.turn += 1
-        composite.add_node(w, "held", 1, (selected, store))
+        composite.add_node(w, "held", 1, held)
         inner = selected if rows is None else rows & selected
         dt = w.dt
         w.dt = dt * k
@@ -535,6 +549,19 @@ class Staggered:
             composite.walk_child(w, self.behaviour, view, inner, "Staggered.behaviour")
         finally:
             w.dt = dt
+
+
+def _rows(n: int) -> NDArray[np.int64]:
+    """``np.arange(n)``, kept."""
+    rows = _ROWS.get(n)
+    if rows is None:
+        if len(_ROWS) > 64:
+            _ROWS.clear()
+        rows = _ROWS[n] = np.arange(n)
+    return rows
+
+
+_ROWS: dict[int, NDArray[np.int64]] = {}
 
 
 def _every(value: Any) -> int:
