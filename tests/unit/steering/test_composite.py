@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from steering import (
     AgentGroup,
     Arrive,
+    Contain,
     Evade,
     FirstNonZero,
     Flee,
@@ -132,6 +133,9 @@ limits = st.one_of(
     st.integers(0, 2**31).map(lambda s: np.random.default_rng(s).uniform(0, 100, N)),
 )
 
+#: A rectangle's low and high edge on one axis, around the agents' box of +-100 px.
+edges = st.tuples(st.floats(-150, 0), st.floats(1, 150))
+
 
 def leaves() -> st.SearchStrategy[Any]:
     return st.one_of(
@@ -141,6 +145,9 @@ def leaves() -> st.SearchStrategy[Any]:
         st.tuples(points, points).map(lambda a: Pursue(a[0], a[1])),
         st.tuples(points, points, st.floats(0, 300)).map(
             lambda a: Evade(a[0], a[1], panic_distance=a[2])
+        ),
+        st.tuples(edges, edges, st.floats(0, 30), st.floats(0, 1)).map(
+            lambda a: Contain(a[0][0], a[1][0], a[0][1], a[1][1], margin=a[2], lookahead=a[3])
         ),
         st.integers(0, 2**31).map(lambda s: Fixed(np.random.default_rng(s).normal(0, 40, (N, 2)))),
     )

@@ -20,6 +20,7 @@ from ._kern import hypot
 from .agents import UNSET, AgentGroup, is_unset
 from .base import DEFAULT_GAIN, Debug
 from .composite import AgentCols, RowPart, row_function
+from .contain import Contain
 from .debug import ArriveDebug, EvadeDebug, PursueDebug, SeekDebug, WanderDebug, write
 from .vec import FloatArray
 
@@ -654,100 +655,3 @@ def _wander_rows(
         ahead[i, 1] = ay
         dx, dy = kern.set_length(ax, ay, max_speed[i])
         out[i, 0], out[i, 1] = kern.steer(dx, dy, vel[i, 0], vel[i, 1], gain, max_force[i])
-
-
-@dataclass
-class Contain:
-    """Stay inside an axis-aligned rectangle: steer back before the predicted position leaves.
-
-    The prediction looks ``lookahead`` seconds ahead, plus the agent's radius and ``margin``;
-    past an edge the desired velocity points straight back in at max speed. Zero force well
-    inside, so it combines with anything.
-
-    Raises:
-        TypeError, ValueError: for an edge that is not a finite number, edges that make no
-            rectangle (left >= right or bottom >= top), or a negative lookahead.
-    """
-
-    left: float
-    bottom: float
-    right: float
-    top: float
-    margin: float = 16.0
-    lookahead: float = 0.5
-    gain: float = DEFAULT_GAIN
-
-    def __post_init__(self) -> None:
-        self.left = finite("Contain.left", self.left)
-        self.bottom = finite("Contain.bottom", self.bottom)
-        self.right = finite("Contain.right", self.right)
-        self.top = finite("Contain.top", self.top)
-        if not (self.left < self.right and self.bottom < self.top):
-            raise ValueError(
-                f"Contain: expected left < right and bottom < top, got left={self.left}, "
-                f"bottom={self.bottom}, right={self.right}, top={self.top}"
-            )
-        self.margin = finite("Contain.margin", self.margin)
-        self.lookahead = non_negative("Contain.lookahead", self.lookahead)
-        self.gain = finite("Contain.gain", self.gain)
-
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) forces that keep agents inside the rectangle."""
-        n = agents.n
-        out = np.empty((n, 2))
-        _contain_rows(n)(*self.kernel_args(agents, dt), out)
-        return out
-
-    def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
-        """The arguments of :func:`steering.kernels.contain_rows` before ``out`` (see
-        :mod:`steering.kernels`: a fused loop calls the behaviour's own loop with them)."""
-        return (
-            agents.pos,
-            agents.vel,
-            agents.radius,
-            agents.max_speed,
-            agents.max_force,
-            self.left,
-            self.bottom,
-            self.right,
-            self.top,
-            self.margin,
-            self.lookahead,
-            self.gain,
-        )
-
-
-@rows_kernel
-def _contain_rows(
-    pos: FloatArray,
-    vel: FloatArray,
-    radius: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    left: float,
-    bottom: float,
-    right: float,
-    top: float,
-    margin: float,
-    lookahead: float,
-    gain: float,
-    out: FloatArray,
-) -> None:
-    for i in prange(pos.shape[0]):
-        vx, vy = vel[i, 0], vel[i, 1]
-        x = pos[i, 0] + vx * lookahead
-        y = pos[i, 1] + vy * lookahead
-        pad = radius[i] + margin
-        # +1 below the low wall, -1 above the high one, per coordinate.
-        push_x = (1.0 if x < left + pad else 0.0) - (1.0 if x > right - pad else 0.0)
-        push_y = (1.0 if y < bottom + pad else 0.0) - (1.0 if y > top - pad else 0.0)
-        if push_x == 0.0 and push_y == 0.0:
-            out[i, 0] = 0.0
-            out[i, 1] = 0.0
-        else:
-            # Keep the tangential part of the velocity: turn along the wall, not stop at it.
-            vmax = max_speed[i]
-            wx = push_x * vmax if push_x != 0.0 else vx
-            wy = push_y * vmax if push_y != 0.0 else vy
-            dx, dy = kern.set_length(wx, wy, vmax)
-            out[i, 0], out[i, 1] = kern.steer(dx, dy, vx, vy, gain, max_force[i])

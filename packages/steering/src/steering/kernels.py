@@ -68,8 +68,10 @@ from ._pathkern import (
 )
 from .agents import _face, _reach, _turn
 from .avoid_walls import _avoid_walls_rows
-from .basic import _contain_rows, _wander_rows, arrive, flee, prediction_time, pursue
+from .basic import _wander_rows, arrive, flee, prediction_time, pursue
 from .combine import _accumulate_rows, running_add
+from .composite import AgentCols
+from .contain import ContainRecord, contain_agent
 from .flow import _sample
 from .follow import _follow_rows
 from .group import _separate_rows
@@ -78,7 +80,6 @@ from .targets import interpose, offset_pursuit
 from .vec import FloatArray
 
 #: The behaviours' own loops over agents, serial (see the module's docstring).
-contain_rows = _contain_rows.serial
 avoid_walls_rows = _avoid_walls_rows.serial
 avoid_obstacles_rows = _avoid_rows.serial
 follow_rows = _follow_rows.serial
@@ -124,6 +125,31 @@ __all__ = [
     "wander_rows",
     "wrap_s",
 ]
+
+
+@njit_leaf
+def contain_rows(
+    pos: FloatArray,
+    vel: FloatArray,
+    radius: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    left: float,
+    bottom: float,
+    right: float,
+    top: float,
+    margin: float,
+    lookahead: float,
+    gain: float,
+    out: FloatArray,
+) -> None:
+    """:class:`~steering.Contain`'s forces over every agent, its per-agent function's own loop
+    (the arguments :meth:`Contain.kernel_args <steering.Contain.kernel_args>` returns)."""
+    # The mass and heading columns are not read: any (N,) and (N, 2) arrays stand for them.
+    a = AgentCols(pos, vel, max_speed, max_force, radius, max_speed, vel)
+    p = ContainRecord(left, bottom, right, top, margin, lookahead, gain)
+    for i in range(pos.shape[0]):
+        out[i, 0], out[i, 1] = contain_agent(i, a, p)
 
 
 @njit
