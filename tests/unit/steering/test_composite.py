@@ -3,6 +3,7 @@ part on its own and combining the forces by the combinators' definitions gives."
 
 from __future__ import annotations
 
+import copy
 import math
 import subprocess
 import sys
@@ -27,6 +28,7 @@ from steering import (
     Pursue,
     Seek,
     TruncatedRunningSum,
+    Wander,
     Weighted,
     composite,
     shapes,
@@ -61,6 +63,13 @@ def _agents() -> AgentGroup:
     return AgentGroup.create(
         POS.copy(), VEL.copy(), max_speed=rng0.uniform(20, 80, N), max_force=rng0.uniform(5, 60, N)
     )
+
+
+def _wandering() -> AgentGroup:
+    """:func:`_agents` with their wander angles set (so that no part draws fresh ones)."""
+    agents = _agents()
+    agents.column("wander.angle")[:] = rng0.uniform(-math.pi, math.pi, N)
+    return agents
 
 
 def _truncate(f: FloatArray, cap: FloatArray) -> FloatArray:
@@ -101,8 +110,12 @@ def _first(forces: list[FloatArray], eps: float, cap: FloatArray) -> FloatArray:
 def reference(node: Any, agents: AgentGroup, speed: FloatArray, cap: FloatArray) -> FloatArray:
     """``node``'s forces from its parts called on their own, combined in NumPy."""
     if isinstance(node, Masked):
+        # the rows the mask skips keep their memory (a wander angle) as the loop leaves it
+        kept = {k: v.copy() for k, v in agents.state.items()}
         f = reference(node.behaviour, agents, speed, cap)
         f[~node.mask] = 0.0
+        for k, v in kept.items():
+            agents.state[k][~node.mask] = v[~node.mask]
         return f
     if isinstance(node, Limited):
         s = speed if node.max_speed is None else np.broadcast_to(node.max_speed, (N,)) * 1.0
@@ -149,6 +162,9 @@ def leaves() -> st.SearchStrategy[Any]:
         st.tuples(edges, edges, st.floats(0, 30), st.floats(0, 1)).map(
             lambda a: Contain(a[0][0], a[1][0], a[0][1], a[1][1], margin=a[2], lookahead=a[3])
         ),
+        st.tuples(st.integers(0, 2**31), st.floats(0, 60), st.floats(0, 40)).map(
+            lambda a: Wander(np.random.default_rng(a[0]), circle_distance=a[1], circle_radius=a[2])
+        ),
         st.integers(0, 2**31).map(lambda s: Fixed(np.random.default_rng(s).normal(0, 40, (N, 2)))),
     )
 
@@ -170,14 +186,18 @@ def trees(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
 @settings(max_examples=50, deadline=None, derandomize=True)
 @given(st.recursive(leaves(), trees, max_leaves=5))
 def test_a_compiled_tree_equals_its_parts_called_alone(tree: Any) -> None:
-    # Given agents with their own limits and a random tree of combinators
-    agents = _agents()
-    # When the tree runs as one compiled loop, and by the reference
+    # Given agents with their own limits and a random tree of combinators, and twins of both
+    # (parts with memory or random draws, such as wander, run on each once)
+    agents = _wandering()
+    twin, mirror = copy.deepcopy(agents), copy.deepcopy(tree)
+    # When the tree runs as one compiled loop, and its twin by the reference
     got = tree(agents, 1 / 60)
-    want = reference(tree, agents, agents.max_speed, agents.max_force)
-    # Then both agree to 1e-9 px/s^2, and every force is finite
+    want = reference(mirror, twin, twin.max_speed, twin.max_force)
+    # Then both agree to 1e-9 px/s^2, every force is finite, and so does the memory
     assert np.isfinite(got).all()
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-9)
+    for key, column in agents.state.items():
+        np.testing.assert_allclose(column, twin.state[key], rtol=0, atol=1e-12)
 
 
 def test_a_mask_is_a_test_per_row_and_per_agent_targets_keep_their_rows() -> None:
