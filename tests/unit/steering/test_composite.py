@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from steering import (
     AgentGroup,
     Arrive,
+    AvoidWalls,
     Contain,
     Evade,
     FirstNonZero,
@@ -28,6 +29,7 @@ from steering import (
     Pursue,
     Seek,
     TruncatedRunningSum,
+    Walls,
     Wander,
     Weighted,
     composite,
@@ -150,6 +152,15 @@ limits = st.one_of(
 edges = st.tuples(st.floats(-150, 0), st.floats(1, 150))
 
 
+def _walls(seed: int) -> Walls:
+    """Eight walls of 20-120 px across the agents' box."""
+    r = np.random.default_rng(seed)
+    start = r.uniform(-120, 120, (8, 2))
+    turn = r.uniform(0, 2 * math.pi, 8)
+    end = start + r.uniform(20, 120, (8, 1)) * np.stack([np.cos(turn), np.sin(turn)], axis=1)
+    return Walls(start, end)
+
+
 def leaves() -> st.SearchStrategy[Any]:
     return st.one_of(
         points.map(Seek),
@@ -164,6 +175,9 @@ def leaves() -> st.SearchStrategy[Any]:
         ),
         st.tuples(st.integers(0, 2**31), st.floats(0, 60), st.floats(0, 40)).map(
             lambda a: Wander(np.random.default_rng(a[0]), circle_distance=a[1], circle_radius=a[2])
+        ),
+        st.tuples(st.integers(0, 2**31), st.floats(0, 120), st.floats(0, 90)).map(
+            lambda a: AvoidWalls(_walls(a[0]), feeler_length=a[1], feeler_angle=a[2])
         ),
         st.integers(0, 2**31).map(lambda s: Fixed(np.random.default_rng(s).normal(0, 40, (N, 2)))),
     )
