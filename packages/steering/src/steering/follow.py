@@ -413,10 +413,10 @@ class FollowPath(RowPart):
         if held is None:
             held = self.__dict__["_held"] = Held()
         elif self.__dict__.get("_seen") == seen and held.get(self._stamp(agents), dt) is not None:
-            return held.record  # type: ignore[no-any-return]
+            return held.record
         record = self._bind(agents, dt, debug)
         self.__dict__["_seen"] = seen
-        return held.put(self._stamp(agents), dt, record)  # type: ignore[no-any-return]
+        return held.put(self._stamp(agents), dt, record)
 
     def _stamp(self, agents: AgentGroup) -> tuple[Any, ...]:
         """What the record is made from: the paths' geometry, the group, its columns, this

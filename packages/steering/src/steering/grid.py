@@ -82,9 +82,8 @@ class Grid(NamedTuple):
 
 @functools.lru_cache(maxsize=64)
 def brute_grid(world_size: tuple[float, float] | None) -> Grid:
-    """The no-grid marker: :func:`near` measures every pair (minimal image in a torus). One
-    per world size, kept (its arrays are never written), so that records holding it can be
-    kept from call to call."""
+    """The no-grid marker: :func:`near` measures every pair (minimal image in a torus). Kept,
+    one per world size (never written), so that records holding it stay the same."""
     grid = _BRUTE.get(world_size)
     if grid is None:
         f = np.zeros(F_POS)
@@ -92,8 +91,6 @@ def brute_grid(world_size: tuple[float, float] | None) -> Grid:
         if world_size is not None:
             f[F_W], f[F_H] = world_size
         grid = Grid(np.zeros(1, dtype=np.int64), f)
-        if len(_BRUTE) > 64:
-            _BRUTE.clear()
         _BRUTE[world_size] = grid
     return grid
 

@@ -366,7 +366,7 @@ def _bind(
         stamp = (grid.ints, grid.floats, col, rule.distance, rule.per_agent, cos_half, rule.gain)
         record = held.get(stamp, 0.0)
         if record is not None:
-            return record  # type: ignore[no-any-return]
+            return record
     if velocities is None:
         velocities = in_grid_order(grid.ints, grid.floats, agents.vel)
     n = agents.n

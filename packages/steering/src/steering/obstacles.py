@@ -322,12 +322,12 @@ class AvoidObstacles(RowPart):
             held = self.__dict__["_held"] = Held()
         record = held.get(stamp, dt)
         if record is not None and record.pad == pad and record.rmax == rmax:
-            return record  # type: ignore[no-any-return]
+            return record
         args = self.kernel_args(agents, dt)
         record = AvoidRecord._make((*args[6:26], _NO_REC))
         state = agents.state
         stamp = (*stamp[:7], state.get("avoid.side"), state.get("avoid.timer"), *stamp[9:])
-        return held.put(stamp, dt, record)  # type: ignore[no-any-return]
+        return held.put(stamp, dt, record)
 
     def report(self, agents: AgentGroup, record: AvoidRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.AvoidDebug`."""

@@ -563,7 +563,7 @@ def _bound_loops(namespace: dict[str, Any], cache: bool) -> tuple[Any, Any, Any]
             return SimpleNamespace(**dict(zip(names, fields, strict=True)))
 
         return make, namespace["run_bound"], namespace["run_bound_parallel"]
-    options = {"cache": cache, "error_model": "numpy", "nogil": True}
+    options: dict[str, Any] = {"cache": cache, "error_model": "numpy", "nogil": True}
     return (
         numba.njit(**options)(namespace["make"]),
         numba.njit(**options)(namespace["run_bound"]),

@@ -16,6 +16,7 @@ from .agents import UNSET, AgentGroup, is_unset
 from .base import DEFAULT_GAIN, Debug
 from .composite import AgentCols, RowPart, row_function
 from .debug import WanderDebug, write
+from .records import Held, settings
 from .vec import FloatArray
 
 __all__ = ["Wander", "WanderRecord", "wander_agent", "wander_row"]
@@ -109,11 +110,32 @@ class Wander(RowPart):
         Raises:
             ValueError: for a ``dt`` that is not finite (a negative one counts as 0).
         """
-        angle, noise, sigma = self._draw(agents, dt)
-        out = np.full((agents.n, 4), np.nan) if debug else _NO_DEBUG
-        return WanderRecord(
-            angle, noise, sigma, self.circle_distance, self.circle_radius, self.gain, out
-        )
+        if debug:
+            angle, noise, sigma = self._draw(agents, dt)
+            out = np.full((agents.n, 4), np.nan)
+            return WanderRecord(
+                angle, noise, sigma, self.circle_distance, self.circle_radius, self.gain, out
+            )
+        # Without debug output the draws go into an array kept from call to call (the same
+        # numbers: the generator fills it as it would a new one), and the record is kept while
+        # the angles' column, the step and the settings are the same.
+        n = agents.n
+        kept: FloatArray | None = self.__dict__.get("_noise")
+        if kept is None or kept.shape[0] != n:
+            kept = self.__dict__["_noise"] = np.empty(n)
+        noise = kept
+        angle, _, sigma = self._draw(agents, dt, noise)
+        held = self.__dict__.get("_held")
+        if held is None:
+            held = self.__dict__["_held"] = Held()
+        stamp = (angle, noise, *settings(self))
+        record = held.get(stamp, dt)
+        if record is None:
+            record = WanderRecord(
+                angle, noise, sigma, self.circle_distance, self.circle_radius, self.gain, _NO_DEBUG
+            )
+            held.put(stamp, dt, record)
+        return record
 
     def report(self, agents: AgentGroup, record: WanderRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.WanderDebug`."""
@@ -142,9 +164,11 @@ class Wander(RowPart):
             self.gain,
         )
 
-    def _draw(self, agents: AgentGroup, dt: float) -> tuple[FloatArray, FloatArray, float]:
+    def _draw(
+        self, agents: AgentGroup, dt: float, into: FloatArray | None = None
+    ) -> tuple[FloatArray, FloatArray, float]:
         """The agents' angles (a random start for agents new to wander), this step's normal
-        draws and the angle's step per unit of draw."""
+        draws (into ``into`` when given) and the angle's step per unit of draw."""
         if not math.isfinite(dt):
             raise ValueError(f"Wander: dt must be finite, got {dt}")
         n = agents.n
@@ -155,7 +179,11 @@ class Wander(RowPart):
             fresh = is_unset(angle)
             angle[fresh] = self.rng.uniform(-np.pi, np.pi, int(fresh.sum()))
         # rng.normal(0, s, n) is s * standard_normal(n), draw for draw.
-        noise = self.rng.standard_normal(n)
+        if into is None:
+            noise = self.rng.standard_normal(n)
+        else:
+            noise = into
+            self.rng.standard_normal(out=noise)
         return angle, noise, self.jitter * math.sqrt(max(dt, 0.0))
 
 
