@@ -91,6 +91,8 @@ def brute_grid(world_size: tuple[float, float] | None) -> Grid:
         if world_size is not None:
             f[F_W], f[F_H] = world_size
         grid = Grid(np.zeros(1, dtype=np.int64), f)
+        if len(_BRUTE) > 64:  # world sizes that keep changing: start again
+            _BRUTE.clear()
         _BRUTE[world_size] = grid
     return grid
 
