@@ -167,11 +167,21 @@ def _add_sum(
     the record is the same object from call to call."""
     values = []
     parts = []
+    per: list[Any] = []
     for k, item in enumerate(items):
-        if _per_agent(item):
-            part, weight = item.behaviour, 1.0
+        if isinstance(item, Weighted):
+            weight = item.weight
+            if type(weight) is np.ndarray:  # a node of its own: the force times each weight
+                per.append(_weights(f"{name}[{k}].weight", weight, view.pos.shape[0]))
+                weight = 1.0
+            else:
+                per.append(None)
+                if type(weight) is not float or not math.isfinite(weight):  # assigned later
+                    weight = finite(f"{name}[{k}].weight", weight)
+            part = item.behaviour
         else:
-            part, weight = _part(name, k, item)
+            part, weight = item, 1.0
+            per.append(None)
         values.append(weight)
         parts.append(part)
     kept = held.get("_weights")
@@ -179,10 +189,8 @@ def _add_sum(
         kept = held["_weights"] = (values, (np.array(values, dtype=np.float64),))
     composite.add_node(w, kind, len(parts), kept[1])
     for k, part in enumerate(parts):
-        item = items[k]
-        if _per_agent(item):  # a node of its own: the part's force times its agent's weight
-            per = _weights(f"{name}[{k}].weight", item.weight, view.pos.shape[0])
-            composite.add_node(w, "scale", 1, (per,))
+        if per[k] is not None:
+            composite.add_node(w, "scale", 1, (per[k],))
         composite.walk_child(w, part, view, rows, f"{name}[{k}]")
 
 
