@@ -30,7 +30,13 @@ def perceive(world: World) -> None:
     currents.update(t, world.frame)
     pos = world.physics.pos
     current, inside = currents.velocity_at(pos)
-    world.physics.current, world.physics.in_current = current, inside
+    phys = world.physics
+    if phys.current.shape == current.shape and phys.in_current.shape == inside.shape:
+        # In place: the steering's records hold these arrays from step to step.
+        phys.current[:] = current
+        phys.in_current[:] = inside
+    else:
+        phys.current, phys.in_current = current, inside
     n = world.roster.n
     currents.remember(pos[1:n], current[1:n], inside[1:n])
     a = world.agents

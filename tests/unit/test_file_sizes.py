@@ -20,7 +20,6 @@ TOO_LONG = f"over {HARD_MAX_LINES} lines"
 BEING_FIXED: list[str] = [
     "packages/steering/src/steering/agents.py: over 600 lines with no 'Why one file:' line",
     "packages/steering/src/steering/agents.py: over 800 lines",
-    "packages/steering/src/steering/basic.py: over 600 lines with no 'Why one file:' line",
     # FollowPath's row (the composite's) and its old loop (the world's fused step) side by side
     # until the world steps through composites
     "packages/steering/src/steering/follow.py: over 600 lines with no 'Why one file:' line",

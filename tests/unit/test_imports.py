@@ -19,8 +19,6 @@ BEING_FIXED: list[str] = [
     "packages/steering/src/steering/kernels.py: steering.agents._reach",
     "packages/steering/src/steering/kernels.py: steering.agents._turn",
     "packages/steering/src/steering/kernels.py: steering.avoid_walls._avoid_walls_rows",
-    "packages/steering/src/steering/kernels.py: steering.basic._contain_rows",
-    "packages/steering/src/steering/kernels.py: steering.basic._wander_rows",
     "packages/steering/src/steering/kernels.py: steering.combine._accumulate_rows",
     "packages/steering/src/steering/kernels.py: steering.flow._sample",
     "packages/steering/src/steering/kernels.py: steering.follow._follow_rows",

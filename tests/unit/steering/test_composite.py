@@ -3,6 +3,7 @@ part on its own and combining the forces by the combinators' definitions gives."
 
 from __future__ import annotations
 
+import copy
 import math
 import subprocess
 import sys
@@ -18,6 +19,8 @@ from hypothesis import strategies as st
 from steering import (
     AgentGroup,
     Arrive,
+    AvoidWalls,
+    Contain,
     Evade,
     FirstNonZero,
     Flee,
@@ -26,6 +29,8 @@ from steering import (
     Pursue,
     Seek,
     TruncatedRunningSum,
+    Walls,
+    Wander,
     Weighted,
     composite,
     shapes,
@@ -60,6 +65,13 @@ def _agents() -> AgentGroup:
     return AgentGroup.create(
         POS.copy(), VEL.copy(), max_speed=rng0.uniform(20, 80, N), max_force=rng0.uniform(5, 60, N)
     )
+
+
+def _wandering() -> AgentGroup:
+    """:func:`_agents` with their wander angles set (so that no part draws fresh ones)."""
+    agents = _agents()
+    agents.column("wander.angle")[:] = rng0.uniform(-math.pi, math.pi, N)
+    return agents
 
 
 def _truncate(f: FloatArray, cap: FloatArray) -> FloatArray:
@@ -100,8 +112,12 @@ def _first(forces: list[FloatArray], eps: float, cap: FloatArray) -> FloatArray:
 def reference(node: Any, agents: AgentGroup, speed: FloatArray, cap: FloatArray) -> FloatArray:
     """``node``'s forces from its parts called on their own, combined in NumPy."""
     if isinstance(node, Masked):
+        # the rows the mask skips keep their memory (a wander angle) as the loop leaves it
+        kept = {k: v.copy() for k, v in agents.state.items()}
         f = reference(node.behaviour, agents, speed, cap)
         f[~node.mask] = 0.0
+        for k, v in kept.items():
+            agents.state[k][~node.mask] = v[~node.mask]
         return f
     if isinstance(node, Limited):
         s = speed if node.max_speed is None else np.broadcast_to(node.max_speed, (N,)) * 1.0
@@ -132,6 +148,18 @@ limits = st.one_of(
     st.integers(0, 2**31).map(lambda s: np.random.default_rng(s).uniform(0, 100, N)),
 )
 
+#: A rectangle's low and high edge on one axis, around the agents' box of +-100 px.
+edges = st.tuples(st.floats(-150, 0), st.floats(1, 150))
+
+
+def _walls(seed: int) -> Walls:
+    """Eight walls of 20-120 px across the agents' box."""
+    r = np.random.default_rng(seed)
+    start = r.uniform(-120, 120, (8, 2))
+    turn = r.uniform(0, 2 * math.pi, 8)
+    end = start + r.uniform(20, 120, (8, 1)) * np.stack([np.cos(turn), np.sin(turn)], axis=1)
+    return Walls(start, end)
+
 
 def leaves() -> st.SearchStrategy[Any]:
     return st.one_of(
@@ -141,6 +169,15 @@ def leaves() -> st.SearchStrategy[Any]:
         st.tuples(points, points).map(lambda a: Pursue(a[0], a[1])),
         st.tuples(points, points, st.floats(0, 300)).map(
             lambda a: Evade(a[0], a[1], panic_distance=a[2])
+        ),
+        st.tuples(edges, edges, st.floats(0, 30), st.floats(0, 1)).map(
+            lambda a: Contain(a[0][0], a[1][0], a[0][1], a[1][1], margin=a[2], lookahead=a[3])
+        ),
+        st.tuples(st.integers(0, 2**31), st.floats(0, 60), st.floats(0, 40)).map(
+            lambda a: Wander(np.random.default_rng(a[0]), circle_distance=a[1], circle_radius=a[2])
+        ),
+        st.tuples(st.integers(0, 2**31), st.floats(0, 120), st.floats(0, 90)).map(
+            lambda a: AvoidWalls(_walls(a[0]), feeler_length=a[1], feeler_angle=a[2])
         ),
         st.integers(0, 2**31).map(lambda s: Fixed(np.random.default_rng(s).normal(0, 40, (N, 2)))),
     )
@@ -163,14 +200,18 @@ def trees(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
 @settings(max_examples=50, deadline=None, derandomize=True)
 @given(st.recursive(leaves(), trees, max_leaves=5))
 def test_a_compiled_tree_equals_its_parts_called_alone(tree: Any) -> None:
-    # Given agents with their own limits and a random tree of combinators
-    agents = _agents()
-    # When the tree runs as one compiled loop, and by the reference
+    # Given agents with their own limits and a random tree of combinators, and twins of both
+    # (parts with memory or random draws, such as wander, run on each once)
+    agents = _wandering()
+    twin, mirror = copy.deepcopy(agents), copy.deepcopy(tree)
+    # When the tree runs as one compiled loop, and its twin by the reference
     got = tree(agents, 1 / 60)
-    want = reference(tree, agents, agents.max_speed, agents.max_force)
-    # Then both agree to 1e-9 px/s^2, and every force is finite
+    want = reference(mirror, twin, twin.max_speed, twin.max_force)
+    # Then both agree to 1e-9 px/s^2, every force is finite, and so does the memory
     assert np.isfinite(got).all()
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-9)
+    for key, column in agents.state.items():
+        np.testing.assert_allclose(column, twin.state[key], rtol=0, atol=1e-12)
 
 
 def test_a_mask_is_a_test_per_row_and_per_agent_targets_keep_their_rows() -> None:

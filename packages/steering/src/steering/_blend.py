@@ -268,7 +268,8 @@ def _freeze(items: Sequence[Any], weighted: Any) -> Frozen | None:
         if fields is None:
             return None
         for name, v in fields.items():
-            if not (_value(v) or (name == "_cos" and type(v) is _FovCache) or name == "_points"):
+            kept = name in ("_points", "_held", "_seen")  # caches, not settings
+            if not (_value(v) or (name == "_cos" and type(v) is _FovCache) or kept):
                 return None
         live.append(fields)
         copies.append(dict(fields))

@@ -12,15 +12,22 @@ from numpy.typing import NDArray
 
 from . import _kern as kern
 from ._checks import finite, instance, non_negative
-from ._jit import njit, prange, rows_kernel
+from ._jit import njit, njit_leaf, prange, rows_kernel, rows_kernel_leaf
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
+from .composite import AgentCols, RowPart, row_function
 from .debug import WallsDebug, write
 from .vec import EPSILON, FloatArray
 from .walls import WallIndex, Walls, first_piece, wall_span, within
 
-__all__ = ["AvoidWalls", "AvoidWallsParams"]
+__all__ = [
+    "AvoidWalls",
+    "AvoidWallsParams",
+    "AvoidWallsRecord",
+    "avoid_walls_agent",
+    "avoid_walls_row",
+]
 
 IntArray = NDArray[np.intp]
 ComplexArray = NDArray[np.complex128]
@@ -43,8 +50,54 @@ class AvoidWallsParams(NamedTuple):
     turn_y: float
 
 
+class AvoidWallsRecord(NamedTuple):
+    """:class:`AvoidWalls`' walls, numbers and debug rows for one call: the fields of a
+    :class:`~steering.walls.WallIndex`, then those of :class:`AvoidWallsParams`, then ``rec``."""
+
+    start: FloatArray
+    """(M, 2) each wall's first end."""
+    direction: FloatArray
+    """(M, 2) its unit direction."""
+    length: FloatArray
+    """(M,) its length, px."""
+    piece_wall: IntArray
+    """Each index piece's wall."""
+    piece_cell: IntArray
+    """Each piece's cell, (column, row)."""
+    cell_start: IntArray
+    """Each cell's run into ``items``."""
+    items: IntArray
+    """The pieces in cell order."""
+    x0: float
+    """The grid's origin x."""
+    y0: float
+    """Its origin y."""
+    inv: float
+    """Its inverse cell size."""
+    nx: int
+    """Its cells across."""
+    ny: int
+    """Its cells up."""
+    piece_length: float
+    """The longest piece, px."""
+    feeler_length: float
+    """px."""
+    gain: float
+    """1/s."""
+    gain2: float
+    """``gain`` squared."""
+    margin: float
+    """The skin beyond the radius, px."""
+    turn_x: float
+    """The side feelers' half turn: cos / 2."""
+    turn_y: float
+    """sin / 2."""
+    rec: FloatArray
+    """(N, 9) debug rows when asked (wall, crossing point, three feeler tips), else (0, 9)."""
+
+
 @dataclass
-class AvoidWalls:
+class AvoidWalls(RowPart):
     """Steer away from walls ahead: Buckland's three feelers, compiled per agent.
 
     Each agent casts three feelers from its center: one straight along its heading,
@@ -103,6 +156,9 @@ class AvoidWalls:
             the disc overlaps a wall.
     """
 
+    ROW = None  # set below, once the per-agent function is defined
+    ROW_RECORD = AvoidWallsRecord
+
     walls: Walls
     feeler_length: float = 60.0
     feeler_angle: float = 35.0
@@ -146,21 +202,38 @@ class AvoidWalls:
         )  # fmt: skip
         return out.view(np.complex128).reshape(n, 3)
 
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) wall avoidance forces; zero for agents with no wall in reach.
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        # A field changed: the record is made again at the next call.
+        self.__dict__.pop("_record", None)
 
-        Debug keys: ``walls.feelers`` (N, 3, 2) feeler tips (ahead, left, right),
-        ``walls.hit`` (N, 2) the crossing of the feeler that overshoots most (NaN: none),
-        ``walls.wall`` (N,) the wall it crosses (-1: none).
+    def bind(self, agents: AgentGroup, dt: float, debug: bool) -> AvoidWallsRecord:
+        """This call's record: the walls' index and the feelers' numbers (made once and kept
+        until a field is assigned), and debug rows when asked.
+
+        Debug output (:class:`~steering.debug.WallsDebug`): the feeler tips (ahead, left,
+        right), the crossing of the feeler that overshoots most (NaN: none) and the wall it
+        crosses (-1: none).
         """
-        n = agents.n
-        out = np.empty((n, 2))
-        rec = np.empty((n if debug is not None else 0, _REC))
-        _avoid_walls_rows(n)(*self.kernel_args(agents, dt), out, rec)
-        if debug is not None:
-            feelers = rec[:, 3:].reshape(n, 3, 2)
-            write(WallsDebug(feelers, rec[:, 1:3].copy(), rec[:, 0].astype(np.intp)), debug)
-        return out
+        record: AvoidWallsRecord | None = self.__dict__.get("_record")
+        if record is None:
+            tx, ty = self._turn()
+            params = (self.feeler_length, self.gain, self.gain**2, self.margin, tx, ty)
+            record = AvoidWallsRecord._make((*self.walls.index_fields, *params, _NO_REC))
+            self.__dict__["_record"] = record
+        if not debug:
+            return record
+        # Rows a mask skips keep no wall (-1) and no points (NaN).
+        rec = np.full((agents.n, _REC), np.nan)
+        rec[:, 0] = -1.0
+        return AvoidWallsRecord._make((*record[:-1], rec))
+
+    def report(self, agents: AgentGroup, record: AvoidWallsRecord, debug: Debug) -> None:
+        """Write :class:`~steering.debug.WallsDebug`."""
+        rec = record.rec
+        n = rec.shape[0]
+        feelers = rec[:, 3:].reshape(n, 3, 2)
+        write(WallsDebug(feelers, rec[:, 1:3].copy(), rec[:, 0].astype(np.intp)), debug)
 
     def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
         """The arguments of :func:`steering.kernels.avoid_walls_rows` before ``out`` and
@@ -303,7 +376,148 @@ def _crossing(
     return True, min(max(tnum / denom, 0.0), 1.0)
 
 
-@rows_kernel
+@row_function
+def avoid_walls_agent(i: int, a: AgentCols, r: AvoidWallsRecord) -> tuple[float, float]:
+    """Agent ``i``'s wall avoidance (see :class:`AvoidWalls`): feelers, each one's closest
+    crossing, the skin, the sum; and its debug row when asked."""
+    start, direction, length = r.start, r.direction, r.length
+    piece_wall, piece_cell, cell_start, items = r.piece_wall, r.piece_cell, r.cell_start, r.items
+    x0, y0, inv, nx, ny, piece_length = r.x0, r.y0, r.inv, r.nx, r.ny, r.piece_length
+    feeler_length, gain, gain2, margin, tx, ty = (
+        r.feeler_length, r.gain, r.gain2, r.margin, r.turn_x, r.turn_y
+    )  # fmt: skip
+    heading = a.heading
+    px, py = a.pos[i, 0], a.pos[i, 1]
+    hx, hy = _heading(heading[i, 0], heading[i, 1])
+    mf = a.max_force[i]
+    rad = a.radius[i]
+    f = _feeler_length(
+        a.vel[i, 0], a.vel[i, 1], a.max_speed[i], mf, rad, feeler_length, gain, gain2, margin
+    )
+    d0x, d0y, d1x, d1y, d2x, d2y = _feelers(hx, hy, f, tx, ty)
+    skin = max(rad, 0.0) + margin
+    l0 = hypot(d0x, d0y)
+    l1 = l2 = -1.0  # the side feelers' lengths, measured at their first crossing
+    reach = max(l0, skin)  # every feeler is within the front one's length
+    # Per feeler: the closest crossing so far (px ahead), its wall, fraction and the
+    # wall's side normal and direction.
+    a0 = a1 = a2 = math.inf
+    w0 = w1 = w2 = -1
+    t0 = t1 = t2 = 0.0
+    n0x = n0y = n1x = n1y = n2x = n2y = 0.0
+    u1x = u1y = u2x = u2y = 0.0
+    skx = sky = 0.0
+    if reach > 0.0 and reach < math.inf and cell_start.shape[0] > 1:
+        ax, bx, ay, by = wall_span(px, py, reach, piece_length, x0, y0, inv, nx, ny)
+        for cy in range(ay, by + 1):
+            for cx in range(ax, bx + 1):
+                c = cy * nx + cx
+                for s in range(cell_start[c], cell_start[c + 1]):
+                    p = items[s]
+                    if not first_piece(p, piece_wall, piece_cell, ax, bx, ay, by):
+                        continue
+                    w = piece_wall[p]
+                    ux, uy, wlen = direction[w, 0], direction[w, 1], length[w]
+                    near, awx, awy, dist = within(
+                        px, py, start[w, 0], start[w, 1], ux, uy, wlen, reach
+                    )
+                    if not near:
+                        continue
+                    relx, rely = px - start[w, 0], py - start[w, 1]
+                    # The side of the wall the center is on: +1 left, -1 right; on the
+                    # line, the side facing away from the heading (left along it).
+                    cross = ux * rely - uy * relx
+                    side = 1.0 if cross > 0.0 else -1.0
+                    if cross == 0.0:
+                        facing = ux * heading[i, 1] - uy * heading[i, 0]
+                        side = 1.0 if facing <= 0.0 else -1.0
+                    nwx, nwy = -uy * side, ux * side
+                    # The skin: straight out from the closest point (along the side
+                    # normal when the center is on the wall), ramping to max force.
+                    if dist < skin:
+                        if dist > EPSILON * max(skin, 1.0):
+                            inv_d = 1.0 / dist
+                            ox, oy = awx * inv_d, awy * inv_d
+                        else:
+                            ox, oy = nwx, nwy
+                        ramp = min((skin - dist) / max(margin, EPSILON), 1.0)
+                        push = ramp * max(mf, 0.0)
+                        skx += ox * push
+                        sky += oy * push
+                    # The feelers: closest crossing each, ties to the lowest wall.
+                    ex, ey = ux * wlen, uy * wlen
+                    hit, t = _crossing(d0x, d0y, -relx, -rely, ex, ey)
+                    if hit:
+                        ahead = t * l0
+                        if ahead < a0 or (ahead == a0 and w < w0):
+                            a0, w0, t0, n0x, n0y = ahead, w, t, nwx, nwy
+                    hit, t = _crossing(d1x, d1y, -relx, -rely, ex, ey)
+                    if hit:
+                        if l1 < 0.0:
+                            l1 = hypot(d1x, d1y)
+                        ahead = t * l1
+                        if ahead < a1 or (ahead == a1 and w < w1):
+                            a1, w1, t1, n1x, n1y, u1x, u1y = ahead, w, t, nwx, nwy, ux, uy
+                    hit, t = _crossing(d2x, d2y, -relx, -rely, ex, ey)
+                    if hit:
+                        if l2 < 0.0:
+                            l2 = hypot(d2x, d2y)
+                        ahead = t * l2
+                        if ahead < a2 or (ahead == a2 and w < w2):
+                            a2, w2, t2, n2x, n2y, u2x, u2y = ahead, w, t, nwx, nwy, ux, uy
+    # Each feeler pushes along its wall's normal by its overshoot times gain^2; a side
+    # feeler's push is weighted by |cos| of the wall-heading angle (walls alongside
+    # count, walls that face the agent are the front feeler's business).
+    fx = fy = 0.0
+    o0 = o1 = o2 = -math.inf
+    if w0 >= 0:
+        o0 = l0 - a0
+        fx += n0x * (o0 * gain2)
+        fy += n0y * (o0 * gain2)
+    if w1 >= 0 or w2 >= 0:
+        fhx, fhy = d0x / l0, d0y / l0  # a crossing side feeler has a length
+        if w1 >= 0:
+            o1 = l1 - a1
+            k = abs(u1x * fhx + u1y * fhy)
+            fx += (n1x * k) * (o1 * gain2)
+            fy += (n1y * k) * (o1 * gain2)
+        if w2 >= 0:
+            o2 = l2 - a2
+            k = abs(u2x * fhx + u2y * fhy)
+            fx += (n2x * k) * (o2 * gain2)
+            fy += (n2y * k) * (o2 * gain2)
+    fx, fy = kern.truncate(fx + skx, fy + sky, mf)
+    rec = r.rec
+    if rec.shape[0] > 0:
+        # The feeler that overshoots most (ties: the lowest wall, then ahead-left-right).
+        best, bw, bt, bdx, bdy = -math.inf, -1, 0.0, 0.0, 0.0
+        if w0 >= 0:
+            best, bw, bt, bdx, bdy = o0, w0, t0, d0x, d0y
+        if w1 >= 0 and (o1 > best or (o1 == best and w1 < bw)):
+            best, bw, bt, bdx, bdy = o1, w1, t1, d1x, d1y
+        if w2 >= 0 and (o2 > best or (o2 == best and w2 < bw)):
+            best, bw, bt, bdx, bdy = o2, w2, t2, d2x, d2y
+        rec[i, 0] = bw
+        rec[i, 1] = px + bdx * bt if bw >= 0 else math.nan
+        rec[i, 2] = py + bdy * bt if bw >= 0 else math.nan
+        rec[i, 3], rec[i, 4] = px + d0x, py + d0y
+        rec[i, 5], rec[i, 6] = px + d1x, py + d1y
+        rec[i, 7], rec[i, 8] = px + d2x, py + d2y
+    return fx, fy
+
+
+@row_function
+def avoid_walls_row(
+    i: int, a: AgentCols, r: AvoidWallsRecord, buf: FloatArray
+) -> tuple[float, float]:
+    """Agent ``i``'s wall avoidance force in a composite."""
+    return avoid_walls_agent(i, a, r)
+
+
+AvoidWalls.ROW = avoid_walls_row
+
+
+@rows_kernel_leaf
 def _avoid_walls_rows(
     pos: FloatArray,
     vel: FloatArray,
@@ -316,136 +530,35 @@ def _avoid_walls_rows(
     out: FloatArray,
     rec: FloatArray,
 ) -> None:
-    """One agent per iteration: feelers, each one's closest crossing, the skin, the sum.
-    ``index``: :attr:`Walls.index_fields <steering.Walls.index_fields>`; ``params``: the
-    fields of :class:`AvoidWallsParams`, in order (named again here)."""
+    """:func:`avoid_walls_agent` over every agent, for the world's fused step
+    (:mod:`steering.kernels`), which passes :meth:`AvoidWalls.kernel_args`: ``index`` the
+    fields of :attr:`Walls.index <steering.Walls.index>`, ``params`` those of
+    :class:`AvoidWallsParams`, in order (named again here)."""
+    a = AgentCols(pos, vel, max_speed, max_force, radius, max_speed, heading)
     ix = WallIndex(*index)
     prm = AvoidWallsParams(*params)
-    start, direction, length = ix.start, ix.direction, ix.length
-    piece_wall, piece_cell, cell_start, items = (
-        ix.piece_wall,
-        ix.piece_cell,
-        ix.cell_start,
-        ix.items,
-    )
-    x0, y0, inv, nx, ny, piece_length = ix.x0, ix.y0, ix.inv, ix.nx, ix.ny, ix.piece_length
-    feeler_length, gain, gain2, margin, tx, ty = (
-        prm.feeler_length, prm.gain, prm.gain2, prm.margin, prm.turn_x, prm.turn_y
+    r = AvoidWallsRecord(
+        ix.start, ix.direction, ix.length, ix.piece_wall, ix.piece_cell, ix.cell_start,
+        ix.items, ix.x0, ix.y0, ix.inv, ix.nx, ix.ny, ix.piece_length, prm.feeler_length,
+        prm.gain, prm.gain2, prm.margin, prm.turn_x, prm.turn_y, rec,
     )  # fmt: skip
-    record = rec.shape[0] > 0
-    for i in prange(pos.shape[0]):
-        px, py = pos[i, 0], pos[i, 1]
-        hx, hy = _heading(heading[i, 0], heading[i, 1])
-        mf = max_force[i]
-        rad = radius[i]
-        f = _feeler_length(
-            vel[i, 0], vel[i, 1], max_speed[i], mf, rad, feeler_length, gain, gain2, margin
-        )
-        d0x, d0y, d1x, d1y, d2x, d2y = _feelers(hx, hy, f, tx, ty)
-        skin = max(rad, 0.0) + margin
-        l0 = hypot(d0x, d0y)
-        l1 = l2 = -1.0  # the side feelers' lengths, measured at their first crossing
-        reach = max(l0, skin)  # every feeler is within the front one's length
-        # Per feeler: the closest crossing so far (px ahead), its wall, fraction and the
-        # wall's side normal and direction.
-        a0 = a1 = a2 = math.inf
-        w0 = w1 = w2 = -1
-        t0 = t1 = t2 = 0.0
-        n0x = n0y = n1x = n1y = n2x = n2y = 0.0
-        u1x = u1y = u2x = u2y = 0.0
-        skx = sky = 0.0
-        if reach > 0.0 and reach < math.inf and cell_start.shape[0] > 1:
-            ax, bx, ay, by = wall_span(px, py, reach, piece_length, x0, y0, inv, nx, ny)
-            for cy in range(ay, by + 1):
-                for cx in range(ax, bx + 1):
-                    c = cy * nx + cx
-                    for s in range(cell_start[c], cell_start[c + 1]):
-                        p = items[s]
-                        if not first_piece(p, piece_wall, piece_cell, ax, bx, ay, by):
-                            continue
-                        w = piece_wall[p]
-                        ux, uy, wlen = direction[w, 0], direction[w, 1], length[w]
-                        near, awx, awy, dist = within(
-                            px, py, start[w, 0], start[w, 1], ux, uy, wlen, reach
-                        )
-                        if not near:
-                            continue
-                        relx, rely = px - start[w, 0], py - start[w, 1]
-                        # The side of the wall the center is on: +1 left, -1 right; on the
-                        # line, the side facing away from the heading (left along it).
-                        cross = ux * rely - uy * relx
-                        side = 1.0 if cross > 0.0 else -1.0
-                        if cross == 0.0:
-                            facing = ux * heading[i, 1] - uy * heading[i, 0]
-                            side = 1.0 if facing <= 0.0 else -1.0
-                        nwx, nwy = -uy * side, ux * side
-                        # The skin: straight out from the closest point (along the side
-                        # normal when the center is on the wall), ramping to max force.
-                        if dist < skin:
-                            if dist > EPSILON * max(skin, 1.0):
-                                inv_d = 1.0 / dist
-                                ox, oy = awx * inv_d, awy * inv_d
-                            else:
-                                ox, oy = nwx, nwy
-                            ramp = min((skin - dist) / max(margin, EPSILON), 1.0)
-                            push = ramp * max(mf, 0.0)
-                            skx += ox * push
-                            sky += oy * push
-                        # The feelers: closest crossing each, ties to the lowest wall.
-                        ex, ey = ux * wlen, uy * wlen
-                        hit, t = _crossing(d0x, d0y, -relx, -rely, ex, ey)
-                        if hit:
-                            ahead = t * l0
-                            if ahead < a0 or (ahead == a0 and w < w0):
-                                a0, w0, t0, n0x, n0y = ahead, w, t, nwx, nwy
-                        hit, t = _crossing(d1x, d1y, -relx, -rely, ex, ey)
-                        if hit:
-                            if l1 < 0.0:
-                                l1 = hypot(d1x, d1y)
-                            ahead = t * l1
-                            if ahead < a1 or (ahead == a1 and w < w1):
-                                a1, w1, t1, n1x, n1y, u1x, u1y = ahead, w, t, nwx, nwy, ux, uy
-                        hit, t = _crossing(d2x, d2y, -relx, -rely, ex, ey)
-                        if hit:
-                            if l2 < 0.0:
-                                l2 = hypot(d2x, d2y)
-                            ahead = t * l2
-                            if ahead < a2 or (ahead == a2 and w < w2):
-                                a2, w2, t2, n2x, n2y, u2x, u2y = ahead, w, t, nwx, nwy, ux, uy
-        # Each feeler pushes along its wall's normal by its overshoot times gain^2; a side
-        # feeler's push is weighted by |cos| of the wall-heading angle (walls alongside
-        # count, walls that face the agent are the front feeler's business).
-        fx = fy = 0.0
-        o0 = o1 = o2 = -math.inf
-        if w0 >= 0:
-            o0 = l0 - a0
-            fx += n0x * (o0 * gain2)
-            fy += n0y * (o0 * gain2)
-        if w1 >= 0 or w2 >= 0:
-            fhx, fhy = d0x / l0, d0y / l0  # a crossing side feeler has a length
-            if w1 >= 0:
-                o1 = l1 - a1
-                k = abs(u1x * fhx + u1y * fhy)
-                fx += (n1x * k) * (o1 * gain2)
-                fy += (n1y * k) * (o1 * gain2)
-            if w2 >= 0:
-                o2 = l2 - a2
-                k = abs(u2x * fhx + u2y * fhy)
-                fx += (n2x * k) * (o2 * gain2)
-                fy += (n2y * k) * (o2 * gain2)
-        out[i, 0], out[i, 1] = kern.truncate(fx + skx, fy + sky, mf)
-        if record:
-            # The feeler that overshoots most (ties: the lowest wall, then ahead-left-right).
-            best, bw, bt, bdx, bdy = -math.inf, -1, 0.0, 0.0, 0.0
-            if w0 >= 0:
-                best, bw, bt, bdx, bdy = o0, w0, t0, d0x, d0y
-            if w1 >= 0 and (o1 > best or (o1 == best and w1 < bw)):
-                best, bw, bt, bdx, bdy = o1, w1, t1, d1x, d1y
-            if w2 >= 0 and (o2 > best or (o2 == best and w2 < bw)):
-                best, bw, bt, bdx, bdy = o2, w2, t2, d2x, d2y
-            rec[i, 0] = bw
-            rec[i, 1] = px + bdx * bt if bw >= 0 else math.nan
-            rec[i, 2] = py + bdy * bt if bw >= 0 else math.nan
-            rec[i, 3], rec[i, 4] = px + d0x, py + d0y
-            rec[i, 5], rec[i, 6] = px + d1x, py + d1y
-            rec[i, 7], rec[i, 8] = px + d2x, py + d2y
+    n = pos.shape[0]
+    for c in prange((n + CHUNK - 1) // CHUNK):
+        _avoid_walls_chunk(c * CHUNK, min(n, (c + 1) * CHUNK), a, r, out)
+
+
+#: Agents per call of a chunk function from a parallel loop.
+CHUNK = 256
+
+
+@njit_leaf
+def _avoid_walls_chunk(
+    lo: int, hi: int, a: AgentCols, r: AvoidWallsRecord, out: FloatArray
+) -> None:
+    """:func:`avoid_walls_agent` for agents ``lo`` to ``hi``: a function of its own, since
+    inside numba's ``prange`` a write through an array held in a tuple is lost (numba 0.68)."""
+    for i in range(lo, hi):
+        out[i, 0], out[i, 1] = avoid_walls_agent(i, a, r)
+
+
+_NO_REC = np.zeros((0, _REC))

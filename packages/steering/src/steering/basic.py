@@ -1,4 +1,5 @@
-"""The single-target behaviours: seek, flee, arrive, pursue, evade, wander and containment.
+"""The single-target behaviours: seek, flee, arrive, pursue and evade (wander and containment,
+which have files of their own, are re-exported here).
 
 Each behaviour's maths is written once, per agent, as a compiled kernel over
 plain floats; ``__call__`` checks its arguments, allocates the output and runs the kernel.
@@ -14,14 +15,16 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _kern as kern
-from ._checks import finite, generator, non_negative
-from ._jit import njit, njit_inline, njit_leaf, prange, rows_kernel
+from ._checks import finite, non_negative
+from ._jit import njit, njit_inline
 from ._kern import hypot
-from .agents import UNSET, AgentGroup, is_unset
+from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .composite import AgentCols, RowPart, row_function
-from .debug import ArriveDebug, EvadeDebug, PursueDebug, SeekDebug, WanderDebug, write
+from .contain import Contain
+from .debug import ArriveDebug, EvadeDebug, PursueDebug, SeekDebug, write
 from .vec import FloatArray
+from .wander import Wander
 
 __all__ = ["Arrive", "Contain", "Evade", "Flee", "Pursue", "Seek", "Wander"]
 
@@ -540,214 +543,3 @@ def evade(
     qy = ty + tvy * ahead
     fx, fy = flee(px, py, vx, vy, hx, hy, qx, qy, max_speed, max_force, panic, gain)
     return fx, fy, qx, qy
-
-
-@dataclass
-class Wander:
-    """Reynolds' wander: seek a point on a circle ahead whose angle drifts randomly.
-
-    The angle is per agent (state column ``wander.angle``) and its random walk is scaled by
-    ``sqrt(dt)``, so the motion looks the same at any step size. Seeded: give a
-    ``numpy.random.Generator`` for reproducible runs.
-
-    Raises:
-        TypeError: when ``rng`` is not a ``numpy.random.Generator`` (``Wander(0)``: use
-            ``Wander(np.random.default_rng(0))``).
-    """
-
-    rng: np.random.Generator
-    circle_distance: float = 40.0
-    circle_radius: float = 20.0
-    #: Standard deviation of the angle change per square-root second (rad / sqrt(s)).
-    jitter: float = 3.0
-    gain: float = DEFAULT_GAIN
-
-    def __post_init__(self) -> None:
-        self.rng = generator("Wander.rng", self.rng)
-        self.circle_distance = finite("Wander.circle_distance", self.circle_distance)
-        self.circle_radius = finite("Wander.circle_radius", self.circle_radius)
-        self.jitter = non_negative("Wander.jitter", self.jitter)
-        self.gain = finite("Wander.gain", self.gain)
-
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) wandering forces; advances each agent's wander angle by ``dt``.
-
-        Raises:
-            ValueError: for a ``dt`` that is not finite (a negative one counts as 0).
-        """
-        n = agents.n
-        ahead = np.empty((n, 2))
-        out = np.empty((n, 2))
-        _wander_rows(n)(*self.kernel_args(agents, dt), ahead, out)
-        if debug is not None:
-            center = agents.pos + agents.heading * self.circle_distance
-            write(WanderDebug(agents.pos + ahead, center), debug)
-        return out
-
-    def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
-        """The arguments of :func:`steering.kernels.wander_rows` before ``ahead`` and
-        ``out`` (see :mod:`steering.kernels`). This draws the step's random numbers: call it
-        once per step, as the behaviour would be called.
-
-        Raises:
-            ValueError: for a ``dt`` that is not finite (a negative one counts as 0).
-        """
-        if not math.isfinite(dt):
-            raise ValueError(f"Wander: dt must be finite, got {dt}")
-        n = agents.n
-        angle = agents.state.get("wander.angle")
-        if angle is None or angle.shape != (n,):
-            angle = agents.column("wander.angle", fill=UNSET)
-        if _any_unset(angle):
-            # Agents new to wander start at a random angle.
-            fresh = is_unset(angle)
-            angle[fresh] = self.rng.uniform(-np.pi, np.pi, int(fresh.sum()))
-        # rng.normal(0, s, n) is s * standard_normal(n), draw for draw.
-        noise = self.rng.standard_normal(n)
-        return (
-            agents.vel,
-            agents.heading,
-            agents.max_speed,
-            agents.max_force,
-            angle,
-            noise,
-            self.jitter * math.sqrt(max(dt, 0.0)),
-            self.circle_distance,
-            self.circle_radius,
-            self.gain,
-        )
-
-
-@njit_leaf
-def _any_unset(values: FloatArray) -> bool:
-    for i in range(values.shape[0]):  # noqa: SIM110 (numba compiles no generator)
-        if not math.isfinite(values[i]):
-            return True
-    return False
-
-
-@rows_kernel
-def _wander_rows(
-    vel: FloatArray,
-    heading: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    angle: FloatArray,
-    noise: FloatArray,
-    sigma: float,
-    distance: float,
-    radius: float,
-    gain: float,
-    ahead: FloatArray,
-    out: FloatArray,
-) -> None:
-    for i in prange(vel.shape[0]):
-        a = angle[i] + sigma * noise[i]
-        angle[i] = a
-        # The point at angle a on the circle, turned into the heading's frame.
-        cx = distance + radius * math.cos(a)
-        cy = radius * math.sin(a)
-        hx, hy = heading[i, 0], heading[i, 1]
-        ax = hx * cx - hy * cy
-        ay = hx * cy + hy * cx
-        ahead[i, 0] = ax
-        ahead[i, 1] = ay
-        dx, dy = kern.set_length(ax, ay, max_speed[i])
-        out[i, 0], out[i, 1] = kern.steer(dx, dy, vel[i, 0], vel[i, 1], gain, max_force[i])
-
-
-@dataclass
-class Contain:
-    """Stay inside an axis-aligned rectangle: steer back before the predicted position leaves.
-
-    The prediction looks ``lookahead`` seconds ahead, plus the agent's radius and ``margin``;
-    past an edge the desired velocity points straight back in at max speed. Zero force well
-    inside, so it combines with anything.
-
-    Raises:
-        TypeError, ValueError: for an edge that is not a finite number, edges that make no
-            rectangle (left >= right or bottom >= top), or a negative lookahead.
-    """
-
-    left: float
-    bottom: float
-    right: float
-    top: float
-    margin: float = 16.0
-    lookahead: float = 0.5
-    gain: float = DEFAULT_GAIN
-
-    def __post_init__(self) -> None:
-        self.left = finite("Contain.left", self.left)
-        self.bottom = finite("Contain.bottom", self.bottom)
-        self.right = finite("Contain.right", self.right)
-        self.top = finite("Contain.top", self.top)
-        if not (self.left < self.right and self.bottom < self.top):
-            raise ValueError(
-                f"Contain: expected left < right and bottom < top, got left={self.left}, "
-                f"bottom={self.bottom}, right={self.right}, top={self.top}"
-            )
-        self.margin = finite("Contain.margin", self.margin)
-        self.lookahead = non_negative("Contain.lookahead", self.lookahead)
-        self.gain = finite("Contain.gain", self.gain)
-
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) forces that keep agents inside the rectangle."""
-        n = agents.n
-        out = np.empty((n, 2))
-        _contain_rows(n)(*self.kernel_args(agents, dt), out)
-        return out
-
-    def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
-        """The arguments of :func:`steering.kernels.contain_rows` before ``out`` (see
-        :mod:`steering.kernels`: a fused loop calls the behaviour's own loop with them)."""
-        return (
-            agents.pos,
-            agents.vel,
-            agents.radius,
-            agents.max_speed,
-            agents.max_force,
-            self.left,
-            self.bottom,
-            self.right,
-            self.top,
-            self.margin,
-            self.lookahead,
-            self.gain,
-        )
-
-
-@rows_kernel
-def _contain_rows(
-    pos: FloatArray,
-    vel: FloatArray,
-    radius: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    left: float,
-    bottom: float,
-    right: float,
-    top: float,
-    margin: float,
-    lookahead: float,
-    gain: float,
-    out: FloatArray,
-) -> None:
-    for i in prange(pos.shape[0]):
-        vx, vy = vel[i, 0], vel[i, 1]
-        x = pos[i, 0] + vx * lookahead
-        y = pos[i, 1] + vy * lookahead
-        pad = radius[i] + margin
-        # +1 below the low wall, -1 above the high one, per coordinate.
-        push_x = (1.0 if x < left + pad else 0.0) - (1.0 if x > right - pad else 0.0)
-        push_y = (1.0 if y < bottom + pad else 0.0) - (1.0 if y > top - pad else 0.0)
-        if push_x == 0.0 and push_y == 0.0:
-            out[i, 0] = 0.0
-            out[i, 1] = 0.0
-        else:
-            # Keep the tangential part of the velocity: turn along the wall, not stop at it.
-            vmax = max_speed[i]
-            wx = push_x * vmax if push_x != 0.0 else vx
-            wy = push_y * vmax if push_y != 0.0 else vy
-            dx, dy = kern.set_length(wx, wy, vmax)
-            out[i, 0], out[i, 1] = kern.steer(dx, dy, vx, vy, gain, max_force[i])

@@ -31,6 +31,7 @@ __all__ = [
     "FirstNonZero",
     "Limited",
     "Masked",
+    "Staggered",
     "TruncatedRunningSum",
     "Weighted",
     "WeightedSum",
@@ -40,19 +41,35 @@ __all__ = [
 
 @dataclass
 class Weighted:
-    """A behaviour and its weight, for :class:`WeightedSum` and :class:`TruncatedRunningSum`.
+    """A behaviour and its weight, for :class:`WeightedSum` and :class:`TruncatedRunningSum`:
+    one number for every agent, or an (N,) array of a weight per agent (a fish that wanders a
+    little on top of its path, another not at all).
 
     Raises:
         TypeError: if ``behaviour`` cannot be called or ``weight`` is not a number.
-        ValueError: if ``weight`` is NaN or infinite.
+        ValueError: if ``weight`` is NaN or infinite (per-agent weights: at the call, also for
+            the wrong length).
     """
 
     behaviour: Behaviour
-    weight: float = 1.0
+    weight: float | FloatArray = 1.0
 
     def __post_init__(self) -> None:
         check_behaviour("Weighted.behaviour", self.behaviour)
-        self.weight = finite("Weighted.weight", self.weight)
+        if isinstance(self.weight, np.ndarray) and self.weight.ndim == 1:
+            self.weight = _weights("Weighted.weight", self.weight, self.weight.shape[0])
+        else:
+            self.weight = finite("Weighted.weight", self.weight)
+
+
+def _weights(name: str, value: Any, n: int) -> FloatArray:
+    """``value`` as (n,) finite float weights; ValueError naming ``name`` otherwise."""
+    arr = np.asarray(value, dtype=np.float64)
+    if arr.shape != (n,):
+        raise ValueError(f"{name}: expected {n} weights, one per agent, got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name}: expected finite weights, got {arr[~np.isfinite(arr)][0]}")
+    return arr
 
 
 def _check_parts(name: str, parts: Sequence[Any], weighted: bool) -> None:
@@ -90,6 +107,11 @@ def _part(name: str, k: int, item: Any) -> tuple[Behaviour, float]:
     return item, 1.0
 
 
+def _per_agent(item: Any) -> bool:
+    """Whether ``item`` is a :class:`Weighted` with a weight per agent."""
+    return isinstance(item, Weighted) and isinstance(item.weight, np.ndarray)
+
+
 @dataclass
 class WeightedSum:
     """Weighted truncated sum: every behaviour times its weight, added, then limited.
@@ -120,13 +142,15 @@ class WeightedSum:
         """
         if not self.parts:
             return np.zeros((agents.n, 2))
+        if any(map(_per_agent, self.parts)):
+            return composite.run(self, agents, dt, debug)
         return self._plan.run("WeightedSum.parts", self.parts, agents, dt, debug, _force)
 
     def composite_node(
         self, w: Any, view: AgentGroup, rows: NDArray[np.bool_] | None, name: str
     ) -> None:
         """Add this sum and its parts to a composite's walk (:mod:`steering.composite`)."""
-        _add_sum(w, "sum", "WeightedSum.parts", self.parts, view, rows)
+        _add_sum(w, "sum", "WeightedSum.parts", self.parts, view, rows, self.__dict__)
 
 
 def _add_sum(
@@ -136,15 +160,37 @@ def _add_sum(
     items: Sequence[Any],
     view: AgentGroup,
     rows: NDArray[np.bool_] | None,
+    held: dict[str, Any],
 ) -> None:
-    """Add a sum of weighted items (``kind`` "sum" or "running") and its parts to a walk."""
-    weights = np.empty(len(items))
+    """Add a sum of weighted items (``kind`` "sum" or "running") and its parts to a walk; its
+    weights array is kept in ``held`` (the node's own dict) while they stay the same, so that
+    the record is the same object from call to call."""
+    values = []
     parts = []
+    per: list[Any] = []
     for k, item in enumerate(items):
-        part, weights[k] = _part(name, k, item)
+        if isinstance(item, Weighted):
+            weight = item.weight
+            if type(weight) is np.ndarray:  # a node of its own: the force times each weight
+                per.append(_weights(f"{name}[{k}].weight", weight, view.pos.shape[0]))
+                weight = 1.0
+            else:
+                per.append(None)
+                if type(weight) is not float or not math.isfinite(weight):  # assigned later
+                    weight = finite(f"{name}[{k}].weight", weight)
+            part = item.behaviour
+        else:
+            part, weight = item, 1.0
+            per.append(None)
+        values.append(weight)
         parts.append(part)
-    composite.add_node(w, kind, len(parts), (weights,))
+    kept = held.get("_weights")
+    if kept is None or kept[0] != values:
+        kept = held["_weights"] = (values, (np.array(values, dtype=np.float64),))
+    composite.add_node(w, kind, len(parts), kept[1])
     for k, part in enumerate(parts):
+        if per[k] is not None:
+            composite.add_node(w, "scale", 1, (per[k],))
         composite.walk_child(w, part, view, rows, f"{name}[{k}]")
 
 
@@ -212,7 +258,7 @@ class TruncatedRunningSum:
         self, w: Any, view: AgentGroup, rows: NDArray[np.bool_] | None, name: str
     ) -> None:
         """Add this sum and its parts to a composite's walk (:mod:`steering.composite`)."""
-        _add_sum(w, "running", "TruncatedRunningSum.parts", self.parts, view, rows)
+        _add_sum(w, "running", "TruncatedRunningSum.parts", self.parts, view, rows, self.__dict__)
 
     @staticmethod
     def accumulate(
@@ -311,8 +357,12 @@ class FirstNonZero:
         eps = self.epsilon
         if type(eps) is not float or not eps >= 0.0:  # assigned after construction
             eps = non_negative("FirstNonZero.epsilon", eps)
-        chosen = np.full(w.n, -1, dtype=np.int64)
-        composite.add_node(w, "first", len(self.parts), (eps, chosen))
+        kept = self.__dict__.get("_record")
+        if kept is None or kept[0] is not eps or kept[1].shape[0] != w.n:
+            kept = self.__dict__["_record"] = (eps, np.full(w.n, -1, dtype=np.int64))
+        else:
+            kept[1].fill(-1)
+        composite.add_node(w, "first", len(self.parts), kept)
         for k, part in enumerate(self.parts):
             composite.walk_child(w, part, view, rows, f"FirstNonZero.parts[{k}]")
 
@@ -448,6 +498,84 @@ class Masked:
         composite.add_node(w, "mask", 1, (selected,))
         inner = selected if rows is None else rows & selected
         composite.walk_child(w, self.behaviour, view, inner, "Masked.behaviour")
+
+
+@dataclass
+class Staggered:
+    """Reynolds' staggered updates: each call runs ``behaviour`` for one agent in ``every``
+    (agent ``i`` when ``i % every`` is the call's turn), with a time step ``every`` times the
+    call's, and gives every other agent its force from its last update. Motion stays smooth
+    while the behaviour costs about ``1 / every`` of its price a call.
+
+    On its first call, and whenever the number of agents changes, every agent is updated (no
+    agent starts from a zero force). The turn advances with each call; ``turn`` may be set
+    (a game can tie it to its frame count). Compiled parts skip the rows not in turn inside
+    the one loop; an outside behaviour is called on the rows in turn only.
+
+    Raises:
+        TypeError: (at construction) if ``behaviour`` cannot be called.
+        ValueError: for ``every`` below 1.
+    """
+
+    behaviour: Behaviour
+    every: int = 1
+    turn: int = 0
+    _store: FloatArray = field(
+        default_factory=lambda: np.zeros((0, 2)), init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        check_behaviour("Staggered.behaviour", self.behaviour)
+        self.every = _every(self.every)
+
+    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
+        """Return each agent's force: fresh for the agents in turn, held for the others."""
+        return composite.run(self, agents, dt, debug)
+
+    def composite_node(
+        self, w: Any, view: AgentGroup, rows: NDArray[np.bool_] | None, name: str
+    ) -> None:
+        """Add this node and its behaviour to a composite's walk (:mod:`steering.composite`):
+        the behaviour is walked with the longer time step."""
+        k = _every(self.every)
+        n = view.pos.shape[0]
+        store = self._store
+        held = self.__dict__.get("_held")
+        if store.shape[0] != n or held is None:
+            store = self._store = np.zeros((n, 2))
+            held = self.__dict__["_held"] = (np.ones(n, dtype=bool), store)
+            selected = held[0]
+        else:
+            selected = held[0]
+            np.equal(_rows(n) % k, self.turn % k, out=selected)
+        self.turn += 1
+        composite.add_node(w, "held", 1, held)
+        inner = selected if rows is None else rows & selected
+        dt = w.dt
+        w.dt = dt * k
+        try:
+            composite.walk_child(w, self.behaviour, view, inner, "Staggered.behaviour")
+        finally:
+            w.dt = dt
+
+
+def _rows(n: int) -> NDArray[np.int64]:
+    """``np.arange(n)``, kept."""
+    rows = _ROWS.get(n)
+    if rows is None:
+        if len(_ROWS) > 64:
+            _ROWS.clear()
+        rows = _ROWS[n] = np.arange(n)
+    return rows
+
+
+_ROWS: dict[int, NDArray[np.int64]] = {}
+
+
+def _every(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"Staggered.every: expected a whole number >= 1, got {value!r:.40}")
+    return int(value)
 
 
 #: Kept here for the callers that scatter a sub-group's debug rows themselves.

@@ -20,8 +20,9 @@ from .agents import UNSET, AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .composite import AgentCols, RowPart, row_function
 from .debug import PathDebug, write
-from .path import SEED_LOOKAHEAD, SEED_SPEED, SEED_TARGET_AHEAD, Path
+from .path import SEED_LOOKAHEAD, SEED_SPEED, SEED_TARGET_AHEAD, Path, changes
 from .paths import PathSet
+from .records import Held, settings
 from .vec import EPSILON, FloatArray
 
 __all__ = ["FollowPath", "PathParam"]
@@ -402,7 +403,38 @@ class FollowPath(RowPart):
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> FollowRecord:
         """This call's record; agents whose path was edited since their last step have their
-        places carried across the edit first (:meth:`Path.remap`), so the loop steps all."""
+        places carried across the edit first (:meth:`Path.remap`), so the loop steps all.
+        Without debug output, the last record is kept while no path changed anywhere and the
+        group's columns and this behaviour's settings are the same objects."""
+        if debug:
+            return self._bind(agents, dt, debug)
+        seen = changes()
+        held = self.__dict__.get("_held")
+        if held is None:
+            held = self.__dict__["_held"] = Held()
+        elif self.__dict__.get("_seen") == seen and held.get(self._stamp(agents), dt) is not None:
+            return held.record
+        record = self._bind(agents, dt, debug)
+        self.__dict__["_seen"] = seen
+        return held.put(self._stamp(agents), dt, record)
+
+    def _stamp(self, agents: AgentGroup) -> tuple[Any, ...]:
+        """What the record is made from: the paths' geometry, the group, its columns, this
+        behaviour's settings."""
+        state = agents.state
+        return (
+            self.paths.geometry(),
+            agents,
+            agents.pos,
+            agents.vel,
+            agents.max_speed,
+            agents.max_force,
+            *map(state.get, _column_names(self.key)),
+            state.get(f"{self.key}.carried"),
+            *settings(self),
+        )
+
+    def _bind(self, agents: AgentGroup, dt: float, debug: bool) -> FollowRecord:
         args = self.kernel_args(agents, dt)
         carried = agents.column(f"{self.key}.carried", fill=0.0)
         flags = np.zeros(agents.n, dtype=np.uint8)

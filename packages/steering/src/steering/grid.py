@@ -82,12 +82,22 @@ class Grid(NamedTuple):
 
 @functools.lru_cache(maxsize=64)
 def brute_grid(world_size: tuple[float, float] | None) -> Grid:
-    """The no-grid marker: :func:`near` measures every pair (minimal image in a torus)."""
-    f = np.zeros(F_POS)
-    f[F_MODE] = MODE_BRUTE
-    if world_size is not None:
-        f[F_W], f[F_H] = world_size
-    return Grid(np.zeros(1, dtype=np.int64), f)
+    """The no-grid marker: :func:`near` measures every pair (minimal image in a torus). Kept,
+    one per world size (never written), so that records holding it stay the same."""
+    grid = _BRUTE.get(world_size)
+    if grid is None:
+        f = np.zeros(F_POS)
+        f[F_MODE] = MODE_BRUTE
+        if world_size is not None:
+            f[F_W], f[F_H] = world_size
+        grid = Grid(np.zeros(1, dtype=np.int64), f)
+        if len(_BRUTE) > 64:  # world sizes that keep changing: start again
+            _BRUTE.clear()
+        _BRUTE[world_size] = grid
+    return grid
+
+
+_BRUTE: dict[tuple[float, float] | None, Grid] = {}
 
 
 def build_grid(pos: FloatArray, cell: float, world_size: tuple[float, float] | None) -> Grid:

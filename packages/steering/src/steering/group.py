@@ -53,6 +53,7 @@ from .neighbour_sums import (
     separation_sum,
     toward,
 )
+from .records import Held
 from .vec import FloatArray
 
 __all__ = ["COINCIDENT_DISTANCE", "Align", "Cohere", "Flock", "Separate", "neighbour_distances"]
@@ -354,10 +355,22 @@ def _bind(
     cos_half = rule._cos.of(f"{name}.fov", rule.fov)
     col = _Setup.column(agents, rule.per_agent, rule.column, rule.distance)
     grid = _Setup.grid(agents, rule.per_agent, col, rule.distance)
+    held: Held | None = None
+    stamp: tuple[Any, ...] = ()
+    if velocities is not None and not debug:
+        # Kept while the grid, the distances and the settings are the same objects (a grid
+        # built anew each step, as for a large crowd, makes a new record).
+        held = rule.__dict__.get("_held")
+        if held is None:
+            held = rule.__dict__["_held"] = Held()
+        stamp = (grid.ints, grid.floats, col, rule.distance, rule.per_agent, cos_half, rule.gain)
+        record = held.get(stamp, 0.0)
+        if record is not None:
+            return record
     if velocities is None:
         velocities = in_grid_order(grid.ints, grid.floats, agents.vel)
     n = agents.n
-    return NeighbourRecord(
+    record = NeighbourRecord(
         grid.ints,
         grid.floats,
         col,
@@ -370,6 +383,7 @@ def _bind(
         np.full(n, -1, dtype=np.int64) if debug else _NO_INTS,
         np.full((n, 2), np.nan) if debug else _NO_VECTORS,
     )
+    return record if held is None else held.put(stamp, 0.0, record)
 
 
 # -- behaviours ----------------------------------------------------------------------------

@@ -68,23 +68,24 @@ from ._pathkern import (
 )
 from .agents import _face, _reach, _turn
 from .avoid_walls import _avoid_walls_rows
-from .basic import _contain_rows, _wander_rows, arrive, flee, prediction_time, pursue
+from .basic import arrive, flee, prediction_time, pursue
 from .combine import _accumulate_rows, running_add
+from .composite import AgentCols
+from .contain import ContainRecord, contain_agent
 from .flow import _sample
 from .follow import _follow_rows
 from .group import _separate_rows
 from .obstacles import _avoid_rows
 from .targets import interpose, offset_pursuit
 from .vec import FloatArray
+from .wander import WanderRecord, wander_agent
 
 #: The behaviours' own loops over agents, serial (see the module's docstring).
-contain_rows = _contain_rows.serial
 avoid_walls_rows = _avoid_walls_rows.serial
 avoid_obstacles_rows = _avoid_rows.serial
 follow_rows = _follow_rows.serial
 separate_rows = _separate_rows.serial
 accumulate_rows = _accumulate_rows.serial
-wander_rows = _wander_rows.serial
 
 __all__ = [
     "EPSILON",
@@ -124,6 +125,61 @@ __all__ = [
     "wander_rows",
     "wrap_s",
 ]
+
+
+@njit_leaf
+def contain_rows(
+    pos: FloatArray,
+    vel: FloatArray,
+    radius: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    left: float,
+    bottom: float,
+    right: float,
+    top: float,
+    margin: float,
+    lookahead: float,
+    gain: float,
+    out: FloatArray,
+) -> None:
+    """:class:`~steering.Contain`'s forces over every agent, its per-agent function's own loop
+    (the arguments :meth:`Contain.kernel_args <steering.Contain.kernel_args>` returns)."""
+    # The mass and heading columns are not read: any (N,) and (N, 2) arrays stand for them.
+    a = AgentCols(pos, vel, max_speed, max_force, radius, max_speed, vel)
+    p = ContainRecord(left, bottom, right, top, margin, lookahead, gain)
+    for i in range(pos.shape[0]):
+        out[i, 0], out[i, 1] = contain_agent(i, a, p)
+
+
+@njit_leaf
+def wander_rows(
+    vel: FloatArray,
+    heading: FloatArray,
+    max_speed: FloatArray,
+    max_force: FloatArray,
+    angle: FloatArray,
+    noise: FloatArray,
+    sigma: float,
+    distance: float,
+    radius: float,
+    gain: float,
+    ahead: FloatArray,
+    out: FloatArray,
+) -> None:
+    """:class:`~steering.Wander`'s forces over every agent, its per-agent function's own loop
+    (the arguments :meth:`Wander.kernel_args <steering.Wander.kernel_args>` returns), and in
+    ``ahead`` each agent's point on its circle, from the agent."""
+    # The position, radius and mass columns are not read: any arrays of their shapes stand
+    # for them; nor is the record's debug buffer (``ahead`` stands for it).
+    a = AgentCols(vel, vel, max_speed, max_force, max_speed, max_speed, heading)
+    p = WanderRecord(angle, noise, sigma, distance, radius, gain, ahead)
+    for i in range(vel.shape[0]):
+        fx, fy, ax, ay = wander_agent(i, a, p)
+        ahead[i, 0] = ax
+        ahead[i, 1] = ay
+        out[i, 0] = fx
+        out[i, 1] = fy
 
 
 @njit

@@ -24,6 +24,7 @@ from .base import Debug
 from .composite import AgentCols, RowPart, row_function
 from .debug import AvoidDebug, write
 from .obstacle_set import Obstacles, candidate_pairs
+from .records import Held, settings
 from .vec import EPSILON, FloatArray
 
 __all__ = ["AvoidObstacles", "Obstacles", "RockIndex", "candidate_pairs"]
@@ -293,9 +294,40 @@ class AvoidObstacles(RowPart):
         force in local space (braking, lateral) after truncation, the side used (0: none) and
         the seed's closest intersection x, px ahead (-1: none).
         """
+        if debug:
+            args = self.kernel_args(agents, dt)
+            return AvoidRecord._make((*args[6:26], np.full((agents.n, _REC), np.nan)))
+        # Without debug output the last record is kept while the group's columns, the rocks'
+        # arrays and grid, how far they moved and this behaviour's settings are the same.
+        obs = self.obstacles
+        grid, pad, rmax = obs.index() if len(obs) else (None, 0.0, 0.0)
+        state = agents.state
+        stamp = (
+            agents,
+            agents.pos,
+            agents.vel,
+            agents.heading,
+            agents.max_speed,
+            agents.max_force,
+            agents.radius,
+            state.get("avoid.side"),
+            state.get("avoid.timer"),
+            obs.centers,
+            obs.radii,
+            grid,
+            *settings(self),
+        )
+        held = self.__dict__.get("_held")
+        if held is None:
+            held = self.__dict__["_held"] = Held()
+        record = held.get(stamp, dt)
+        if record is not None and record.pad == pad and record.rmax == rmax:
+            return record
         args = self.kernel_args(agents, dt)
-        rec = np.full((agents.n, _REC), np.nan) if debug else _NO_REC
-        return AvoidRecord._make((*args[6:26], rec))
+        record = AvoidRecord._make((*args[6:26], _NO_REC))
+        state = agents.state
+        stamp = (*stamp[:7], state.get("avoid.side"), state.get("avoid.timer"), *stamp[9:])
+        return held.put(stamp, dt, record)
 
     def report(self, agents: AgentGroup, record: AvoidRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.AvoidDebug`."""
