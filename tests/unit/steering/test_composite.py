@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numpy.typing import NDArray
 
 from steering import (
     AgentGroup,
@@ -24,6 +25,8 @@ from steering import (
     Evade,
     FirstNonZero,
     Flee,
+    FlowField,
+    FollowFlow,
     Limited,
     Masked,
     Pursue,
@@ -161,6 +164,33 @@ def _walls(seed: int) -> Walls:
     return Walls(start, end)
 
 
+class _Mirrored:
+    """A flow source that is not a grid: a vortex's vectors, mirrored in x."""
+
+    def __init__(self, field: FlowField) -> None:
+        self.field = field
+
+    def lookup(self, points: FloatArray, bilinear: bool = True) -> FloatArray:
+        return self.field.lookup(points, bilinear) * np.array([-1.0, 1.0])
+
+    def contains(self, points: FloatArray) -> NDArray[np.bool_]:
+        return self.field.contains(points)
+
+
+def _flow(a: tuple[bool, float, bool, bool, bool]) -> FollowFlow:
+    """FollowFlow over a vortex of 30 px cells around part of the agents' box: its grid, or a
+    source that is not one."""
+    field = FlowField.vortex(6, 8, 30.0, origin=(-120.0, -90.0), pull=0.3)
+    source, predict, bilinear, scales, zero = a
+    return FollowFlow(
+        _Mirrored(field) if source else field,
+        predict_time=predict,
+        bilinear=bilinear,
+        strength_scales_speed=scales,
+        outside="zero" if zero else "clamp",
+    )
+
+
 def leaves() -> st.SearchStrategy[Any]:
     return st.one_of(
         points.map(Seek),
@@ -178,6 +208,9 @@ def leaves() -> st.SearchStrategy[Any]:
         ),
         st.tuples(st.integers(0, 2**31), st.floats(0, 120), st.floats(0, 90)).map(
             lambda a: AvoidWalls(_walls(a[0]), feeler_length=a[1], feeler_angle=a[2])
+        ),
+        st.tuples(st.booleans(), st.floats(0, 2), st.booleans(), st.booleans(), st.booleans()).map(
+            _flow
         ),
         st.integers(0, 2**31).map(lambda s: Fixed(np.random.default_rng(s).normal(0, 40, (N, 2)))),
     )
