@@ -29,6 +29,7 @@ from steering import (
     FollowFlow,
     Limited,
     Masked,
+    MatchVelocity,
     Pursue,
     Seek,
     TruncatedRunningSum,
@@ -212,6 +213,7 @@ def leaves() -> st.SearchStrategy[Any]:
         st.tuples(st.booleans(), st.floats(0, 2), st.booleans(), st.booleans(), st.booleans()).map(
             _flow
         ),
+        points.map(MatchVelocity),
         st.integers(0, 2**31).map(lambda s: Fixed(np.random.default_rng(s).normal(0, 40, (N, 2)))),
     )
 
