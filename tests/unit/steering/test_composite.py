@@ -27,6 +27,7 @@ from steering import (
     Flee,
     FlowField,
     FollowFlow,
+    Interpose,
     Limited,
     Masked,
     MatchVelocity,
@@ -214,6 +215,9 @@ def leaves() -> st.SearchStrategy[Any]:
             _flow
         ),
         points.map(MatchVelocity),
+        st.tuples(points, points, points, points, st.floats(-0.5, 1.5)).map(
+            lambda a: Interpose(a[0], a[1], a[2], a[3], ratio=a[4])
+        ),
         st.integers(0, 2**31).map(lambda s: Fixed(np.random.default_rng(s).normal(0, 40, (N, 2)))),
     )
 
