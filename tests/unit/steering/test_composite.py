@@ -32,6 +32,7 @@ from steering import (
     Masked,
     MatchVelocity,
     Pursue,
+    Queue,
     Seek,
     TruncatedRunningSum,
     Walls,
@@ -218,6 +219,9 @@ def leaves() -> st.SearchStrategy[Any]:
         st.tuples(points, points, points, points, st.floats(-0.5, 1.5)).map(
             lambda a: Interpose(a[0], a[1], a[2], a[3], ratio=a[4])
         ),
+        st.tuples(st.floats(0, 120), st.floats(0, 360), st.floats(0, 2)).map(
+            lambda a: Queue(distance=a[0], fov=a[1], brake=a[2])
+        ),
         st.integers(0, 2**31).map(lambda s: Fixed(np.random.default_rng(s).normal(0, 40, (N, 2)))),
     )
 
@@ -294,8 +298,9 @@ def test_a_shape_is_generated_once_and_written_to_the_cache(tmp_path: Path) -> N
     tree(_agents(), 1 / 60)
     # Then its shape was compiled once, and its source names the parts' per-agent functions
     assert composite.compiled_shapes() == seen
-    kinds = ["running", "mask", "row", "limit", "row"]
-    shape = next(s for s in seen if [k for k, _, _ in s] == kinds)
+    # (other tests of this process may have compiled shapes of the same kinds, other parts)
+    parts = [("running", None), ("mask", None), ("row", Flee), ("limit", None), ("row", Arrive)]
+    shape = next(s for s in seen if [(k, p) for k, _, p in s] == parts)
     source = shapes.source_of(shape)
     assert "flee_row" in source and "arrive_row" in source and ".mask[i]" in source
     folder = shapes.cache_folder()
