@@ -1,11 +1,11 @@
 """Flow-field following (seed 003): the behaviour :class:`FollowFlow`, what it follows (any
 :class:`FlowSource`: a :class:`~steering.FlowField`, a :class:`~steering.NoiseFlow`, a world's
-currents), and its compiled loops."""
+currents), its record and per-agent function."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -16,12 +16,13 @@ from ._jit import njit, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
+from .composite import AgentCols, RowPart, row_function
 from .debug import FlowDebug, write
 from .flow import FlowField, inside, sample
 from .noise_flow import NoiseFlow
 from .vec import FloatArray
 
-__all__ = ["FlowSource", "FollowFlow"]
+__all__ = ["FlowRecord", "FlowSource", "FollowFlow", "flow_agent", "flow_row"]
 
 
 class FlowSource(Protocol):
@@ -37,8 +38,71 @@ class FlowSource(Protocol):
         ...
 
 
+class FlowRecord(NamedTuple):
+    """:class:`FollowFlow`'s field (or the vectors a flow source gave) and parameters for one
+    call."""
+
+    vectors: FloatArray
+    """(rows, cols, 2) the grid's vectors (:attr:`FlowField.vectors`); a stand-in when
+    ``sampled`` holds the vectors."""
+    cell: float
+    """The grid's cell size, px."""
+    ox: float
+    """Its origin x."""
+    oy: float
+    """Its origin y."""
+    sampled: FloatArray
+    """(N, 2) the vectors a flow source gave at each agent's lookup point (looked up before the
+    loop), or (0, 2): read from the grid in the loop."""
+    inside: NDArray[np.bool_]
+    """(N,) which agents a flow source covers (``outside="zero"`` only), or (0,)."""
+    predict: float
+    """s to look ahead."""
+    bilinear: bool
+    """Interpolate between cell centers."""
+    scales: bool
+    """Desired speed scaled by the vector's strength."""
+    zero_outside: bool
+    """No force for agents outside the field."""
+    gain: float
+    """1/s."""
+    debug: FloatArray
+    """(N, 4) the vector read and where, when debug output is asked, else (0, 4)."""
+
+
+@row_function
+def flow_agent(i: int, a: AgentCols, p: FlowRecord) -> tuple[float, float]:
+    """Agent ``i``'s flow following (see :class:`FollowFlow`): the field read at its predicted
+    position, then the steer; its debug row when asked."""
+    px, py = a.pos[i, 0], a.pos[i, 1]
+    vx, vy = a.vel[i, 0], a.vel[i, 1]
+    lx = px + vx * p.predict
+    ly = py + vy * p.predict
+    covered = True
+    if p.sampled.shape[0] > 0:
+        sx, sy = p.sampled[i, 0], p.sampled[i, 1]
+        if p.inside.shape[0] > 0:
+            covered = p.inside[i]
+    else:
+        sx, sy = sample(p.vectors, p.cell, p.ox, p.oy, lx, ly, p.bilinear)
+        if p.zero_outside:
+            covered = inside(p.vectors, p.cell, p.ox, p.oy, px, py)
+    fx, fy = _flow_force(sx, sy, vx, vy, a.max_speed[i], a.max_force[i], p.scales, p.gain)
+    if p.zero_outside and not covered:
+        fx, fy = 0.0, 0.0
+    if p.debug.shape[0] > 0:
+        p.debug[i, 0], p.debug[i, 1], p.debug[i, 2], p.debug[i, 3] = sx, sy, lx, ly
+    return fx, fy
+
+
+@row_function
+def flow_row(i: int, a: AgentCols, p: FlowRecord, buf: FloatArray) -> tuple[float, float]:
+    """Agent ``i``'s flow following force in a composite."""
+    return flow_agent(i, a, p)
+
+
 @dataclass
-class FollowFlow:
+class FollowFlow(RowPart):
     """Flow-field following (seed 003): desired velocity = the field's direction at max speed.
 
     Reads the field at ``pos + vel * predict_time`` (0: at the agent, as in the seed; > 0:
@@ -73,6 +137,9 @@ class FollowFlow:
             non-finite ``gain``.
     """
 
+    ROW = flow_row
+    ROW_RECORD = FlowRecord
+
     field: FlowSource | NoiseFlow
     predict_time: float = 0.0
     bilinear: bool = True
@@ -94,59 +161,65 @@ class FollowFlow:
         self.predict_time = _checks.non_negative("FollowFlow.predict_time", self.predict_time)
         self.gain = _checks.finite("FollowFlow.gain", self.gain)
 
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) forces that turn each agent along the field."""
-        n = agents.n
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        # A field changed: the record is made again at the next call.
+        self.__dict__.pop("_record", None)
+
+    def bind(self, agents: AgentGroup, dt: float, debug: bool) -> FlowRecord:
+        """This call's record: the grid of a :class:`FlowField` or :class:`NoiseFlow` (read
+        at its current time; kept while the field and the settings are the same: a field
+        cannot change but in its vectors), or the vectors any other source gives at the
+        agents' lookup points (and, with ``outside="zero"``, which agents it covers)."""
         src: Any = self.field
         if isinstance(src, NoiseFlow):
             src = src.field
-        out = np.empty((n, 2))
-        dbg = np.empty((n, 4)) if debug is not None else _NO_DEBUG
+        kept = self.__dict__.get("_record")
+        if kept is not None and kept[0] is src and not debug:
+            return kept[1]
+        n = agents.n
         zero = self.outside == "zero"
-        if isinstance(src, FlowField):
+        predict = float(self.predict_time)
+        rows = np.full((n, 4), np.nan) if debug else _NO_DEBUG
+        grid = isinstance(src, FlowField)
+        if grid:
             ox, oy = src.origin
-            _follow_field_rows(n)(
-                src.vectors,
-                src.cell,
-                ox,
-                oy,
-                agents.pos,
-                agents.vel,
-                agents.max_speed,
-                agents.max_force,
-                float(self.predict_time),
-                bool(self.bilinear),
-                bool(self.strength_scales_speed),
-                zero,
-                float(self.gain),
-                out,
-                dbg,
-            )
+            vectors, cell, sampled, covered = src.vectors, src.cell, _NO_SAMPLE, _NO_MASK
         else:
             look = np.empty((n, 2))
-            _ahead_rows(n)(agents.pos, agents.vel, float(self.predict_time), look)
-            sample = np.ascontiguousarray(src.lookup(look, self.bilinear), dtype=np.float64)
-            inside = np.asarray(src.contains(agents.pos), dtype=np.bool_) if zero else _NO_MASK
-            _follow_source_rows(n)(
-                sample,
-                inside,
-                agents.vel,
-                agents.max_speed,
-                agents.max_force,
-                bool(self.strength_scales_speed),
-                float(self.gain),
-                out,
-            )
-            if debug is not None:
-                dbg[:, 0:2] = sample
-                dbg[:, 2:4] = look
-        if debug is not None:
-            write(FlowDebug(dbg[:, 0:2].copy(), dbg[:, 2:4].copy()), debug)
-        return out
+            _ahead_rows(n)(agents.pos, agents.vel, predict, look)
+            sampled = np.ascontiguousarray(src.lookup(look, self.bilinear), dtype=np.float64)
+            covered = np.asarray(src.contains(agents.pos), dtype=np.bool_) if zero else _NO_MASK
+            vectors, cell, ox, oy = _NO_GRID, 1.0, 0.0, 0.0
+        record = FlowRecord(
+            vectors,
+            cell,
+            ox,
+            oy,
+            sampled,
+            covered,
+            predict,
+            bool(self.bilinear),
+            bool(self.strength_scales_speed),
+            zero,
+            float(self.gain),
+            rows,
+        )
+        if grid and not debug:
+            self.__dict__["_record"] = (src, record)
+        return record
+
+    def report(self, agents: AgentGroup, record: FlowRecord, debug: Debug) -> None:
+        """Write :class:`~steering.debug.FlowDebug`."""
+        rows = record.debug
+        write(FlowDebug(rows[:, 0:2].copy(), rows[:, 2:4].copy()), debug)
 
 
 _NO_DEBUG = np.zeros((0, 4))
 _NO_MASK = np.zeros(0, dtype=np.bool_)
+_NO_SAMPLE = np.zeros((0, 2))
+#: The grid a record holds when a flow source's vectors were looked up before the loop.
+_NO_GRID = np.zeros((1, 1, 2))
 
 
 @njit
@@ -170,74 +243,9 @@ def _flow_force(
 
 
 @rows_kernel
-def _follow_field_rows(
-    vec: FloatArray,
-    cell: float,
-    ox: float,
-    oy: float,
-    pos: FloatArray,
-    vel: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    predict: float,
-    bilinear: bool,
-    scales: bool,
-    zero_outside: bool,
-    gain: float,
-    out: FloatArray,
-    dbg: FloatArray,
-) -> None:
-    """FollowFlow on a grid, per agent: look up at the predicted position, then steer."""
-    write_dbg = dbg.shape[0] > 0
-    for i in prange(pos.shape[0]):
-        px, py = pos[i, 0], pos[i, 1]
-        vx, vy = vel[i, 0], vel[i, 1]
-        lx = px + vx * predict
-        ly = py + vy * predict
-        sx, sy = sample(vec, cell, ox, oy, lx, ly, bilinear)
-        fx, fy = _flow_force(sx, sy, vx, vy, max_speed[i], max_force[i], scales, gain)
-        if zero_outside and not inside(vec, cell, ox, oy, px, py):
-            fx, fy = 0.0, 0.0
-        out[i, 0] = fx
-        out[i, 1] = fy
-        if write_dbg:
-            dbg[i, 0], dbg[i, 1], dbg[i, 2], dbg[i, 3] = sx, sy, lx, ly
-
-
-@rows_kernel
 def _ahead_rows(pos: FloatArray, vel: FloatArray, t: float, out: FloatArray) -> None:
     """Where each agent will be in ``t`` seconds at its velocity (overflow gives inf, with no
     warning)."""
     for i in prange(pos.shape[0]):
         out[i, 0] = pos[i, 0] + vel[i, 0] * t
         out[i, 1] = pos[i, 1] + vel[i, 1] * t
-
-
-@rows_kernel
-def _follow_source_rows(
-    sample: FloatArray,
-    inside: NDArray[np.bool_],
-    vel: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    scales: bool,
-    gain: float,
-    out: FloatArray,
-) -> None:
-    """FollowFlow's steer on vectors a flow source looked up (``inside`` empty: everywhere)."""
-    masked = inside.shape[0] > 0
-    for i in prange(sample.shape[0]):
-        fx, fy = _flow_force(
-            sample[i, 0],
-            sample[i, 1],
-            vel[i, 0],
-            vel[i, 1],
-            max_speed[i],
-            max_force[i],
-            scales,
-            gain,
-        )
-        if masked and not inside[i]:
-            fx, fy = 0.0, 0.0
-        out[i, 0] = fx
-        out[i, 1] = fy

@@ -1,28 +1,93 @@
 """Buckland's interpose: get between two movers, at the point their predicted positions
 will hold. The behaviour (:class:`Interpose`), its per-agent maths (:func:`interpose`, public
-for fused loops: :mod:`steering.kernels`) and its loop over agents."""
+for fused loops: :mod:`steering.kernels`), its record and its per-agent function."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._checks import fast_points, finite, non_negative
-from ._jit import njit_inline, prange, rows_kernel
+from ._checks import finite, non_negative
+from ._jit import njit_inline
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import ARRIVE_BRAKE, DEFAULT_GAIN, Debug
 from .basic import arrive
+from .composite import AgentCols, RowPart, row_function
 from .debug import InterposeDebug, write
 from .vec import EPSILON, FloatArray
 
-__all__ = ["Interpose", "interpose"]
+__all__ = ["Interpose", "InterposeRecord", "interpose", "interpose_agent", "interpose_row"]
+
+
+class InterposeRecord(NamedTuple):
+    """:class:`Interpose`'s movers and parameters for one call. Each point array is (1, 2),
+    one for every agent, or (N, 2), one per agent; its step is 0 or 1 (agent ``i`` reads row
+    ``i * step``)."""
+
+    a: FloatArray
+    """The first mover's position."""
+    a_step: int
+    b: FloatArray
+    """The second mover's position."""
+    b_step: int
+    a_velocity: FloatArray
+    """The first mover's velocity, px/s."""
+    a_velocity_step: int
+    b_velocity: FloatArray
+    """The second mover's velocity, px/s."""
+    b_velocity_step: int
+    ratio: float
+    """Where between them: 0 at ``a``, 1 at ``b``."""
+    gain: float
+    """1/s."""
+    slowing_radius: float
+    """Arrive's slowing radius, px."""
+    debug: FloatArray
+    """(N, 2) the point each agent arrives at when debug output is asked, else (0, 2)."""
+
+
+@row_function
+def interpose_agent(i: int, a: AgentCols, p: InterposeRecord) -> tuple[float, float]:
+    """Agent ``i``'s interpose force (see :func:`interpose`); its debug row when asked."""
+    ia, ib = i * p.a_step, i * p.b_step
+    iva, ivb = i * p.a_velocity_step, i * p.b_velocity_step
+    fx, fy, tx, ty = interpose(
+        a.pos[i, 0],
+        a.pos[i, 1],
+        a.vel[i, 0],
+        a.vel[i, 1],
+        p.a[ia, 0],
+        p.a[ia, 1],
+        p.b[ib, 0],
+        p.b[ib, 1],
+        p.a_velocity[iva, 0],
+        p.a_velocity[iva, 1],
+        p.b_velocity[ivb, 0],
+        p.b_velocity[ivb, 1],
+        p.ratio,
+        a.max_speed[i],
+        a.max_force[i],
+        p.gain,
+        p.slowing_radius,
+    )
+    if p.debug.shape[0] > 0:
+        p.debug[i, 0] = tx
+        p.debug[i, 1] = ty
+    return fx, fy
+
+
+@row_function
+def interpose_row(i: int, a: AgentCols, p: InterposeRecord, buf: FloatArray) -> tuple[float, float]:
+    """Agent ``i``'s interpose force in a composite."""
+    return interpose_agent(i, a, p)
 
 
 @dataclass
-class Interpose:
+class Interpose(RowPart):
     """Buckland's interpose: get between two movers, ``ratio`` of the way from ``a`` to ``b``.
 
     The time to reach the point between them now at max speed, ``t = |point - pos| /
@@ -44,6 +109,9 @@ class Interpose:
             (at the call) movers or velocities that are not finite points of the right shape.
     """
 
+    ROW = interpose_row
+    ROW_RECORD = InterposeRecord
+
     a: ArrayLike
     b: ArrayLike
     a_velocity: ArrayLike = (0.0, 0.0)
@@ -58,76 +126,44 @@ class Interpose:
         self.gain = finite("Interpose.gain", self.gain)
         self.slowing_radius = non_negative("Interpose.slowing_radius", self.slowing_radius)
 
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) forces toward the predicted point between ``a`` and ``b``."""
+    def bind(self, agents: AgentGroup, dt: float, debug: bool) -> InterposeRecord:
+        """This call's record.
+
+        Raises:
+            TypeError, ValueError: for movers or velocities that are not finite points of the
+                right shape.
+        """
         n = agents.n
-        a = fast_points("Interpose.a", self.a, n)
-        b = fast_points("Interpose.b", self.b, n)
-        va = fast_points("Interpose.a_velocity", self.a_velocity, n)
-        vb = fast_points("Interpose.b_velocity", self.b_velocity, n)
-        point = np.empty((n, 2))
-        out = np.empty((n, 2))
-        _interpose_rows(n)(
-            agents.pos,
-            agents.vel,
-            agents.max_speed,
-            agents.max_force,
+        a = self.points("Interpose.a", self.a, n)
+        b = self.points("Interpose.b", self.b, n)
+        va = self.points("Interpose.a_velocity", self.a_velocity, n)
+        vb = self.points("Interpose.b_velocity", self.b_velocity, n)
+        return InterposeRecord(
             a,
+            _step(a),
             b,
+            _step(b),
             va,
+            _step(va),
             vb,
+            _step(vb),
             self.ratio,
             self.gain,
             self.slowing_radius,
-            point,
-            out,
+            np.full((n, 2), np.nan) if debug else _NO_DEBUG,
         )
-        if debug is not None:
-            write(InterposeDebug(point), debug)
-        return out
+
+    def report(self, agents: AgentGroup, record: InterposeRecord, debug: Debug) -> None:
+        """Write :class:`~steering.debug.InterposeDebug`."""
+        write(InterposeDebug(record.debug), debug)
 
 
-@rows_kernel
-def _interpose_rows(
-    pos: FloatArray,
-    vel: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    a: FloatArray,
-    b: FloatArray,
-    a_vel: FloatArray,
-    b_vel: FloatArray,
-    r: float,
-    gain: float,
-    slowing_radius: float,
-    point: FloatArray,
-    out: FloatArray,
-) -> None:
-    sa = 0 if a.shape[0] == 1 else 1
-    sb = 0 if b.shape[0] == 1 else 1
-    sva = 0 if a_vel.shape[0] == 1 else 1
-    svb = 0 if b_vel.shape[0] == 1 else 1
-    for i in prange(pos.shape[0]):
-        ia, ib, iva, ivb = i * sa, i * sb, i * sva, i * svb
-        out[i, 0], out[i, 1], point[i, 0], point[i, 1] = interpose(
-            pos[i, 0],
-            pos[i, 1],
-            vel[i, 0],
-            vel[i, 1],
-            a[ia, 0],
-            a[ia, 1],
-            b[ib, 0],
-            b[ib, 1],
-            a_vel[iva, 0],
-            a_vel[iva, 1],
-            b_vel[ivb, 0],
-            b_vel[ivb, 1],
-            r,
-            max_speed[i],
-            max_force[i],
-            gain,
-            slowing_radius,
-        )
+def _step(points: FloatArray) -> int:
+    """0 for one point shared by every agent, 1 for a point per agent."""
+    return 0 if points.shape[0] == 1 else 1
+
+
+_NO_DEBUG = np.zeros((0, 2))
 
 
 @njit_inline

@@ -1,26 +1,57 @@
-"""gdx-ai's MatchVelocity: steer toward a target velocity. The behaviour and its loop over
-agents."""
+"""gdx-ai's MatchVelocity: steer toward a target velocity. The behaviour, its record and its
+per-agent function."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _kern as kern
-from ._checks import fast_points, finite
-from ._jit import prange, rows_kernel
+from ._checks import finite
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
+from .composite import AgentCols, RowPart, row_function
 from .debug import MatchDebug, write
 from .vec import FloatArray
 
-__all__ = ["MatchVelocity"]
+__all__ = ["MatchRecord", "MatchVelocity", "match_agent", "match_row"]
+
+
+class MatchRecord(NamedTuple):
+    """:class:`MatchVelocity`'s parameters for one call."""
+
+    target: FloatArray
+    """(1, 2) one velocity for every agent, or (N, 2) one per agent, px/s."""
+    target_step: int
+    """0 for one velocity, 1 for one per agent (the target's row is ``i * target_step``)."""
+    gain: float
+    """1/s."""
+    debug: FloatArray
+    """(N, 2) each agent's truncated target when debug output is asked, else (0, 2)."""
+
+
+@row_function
+def match_agent(i: int, a: AgentCols, p: MatchRecord) -> tuple[float, float]:
+    """Agent ``i``'s force toward its target velocity (truncated to its max speed)."""
+    t = i * p.target_step
+    dx, dy = kern.truncate(p.target[t, 0], p.target[t, 1], a.max_speed[i])
+    if p.debug.shape[0] > 0:
+        p.debug[i, 0] = dx
+        p.debug[i, 1] = dy
+    return kern.steer(dx, dy, a.vel[i, 0], a.vel[i, 1], p.gain, a.max_force[i])
+
+
+@row_function
+def match_row(i: int, a: AgentCols, p: MatchRecord, buf: FloatArray) -> tuple[float, float]:
+    """Agent ``i``'s velocity matching force in a composite."""
+    return match_agent(i, a, p)
 
 
 @dataclass
-class MatchVelocity:
+class MatchVelocity(RowPart):
     """gdx-ai's MatchVelocity: steer toward a target velocity (one for all or one per agent).
 
     The target is first truncated to the agent's max speed, then the force is ``(target -
@@ -35,40 +66,30 @@ class MatchVelocity:
             finite points of the right shape.
     """
 
+    ROW = match_row
+    ROW_RECORD = MatchRecord
+
     target_velocity: ArrayLike
     gain: float = DEFAULT_GAIN
 
     def __post_init__(self) -> None:
         self.gain = finite("MatchVelocity.gain", self.gain)
 
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) forces toward the target velocity."""
+    def bind(self, agents: AgentGroup, dt: float, debug: bool) -> MatchRecord:
+        """This call's record.
+
+        Raises:
+            TypeError, ValueError: for a target velocity that is not finite points of the
+                right shape.
+        """
         n = agents.n
-        target = fast_points("MatchVelocity.target_velocity", self.target_velocity, n)
-        desired = np.empty((n, 2))
-        out = np.empty((n, 2))
-        _match_rows(n)(
-            agents.vel, agents.max_speed, agents.max_force, target, self.gain, desired, out
-        )
-        if debug is not None:
-            write(MatchDebug(desired), debug)
-        return out
+        target = self.points("MatchVelocity.target_velocity", self.target_velocity, n)
+        rows = np.full((n, 2), np.nan) if debug else _NO_DEBUG
+        return MatchRecord(target, 0 if target.shape[0] == 1 else 1, self.gain, rows)
+
+    def report(self, agents: AgentGroup, record: MatchRecord, debug: Debug) -> None:
+        """Write :class:`~steering.debug.MatchDebug`."""
+        write(MatchDebug(record.debug), debug)
 
 
-@rows_kernel
-def _match_rows(
-    vel: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    target: FloatArray,
-    gain: float,
-    desired: FloatArray,
-    out: FloatArray,
-) -> None:
-    ts = 0 if target.shape[0] == 1 else 1
-    for i in prange(vel.shape[0]):
-        t = i * ts
-        dx, dy = kern.truncate(target[t, 0], target[t, 1], max_speed[i])
-        desired[i, 0] = dx
-        desired[i, 1] = dy
-        out[i, 0], out[i, 1] = kern.steer(dx, dy, vel[i, 0], vel[i, 1], gain, max_force[i])
+_NO_DEBUG = np.zeros((0, 2))

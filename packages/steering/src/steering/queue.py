@@ -1,9 +1,11 @@
-"""Reynolds' queueing: brake behind a slower neighbour close ahead instead of pushing into it."""
+"""Reynolds' queueing: brake behind a slower neighbour close ahead instead of pushing into it.
+The behaviour, its record and its per-agent function."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -11,24 +13,86 @@ from numpy.typing import NDArray
 from . import _kern as kern
 from ._checks import fov as check_fov
 from ._checks import non_negative
-from ._jit import prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
+from .composite import AgentCols, RowPart, row_function
 from .debug import QueueDebug, write
-from .grid import BRUTE_MAX, BUF_COLS, agent_at, near
+from .grid import BRUTE_MAX, near
 from .vec import EPSILON, FloatArray
 
-__all__ = ["Queue"]
+__all__ = ["Queue", "QueueRecord", "queue_agent", "queue_row"]
 
 IntArray = NDArray[np.int64]
 
-#: Agents per task of the compiled loop.
-CHUNK = 256
-_NO_INTS = np.zeros(1, dtype=np.int64)
+_NO_INTS = np.zeros(0, dtype=np.int64)
+
+
+class QueueRecord(NamedTuple):
+    """:class:`Queue`'s neighbour grid and parameters for one call."""
+
+    grid_ints: IntArray
+    """The neighbour grid (:class:`~steering.grid.Grid`) searched."""
+    grid_floats: FloatArray
+    """The grid's floats."""
+    distance: float
+    """How close a blocker is, px."""
+    cos_half: float
+    """The cosine of half the cone ahead."""
+    brake: float
+    """``brake * gain``, 1/s."""
+    ahead: IntArray
+    """(N,) the blocker each agent brakes for (-1: none) when debug output is asked, else
+    (0,)."""
+
+
+@row_function
+def queue_agent(i: int, a: AgentCols, p: QueueRecord, buf: FloatArray) -> tuple[float, float]:
+    """Agent ``i``'s queueing force (see :class:`Queue`): braking behind the nearest slower
+    neighbour ahead, zero when none; ``buf`` takes its neighbours (a row for every agent)."""
+    vx = a.vel[i, 0]
+    vy = a.vel[i, 1]
+    # Direction of travel: the velocity, else the heading, else +x.
+    speed = kern.hypot(vx, vy)
+    if speed > EPSILON:
+        ux = vx / speed
+        uy = vy / speed
+    else:
+        ux, uy, ok = kern.unit(a.heading[i, 0], a.heading[i, 1])
+        if not ok:
+            ux = 1.0
+            uy = 0.0
+    k = near(p.grid_ints, p.grid_floats, a.pos, i, p.distance, buf)
+    # The nearest blocker: in the cone (a neighbour on the very same spot counts, whatever
+    # the cone) and slower along the agent's direction.
+    best = -1
+    best_d = math.inf
+    for q in range(k):
+        dx = buf[q, 1]
+        dy = buf[q, 2]
+        d = buf[q, 3]
+        if not dx * ux + dy * uy >= d * p.cos_half:
+            continue
+        j = int(buf[q, 0])
+        if not a.vel[j, 0] * ux + a.vel[j, 1] * uy < speed:
+            continue
+        if d < best_d or (d == best_d and j < best):
+            best = j
+            best_d = d
+    if p.ahead.shape[0] > 0:
+        p.ahead[i] = best
+    if best >= 0:
+        return kern.truncate(-vx * p.brake, -vy * p.brake, a.max_force[i])
+    return 0.0, 0.0
+
+
+@row_function
+def queue_row(i: int, a: AgentCols, p: QueueRecord, buf: FloatArray) -> tuple[float, float]:
+    """Agent ``i``'s queueing force in a composite."""
+    return queue_agent(i, a, p, buf)
 
 
 @dataclass
-class Queue:
+class Queue(RowPart):
     """Wait in line: brake while a slower neighbour is close ahead (Reynolds' queueing at a
     doorway), so a crowd funnelling through a gap forms a queue instead of a crush.
 
@@ -66,6 +130,10 @@ class Queue:
         gain: 1/s, as for the other behaviours.
     """
 
+    ROW = queue_row
+    ROW_RECORD = QueueRecord
+    ORDERS = True
+
     distance: float = 40.0
     brake: float = 0.8
     fov: float = 90.0
@@ -77,91 +145,24 @@ class Queue:
         self.fov = check_fov("Queue.fov", self.fov, allow_zero=True)
         self.gain = non_negative("Queue.gain", self.gain)
 
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return (N, 2) braking forces for blocked agents, zero for the others.
+    def bind(self, agents: AgentGroup, dt: float, debug: bool) -> QueueRecord:
+        """This call's record: the neighbour grid is built (or found) here.
 
-        Debug keys: ``queue.braking`` (N,) True where the agent brakes, ``queue.ahead`` (N,)
-        the nearest neighbour blocking it (-1: none).
+        Debug output (:class:`~steering.debug.QueueDebug`): ``queue.braking`` (N,) True where
+        the agent brakes, ``queue.ahead`` (N,) the nearest neighbour blocking it (-1: none).
         """
         n = agents.n
         grid = agents.neighbour_grid(self.distance if n > BRUTE_MAX else 0.0)
-        ahead = np.empty(n, dtype=np.int64) if debug is not None else _NO_INTS
-        out = np.empty((n, 2))
-        _queue_rows(n)(
-            agents.pos,
-            agents.vel,
-            agents.heading,
-            agents.max_force,
+        return QueueRecord(
+            grid.ints,
+            grid.floats,
             self.distance,
             math.cos(math.radians(self.fov) / 2.0),
             self.brake * self.gain,
-            grid.ints,
-            grid.floats,
-            debug is not None,
-            ahead,
-            out,
+            np.full(n, -1, dtype=np.int64) if debug else _NO_INTS,
         )
-        if debug is not None:
-            write(QueueDebug(ahead >= 0, ahead.astype(np.intp)), debug)
-        return out
 
-
-@rows_kernel
-def _queue_rows(
-    pos: FloatArray,
-    vel: FloatArray,
-    heading: FloatArray,
-    max_force: FloatArray,
-    distance: float,
-    cos_half: float,
-    brake: float,
-    ints: IntArray,
-    floats: FloatArray,
-    debug: bool,
-    ahead: IntArray,
-    out: FloatArray,
-) -> None:
-    n = pos.shape[0]
-    for c in prange((n + CHUNK - 1) // CHUNK):
-        buf = np.empty((64, BUF_COLS))
-        for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-            i = agent_at(ints, floats, s)
-            vx = vel[i, 0]
-            vy = vel[i, 1]
-            # Direction of travel: the velocity, else the heading, else +x.
-            speed = kern.hypot(vx, vy)
-            if speed > EPSILON:
-                ux = vx / speed
-                uy = vy / speed
-            else:
-                ux, uy, ok = kern.unit(heading[i, 0], heading[i, 1])
-                if not ok:
-                    ux = 1.0
-                    uy = 0.0
-            k = near(ints, floats, pos, i, distance, buf)
-            if k > buf.shape[0]:  # more than the buffer holds: grow it, ask again
-                buf = np.empty((2 * k, BUF_COLS))
-                k = near(ints, floats, pos, i, distance, buf)
-            # The nearest blocker: in the cone (a neighbour on the very same spot counts,
-            # whatever the cone) and slower along the agent's direction.
-            best = -1
-            best_d = math.inf
-            for q in range(k):
-                dx = buf[q, 1]
-                dy = buf[q, 2]
-                d = buf[q, 3]
-                if not dx * ux + dy * uy >= d * cos_half:
-                    continue
-                j = int(buf[q, 0])
-                if not vel[j, 0] * ux + vel[j, 1] * uy < speed:
-                    continue
-                if d < best_d or (d == best_d and j < best):
-                    best = j
-                    best_d = d
-            if best >= 0:
-                out[i, 0], out[i, 1] = kern.truncate(-vx * brake, -vy * brake, max_force[i])
-            else:
-                out[i, 0] = 0.0
-                out[i, 1] = 0.0
-            if debug:
-                ahead[i] = best
+    def report(self, agents: AgentGroup, record: QueueRecord, debug: Debug) -> None:
+        """Write :class:`~steering.debug.QueueDebug`."""
+        ahead = record.ahead
+        write(QueueDebug(ahead >= 0, ahead.astype(np.intp)), debug)
