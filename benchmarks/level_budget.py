@@ -24,7 +24,13 @@ from typing import Any
 from game.level.schema import (
     MAX_AGENTS,
     MAX_FLOW_CELLS,
+    MAX_HIDE_WORK,
+    MAX_OBJECTS,
+    MAX_PATH_NODES,
     MAX_PATH_POINTS,
+    MAX_ROCK_OVERLAPS,
+    MAX_SPAWN_WALL_WORK,
+    MAX_SPAWN_WORK,
     MAX_WALL_POINTS,
     MAX_WORLD_PX,
 )
@@ -142,20 +148,180 @@ def fine_noise() -> dict[str, Any]:
     return _map(side, side, [_player(60, 60), _exit(side - 200, 200), flow])
 
 
+def _rock(oid: int, x: float, y: float, r: float, dynamic: bool) -> dict[str, Any]:
+    props = [_prop("dynamic", "bool", True)] if dynamic else []
+    return {
+        "id": oid,
+        "class": "obstacle",
+        "x": x - r,
+        "y": y - r,
+        "width": 2 * r,
+        "height": 2 * r,
+        "ellipse": True,
+        "name": "",
+        "properties": props,
+    }
+
+
+def _spawn(oid: int, cls: str, x: float, y: float, **props: Any) -> dict[str, Any]:
+    kinds = {bool: "bool", int: "int", float: "float", str: "string"}
+    return {
+        "id": oid,
+        "class": cls,
+        "x": x,
+        "y": y,
+        "point": True,
+        "name": "",
+        "properties": [_prop(k, kinds[type(v)], v) for k, v in props.items()],
+    }
+
+
+def pushable_pile(count: int = 9_998) -> dict[str, Any]:
+    """Issue 43: ``count`` pushable rocks on one spot (every pair overlaps)."""
+    side = 4000
+    rocks = [_rock(10 + k, 2000, 2000, 10, True) for k in range(count)]
+    return _map(side, side, [_player(60, 60), _exit(side - 200, 200), *rocks])
+
+
+def pushable_apart() -> dict[str, Any]:
+    """Every pushable rock the objects allow, apart but for a pile at the overlap limit."""
+    side = 4000
+    pile = _pile_size(MAX_ROCK_OVERLAPS)
+    rocks = [_rock(10 + k, 3000, 3000, 10, True) for k in range(pile)]
+    n = MAX_OBJECTS - 2 - pile
+    per_row = math.ceil(math.sqrt(n))
+    rocks += [
+        _rock(10 + pile + k, 300 + 25 * (k % per_row), 300 + 25 * (k // per_row), 10, True)
+        for k in range(n)
+    ]
+    return _map(side, side, [_player(60, 60), _exit(side - 200, 200), *rocks])
+
+
+def _pile_size(pairs: int) -> int:
+    """The most rocks on one spot whose overlapping pairs stay within ``pairs``."""
+    k = 1
+    while (k + 1) * k // 2 <= pairs:
+        k += 1
+    return k
+
+
+def point_spawn_pile(count: int = 9_998, separation: float = 24.0) -> dict[str, Any]:
+    """Issue 43: ``count`` one-NPC point spawns on one spot."""
+    side = 4000
+    spawns = [_spawn(10 + k, "npc", 2000, 2000, separation=separation) for k in range(count)]
+    return _map(side, side, [_player(60, 60), _exit(side - 200, 200), *spawns])
+
+
+def hiders_among_rocks(
+    rocks: int = 5_000, hiders: int = 4_999, enemies: int = 5_000
+) -> dict[str, Any]:
+    """Issue 43: hiders, the enemies they hide from and the rocks they hide behind."""
+    side = 10_000
+    per_row = math.ceil(math.sqrt(rocks))
+    step = (side - 2000) / per_row
+    objs = [
+        _rock(10 + k, 1000 + step * (k % per_row), 1000 + step * (k // per_row), 10, False)
+        for k in range(rocks)
+    ]
+    area = {
+        "id": 5,
+        "class": "npc",
+        "x": 1000,
+        "y": 1000,
+        "width": side - 2000,
+        "height": side - 2000,
+        "name": "",
+        "properties": [_prop("count", "int", hiders), _prop("role", "string", "hider")],
+    }
+    enemy = _spawn(6, "enemy", side / 2, side / 2, count=enemies)
+    return _map(side, side, [_player(60, 60), _exit(side - 200, 200), area, enemy, *objs])
+
+
+def walls_and_spawned_enemies(enemies: int = 9_999) -> dict[str, Any]:
+    """Issue 43: the most wall points and enemies from one point spawn among them."""
+    level = wall_points()
+    level["width"] = level["height"] = 6000 // TILE  # room for the crowd beside the walls
+    objects = level["layers"][0]["objects"]
+    objects.append(_spawn(5, "enemy", 2000, 2000, count=enemies))
+    return level
+
+
+def drifting_paths(count: int = 149, nodes: int = MAX_PATH_POINTS) -> dict[str, Any]:
+    """Issue 43: ``count`` drifting paths of ``nodes`` nodes each."""
+    side = 4000
+    paths = []
+    for k in range(count):
+        pts = [
+            {
+                "x": round(1500 * math.cos(2 * math.pi * i / nodes)),
+                "y": round(1500 * math.sin(2 * math.pi * i / nodes)),
+            }
+            for i in range(nodes)
+        ]
+        paths.append(
+            {
+                "id": 10 + k,
+                "class": "path",
+                "name": f"p{k}",
+                "x": side / 2,
+                "y": side / 2,
+                "polygon": pts,
+                "properties": [_prop("drift", "float", 20.0)],
+            }
+        )
+    return _map(side, side, [_player(60, 60), _exit(side - 200, 200), *paths])
+
+
+def ignored_key(count: int = 10_000_000) -> dict[str, Any]:
+    """Issue 43: a key the game ignores holding ``count`` empty objects."""
+    level = _map(4000, 4000, [_player(60, 60), _exit(3800, 200)])
+    level["notes"] = [{} for _ in range(count)]
+    return level
+
+
 KINDS = {
     "big map": big_map,
     "wall points": wall_points,
     "agents x path nodes": agents_on_a_long_path,
     "noise regions": many_noise_regions,
     "fine noise": fine_noise,
+    "pushable rocks": pushable_apart,
+    "one-agent spawns": lambda: point_spawn_pile(math.isqrt(MAX_SPAWN_WORK)),
+    "hiders x rocks": lambda: hiders_among_rocks(math.isqrt(MAX_HIDE_WORK // 100), 4_999, 99),
+    "walls x spawned": lambda: walls_and_spawned_enemies(MAX_SPAWN_WALL_WORK // 19_980),
+    "drifting paths": lambda: drifting_paths(MAX_PATH_NODES // MAX_PATH_POINTS),
 }
+
+#: Issue 43's table: levels the loader accepted before, far over the budget; each is refused
+#: now, in one line naming the limit (the value is a word of that line).
+OVER_BUDGET = {
+    "pushable pile": (pushable_pile, "overlap"),
+    "point spawn pile": (point_spawn_pile, "spawn"),
+    "hiders x rocks": (hiders_among_rocks, "hid"),
+    "walls x spawned": (walls_and_spawned_enemies, "wall"),
+    "drifting paths": (drifting_paths, "JSON objects"),
+    "ignored key": (ignored_key, "JSON"),
+}
+
+#: The editor opened headless: its model loads the level and the world it previews runs five
+#: frames (the window itself is the screenshot's drawing).
+EDITOR_MODEL = (
+    "import sys; from game.editor import EditModel; from game.world import World; "
+    "w = World(EditModel.open(sys.argv[1]).level); [w.step() for _ in range(5)]"
+)
 
 COMMANDS = {
     "check": ["-m", "game.level", "check"],
     "simulate 1 s": ["-m", "game", "simulate", "{level}", "--seconds", "1"],
     "autopilot 1 s": ["-m", "game", "simulate", "{level}", "--seconds", "1", "--autopilot"],
     "screenshot": ["-m", "game", "screenshot", "{level}", "--seconds", "0", "--out", "{png}"],
+    "editor model": ["-c", EDITOR_MODEL, "{level}"],
 }
+
+
+def compact(level: dict[str, Any]) -> str:
+    """A level as the smallest JSON text (the largest cases are near the file size limit)."""
+    return json.dumps(level, separators=(",", ":"))
 
 
 def _peak_mib(pid: int) -> float:
@@ -174,9 +340,10 @@ def _peak_mib(pid: int) -> float:
     return 0.0
 
 
-def run(args: list[str], timeout: float) -> tuple[float, float, str]:
+def run(args: list[str], timeout: float, max_mib: float = math.inf) -> tuple[float, float, str]:
     """Wall seconds, peak MiB and "ok" / "exit N" / "killed" of one command (its peak memory
-    read every 20 ms while it runs)."""
+    read every 20 ms while it runs; killed past ``timeout`` s or ``max_mib``, so that a level
+    far over the budget cannot take the machine down)."""
     env = {**os.environ, "ARCADE_HEADLESS": "1", "PYTHONPATH": str(ROOT)}
     t0 = time.perf_counter()
     proc = subprocess.Popen(
@@ -189,7 +356,7 @@ def run(args: list[str], timeout: float) -> tuple[float, float, str]:
         pid, status = os.waitpid(proc.pid, os.WNOHANG)
         if pid:
             break
-        if time.perf_counter() > deadline:
+        if time.perf_counter() > deadline or peak > max_mib:
             proc.kill()
             os.waitpid(proc.pid, 0)
             return time.perf_counter() - t0, peak, "killed"
@@ -211,7 +378,7 @@ def main() -> int:
             if args.only and kind not in args.only:
                 continue
             level = Path(tmp) / f"{kind.replace(' ', '_')}.tmj"
-            level.write_text(json.dumps(make()), encoding="utf-8")
+            level.write_text(compact(make()), encoding="utf-8")
             png = Path(tmp) / "shot.png"
             for name, template in COMMANDS.items():
                 argv = [a.format(level=level, png=png) for a in template]
