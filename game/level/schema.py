@@ -68,10 +68,10 @@ MAX_ROCK_OVERLAPS = 1_000
 #: Hiders weigh every rock against every rock for each distinct threat they hide from:
 #: ``min(hiders, enemies + 1) x rocks x rocks`` is at most this (a level with no hider pays
 #: nothing).
-MAX_HIDE_WORK = 50_000_000
+MAX_HIDE_WORK = 20_000_000
 #: Spawning checks every place it tries against every wall segment: ``agents placed by spawns
 #: x wall segments`` is at most this.
-MAX_SPAWN_WALL_WORK = 50_000_000
+MAX_SPAWN_WALL_WORK = 5_000_000
 #: Each spawn object places its agents apart from every agent placed before it:
 #: ``spawn objects (enemy and npc) x agents`` is at most this (1,000 one-agent spawns, or 100
 #: spawns of 10,000 agents in all).

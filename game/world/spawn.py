@@ -182,9 +182,10 @@ def _blocked_mask(
     centres, radii = rocks.centres, rocks.radii
     if rocks.walls.shape[0] and points.shape[0]:
         wall_reach = rocks.wall_half[None, :] + pad
-        for k in range(0, points.shape[0], 2048):  # bounded memory: (chunk, W) at a time
-            near = wall_distance(points[k : k + 2048], rocks.walls) < wall_reach
-            bad[k : k + 2048] |= near.any(axis=1)
+        step = max(16, (1 << 18) // rocks.walls.shape[0])  # (chunk, W) of 2 MiB at a time
+        for k in range(0, points.shape[0], step):
+            near = wall_distance(points[k : k + step], rocks.walls) < wall_reach
+            bad[k : k + step] |= near.any(axis=1)
     if centres.shape[0] and points.shape[0]:
         reach = float(radii.max()) + pad
         pairs = cKDTree(centres).sparse_distance_matrix(

@@ -131,3 +131,19 @@ def test_every_shipped_level_is_far_inside_the_new_limits() -> None:
         level = load_level(path)
         assert sum(len(p.points) for p in level.paths) < MAX_PATH_NODES // 10
         assert rock_overlaps(level.obstacles, MAX_ROCK_OVERLAPS)[1] is None
+
+
+def test_one_agent_point_spawns_on_one_spot_start_apart() -> None:
+    import numpy as np
+    from scipy.spatial import cKDTree
+
+    from game.world.spawn import build_roster
+
+    # Given 300 one-NPC point spawns on one spot (issue 43: 600 stacked 236 and overlapped)
+    level = loads_level(compact(point_spawn_pile(300)))
+    # When they are placed, Then no two agents overlap and none share a place
+    roster = build_roster(level, np.random.default_rng(0))
+    pairs = cKDTree(roster.pos).query_pairs(2 * roster.radius.max(), output_type="ndarray")
+    gap = np.hypot(*(roster.pos[pairs[:, 0]] - roster.pos[pairs[:, 1]]).T)
+    assert not (gap < roster.radius[pairs[:, 0]] + roster.radius[pairs[:, 1]] - 1e-6).any()
+    assert len(np.unique(roster.pos, axis=0)) == roster.n == 301
