@@ -180,6 +180,8 @@ def show(value: object) -> str:
             return "NaN"
         if math.isinf(value):
             return "Infinity" if value > 0 else "-Infinity"
+        if value.is_integer() and abs(value) < 1e16:
+            return f"{int(value)}.0"  # as written: a seed of 3.0 is not the integer 3
         return plain_number(value)
     if isinstance(value, int) and not isinstance(value, bool):
         big = _big_int(value)

@@ -164,7 +164,7 @@ def parse_object(
         return cls, NpcSpawn(x=quantize(cx), y=quantize(cy), area=rect, **values, **ident)
     image_value = values.pop("image")
     assert isinstance(image_value, str)
-    image = resolve_image(image_value, info.base_dir, where) if image_value else None
+    image = resolve_image(image_value, info.base_dir, where, info.images) if image_value else None
     if values["kind"] == "image" and image is None:
         raise where.error("an image flow region needs an image property", "image")
     return cls, FlowRegion(rect=rect, image=image, **values, **ident)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -111,12 +111,16 @@ class MapInfo:
         base_dir: Folder that relative file properties start from.
         width_px: World width.
         height_px: World height (flips Tiled's y-down coordinates).
+        images: The images of flow regions checked so far in this map, and their pixels: one
+            file named by many regions is decoded once, and all of them are counted against
+            :data:`~game.level.images.MAX_IMAGE_PIXELS`.
     """
 
     file: Path | None
     base_dir: Path
     width_px: float
     height_px: float
+    images: dict[Path, int] = field(default_factory=dict, compare=False)
 
 
 def read_raw(path: str | os.PathLike[str]) -> dict[str, Any]:

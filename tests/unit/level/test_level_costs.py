@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -147,3 +148,52 @@ def test_one_agent_point_spawns_on_one_spot_start_apart() -> None:
     gap = np.hypot(*(roster.pos[pairs[:, 0]] - roster.pos[pairs[:, 1]]).T)
     assert not (gap < roster.radius[pairs[:, 0]] + roster.radius[pairs[:, 1]] - 1e-6).any()
     assert len(np.unique(roster.pos, axis=0)) == roster.n == 301
+
+
+def _image_regions(tmp_path: Path, regions: int, images: int, side: int) -> Path:
+    from PIL import Image
+
+    from tests.helpers.level import prop, valid_map, write
+
+    for k in range(images):
+        Image.new("L", (side, side), 40 * k).save(tmp_path / f"i{k}.png")
+    flows = [
+        {
+            "id": 10 + j,
+            "name": "",
+            "class": "flow",
+            "x": 0,
+            "y": 0,
+            "width": 320,
+            "height": 320,
+            "properties": [
+                prop("kind", "string", "image"),
+                prop("image", "file", f"i{j % images}.png"),
+                prop("cell", "float", 64.0),
+            ],
+        }
+        for j in range(regions)
+    ]
+    return write(tmp_path, valid_map(flows))
+
+
+def test_image_regions_decode_each_image_once_and_all_images_are_limited(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import game.level.images as images
+
+    # Given image regions cycling images in a folder the level may take images from, the
+    # pixel limit at four of them (issue 43: 900 regions cycling 5 images of 4096 x 4096 px,
+    # a cache of 4, took 77.6 s to check)
+    monkeypatch.setattr(images, "IMAGE_ROOTS", (tmp_path,))
+    monkeypatch.setattr(images, "MAX_IMAGE_PIXELS", 4 * 32 * 32)
+    decoded: list[object] = []
+    real = images.decode_image
+    monkeypatch.setattr(images, "decode_image", lambda p: decoded.append(p) or real(p))
+    # When 900 regions cycle four images, Then each is decoded once by the check
+    assert len(load_level(_image_regions(tmp_path, 900, 4, 32)).flows) == 900
+    assert len(decoded) == 4
+    # When they cycle five, Then the level is refused naming the image limit
+    with pytest.raises(LevelError) as err:
+        load_level(_image_regions(tmp_path, 900, 5, 32))
+    assert "(image limit)" in str(err.value) and "5,120 pixels" in str(err.value)
