@@ -14,6 +14,7 @@ import argparse
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -36,6 +37,7 @@ from game.level.schema import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
+LEVELS_DIR = ROOT / "levels"
 TILE = 32
 
 
@@ -279,6 +281,38 @@ def ignored_key(count: int = 10_000_000) -> dict[str, Any]:
     return level
 
 
+def image_regions(
+    folder: Path, regions: int = 900, images: int = 5, side: int = 4096
+) -> dict[str, Any]:
+    """Issue 43: ``regions`` image flow regions cycling ``images`` images of ``side`` px a side,
+    written to ``folder`` (which must be under the game's levels/ or resources/)."""
+    from PIL import Image
+
+    ramp = bytes(range(256)) * (side // 256 + 1)
+    for k in range(images):
+        shade = Image.frombytes("L", (side, 1), ramp[k : k + side]).resize((side, side))
+        shade.save(folder / f"flow{k}.png")
+    side_px = 2048
+    flows = [
+        {
+            "id": 10 + j,
+            "class": "flow",
+            "x": 0,
+            "y": 0,
+            "width": side_px,
+            "height": side_px,
+            "name": "",
+            "properties": [
+                _prop("kind", "string", "image"),
+                _prop("image", "file", str(folder / f"flow{j % images}.png")),
+                _prop("cell", "float", 256.0),
+            ],
+        }
+        for j in range(regions)
+    ]
+    return _map(side_px, side_px, [_player(60, 60), _exit(side_px - 200, 200), *flows])
+
+
 KINDS = {
     "big map": big_map,
     "wall points": wall_points,
@@ -367,13 +401,39 @@ def run(args: list[str], timeout: float, max_mib: float = math.inf) -> tuple[flo
     return seconds, peak, "ok" if code == 0 else f"exit {code}"
 
 
+def _over_budget(tmp: Path, timeout: float) -> int:
+    """Issue 43's table: check and simulate each level, which the loader now refuses (exit 2);
+    the images of the image case go to a hidden folder under levels/, removed after."""
+    images = Path(tempfile.mkdtemp(prefix=".level_budget_", dir=LEVELS_DIR))
+    cases = {k: make for k, (make, _) in OVER_BUDGET.items()}
+    cases["image regions"] = lambda: image_regions(images)
+    try:
+        for kind, make in cases.items():
+            level = tmp / f"{kind.replace(' ', '_')}.tmj"
+            level.write_text(compact(make()), encoding="utf-8")
+            for name in ("check", "simulate 1 s"):
+                argv = [a.format(level=level, png=tmp / "s.png") for a in COMMANDS[name]]
+                if name == "check":
+                    argv.append(str(level))
+                seconds, mib, result = run(argv, timeout, 4096)
+                print(f"{kind:>22} {name:>14} {seconds:>8.1f} {mib:>9,.0f} {result}", flush=True)
+    finally:
+        shutil.rmtree(images, ignore_errors=True)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--only", nargs="+", choices=sorted(KINDS), default=None)
+    parser.add_argument(
+        "--over", action="store_true", help="issue 43's levels instead: each must be refused"
+    )
     args = parser.parse_args()
     print(f"{'level':>22} {'command':>14} {'seconds':>8} {'peak MiB':>9} result")
     with tempfile.TemporaryDirectory() as tmp:
+        if args.over:
+            return _over_budget(Path(tmp), args.timeout)
         for kind, make in KINDS.items():
             if args.only and kind not in args.only:
                 continue
