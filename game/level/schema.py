@@ -68,7 +68,7 @@ MAX_ROCK_OVERLAPS = 1_000
 #: Hiders weigh every rock against every rock for each distinct threat they hide from:
 #: ``min(hiders, enemies + 1) x rocks x rocks`` is at most this (a level with no hider pays
 #: nothing).
-MAX_HIDE_WORK = 20_000_000
+MAX_HIDE_WORK = 10_000_000
 #: Spawning checks every place it tries against every wall segment: ``agents placed by spawns
 #: x wall segments`` is at most this.
 MAX_SPAWN_WALL_WORK = 5_000_000
