@@ -1,7 +1,8 @@
 """The limits on what drives a level's running cost beyond plain counts: the products of counts
-(hiders' threats x rocks squared, spawned agents x wall segments), overlapping pushable rocks and
-the nodes of all paths. Each check refuses in one line that names the limit (docs/levels.md,
-"Limits"); counted, never timed, so a level is accepted or refused the same on any machine.
+(hiders' threats x rocks squared, spawn objects x agents, spawned agents x wall segments),
+overlapping pushable rocks and the nodes of all paths. Each check refuses in one line that names
+the limit (docs/levels.md, "Limits"); counted, never timed, so a level is accepted or refused
+the same on any machine.
 """
 
 from __future__ import annotations
