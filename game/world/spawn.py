@@ -214,8 +214,9 @@ def scatter(
     A jittered grid: the rectangle is cut into square cells at least ``2 * radius + gap`` wide,
     a random free cell is chosen for each agent and the agent is placed at a random spot inside
     it, so agents never overlap. Cells whose spot is on a rock, a wall or an agent in ``taken``
-    are skipped; when too few cells are free the cells shrink, and as a last resort agents are
-    placed anyway (overlapping: the physics pushes them apart).
+    are skipped; when too few cells are free the cells shrink and the area grows to the world;
+    when rocks and walls fill it, agents go apart from each other on them (the physics pushes
+    them off); only a world without room for them apart would overlap them.
 
     Args:
         rng: the seeded generator.
@@ -238,18 +239,17 @@ def scatter(
     # to the whole world: agents never start on top of each other while there is room.
     need = 2.0 * count * agent_cell(radius)
     w, h = world
-    for area in (rect, _grown(rect, need, world), Rect(0.0, 0.0, w, h)):
+    whole, bare = Rect(0.0, 0.0, w, h), Solids(np.zeros((0, 2)), np.zeros(0))
+    for area in (rect, _grown(rect, need, world), whole):
         pts = _grid_points(rng, area, count, radius, rocks, world, tree, reach)
         if pts is not None:
             return pts
-    # The world is full (of rocks): uniform points anywhere in the area, as a last resort.
+    # Rocks and walls fill the world: apart from each other, on them (issue 43: stacked).
+    pts = _grid_points(rng, whole, count, radius, bare, world, tree, reach)
+    if pts is not None:
+        return pts
     log.warning("spawn: no room for %d agents apart; they start overlapping", count)
-    return np.column_stack(
-        (
-            rng.uniform(rect.left, rect.right, count),
-            rng.uniform(rect.bottom, rect.top, count),
-        )
-    )
+    return np.column_stack((rng.uniform(0, w, count), rng.uniform(0, h, count)))
 
 
 def _grid_points(

@@ -197,3 +197,37 @@ def test_image_regions_decode_each_image_once_and_all_images_are_limited(
     with pytest.raises(LevelError) as err:
         load_level(_image_regions(tmp_path, 900, 5, 32))
     assert "(image limit)" in str(err.value) and "5,120 pixels" in str(err.value)
+
+
+def test_agents_start_apart_even_where_rocks_fill_the_world() -> None:
+    import numpy as np
+    from scipy.spatial import cKDTree
+
+    from game.world.spawn import build_roster
+
+    # Given a rock covering the whole world and an area spawn of 200 NPCs (issue 43: the last
+    # resort put agents at uniform random places, some on top of each other)
+    level = _map(
+        1600,
+        1600,
+        [
+            _player(60, 60),
+            _exit(1400, 200),
+            _rock(3, 800, 800, 1200, False),
+            {
+                "id": 4,
+                "class": "npc",
+                "x": 700,
+                "y": 700,
+                "width": 100,
+                "height": 100,
+                "name": "",
+                "properties": [{"name": "count", "type": "int", "value": 200}],
+            },
+        ],
+    )
+    roster = build_roster(loads_level(compact(level)), np.random.default_rng(0))
+    # Then they stand apart from each other (on the rock: the physics pushes them off)
+    pairs = cKDTree(roster.pos).query_pairs(2 * roster.radius.max(), output_type="ndarray")
+    gap = np.hypot(*(roster.pos[pairs[:, 0]] - roster.pos[pairs[:, 1]]).T)
+    assert not (gap < roster.radius[pairs[:, 0]] + roster.radius[pairs[:, 1]] - 1e-6).any()
