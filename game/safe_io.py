@@ -202,8 +202,9 @@ def check_output(
     """Make sure ``path`` can be written before a long run starts; return the real target.
 
     The folder must exist (nothing is created for a mistyped path) and accept a new file: a
-    probe file is made there and removed. ``suffixes`` (lower case, with the dot) restricts
-    the extension.
+    probe file named as the write's own temporary file will be (``.NAME.PID.XXXXXXXX.tmp``,
+    so a name too long for it fails here, not after the run) is made there and removed.
+    ``suffixes`` (lower case, with the dot) restricts the extension.
 
     Raises:
         OutputError: one line saying why not.
@@ -225,7 +226,9 @@ def check_output(
         what_is = "is not a folder" if folder.exists() else "does not exist"
         raise _fail(given, f"folder {folder} {what_is}", what)
     try:
-        fd, probe = tempfile.mkstemp(prefix=".probe-", suffix=".tmp", dir=folder)
+        fd, probe = tempfile.mkstemp(
+            prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=folder
+        )
     except OSError as exc:
         raise _fail(given, _reason(exc), what) from exc
     try:

@@ -180,6 +180,8 @@ def show(value: object) -> str:
             return "NaN"
         if math.isinf(value):
             return "Infinity" if value > 0 else "-Infinity"
+        if value.is_integer() and abs(value) < 1e16:
+            return f"{int(value)}.0"  # as written: a seed of 3.0 is not the integer 3
         return plain_number(value)
     if isinstance(value, int) and not isinstance(value, bool):
         big = _big_int(value)
@@ -359,9 +361,19 @@ def _text(text: str | bytes) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def _decode(text: str | bytes, *, first_only: bool) -> tuple[Any, list[JsonFileError]]:
+def _decode(
+    text: str | bytes, *, first_only: bool, max_containers: int | None = None
+) -> tuple[Any, list[JsonFileError]]:
     """Decode, then scan the tree where it may hold a refused value."""
     source = _text(text)
+    if max_containers is not None:
+        # Counted in the text, before a container is built: ten million "{}" cost seconds
+        # and most of a GiB to decode. Brackets inside strings count too (an upper bound).
+        found = source.count("{") + source.count("[")
+        if found > max_containers:
+            raise JsonFileError(
+                f"{found:,} JSON objects and arrays ('{{' and '['); at most {max_containers:,}"
+            )
     decoder = _Decoder()
     try:
         data = json.loads(source, parse_constant=decoder.constant, object_pairs_hook=decoder.object)
@@ -383,8 +395,10 @@ def _decode(text: str | bytes, *, first_only: bool) -> tuple[Any, list[JsonFileE
     return data, []
 
 
-def loads_strict(text: str | bytes) -> Any:
+def loads_strict(text: str | bytes, *, max_containers: int | None = None) -> Any:
     """Decode JSON text (or UTF-8 bytes), refusing what the policy refuses.
+
+    ``max_containers``: refuse text holding more ``{`` and ``[`` than this, before decoding.
 
     Returns:
         Plain ``dict``, ``list``, ``str``, ``int``, ``float``, ``bool`` and ``None``.
@@ -394,7 +408,7 @@ def loads_strict(text: str | bytes) -> Any:
             column), nesting too deep, a 5,000-digit integer, a non-finite number or a key
             given twice in one object (the last two located with :attr:`JsonFileError.at`).
     """
-    data, problems = _decode(text, first_only=True)
+    data, problems = _decode(text, first_only=True, max_containers=max_containers)
     if problems:
         problems[0].document = data
         raise problems[0]
@@ -415,7 +429,9 @@ def loads_with_problems(text: str | bytes) -> tuple[Any, list[JsonFileError]]:
     return _decode(text, first_only=False)
 
 
-def read_json_file(path: str | os.PathLike[str], *, max_bytes: int, what: str) -> Any:
+def read_json_file(
+    path: str | os.PathLike[str], *, max_bytes: int, what: str, max_containers: int | None = None
+) -> Any:
     """Read a JSON file under the strict policy.
 
     The file is checked before it is opened: a FIFO, socket or device is never opened (reading
@@ -425,6 +441,7 @@ def read_json_file(path: str | os.PathLike[str], *, max_bytes: int, what: str) -
         path: The file.
         max_bytes: The largest file read.
         what: What the file is, for messages (``"replay file"``).
+        max_containers: The most ``{`` and ``[`` the text may hold (see :func:`loads_strict`).
 
     Returns:
         The decoded JSON, as :func:`loads_strict` gives it.
@@ -450,7 +467,7 @@ def read_json_file(path: str | os.PathLike[str], *, max_bytes: int, what: str) -
     if len(raw) > max_bytes:  # it grew after the check
         raise JsonFileError(f"file is larger than {max_bytes:,} bytes", file=file)
     try:
-        return loads_strict(raw)
+        return loads_strict(raw, max_containers=max_containers)
     except JsonFileError as exc:
         raise exc.located(file) from exc
 

@@ -61,10 +61,26 @@ class _SubState(dict[str, FloatArray]):
             return default
 
 
+def _real(values: ArrayLike, name: str, want: str) -> None:
+    """Refuse text and complex numbers, which NumPy would turn into floats (``"3"`` read as 3,
+    a complex number's imaginary part dropped with only a warning)."""
+    try:
+        kind = np.asarray(values).dtype.kind if not isinstance(values, (str, bytes)) else "U"
+    except (TypeError, ValueError):  # ragged: the caller's conversion says so
+        return
+    if kind in "cUSO" and not (kind == "O" and _all_real(values)):
+        raise TypeError(f"{name}: expected {want}, got {values!r:.40}")
+
+
+def _all_real(values: Any) -> bool:
+    """Whether an object array holds real numbers only."""
+    flat = np.asarray(values, dtype=object).ravel()
+    return all(isinstance(v, (int, float, np.integer, np.floating)) for v in flat)
+
+
 def _points(values: ArrayLike, n: int | None, name: str) -> FloatArray:
     """``values`` as a finite (N, 2) copy; errors name the argument."""
-    if isinstance(values, (str, bytes)):
-        raise TypeError(f"{name}: expected (N, 2) numbers, got {values!r:.40}")
+    _real(values, name, "(N, 2) numbers")
     try:
         arr = np.array(values, dtype=np.float64)
     except (TypeError, ValueError):
@@ -144,8 +160,7 @@ def _wrapped(p: FloatArray, size: tuple[float, float]) -> FloatArray:
 def _column(
     values: ArrayLike, n: int, name: str, *, minimum: float = -math.inf, strict: bool = False
 ) -> FloatArray:
-    if isinstance(values, (str, bytes)):
-        raise TypeError(f"{name}: expected a number or {n} numbers, got {values!r:.40}")
+    _real(values, name, f"a number or {n} numbers")
     try:
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
