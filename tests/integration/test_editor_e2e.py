@@ -185,16 +185,16 @@ def test_a_failed_autosave_keeps_the_editor_open_until_asked_again(
     app: GameApp, level_file: Path, monkeypatch: pytest.MonkeyPatch, first: str
 ) -> None:
     # Given an unsaved edit and a disk that refuses every write
-    import game.level.saver as saver
+    import game.level.write as write
 
     view = open_view(app, level_file)
     node = view.model.level.paths[0].points[0]
     drag(app.window, on_screen(view, node), 0.0, 25.0)
 
-    def full(path: object, data: bytes, backup: object = None) -> None:
+    def full(path: object, data: bytes, **_: object) -> None:
         raise OutputError(f"cannot write {path}: No space left on device")
 
-    monkeypatch.setattr(saver, "atomic_write", full)
+    monkeypatch.setattr(write, "atomic_write", full)
     # When Esc is pressed, or the window is closed: the editor stays, with the edit, and
     # says why in one line (a close handler returning True stops the close)
     if first == "esc":
@@ -310,12 +310,12 @@ def test_the_play_test_keeps_the_editors_work_on_close_and_on_a_crash(
     assert isinstance(test_view, PlaytestView)
     # When the window is asked to close while the autosave cannot be written: the close is
     # refused (the editor's handler is listening during the play-test)
-    import game.level.saver as saver
+    import game.level.write as write
 
-    def full(path: object, data: bytes, backup: object = None) -> None:
+    def full(path: object, data: bytes, **_: object) -> None:
         raise OutputError(f"cannot write {path}: No space left on device")
 
-    monkeypatch.setattr(saver, "atomic_write", full)
+    monkeypatch.setattr(write, "atomic_write", full)
     app.window.dispatch_event("on_close")
     assert not app.window.closed and app.window.current_view is test_view
     monkeypatch.undo()
