@@ -354,3 +354,40 @@ def test_the_window_title_follows_the_view(
     # and on the title screen, the game alone
     app.show_title()
     assert titles[-1] == "Steering: deep water"
+
+
+@pytest.mark.parametrize("swap", ["fifo", "link to /dev/zero"])
+def test_ctrl_s_over_a_file_swapped_for_a_fifo_or_device_does_not_freeze(
+    app: GameApp, level_file: Path, swap: str
+) -> None:
+    # Given the editor with an edit, and the level file swapped while it runs (issue 43: a
+    # FIFO there froze the window; a symlink to /dev/zero was read whole)
+    import signal
+
+    view = open_view(app, level_file)
+    node = view.model.level.paths[0].points[0]
+    drag(app.window, on_screen(view, node), 0.0, 25.0)
+    level_file.unlink()
+    if swap == "fifo":
+        os.mkfifo(level_file)
+    else:
+        level_file.symlink_to("/dev/zero")
+
+    def hung(*_: object) -> None:
+        raise TimeoutError("Ctrl+S blocked")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(30)  # a blocking open of the FIFO is interrupted by this
+    try:
+        # When Ctrl+S is pressed
+        send(app.window, "on_key_press", arcade.key.S, arcade.key.MOD_CTRL)
+        frames(app.window, 2)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    # Then the edit went beside the file, which is left as it is, and the notice says why
+    assert not view.model.dirty
+    assert view.model.source == level_file.with_name("01_patrol.edited.tmj")
+    assert load_level(view.model.source).paths[0].points[0] != node
+    assert "not a regular file" in view.model.notice
+    assert level_file.is_symlink() or level_file.is_fifo()
