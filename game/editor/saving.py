@@ -78,8 +78,9 @@ class SavingEdits(EditCore):
         """Write the level to ``target`` from the map it was opened from; ``target`` becomes
         its file and the level clean."""
         base = self._base_map()
+        known = self._stamp.digest if self._stamp is not None else ""
         saved, written = save_level_and_map(
-            replace(self._level, source=self._source), target, base=base
+            replace(self._level, source=self._source), target, base=base, known_good=known
         )
         self._source = target
         self._stamp = stamp_file(target)

@@ -481,6 +481,7 @@ def save_level_and_map(
     *,
     backup: bool = True,
     base: dict[str, Any] | None = None,
+    known_good: str = "",
 ) -> tuple[Level, dict[str, Any]]:
     """Save ``level`` into a Tiled map file, atomically, keeping the old file as ``.bak``.
 
@@ -501,6 +502,9 @@ def save_level_and_map(
         base: The raw map to start from instead of reading ``level.source`` again (the
             editor keeps the map it opened, so a save never depends on the file on disk
             being readable or unchanged). It is not modified.
+        known_good: The sha256 of a file the game accepted (the editor's last read or
+            write): a file being replaced with those bytes becomes the ``.bak`` without being
+            parsed again.
 
     Returns:
         The level as saved (new objects have their ids and ``source`` is ``path``) and the
@@ -523,6 +527,6 @@ def save_level_and_map(
         raw = new_map(level)
     apply_level(raw, level, target)
     data, written, saved = checked_level_bytes(raw, target)
-    write_level_file(target, data, backup=backup)
+    write_level_file(target, data, backup=backup, known_good=known_good)
     logger.info("saved %s (%d objects)", target, sum(1 for _ in saved.objects()))
     return saved, written

@@ -8,6 +8,7 @@ loader would refuse, and never replaces a good ``.bak`` with a bad file.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from pathlib import Path
 from typing import Any
@@ -95,16 +96,19 @@ def checked_level_bytes(raw: dict[str, Any], target: Path) -> tuple[bytes, dict[
     return data, written, parse_level(written, target)
 
 
-def accepted_level(path: Path) -> bytes | None:
+def accepted_level(path: Path, known_good: str = "") -> bytes | None:
     """The bytes of the level file at ``path`` when the game accepts it (a regular file within
     the size limit that loads); None when there is nothing there or the game refuses it (then
-    the warning says why). Never raises."""
+    the warning says why). Bytes whose sha256 is ``known_good`` (a file the caller loaded or
+    wrote) are not parsed again. Never raises."""
     try:
         data = read_regular(path, max_bytes=MAX_FILE_BYTES, what="level file")
     except InputError as exc:
         if path.exists():
             logger.warning("%s", exc)
         return None
+    if known_good and hashlib.sha256(data).hexdigest() == known_good:
+        return data
     try:
         parse_level(decode_map(data, path), path)
     except LevelError as exc:
@@ -113,12 +117,16 @@ def accepted_level(path: Path) -> bytes | None:
     return data
 
 
-def write_level_file(target: Path, data: bytes, *, backup: bool = True) -> Path:
+def write_level_file(
+    target: Path, data: bytes, *, backup: bool = True, known_good: str = ""
+) -> Path:
     """Replace ``target`` with ``data`` atomically (through a symlink, to the file it names).
 
     With ``backup``, the file replaced is kept as ``NAME.tmj.bak`` beside the real file, but
     only when the game accepts it: a ``.bak`` is never replaced by a file the game refuses
     (too large, not a regular file, not a level), so the last good copy survives.
+    ``known_good``: the sha256 of a file the game accepted (the editor's last read or write),
+    which is kept without parsing it again.
 
     Returns:
         The file written.
@@ -128,7 +136,7 @@ def write_level_file(target: Path, data: bytes, *, backup: bool = True) -> Path:
     """
     try:
         real = real_target(target)
-        old = accepted_level(real) if backup else None
+        old = accepted_level(real, known_good) if backup else None
         if backup and old is None and real.exists():
             logger.warning(
                 "%s: the game refuses the file being replaced; its %s is left as it was",
