@@ -216,6 +216,10 @@ class SavingEdits(EditCore):
             self.notice = f"{target.name} is a folder, not an autosave; left as it is"
             logger.warning("%s is a folder, not an autosave; left as it is", target)
             return False
+        if not target.is_symlink() and not target.is_file():  # a FIFO, socket or device
+            self.notice = f"{target.name} is not a regular file, not an autosave; left as it is"
+            logger.warning("%s is not a regular file, not an autosave; left as it is", target)
+            return False
         try:
             target.unlink()
         except FileNotFoundError:

@@ -144,6 +144,12 @@ def write_level_file(
                 BACKUP_SUFFIX,
             )
         bak = real.with_name(real.name + BACKUP_SUFFIX) if old is not None else None
+        if bak is not None:
+            try:
+                real_target(bak)
+            except OutputError as exc:  # a FIFO or a folder named NAME.tmj.bak: left alone
+                logger.warning("%s; the old file is not kept", exc)
+                bak = old = None
         return atomic_write(real, data, backup=bak, backup_data=old)
     except OutputError as exc:
         raise LevelError(f"cannot save: {exc.reason}", file=target) from exc

@@ -178,3 +178,29 @@ def test_a_fifo_at_the_autosave_or_a_save_as_target_is_refused(
     assert str(fifo) in error or fifo.name in error
     assert "not a regular file" in error and dirty == "True"
     assert fifo.is_fifo()
+
+
+def test_a_fifo_at_the_bak_or_the_autosave_is_left_alone(level_file: Path) -> None:
+    # Given FIFOs where the .bak and the autosave go
+    bak = level_file.with_name("level.tmj.bak")
+    autosave = level_file.with_name("level.autosave.tmj")
+    os.mkfifo(bak)
+    os.mkfifo(autosave)
+    # When the level is edited, saved (no .bak is kept then) and its autosave discarded
+    out = _python(
+        f"""
+        from game.editor import EditModel
+        from game.level import load_level
+        model = EditModel.open({str(level_file)!r})
+        assert model.set_path_radius(model.level.paths[0].name, 31.0)
+        model.save()
+        print(load_level(model.source).paths[0].radius, model.dirty)
+        print(model.discard_autosave(), model.notice)
+        """,
+        level_file.parent,
+    )
+    saved, discarded = out.splitlines()
+    # Then the save went through, nothing blocked, and both FIFOs are still there
+    assert saved == "31.0 False"
+    assert discarded.startswith("False ") and "not a regular file" in discarded
+    assert bak.is_fifo() and autosave.is_fifo()
