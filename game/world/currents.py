@@ -178,7 +178,7 @@ class Currents:
                 c.noise.update_rows(t, frame % parts, parts)
         table = self._table
         if table is not None and table.noise:
-            table.refresh()
+            table.refresh(frame % parts, parts)
 
     def remember(
         self,
@@ -265,14 +265,14 @@ class _RegionTable:
             :attr:`cells`, its rows and its columns (whole numbers, exact as floats; one
             array of numbers keeps the kernel's call as cheap as it was).
         cells: (C, 2) every field's vectors, one after another (row-major, as each field's).
-        noise: (region, first cell, cells) of the changing noise regions, whose vectors
-            :meth:`refresh` copies in again after they are rewritten.
+        noise: (region, first cell, rows, columns) of the changing noise regions, whose
+            vectors :meth:`refresh` copies in again after they are rewritten.
     """
 
     items: tuple[Current, ...]
     numbers: FloatArray
     cells: FloatArray
-    noise: tuple[tuple[int, int, int], ...]
+    noise: tuple[tuple[int, int, int, int], ...]
 
     @classmethod
     def build(cls, items: list[Current]) -> _RegionTable:
@@ -290,7 +290,7 @@ class _RegionTable:
                 c.region.strength, start, rows, cols,
             )  # fmt: skip
             if c.noise is not None:
-                noise.append((k, start, rows * cols))
+                noise.append((k, start, rows, cols))
             start += rows * cols
         cells = np.empty((start, 2))
         for k, c in enumerate(items):
@@ -298,11 +298,13 @@ class _RegionTable:
             cells[first : first + rows * cols] = c.field.vectors.reshape(rows * cols, 2)
         return cls(tuple(items), numbers, cells, tuple(noise))
 
-    def refresh(self) -> None:
-        """Copy the changing noise fields' vectors in again (after :meth:`Currents.update`)."""
+    def refresh(self, part: int, parts: int) -> None:
+        """Copy in again the rows ``part, part + parts, ...`` of the changing noise fields,
+        the rows :meth:`Currents.update` just rewrote (every other row is as it was)."""
         cells = self.cells
-        for k, first, count in self.noise:
-            cells[first : first + count] = self.items[k].field.vectors.reshape(count, 2)
+        for k, first, rows, cols in self.noise:
+            mine = cells[first : first + rows * cols].reshape(rows, cols, 2)
+            mine[part::parts] = self.items[k].field.vectors[part::parts]
 
 
 @njit
