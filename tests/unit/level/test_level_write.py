@@ -104,3 +104,28 @@ def test_the_bak_is_never_replaced_by_a_file_the_game_refuses(
     # Then the new file is saved and the .bak is still the last good file
     assert load_level(path).title == "Second"
     assert bak.read_bytes() == good
+
+
+def test_the_editor_keeps_its_edits_the_autosave_and_the_file_when_a_save_is_refused(
+    tmp_path: Path, small_limit: int
+) -> None:
+    from game.editor import EditModel
+
+    # Given the editor on an accepted level, an edit and its autosave
+    path = _level_with_junk(tmp_path, 60_000)
+    model = EditModel.open(path)
+    assert model.set_path_radius(model.level.paths[0].name, 31.0)
+    autosave = model.autosave()
+    assert autosave is not None
+    kept = autosave.read_bytes()
+    old = path.read_bytes()
+    # When the level no longer fits (the limit shrinks under it) and Ctrl+S is pressed
+    write.MAX_FILE_BYTES = 150_000  # monkeypatched: restored after the test
+    with pytest.raises(LevelError) as err:
+        model.save()
+    # Then one line names the file and the limit, and nothing is lost
+    assert "\n" not in str(err.value) and str(path) in str(err.value)
+    assert "150,000" in str(err.value)
+    assert model.dirty and model.level.paths[0].radius == 31.0
+    assert path.read_bytes() == old and autosave.read_bytes() == kept
+    assert not path.with_name("level.tmj.bak").exists()
