@@ -88,11 +88,9 @@ def read_level_file(path: str | os.PathLike[str]) -> tuple[Level, dict[str, Any]
     """
     file = Path(path)
     try:
-        info = file.stat()  # before reading: a change while reading shows at the save
-    except FileNotFoundError:
-        info = None  # read_regular says so in the loader's words
+        info: os.stat_result | None = file.stat()  # before reading: a later change shows
     except (OSError, RuntimeError):
-        info = None
+        info = None  # read_regular says why in the loader's words
     try:
         data = read_regular(file, max_bytes=MAX_FILE_BYTES, what="level file")
     except InputError as exc:
