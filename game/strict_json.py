@@ -7,16 +7,14 @@ the first bad value, that each file's reader turns into its own one-line error.
 from __future__ import annotations
 
 import difflib
-import errno
 import json
 import math
 import os
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from game.safe_io import atomic_write, one_line
+from game.safe_io import InputError, atomic_write, one_line, read_regular
 
 __all__ = [
     "JsonFileError",
@@ -434,8 +432,9 @@ def read_json_file(
 ) -> Any:
     """Read a JSON file under the strict policy.
 
-    The file is checked before it is opened: a FIFO, socket or device is never opened (reading
-    a FIFO blocks), and a file larger than ``max_bytes`` is never read.
+    The file is checked before it is read (:func:`game.safe_io.read_regular`): a FIFO, socket
+    or device is never read (reading a FIFO blocks), and a file larger than ``max_bytes`` is
+    never read.
 
     Args:
         path: The file.
@@ -451,21 +450,9 @@ def read_json_file(
     """
     file = Path(path)
     try:
-        info = file.stat()
-        if stat.S_ISDIR(info.st_mode):
-            raise JsonFileError(f"is a directory, not a {what}", file=file)
-        if not stat.S_ISREG(info.st_mode):
-            raise JsonFileError("not a regular file (a FIFO, socket or device)", file=file)
-        if info.st_size > max_bytes:
-            raise JsonFileError(f"file is {info.st_size:,} bytes; at most {max_bytes:,}", file=file)
-        with file.open("rb") as handle:
-            raw = handle.read(max_bytes + 1)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:  # strerror: "Too many levels of symbolic links"
-            raise JsonFileError("cannot read: symbolic link loop", file=file) from exc
-        raise JsonFileError(f"cannot read: {exc.strerror or exc}", file=file) from exc
-    if len(raw) > max_bytes:  # it grew after the check
-        raise JsonFileError(f"file is larger than {max_bytes:,} bytes", file=file)
+        raw = read_regular(file, max_bytes=max_bytes, what=what)
+    except InputError as exc:
+        raise JsonFileError(exc.reason, file=file) from exc
     try:
         return loads_strict(raw, max_containers=max_containers)
     except JsonFileError as exc:
@@ -476,16 +463,30 @@ def read_json_file(
 
 
 def dumps_strict(
-    data: Any, *, indent: int | None = 2, end: str = "\n", ensure_ascii: bool = True
+    data: Any,
+    *,
+    indent: int | None = 2,
+    end: str = "\n",
+    ensure_ascii: bool = True,
+    compact: bool = False,
 ) -> str:
     """JSON text for ``data``, ending with ``end`` (a newline, as text files should);
-    ``ensure_ascii=False`` writes non-ASCII text as it is (Tiled does).
+    ``ensure_ascii=False`` writes non-ASCII text as it is (Tiled does); ``compact`` writes no
+    space after ``,`` and ``:`` (with ``indent=None``: the smallest text).
 
     Raises:
         JsonFileError: for a non-finite number (located), or a value JSON cannot hold.
     """
     try:
-        return json.dumps(data, indent=indent, allow_nan=False, ensure_ascii=ensure_ascii) + end
+        separators = (",", ":") if compact else None
+        text = json.dumps(
+            data,
+            indent=indent,
+            allow_nan=False,
+            ensure_ascii=ensure_ascii,
+            separators=separators,
+        )
+        return text + end
     except ValueError as exc:
         if "Out of range float" not in str(exc):
             raise JsonFileError(f"cannot write as JSON: {one_line(str(exc))}") from exc

@@ -146,7 +146,7 @@ def read_raw(path: str | os.PathLike[str]) -> dict[str, Any]:
     return _as_map(data, file)
 
 
-def decode_map(text: str, file: Path | None) -> dict[str, Any]:
+def decode_map(text: str | bytes, file: Path | None) -> dict[str, Any]:
     """Decode a level's JSON text (see :func:`read_raw`); ``file`` is named in errors."""
     try:
         data = loads_strict(text, max_containers=MAX_JSON_CONTAINERS)
