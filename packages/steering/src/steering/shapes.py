@@ -17,10 +17,10 @@ import tempfile
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from ._jit import compile_kernel
 from .vec import FloatArray
 
 __all__ = [
@@ -394,18 +394,16 @@ def _prune(folder: Path) -> None:
     keep = f"{_PREFIX}{_engine_digest()[:10]}_"
     for path in [*folder.glob(f"{_PREFIX}*"), *folder.glob(f"__pycache__/{_PREFIX}*")]:
         if not path.name.startswith(keep):
-            path.unlink(missing_ok=True)
+            try:
+                path.unlink(missing_ok=True)
+            except OSError:  # a read-only folder, warmed before it became so
+                return
 
 
 def cache_folder() -> Path | None:
     """Where generated composites are written: ``__pycache__/composites`` beside the engine,
     else under ``NUMBA_CACHE_DIR`` or the user's cache folder; None when none is writable."""
-    candidates = [Path(__file__).resolve().parent / "__pycache__" / "composites"]
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        candidates.append(Path(os.environ["NUMBA_CACHE_DIR"]) / "steering-composites")
-    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    candidates.append(Path(xdg) / "reynolds-steering" / "composites")
-    for folder in candidates:
+    for folder in _candidates():
         try:
             folder.mkdir(parents=True, exist_ok=True)
             probe = folder / f".probe-{os.getpid()}"
@@ -417,6 +415,21 @@ def cache_folder() -> Path | None:
     return None
 
 
+def _candidates() -> list[Path]:
+    candidates = [Path(__file__).resolve().parent / "__pycache__" / "composites"]
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        candidates.append(Path(os.environ["NUMBA_CACHE_DIR"]) / "steering-composites")
+    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    candidates.append(Path(xdg) / "reynolds-steering" / "composites")
+    return candidates
+
+
+def _warmed_folder(name: str) -> Path | None:
+    """A read-only folder that holds composite ``name`` already (warmed before it became
+    read-only), whose numba caches :class:`~steering._jit.EngineCache` can read."""
+    return next((f for f in _candidates() if (f / f"{name}.py").is_file()), None)
+
+
 def compiled(shape: Shape) -> Kernel:
     """The loops of ``shape`` (serial and parallel, with and without the move): generated,
     written to the cache folder and compiled with numba's on-disk cache (compiled uncached
@@ -426,7 +439,7 @@ def compiled(shape: Shape) -> Kernel:
         return kernel
     text = source_of(shape)
     name = module_name(shape)
-    folder = cache_folder()
+    folder = cache_folder() or _warmed_folder(name)
     cache = folder is not None
     namespace: dict[str, Any]
     if folder is not None:
@@ -459,13 +472,14 @@ def compiled(shape: Shape) -> Kernel:
         "_nrt": False,
     }
     # The chunk is compiled as its own function (not inlined into the parallel loop).
-    namespace["chunk"] = numba.njit(**options)(namespace["chunk"])
+    namespace["chunk"] = compile_kernel(namespace["chunk"], options)
+    parallel = {"parallel": True, **options}
     kernel = Kernel(
         _searches(shape),
-        numba.njit(**options)(namespace["run"]),
-        numba.njit(parallel=True, **options)(namespace["run_parallel"]),
-        numba.njit(**options)(namespace["run_moving"]),
-        numba.njit(parallel=True, **options)(namespace["run_moving_parallel"]),
+        compile_kernel(namespace["run"], options),
+        compile_kernel(namespace["run_parallel"], parallel),
+        compile_kernel(namespace["run_moving"], options),
+        compile_kernel(namespace["run_moving_parallel"], parallel),
     )
     _KERNELS[shape] = kernel
     return kernel
