@@ -54,7 +54,7 @@ class AgentCols(NamedTuple):
     max_speed: FloatArray
     """(N,) speed limits, px/s."""
     max_force: FloatArray
-    """(N,) steering limits, px/s^2."""
+    """(N,) limits on the steering force, px/s^2 x mass."""
     radius: FloatArray
     """(N,) bounding radii, px."""
     mass: FloatArray
