@@ -197,16 +197,19 @@ _NO_TURNS = np.zeros((0, 2))
 class AgentGroup:
     """Position, velocity and limits of N agents as structure-of-arrays.
 
-    Units: px, px/s, px/s^2. Behaviours read a group and return an (N, 2) steering
-    acceleration (px/s^2, never longer than ``max_force``); multiply by ``mass`` to get a
-    physics force. Per-agent behaviour memory (path progress, wander angle, chosen avoidance
-    side) lives in :attr:`state` columns, so shared data such as a path never holds it.
+    Units: px, px/s, s. Behaviours read a group and return an (N, 2) steering force, in
+    px/s^2 x mass and never longer than ``max_force``; :func:`integrate` (and pymunk, through
+    :mod:`steering.pymunk`) divides it by ``mass``, so with the default mass of 1 it is the
+    acceleration itself, and an agent of mass 3 turns three times slower. Per-agent behaviour
+    memory (path progress, wander angle, chosen avoidance side) lives in :attr:`state` columns,
+    so shared data such as a path never holds it.
 
     Attributes:
         pos: (N, 2) positions.
         vel: (N, 2) velocities.
         max_speed: (N,) speed limits.
-        max_force: (N,) steering acceleration limits.
+        max_force: (N,) limits on the length of the steering force (px/s^2 x mass): an agent
+            accelerates by at most ``max_force / mass``.
         radius: (N,) bounding radii.
         mass: (N,) masses.
         heading: (N, 2) unit facing; follows the velocity, keeps the last one when stopped
@@ -635,11 +638,12 @@ def integrate(
     """Semi-implicit Euler step in place: velocity += force / mass * dt (limited to max speed),
     then move.
 
-    This is the seeds' ``update()``: ``acceleration = force / mass``. With the default mass of 1
-    a behaviour's output is the acceleration itself. ``agents.pos``, ``agents.vel`` and
-    ``agents.heading`` stay the same array objects, so views of them (a sub-range such as the
-    world's crowd) see the step. A row of ``force`` that is not finite stops that agent rather
-    than poisoning it. The heading then turns once: toward an orientation behaviour's
+    This is the seeds' ``update()``: ``acceleration = force / mass``. With the default mass of 1 a
+    behaviour's output is the acceleration itself; pymunk does the same with a body's force
+    (:class:`steering.pymunk.BodyBridge`), but does not limit the speed. ``agents.pos``,
+    ``agents.vel`` and ``agents.heading`` stay the same array objects, so views of them (a sub-range
+    such as the world's crowd) see the step. A row of ``force`` that is not finite stops that agent
+    rather than poisoning it. The heading then turns once: toward an orientation behaviour's
     request where one is pending (:class:`~steering.Face`,
     :class:`~steering.LookWhereYouAreGoing`, :meth:`AgentGroup.request_turn`), else, with
     ``face_velocity``, toward the velocity (:meth:`AgentGroup.update_heading`), each limited
