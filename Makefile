@@ -4,14 +4,14 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install warm play test test-nojit check lint bench demo clean
+.PHONY: install warm play test test-nojit check lint bench demo docs clean
 
 ENGINE := packages/steering
 
 $(STAMP): pyproject.toml $(ENGINE)/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ./$(ENGINE) -e '.[test,bench]'
+	$(BIN)/python -m pip install --quiet -e ./$(ENGINE) -e '.[test,bench,docs]'
 	$(BIN)/python -m steering.warmup
 	$(BIN)/python -m game.world.warmup
 	$(BIN)/python -m game.render.warmup
@@ -48,6 +48,10 @@ test-nojit: $(STAMP)
 # (under a minute), on two processes (pytest-xdist; the numba caches are warm by then).
 check: lint
 	$(BIN)/python -m pytest -q -n 2 tests/unit -m "not slow and not window"
+
+# The engine's docs site (mkdocs.yml) into build/docs-site/, every warning an error.
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict
 
 bench: $(STAMP)
 	$(BIN)/python -m game bench

@@ -49,7 +49,7 @@ class Flock(arcade.Window):
         self.seek.target = (x, y)
 
     def on_fixed_update(self, delta_time: float) -> None:
-        st.step(self.agents, self.steer, DT)
+        st.step(self.agents, self.steer, DT)  # forces / mass move the agents; the sprites follow
 
     def on_update(self, delta_time: float) -> None:
         if self.frames_left is not None:

@@ -29,7 +29,7 @@ def main(seconds: float = 10.0, n: int = 40) -> dict[str, float]:
         ]
     )
     for _ in range(round(seconds / DT)):
-        st.step(agents, steer, DT)  # the forces and the integration, one compiled call
+        st.step(agents, steer, DT)  # forces, divided by mass (1 here) and integrated: one call
     # How far each agent ended from the loop's center line, and from its nearest neighbour.
     off_path = np.abs(np.hypot(*(agents.pos - 300).T) - 200)
     gaps = np.hypot(*(agents.pos[:, None] - agents.pos[None]).transpose(2, 0, 1))

@@ -1,6 +1,8 @@
 """Every file the game writes goes through here: checked before a long run, written atomically
 (a temporary file beside the target, flushed, fsynced, then ``os.replace``), written through a
-symlink to its target, and never over a directory, a FIFO or a device.
+symlink to its target, and never over a directory, a FIFO or a device. The files it reads whole
+go through :func:`read_regular`: regular files of bounded size only, so that a FIFO, a device
+or a symlink to one never blocks or fills memory.
 
 A failure raises :class:`OutputError` whose message is one line naming the file; the old file
 is untouched and no temporary file is left behind.
@@ -20,6 +22,7 @@ import os
 import re
 import signal
 import stat
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable
@@ -27,6 +30,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 __all__ = [
+    "InputError",
     "OutputError",
     "Terminated",
     "atomic_write",
@@ -36,6 +40,7 @@ __all__ = [
     "fsync_dir",
     "one_line",
     "raise_if_terminated",
+    "read_regular",
     "real_target",
     "set_aside",
     "unique_sibling",
@@ -145,6 +150,92 @@ class OutputError(OSError):
         return str(self.args[0])
 
 
+class InputError(OSError):
+    """A file the game should read is not a regular file of bounded size, or cannot be read;
+    the message is one line naming the file.
+
+    Attributes:
+        reason: why, without the file's name.
+    """
+
+    def __init__(self, file: Path, reason: str) -> None:
+        super().__init__(one_line(f"{file}: {reason}"))
+        self.file = file
+        self.reason = one_line(reason)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def _regular_problem(info: os.stat_result, max_bytes: int, what: str) -> str:
+    """Why a file with ``info`` is not read: "" when it is a regular file within bounds."""
+    if stat.S_ISDIR(info.st_mode):
+        return f"is a directory, not a {what}"
+    if not stat.S_ISREG(info.st_mode):
+        return "not a regular file (a FIFO, socket or device)"
+    if info.st_size > max_bytes:
+        return f"file is {info.st_size:,} bytes; at most {max_bytes:,}"
+    return ""
+
+
+def read_regular(path: str | os.PathLike[str], *, max_bytes: int, what: str = "file") -> bytes:
+    """The bytes of ``path`` when it is a regular file (after symlinks) of at most
+    ``max_bytes``; anything else is refused before a byte is read.
+
+    The name is looked at (``stat``), then opened without blocking and looked at again through
+    the open handle, so a FIFO, socket or device (``/dev/zero``, a symlink to it, a FIFO put in
+    the file's place between the two looks) is never read: opening a FIFO for reading blocks
+    until a writer comes, and a device can be endless. A file that grows past ``max_bytes``
+    while it is read is refused too.
+
+    Args:
+        path: The file.
+        max_bytes: The largest file read.
+        what: What the file is, for messages (``"level file"``).
+
+    Raises:
+        InputError: one line naming the file and why.
+    """
+    file = Path(path)
+    try:
+        problem = _regular_problem(os.stat(file), max_bytes, what)
+        if problem:
+            raise InputError(file, problem)
+        flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
+        fd = os.open(file, flags | getattr(os, "O_CLOEXEC", 0))
+        try:
+            problem = _regular_problem(os.fstat(fd), max_bytes, what)
+            if problem:  # swapped for something else after the first look
+                raise InputError(file, problem)
+            data = _read_fd(fd, max_bytes + 1)
+        finally:
+            os.close(fd)
+    except InputError:
+        raise
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # strerror: "Too many levels of symbolic links"
+            raise InputError(file, "cannot read: symbolic link loop") from exc
+        raise InputError(file, f"cannot read: {exc.strerror or exc}") from exc
+    except RuntimeError as exc:  # pathlib's own "symlink loop" on some Pythons
+        raise InputError(file, f"cannot read: {exc}") from exc
+    if len(data) > max_bytes:  # it grew after the check
+        raise InputError(file, f"file is larger than {max_bytes:,} bytes")
+    return data
+
+
+def _read_fd(fd: int, limit: int) -> bytes:
+    """Up to ``limit`` bytes from ``fd`` (fewer at the end of the file)."""
+    chunks: list[bytes] = []
+    left = limit
+    while left > 0:
+        chunk = os.read(fd, min(left, 1 << 24))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
 def one_line(text: str) -> str:
     """``text`` with line breaks and other control characters escaped (``\\r``, ``\\x1b``),
     so that a file name a user typed cannot break a one-line message."""
@@ -202,8 +293,9 @@ def check_output(
     """Make sure ``path`` can be written before a long run starts; return the real target.
 
     The folder must exist (nothing is created for a mistyped path) and accept a new file: a
-    probe file is made there and removed. ``suffixes`` (lower case, with the dot) restricts
-    the extension.
+    probe file named as the write's own temporary file will be (``.NAME.PID.XXXXXXXX.tmp``,
+    so a name too long for it fails here, not after the run) is made there and removed.
+    ``suffixes`` (lower case, with the dot) restricts the extension.
 
     Raises:
         OutputError: one line saying why not.
@@ -225,7 +317,9 @@ def check_output(
         what_is = "is not a folder" if folder.exists() else "does not exist"
         raise _fail(given, f"folder {folder} {what_is}", what)
     try:
-        fd, probe = tempfile.mkstemp(prefix=".probe-", suffix=".tmp", dir=folder)
+        fd, probe = tempfile.mkstemp(
+            prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=folder
+        )
     except OSError as exc:
         raise _fail(given, _reason(exc), what) from exc
     try:
@@ -260,6 +354,7 @@ def atomic_write(
     *,
     mode: int | None = None,
     backup: Path | None = None,
+    backup_data: bytes | None = None,
 ) -> Path:
     """Replace the file at ``path`` with ``data`` (bytes, or a function writing to a binary
     handle) atomically, through symlinks; returns the file written.
@@ -269,6 +364,8 @@ def atomic_write(
         data: the new content, or a writer called with the open temporary file.
         mode: permission bits (default: the old file's, else 0o644).
         backup: also keep the old content here (written atomically too) before replacing.
+        backup_data: the old content as the caller read (and checked) it, kept in ``backup``
+            instead of reading the file again; None: read it here (a regular file of any size).
 
     The temporary file is ``.NAME.PID.RANDOM.tmp`` beside the target; one left by a writer
     that was killed is removed by the next write to the same target (see the module's
@@ -290,8 +387,12 @@ def atomic_write(
             mode if mode is not None else (stat.S_IMODE(target.stat().st_mode) if exists else 0o644)
         )
         tmp = _write_temp(folder, target.name, data, bits, temps)
-        if backup is not None and exists:
-            old = target.read_bytes()
+        if backup is not None and (exists or backup_data is not None):
+            old = (
+                backup_data
+                if backup_data is not None
+                else read_regular(target, max_bytes=sys.maxsize, what="file")
+            )
             bak_target = real_target(backup)
             bak_tmp = _write_temp(bak_target.parent, bak_target.name, old, bits, temps)
             os.replace(bak_tmp, bak_target)
@@ -300,6 +401,8 @@ def atomic_write(
         temps.remove(tmp)
     except OutputError:
         raise
+    except InputError as exc:
+        raise _fail(path, f"cannot keep the old file: {exc.reason}") from exc
     except OSError as exc:
         raise _fail(path, _reason(exc)) from exc
     finally:

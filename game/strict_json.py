@@ -7,16 +7,14 @@ the first bad value, that each file's reader turns into its own one-line error.
 from __future__ import annotations
 
 import difflib
-import errno
 import json
 import math
 import os
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from game.safe_io import atomic_write, one_line
+from game.safe_io import InputError, atomic_write, one_line, read_regular
 
 __all__ = [
     "JsonFileError",
@@ -180,6 +178,8 @@ def show(value: object) -> str:
             return "NaN"
         if math.isinf(value):
             return "Infinity" if value > 0 else "-Infinity"
+        if value.is_integer() and abs(value) < 1e16:
+            return f"{int(value)}.0"  # as written: a seed of 3.0 is not the integer 3
         return plain_number(value)
     if isinstance(value, int) and not isinstance(value, bool):
         big = _big_int(value)
@@ -359,9 +359,19 @@ def _text(text: str | bytes) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def _decode(text: str | bytes, *, first_only: bool) -> tuple[Any, list[JsonFileError]]:
+def _decode(
+    text: str | bytes, *, first_only: bool, max_containers: int | None = None
+) -> tuple[Any, list[JsonFileError]]:
     """Decode, then scan the tree where it may hold a refused value."""
     source = _text(text)
+    if max_containers is not None:
+        # Counted in the text, before a container is built: ten million "{}" cost seconds
+        # and most of a GiB to decode. Brackets inside strings count too (an upper bound).
+        found = source.count("{") + source.count("[")
+        if found > max_containers:
+            raise JsonFileError(
+                f"{found:,} JSON objects and arrays ('{{' and '['); at most {max_containers:,}"
+            )
     decoder = _Decoder()
     try:
         data = json.loads(source, parse_constant=decoder.constant, object_pairs_hook=decoder.object)
@@ -383,8 +393,10 @@ def _decode(text: str | bytes, *, first_only: bool) -> tuple[Any, list[JsonFileE
     return data, []
 
 
-def loads_strict(text: str | bytes) -> Any:
+def loads_strict(text: str | bytes, *, max_containers: int | None = None) -> Any:
     """Decode JSON text (or UTF-8 bytes), refusing what the policy refuses.
+
+    ``max_containers``: refuse text holding more ``{`` and ``[`` than this, before decoding.
 
     Returns:
         Plain ``dict``, ``list``, ``str``, ``int``, ``float``, ``bool`` and ``None``.
@@ -394,7 +406,7 @@ def loads_strict(text: str | bytes) -> Any:
             column), nesting too deep, a 5,000-digit integer, a non-finite number or a key
             given twice in one object (the last two located with :attr:`JsonFileError.at`).
     """
-    data, problems = _decode(text, first_only=True)
+    data, problems = _decode(text, first_only=True, max_containers=max_containers)
     if problems:
         problems[0].document = data
         raise problems[0]
@@ -415,16 +427,20 @@ def loads_with_problems(text: str | bytes) -> tuple[Any, list[JsonFileError]]:
     return _decode(text, first_only=False)
 
 
-def read_json_file(path: str | os.PathLike[str], *, max_bytes: int, what: str) -> Any:
+def read_json_file(
+    path: str | os.PathLike[str], *, max_bytes: int, what: str, max_containers: int | None = None
+) -> Any:
     """Read a JSON file under the strict policy.
 
-    The file is checked before it is opened: a FIFO, socket or device is never opened (reading
-    a FIFO blocks), and a file larger than ``max_bytes`` is never read.
+    The file is checked before it is read (:func:`game.safe_io.read_regular`): a FIFO, socket
+    or device is never read (reading a FIFO blocks), and a file larger than ``max_bytes`` is
+    never read.
 
     Args:
         path: The file.
         max_bytes: The largest file read.
         what: What the file is, for messages (``"replay file"``).
+        max_containers: The most ``{`` and ``[`` the text may hold (see :func:`loads_strict`).
 
     Returns:
         The decoded JSON, as :func:`loads_strict` gives it.
@@ -434,23 +450,11 @@ def read_json_file(path: str | os.PathLike[str], *, max_bytes: int, what: str) -
     """
     file = Path(path)
     try:
-        info = file.stat()
-        if stat.S_ISDIR(info.st_mode):
-            raise JsonFileError(f"is a directory, not a {what}", file=file)
-        if not stat.S_ISREG(info.st_mode):
-            raise JsonFileError("not a regular file (a FIFO, socket or device)", file=file)
-        if info.st_size > max_bytes:
-            raise JsonFileError(f"file is {info.st_size:,} bytes; at most {max_bytes:,}", file=file)
-        with file.open("rb") as handle:
-            raw = handle.read(max_bytes + 1)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:  # strerror: "Too many levels of symbolic links"
-            raise JsonFileError("cannot read: symbolic link loop", file=file) from exc
-        raise JsonFileError(f"cannot read: {exc.strerror or exc}", file=file) from exc
-    if len(raw) > max_bytes:  # it grew after the check
-        raise JsonFileError(f"file is larger than {max_bytes:,} bytes", file=file)
+        raw = read_regular(file, max_bytes=max_bytes, what=what)
+    except InputError as exc:
+        raise JsonFileError(exc.reason, file=file) from exc
     try:
-        return loads_strict(raw)
+        return loads_strict(raw, max_containers=max_containers)
     except JsonFileError as exc:
         raise exc.located(file) from exc
 
@@ -459,16 +463,30 @@ def read_json_file(path: str | os.PathLike[str], *, max_bytes: int, what: str) -
 
 
 def dumps_strict(
-    data: Any, *, indent: int | None = 2, end: str = "\n", ensure_ascii: bool = True
+    data: Any,
+    *,
+    indent: int | None = 2,
+    end: str = "\n",
+    ensure_ascii: bool = True,
+    compact: bool = False,
 ) -> str:
     """JSON text for ``data``, ending with ``end`` (a newline, as text files should);
-    ``ensure_ascii=False`` writes non-ASCII text as it is (Tiled does).
+    ``ensure_ascii=False`` writes non-ASCII text as it is (Tiled does); ``compact`` writes no
+    space after ``,`` and ``:`` (with ``indent=None``: the smallest text).
 
     Raises:
         JsonFileError: for a non-finite number (located), or a value JSON cannot hold.
     """
     try:
-        return json.dumps(data, indent=indent, allow_nan=False, ensure_ascii=ensure_ascii) + end
+        separators = (",", ":") if compact else None
+        text = json.dumps(
+            data,
+            indent=indent,
+            allow_nan=False,
+            ensure_ascii=ensure_ascii,
+            separators=separators,
+        )
+        return text + end
     except ValueError as exc:
         if "Out of range float" not in str(exc):
             raise JsonFileError(f"cannot write as JSON: {one_line(str(exc))}") from exc

@@ -51,7 +51,7 @@ class SteeredSprites(arcade.View):
 
     def on_fixed_update(self, delta_time: float) -> None:
         force = self.steering()(self.agents, DT)
-        integrate(self.agents, force, DT)
+        integrate(self.agents, force, DT)  # velocity += force / mass * dt, limited
         angles = np.degrees(np.arctan2(self.agents.heading[:, 1], self.agents.heading[:, 0]))
         for sprite, (x, y), a in zip(self.sprites, self.agents.pos, angles, strict=True):
             sprite.position = (float(x), float(y))

@@ -13,6 +13,12 @@ import stat
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from game.level import Level, LevelError
+from game.level.build import parse_level
+from game.level.schema import MAX_FILE_BYTES
+from game.level.tiled import decode_map
+from game.safe_io import InputError, read_regular
+
 __all__ = [
     "AUTOSAVE_SUFFIX",
     "EDITED_SUFFIX",
@@ -22,6 +28,7 @@ __all__ = [
     "edited_copy_path",
     "is_autosave",
     "newer_autosave",
+    "read_level_file",
     "stamp_file",
     "used_ids",
 ]
@@ -45,11 +52,15 @@ class FileStamp(NamedTuple):
     digest: str
 
 
-def _digest(path: Path) -> str:
+def _digest(path: Path) -> tuple[str, str]:
+    """The sha256 of the file's bytes, and "", when it is a regular file the game would read
+    (at most :data:`~game.level.schema.MAX_FILE_BYTES`); else "" and why not. Never reads a
+    FIFO, socket or device (a symlink to ``/dev/zero`` would fill memory, a FIFO block)."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except (OSError, RuntimeError):
-        return ""
+        data = read_regular(path, max_bytes=MAX_FILE_BYTES, what="level file")
+    except InputError as exc:
+        return "", exc.reason
+    return hashlib.sha256(data).hexdigest(), ""
 
 
 def stamp_file(path: str | os.PathLike[str]) -> FileStamp | None:
@@ -60,7 +71,40 @@ def stamp_file(path: str | os.PathLike[str]) -> FileStamp | None:
         info = file.stat()
     except (OSError, RuntimeError):
         return None
-    return FileStamp(info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, _digest(file))
+    digest = _digest(file)[0]
+    return FileStamp(info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, digest)
+
+
+def read_level_file(path: str | os.PathLike[str]) -> tuple[Level, dict[str, Any], FileStamp]:
+    """Read a level file once for editing: the level, the raw map it was parsed from (what
+    saves start from) and the file's stamp, all from the same bytes.
+
+    The file is read as the loader reads it (:func:`game.safe_io.read_regular`): a FIFO,
+    socket or device (``/dev/zero``, a symlink to it) or a file over the size limit is refused
+    before a byte is read, so nothing blocks and nothing fills memory.
+
+    Raises:
+        LevelError: one line naming the file, as :func:`~game.level.load_level` says it.
+    """
+    file = Path(path)
+    try:
+        info: os.stat_result | None = file.stat()  # before reading: a later change shows
+    except (OSError, RuntimeError):
+        info = None  # read_regular says why in the loader's words
+    try:
+        data = read_regular(file, max_bytes=MAX_FILE_BYTES, what="level file")
+    except InputError as exc:
+        raise LevelError(exc.reason, file=file) from exc
+    raw = decode_map(data, file)
+    # Parsing only adds the empty "objects" list a layer lacks: the map stays what was read.
+    level = parse_level(raw, file)
+    size, mtime, ctime, inode = (
+        (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+        if info is not None
+        else (len(data), 0, 0, 0)
+    )
+    digest = hashlib.sha256(data).hexdigest()
+    return level, raw, FileStamp(size, mtime, ctime, inode, digest)
 
 
 def changed_on_disk(path: str | os.PathLike[str], known: FileStamp | None) -> str:
@@ -83,9 +127,9 @@ def changed_on_disk(path: str | os.PathLike[str], known: FileStamp | None) -> st
         return "appeared on disk since the level was opened"
     if (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino) == known[:4]:
         return ""
-    digest = _digest(file)
+    digest, why = _digest(file)
     if not digest:
-        return "changed on disk and cannot be read"
+        return f"changed on disk and cannot be read ({why})"
     if digest == known.digest:
         return ""
     return "changed on disk since it was opened"

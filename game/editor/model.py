@@ -33,10 +33,7 @@ from __future__ import annotations
 
 import os
 
-from game.level import load_level
-from game.level.tiled import read_raw
-
-from .files import stamp_file, used_ids
+from .files import read_level_file, used_ids
 from .history import HISTORY_LIMIT, Step
 from .object_edits import CREATABLE, ObjectEdits
 from .path_edits import NEW_PATH_LENGTH, PathEdits
@@ -90,9 +87,7 @@ class EditModel(PathEdits, WallEdits, ObjectEdits, SavingEdits):
         Raises:
             LevelError: if the file cannot be loaded.
         """
-        stamp = stamp_file(path)  # before reading: a change while reading shows at the save
-        level = load_level(path)
-        raw = read_raw(path)
+        level, raw, stamp = read_level_file(path)  # once: no FIFO, device or huge file
         next_id = raw.get("nextobjectid")
         if not isinstance(next_id, int) or isinstance(next_id, bool):
             next_id = 1

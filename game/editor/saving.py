@@ -78,8 +78,9 @@ class SavingEdits(EditCore):
         """Write the level to ``target`` from the map it was opened from; ``target`` becomes
         its file and the level clean."""
         base = self._base_map()
+        known = self._stamp.digest if self._stamp is not None else ""
         saved, written = save_level_and_map(
-            replace(self._level, source=self._source), target, base=base
+            replace(self._level, source=self._source), target, base=base, known_good=known
         )
         self._source = target
         self._stamp = stamp_file(target)
@@ -214,6 +215,10 @@ class SavingEdits(EditCore):
         if target.is_dir() and not target.is_symlink():
             self.notice = f"{target.name} is a folder, not an autosave; left as it is"
             logger.warning("%s is a folder, not an autosave; left as it is", target)
+            return False
+        if not target.is_symlink() and not target.is_file():  # a FIFO, socket or device
+            self.notice = f"{target.name} is not a regular file, not an autosave; left as it is"
+            logger.warning("%s is not a regular file, not an autosave; left as it is", target)
             return False
         try:
             target.unlink()

@@ -33,7 +33,7 @@ def summary(level: Level) -> str:
         0 flows, 1 exits, 5 agents``.
     """
     return (
-        f'"{level.title}" {level.width_px:g}x{level.height_px:g} px: '
+        f'"{shown(level.title)}" {level.width_px:g}x{level.height_px:g} px: '
         f"{len(level.obstacles)} rocks, {len(level.walls)} walls, {len(level.paths)} paths, "
         f"{len(level.enemies)} enemy spawns, {len(level.npcs)} npc spawns, "
         f"{len(level.flows)} flows, {len(level.exits)} exits, {level.agent_count} agents"

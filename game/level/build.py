@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from game.level.costs import cost_problem
 from game.level.crowd import CrowdRoom
 from game.level.errors import LevelError, Where
 from game.level.model import (
@@ -25,7 +26,7 @@ from game.level.model import (
     WallData,
 )
 from game.level.objects import parse_object
-from game.level.properties import property_value
+from game.level.properties import UnknownTally, property_value
 from game.level.schema import (
     CLASSES,
     MAP_PROPERTIES,
@@ -93,15 +94,17 @@ def parse_level(raw: dict[str, Any], source: str | os.PathLike[str] | None = Non
 
     found: dict[str, list[LevelObject]] = {name: [] for name in CLASSES}
     ids: dict[int, dict[str, Any]] = {}
+    tally = UnknownTally()
     for obj, _holder, ox, oy in iter_objects(raw, where):
         here = object_identity(obj, where)
         assert here.object_id is not None
         if here.object_id in ids:
             raise here.error(f"object id {here.object_id} is used twice", "id")
         ids[here.object_id] = obj
-        parsed = parse_object(obj, ox, oy, info)
+        parsed = parse_object(obj, ox, oy, info, tally=tally)
         if parsed is not None:
             found[parsed[0]].append(parsed[1])
+    tally.finish(where)
     return _assemble(found, meta, info, tile_w, tile_h)
 
 
@@ -214,6 +217,10 @@ def _assemble(
                 f"{MAX_FLOW_CELLS:,} (make cell larger)",
                 "cell",
             )
+    over = cost_problem(paths, obstacles, walls, enemies, npcs)
+    if over is not None:
+        item, cls, field, reason = over
+        raise _where_of(item, info, cls).error(reason, field)
     title, seed, hint = meta["title"], meta["seed"], meta["hint"]
     assert isinstance(title, str) and isinstance(hint, str) and isinstance(seed, int)
     return Level(

@@ -15,7 +15,8 @@ __all__ = ["NO_ID", "LevelError", "Where", "describe"]
 
 logger = logging.getLogger("game.level")
 
-#: Object names longer than this are shortened in messages, so a message stays one line.
+#: Object names (and classes and fields) longer than this are shortened in messages, so a
+#: message stays one short line.
 _NAME_LIMIT = 60
 
 
@@ -49,12 +50,14 @@ def describe(
         label = "object without an id" if object_id == NO_ID else f"object {object_id}"
         text = f"{label} {json.dumps(name, ensure_ascii=False)}"
         if object_class:
-            text += f" ({object_class})"
+            cut = object_class[:_NAME_LIMIT] + "..." if len(object_class) > _NAME_LIMIT else ""
+            text += f" ({cut or object_class})"
         where.append(text)
     elif field is not None:
         where.append("map")
     if field is not None:
-        where.append(f"field {json.dumps(field, ensure_ascii=False)}")
+        cut = field[:_NAME_LIMIT] + "..." if len(field) > _NAME_LIMIT else field
+        where.append(f"field {json.dumps(cut, ensure_ascii=False)}")
     if where:
         parts.append(", ".join(where))
     return ": ".join(parts)

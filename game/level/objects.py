@@ -21,7 +21,7 @@ from game.level.model import (
     Rect,
     WallData,
 )
-from game.level.properties import property_value, warn_unknown
+from game.level.properties import UnknownTally, property_value, warn_unknown
 from game.level.schema import CLASSES, MAX_PATH_POINTS
 from game.level.tiled import (
     SHAPE_WORDS,
@@ -34,7 +34,7 @@ from game.level.tiled import (
     rotate,
     shape_of,
 )
-from game.level.values import read_number, suggest
+from game.level.values import read_number, short_text, suggest
 from game.strict_json import describe
 
 __all__ = ["CIRCLE_TOLERANCE", "parse_object"]
@@ -44,6 +44,8 @@ __all__ = ["CIRCLE_TOLERANCE", "parse_object"]
 CIRCLE_TOLERANCE = 0.01
 
 _EPS = 1e-6
+#: Longest unknown class name shown whole (and matched against the known ones).
+_CLASS_SHOWN = 60
 
 
 def _a(noun: str) -> str:
@@ -62,7 +64,13 @@ def _outside(info: MapInfo) -> str:
 
 
 def parse_object(
-    obj: dict[str, Any], ox: float, oy: float, info: MapInfo, *, warn: bool = True
+    obj: dict[str, Any],
+    ox: float,
+    oy: float,
+    info: MapInfo,
+    *,
+    warn: bool = True,
+    tally: UnknownTally | None = None,
 ) -> tuple[str, LevelObject] | None:
     """Turn one raw Tiled object into level data.
 
@@ -72,6 +80,7 @@ def parse_object(
         oy: Offset y of its layer (and groups).
         info: The map it belongs to.
         warn: Log unknown properties (the saver's comparisons turn this off).
+        tally: Count unknown properties across a level (the first few are logged).
 
     Returns:
         (class name, level object), or None for an object without a class (a designer's note).
@@ -91,8 +100,9 @@ def parse_object(
     spec = CLASSES.get(cls)
     if spec is None:
         known = sorted(CLASSES)
+        hint = suggest(cls, known) if len(cls) <= _CLASS_SHOWN else ""
         raise where.error(
-            f"unknown class {cls!r} (known: {', '.join(known)}){suggest(cls, known)}",
+            f"unknown class {short_text(cls, _CLASS_SHOWN)} (known: {', '.join(known)}){hint}",
             class_key(obj),
         )
     where = Where(where.file, where.object_id, where.object_name, cls)
@@ -110,7 +120,7 @@ def parse_object(
     props = read_properties(obj, where)
     values: dict[str, Any] = {p.name: property_value(props, p, where) for p in spec.props}
     if warn:
-        warn_unknown(props, spec, where)
+        warn_unknown(props, spec, where, tally)
     ident: dict[str, Any] = {"id": where.object_id, "name": where.object_name or ""}
 
     if cls == "path":
@@ -154,7 +164,7 @@ def parse_object(
         return cls, NpcSpawn(x=quantize(cx), y=quantize(cy), area=rect, **values, **ident)
     image_value = values.pop("image")
     assert isinstance(image_value, str)
-    image = resolve_image(image_value, info.base_dir, where) if image_value else None
+    image = resolve_image(image_value, info.base_dir, where, info.images) if image_value else None
     if values["kind"] == "image" and image is None:
         raise where.error("an image flow region needs an image property", "image")
     return cls, FlowRegion(rect=rect, image=image, **values, **ident)

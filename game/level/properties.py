@@ -12,12 +12,12 @@ from typing import Any
 
 from game.level.errors import Where
 from game.level.schema import MAX_PATH_POINTS, ClassSpec, PropSpec
-from game.level.text import PLAIN_NUMBER, plain_number, text_problem
+from game.level.text import PLAIN_NUMBER, TEXT_LIMITS, plain_number, text_problem
 from game.level.tiled import tiled_float
 from game.level.values import MAX_MAGNITUDE, is_number, show_number, suggest
 from game.strict_json import describe
 
-__all__ = ["number_list", "property_value", "warn_unknown"]
+__all__ = ["WARN_LIMIT", "UnknownTally", "number_list", "property_value", "warn_unknown"]
 
 
 #: One number of a ``floats`` property (a JSON number; no ``nan``, ``inf`` or ``1_000``).
@@ -164,9 +164,44 @@ def _check_range(value: float, spec: PropSpec, where: Where, what: str = "") -> 
         raise where.error(f"{what}must be at most {plain_number(high)}, got {got}", spec.name)
 
 
-def warn_unknown(props: dict[str, tuple[str | None, Any]], spec: ClassSpec, where: Where) -> None:
-    """Log properties the class does not know (often a typo), with the nearest known name."""
-    known = [p.name for p in spec.props]
+#: Unknown properties warned about one by one in a level; the rest are counted in one line.
+WARN_LIMIT = 10
+
+
+class UnknownTally:
+    """The unknown properties of one level: the first :data:`WARN_LIMIT` are logged one line
+    each (often typos, with the nearest known name), the rest counted in one line by
+    :meth:`finish` (25,000 unknown properties printed 27 MB of warnings)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def note(self, name: str, spec: ClassSpec, where: Where) -> None:
+        """One unknown property ``name`` of an object of ``spec``'s class at ``where``."""
+        self.count += 1
+        if self.count <= WARN_LIMIT:
+            known = [p.name for p in spec.props]
+            hint = suggest(name, known) if len(name) <= TEXT_LIMITS["name"] else ""
+            where.warn(f"unknown {spec.name} property, ignored{hint}", name)
+
+    def finish(self, where: Where) -> None:
+        """Log how many unknown properties were not named one by one."""
+        if self.count > WARN_LIMIT:
+            where.warn(f"{self.count - WARN_LIMIT:,} more unknown properties, ignored")
+
+
+def warn_unknown(
+    props: dict[str, tuple[str | None, Any]],
+    spec: ClassSpec,
+    where: Where,
+    tally: UnknownTally | None = None,
+) -> None:
+    """Log properties the class does not know (often a typo), with the nearest known name;
+    into ``tally`` when given (a level counts past its first few), else each one."""
+    known = {p.name for p in spec.props}
+    own = tally if tally is not None else UnknownTally()
     for name in props:
         if name not in known:
-            where.warn(f"unknown {spec.name} property, ignored{suggest(name, known)}", name)
+            own.note(name, spec, where)
+    if tally is None:
+        own.finish(where)

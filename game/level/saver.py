@@ -2,7 +2,8 @@
 
 Only the objects the level owns (objects of a known class, matched by id) change in the raw
 JSON; every other key, layer, property and unknown field stays as it was. The file is replaced
-atomically and the previous version is kept as ``NAME.tmj.bak``.
+atomically and the previous version is kept as ``NAME.tmj.bak`` (:mod:`game.level.write`:
+never a file the loader would refuse, written or kept).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-from game.level.build import parse_level
 from game.level.errors import LevelError, Where
 from game.level.model import (
     EnemySpawn,
@@ -44,16 +44,13 @@ from game.level.tiled import (
     TMX_POSITION_DIGITS,
     MapInfo,
     class_key,
-    decode_map,
     iter_object_layers,
     iter_objects,
-    located_error,
     raw_class,
     read_raw,
     tiled_float,
 )
-from game.safe_io import OutputError, atomic_write, real_target
-from game.strict_json import JsonFileError, dumps_strict
+from game.level.write import checked_level_bytes, dumps_map, write_level_file
 
 __all__ = ["apply_level", "dumps_map", "new_map", "save_level", "save_level_and_map"]
 
@@ -462,21 +459,6 @@ def _layer_for(raw: dict[str, Any], cls: str, where: Where) -> tuple[list[Any], 
     return objects, 0.0, 0.0
 
 
-def dumps_map(raw: dict[str, Any]) -> str:
-    """Serialise a raw map the way Tiled does (``indent=1``), through the strict writer.
-
-    Args:
-        raw: The raw map.
-
-    Returns:
-        The JSON text, ending with a newline.
-
-    Raises:
-        JsonFileError: for a non-finite number, located in the map.
-    """
-    return dumps_strict(raw, indent=1, ensure_ascii=False)
-
-
 def save_level(
     level: Level,
     path: str | os.PathLike[str] | None = None,
@@ -499,13 +481,18 @@ def save_level_and_map(
     *,
     backup: bool = True,
     base: dict[str, Any] | None = None,
+    known_good: str = "",
 ) -> tuple[Level, dict[str, Any]]:
     """Save ``level`` into a Tiled map file, atomically, keeping the old file as ``.bak``.
 
     The map the level was loaded from (``level.source``) is the starting point, so tile
     layers, tilesets, unknown keys and objects of no class survive; a level without a source
-    file starts from an empty map. The new text is validated by loading it before anything
-    is written. A failure at any point leaves the old file as it was.
+    file starts from an empty map. The new bytes are checked as the loader checks a file
+    before anything is written (:func:`~game.level.write.checked_level_bytes`: the size limit,
+    then decoded and parsed again), written compactly when indented they would be over the
+    size limit; the old file becomes the ``.bak`` only when the game accepts it
+    (:func:`~game.level.write.write_level_file`). A failure at any point leaves the old file
+    and the ``.bak`` as they were.
 
     Args:
         level: The level to save.
@@ -515,6 +502,9 @@ def save_level_and_map(
         base: The raw map to start from instead of reading ``level.source`` again (the
             editor keeps the map it opened, so a save never depends on the file on disk
             being readable or unchanged). It is not modified.
+        known_good: The sha256 of a file the game accepted (the editor's last read or
+            write): a file being replaced with those bytes becomes the ``.bak`` without being
+            parsed again.
 
     Returns:
         The level as saved (new objects have their ids and ``source`` is ``path``) and the
@@ -536,27 +526,7 @@ def save_level_and_map(
     else:
         raw = new_map(level)
     apply_level(raw, level, target)
-    try:
-        text = dumps_map(raw)
-    except JsonFileError as exc:  # NaN or infinity in the level data: name its object
-        raise located_error(raw, exc.at, target, f"cannot save: {exc.reason}") from exc
-    # Decoded once: the level as a later load gives it, and the map a later save starts from
-    # (every object layer already has its "objects" list, so parsing changes nothing in it).
-    written = decode_map(text, target)
-    saved = parse_level(written, target)
-    _atomic_write(target, text, backup)
+    data, written, saved = checked_level_bytes(raw, target)
+    write_level_file(target, data, backup=backup, known_good=known_good)
     logger.info("saved %s (%d objects)", target, sum(1 for _ in saved.objects()))
     return saved, written
-
-
-def _atomic_write(target: Path, text: str, backup: bool) -> None:
-    """Replace ``target`` with ``text`` atomically (through a symlink, to the file it names);
-    keep the old file as ``NAME.bak`` beside the real file."""
-    try:
-        real = real_target(target)
-        bak = real.with_name(real.name + ".bak") if backup else None
-        atomic_write(real, text.encode("utf-8"), backup=bak)
-    except OutputError as exc:
-        raise LevelError(f"cannot save: {exc.reason}", file=target) from exc
-    except RuntimeError as exc:  # pathlib's own "symlink loop" on some Pythons
-        raise LevelError(f"cannot save: {exc}", file=target) from exc

@@ -28,10 +28,16 @@ __all__ = [
     "MAX_AGENTS",
     "MAX_FILE_BYTES",
     "MAX_FLOW_CELLS",
+    "MAX_HIDE_WORK",
+    "MAX_JSON_CONTAINERS",
     "MAX_LAYER_DEPTH",
     "MAX_OBJECTS",
+    "MAX_PATH_NODES",
     "MAX_PATH_POINTS",
+    "MAX_ROCK_OVERLAPS",
     "MAX_SEED",
+    "MAX_SPAWN_WALL_WORK",
+    "MAX_SPAWN_WORK",
     "MAX_WALL_POINTS",
     "MAX_WORLD_PX",
     "NPC_ROLES",
@@ -52,6 +58,27 @@ MAX_PATH_POINTS = 10_000
 #: At most this many points in all walls together (each segment is a body in the physics and
 #: a row in the steering's wall index, and the autopilot rasterises every one).
 MAX_WALL_POINTS = 20_000
+#: At most this many nodes in all paths together (drifting nodes move every step, and the
+#: editor draws and hit-tests every node).
+MAX_PATH_NODES = 20_000
+#: At most this many pairs of overlapping rocks of which one at least is pushable: the physics
+#: solves every overlapping pair of bodies every step (a pile of 1,000 pushable rocks on one
+#: spot is 499,500 pairs, 11.8 s for one simulated second).
+MAX_ROCK_OVERLAPS = 1_000
+#: Hiders weigh every rock against every rock for each distinct threat they hide from:
+#: ``min(hiders, enemies + 1) x rocks x rocks`` is at most this (a level with no hider pays
+#: nothing).
+MAX_HIDE_WORK = 10_000_000
+#: Spawning checks every place it tries against every wall segment: ``agents placed by spawns
+#: x wall segments`` is at most this.
+MAX_SPAWN_WALL_WORK = 5_000_000
+#: Each spawn object places its agents apart from every agent placed before it:
+#: ``spawn objects (enemy and npc) x agents`` is at most this (1,000 one-agent spawns, or 100
+#: spawns of 10,000 agents in all).
+MAX_SPAWN_WORK = 1_000_000
+#: A level file holds at most this many JSON objects and arrays (``{`` and ``[``, counted in
+#: the text before it is decoded): a key the game ignores may not hold ten million ``{}``.
+MAX_JSON_CONTAINERS = 250_000
 #: Group layers nest at most this deep.
 MAX_LAYER_DEPTH = 32
 #: Files larger than this are refused before they are parsed.

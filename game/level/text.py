@@ -61,8 +61,9 @@ def text_problem(value: str, field: str) -> str:
 
 def shown(text: str | os.PathLike[str]) -> str:
     """``text`` (or a path) as it can always be printed, set as a window title or drawn: control
-    characters and the undecodable bytes of a file name (``caf\\udce9.tmj`` from a Latin-1
-    name) are escaped (``caf\\xe9.tmj``)."""
+    characters, format characters (a right-to-left override would reorder the rest of a
+    terminal's line) and the undecodable bytes of a file name (``caf\\udce9.tmj`` from a
+    Latin-1 name) are escaped (``caf\\xe9.tmj``, ``\\u202e``); spaces of any kind are kept."""
     value = os.fspath(text)
     if isinstance(value, bytes):
         value = os.fsdecode(value)
@@ -70,7 +71,7 @@ def shown(text: str | os.PathLike[str]) -> str:
         return value
     out = []
     for c in value:
-        if c.isprintable() or c == " ":
+        if c.isprintable() or unicodedata.category(c) == "Zs":
             out.append(c)
         elif 0xDC80 <= ord(c) <= 0xDCFF:  # a byte the file system's encoding could not decode
             out.append(f"\\x{ord(c) - 0xDC00:02x}")

@@ -12,14 +12,20 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from game.level.errors import NO_ID, LevelError, Where
-from game.level.schema import MAX_FILE_BYTES, MAX_LAYER_DEPTH, MAX_OBJECTS, MAX_WORLD_PX
+from game.level.schema import (
+    MAX_FILE_BYTES,
+    MAX_JSON_CONTAINERS,
+    MAX_LAYER_DEPTH,
+    MAX_OBJECTS,
+    MAX_WORLD_PX,
+)
 from game.level.text import text_problem
-from game.level.values import MAX_MAGNITUDE, is_number
+from game.level.values import MAX_MAGNITUDE, is_number, short_text
 from game.strict_json import (
     JsonFileError,
     JsonPath,
@@ -105,12 +111,16 @@ class MapInfo:
         base_dir: Folder that relative file properties start from.
         width_px: World width.
         height_px: World height (flips Tiled's y-down coordinates).
+        images: The images of flow regions checked so far in this map, and their pixels: one
+            file named by many regions is decoded once, and all of them are counted against
+            :data:`~game.level.images.MAX_IMAGE_PIXELS`.
     """
 
     file: Path | None
     base_dir: Path
     width_px: float
     height_px: float
+    images: dict[Path, int] = field(default_factory=dict, compare=False)
 
 
 def read_raw(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -128,16 +138,18 @@ def read_raw(path: str | os.PathLike[str]) -> dict[str, Any]:
     """
     file = Path(path)
     try:
-        data = read_json_file(file, max_bytes=MAX_FILE_BYTES, what="level file")
+        data = read_json_file(
+            file, max_bytes=MAX_FILE_BYTES, what="level file", max_containers=MAX_JSON_CONTAINERS
+        )
     except JsonFileError as exc:
         raise _level_error(exc, file) from exc
     return _as_map(data, file)
 
 
-def decode_map(text: str, file: Path | None) -> dict[str, Any]:
+def decode_map(text: str | bytes, file: Path | None) -> dict[str, Any]:
     """Decode a level's JSON text (see :func:`read_raw`); ``file`` is named in errors."""
     try:
-        data = loads_strict(text)
+        data = loads_strict(text, max_containers=MAX_JSON_CONTAINERS)
     except JsonFileError as exc:
         raise _level_error(exc, file) from exc
     return _as_map(data, file)
@@ -230,7 +242,9 @@ def class_of(obj: dict[str, Any], where: Where) -> str:
             found[key] = value
     if len(found) == 2 and found["class"] != found["type"]:
         raise where.error(
-            f'"class" is {found["class"]!r} but "type" is {found["type"]!r}; keep one', "class"
+            f'"class" is {short_text(found["class"])} but "type" is '
+            f"{short_text(found['type'])}; keep one",
+            "class",
         )
     return found.get("class") or found.get("type") or ""
 
@@ -406,6 +420,8 @@ def shape_of(obj: dict[str, Any], where: Where) -> str:
             raise where.error(f"expected true or false, got {describe(value)}", key)
         if value:
             return key
+    if "polygon" in obj and "polyline" in obj:
+        raise where.error("an object has both a polygon and a polyline; keep one", "polygon")
     for key in ("polygon", "polyline"):
         if key in obj:
             return key

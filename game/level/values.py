@@ -15,6 +15,7 @@ __all__ = [
     "is_number",
     "read_integer",
     "read_number",
+    "short_text",
     "show_number",
     "suggest",
 ]
@@ -31,6 +32,14 @@ def show_number(value: float) -> str:
     if isinstance(value, int):
         return f"{value:,}"
     return plain_number(value)
+
+
+def short_text(text: str, limit: int = 60) -> str:
+    """``text`` quoted for a message, cut to ``limit`` characters with its length said (a
+    30 MB class name made a 30 MB error line)."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
 def is_number(value: object) -> bool:

@@ -176,6 +176,9 @@ class Currents:
         for c in self.items:
             if c.noise is not None:
                 c.noise.update_rows(t, frame % parts, parts)
+        table = self._table
+        if table is not None and table.noise:
+            table.refresh(frame % parts, parts)
 
     def remember(
         self,
@@ -228,7 +231,7 @@ class Currents:
         band = self.bank if bounds is not None and k and self.bank > 0.0 else 0.0
         left, bottom, right, top = bounds if bounds is not None else (0.0, 0.0, 0.0, 0.0)
         _add_regions(
-            p, table.vectors, table.numbers, float(left), float(bottom), float(right),
+            p, table.cells, table.numbers, float(left), float(bottom), float(right),
             float(top), float(band), vel, inside,
         )  # fmt: skip
         return vel, inside
@@ -236,7 +239,7 @@ class Currents:
     def _regions(self) -> _RegionTable:
         """The regions' numbers and fields for :func:`_add_regions`, made again when the
         items are other objects (an edit replaces them; a region and its field never change
-        in place, but for a noise field's vectors, which the table shares)."""
+        in place, but for a noise field's vectors, which :meth:`update` copies in)."""
         items = self.items
         table = self._table
         if (
@@ -245,36 +248,69 @@ class Currents:
             and all(map(operator.is_, table.items, items))
         ):
             return table
-        numbers = np.empty((len(items), 8))
-        vectors = []
-        for k, c in enumerate(items):
-            r = c.region.rect
-            f = c.field
-            numbers[k] = (
-                f.origin[0], f.origin[1], f.cell, r.left, r.bottom, r.right, r.top,
-                c.region.strength,
-            )  # fmt: skip
-            # One compiled loop reads them all as a tuple of like arrays. Every field the game
-            # makes is C-ordered float64 (no copy); a noise field's is rewritten in place.
-            vectors.append(np.ascontiguousarray(f.vectors, dtype=np.float64))
-        table = self._table = _RegionTable(tuple(items), numbers, tuple(vectors))
+        table = self._table = _RegionTable.build(items)
         return table
 
 
 @dataclass(frozen=True)
 class _RegionTable:
-    """:meth:`Currents._regions`: the items, then per region its field's origin (x, y) and
-    cell, its rectangle (left, bottom, right, top) and strength, and the fields' vectors."""
+    """The regions as :func:`_add_regions` reads them: arrays whatever their number (a tuple
+    of fields would make numba compile the kernel again for every region count, and refuse
+    1,000 or more).
+
+    Attributes:
+        items: the items the table was made from.
+        numbers: (R, 11) per region its field's origin (x, y) and cell, its rectangle (left,
+            bottom, right, top) and strength, then where its field's cells start in
+            :attr:`cells`, its rows and its columns (whole numbers, exact as floats; one
+            array of numbers keeps the kernel's call as cheap as it was).
+        cells: (C, 2) every field's vectors, one after another (row-major, as each field's).
+        noise: (region, first cell, rows, columns) of the changing noise regions, whose
+            vectors :meth:`refresh` copies in again after they are rewritten.
+    """
 
     items: tuple[Current, ...]
     numbers: FloatArray
-    vectors: tuple[FloatArray, ...]
+    cells: FloatArray
+    noise: tuple[tuple[int, int, int, int], ...]
+
+    @classmethod
+    def build(cls, items: list[Current]) -> _RegionTable:
+        """The table of ``items``, in their order."""
+        n = len(items)
+        numbers = np.empty((n, 11))
+        start = 0
+        noise = []
+        for k, c in enumerate(items):
+            r = c.region.rect
+            f = c.field
+            rows, cols = f.vectors.shape[:2]
+            numbers[k] = (
+                f.origin[0], f.origin[1], f.cell, r.left, r.bottom, r.right, r.top,
+                c.region.strength, start, rows, cols,
+            )  # fmt: skip
+            if c.noise is not None:
+                noise.append((k, start, rows, cols))
+            start += rows * cols
+        cells = np.empty((start, 2))
+        for k, c in enumerate(items):
+            first, rows, cols = (int(v) for v in numbers[k, 8:])
+            cells[first : first + rows * cols] = c.field.vectors.reshape(rows * cols, 2)
+        return cls(tuple(items), numbers, cells, tuple(noise))
+
+    def refresh(self, part: int, parts: int) -> None:
+        """Copy in again the rows ``part, part + parts, ...`` of the changing noise fields,
+        the rows :meth:`Currents.update` just rewrote (every other row is as it was)."""
+        cells = self.cells
+        for k, first, rows, cols in self.noise:
+            mine = cells[first : first + rows * cols].reshape(rows, cols, 2)
+            mine[part::parts] = self.items[k].field.vectors[part::parts]
 
 
 @njit
 def _add_regions(
     points: FloatArray,
-    vectors: tuple[FloatArray, ...],
+    cells: FloatArray,
     numbers: FloatArray,
     left: float,
     bottom: float,
@@ -285,10 +321,13 @@ def _add_regions(
     inside: NDArray[np.bool_],
 ) -> None:
     """:meth:`Currents.velocity_at` in one call: every region's current added in level order
-    (:func:`_add_region`), then the banks (:func:`_bank`) when ``band`` > 0."""
+    (:func:`_add_region`, each reading its field as a view of ``cells``), then the banks
+    (:func:`_bank`) when ``band`` > 0."""
     for r in range(numbers.shape[0]):
+        first, rows, cols = int(numbers[r, 8]), int(numbers[r, 9]), int(numbers[r, 10])
+        vectors = cells[first : first + rows * cols].reshape((rows, cols, 2))
         _add_region(
-            points, vectors[r], numbers[r, 2], numbers[r, 0], numbers[r, 1], numbers[r, 3],
+            points, vectors, numbers[r, 2], numbers[r, 0], numbers[r, 1], numbers[r, 3],
             numbers[r, 4], numbers[r, 5], numbers[r, 6], numbers[r, 7], vel, inside,
         )  # fmt: skip
     if band > 0.0:

@@ -177,18 +177,15 @@ def _blocked_mask(
     """Points too close to a rock, a wall or an already placed agent."""
     w, h = world
     pad = radius + SPAWN_GAP
-    bad = (
-        (points[:, 0] < pad)
-        | (points[:, 0] > w - pad)
-        | (points[:, 1] < pad)
-        | (points[:, 1] > h - pad)
-    )
+    x, y = points[:, 0], points[:, 1]
+    bad = (x < pad) | (x > w - pad) | (y < pad) | (y > h - pad)
     centres, radii = rocks.centres, rocks.radii
     if rocks.walls.shape[0] and points.shape[0]:
         wall_reach = rocks.wall_half[None, :] + pad
-        for k in range(0, points.shape[0], 2048):  # bounded memory: (chunk, W) at a time
-            near = wall_distance(points[k : k + 2048], rocks.walls) < wall_reach
-            bad[k : k + 2048] |= near.any(axis=1)
+        step = max(16, (1 << 18) // rocks.walls.shape[0])  # (chunk, W) of 2 MiB at a time
+        for k in range(0, points.shape[0], step):
+            near = wall_distance(points[k : k + step], rocks.walls) < wall_reach
+            bad[k : k + step] |= near.any(axis=1)
     if centres.shape[0] and points.shape[0]:
         reach = float(radii.max()) + pad
         pairs = cKDTree(centres).sparse_distance_matrix(
@@ -217,8 +214,9 @@ def scatter(
     A jittered grid: the rectangle is cut into square cells at least ``2 * radius + gap`` wide,
     a random free cell is chosen for each agent and the agent is placed at a random spot inside
     it, so agents never overlap. Cells whose spot is on a rock, a wall or an agent in ``taken``
-    are skipped; when too few cells are free the cells shrink, and as a last resort agents are
-    placed anyway (overlapping: the physics pushes them apart).
+    are skipped; when too few cells are free the cells shrink and the area grows to the world;
+    when rocks and walls fill it, agents go apart from each other on them (the physics pushes
+    them off); only a world without room for them apart would overlap them.
 
     Args:
         rng: the seeded generator.
@@ -241,18 +239,17 @@ def scatter(
     # to the whole world: agents never start on top of each other while there is room.
     need = 2.0 * count * agent_cell(radius)
     w, h = world
-    for area in (rect, _grown(rect, need, world), Rect(0.0, 0.0, w, h)):
+    whole, bare = Rect(0.0, 0.0, w, h), Solids(np.zeros((0, 2)), np.zeros(0))
+    for area in (rect, _grown(rect, need, world), whole):
         pts = _grid_points(rng, area, count, radius, rocks, world, tree, reach)
         if pts is not None:
             return pts
-    # The world is full (of rocks): uniform points anywhere in the area, as a last resort.
+    # Rocks and walls fill the world: apart from each other, on them (issue 43: stacked).
+    pts = _grid_points(rng, whole, count, radius, bare, world, tree, reach)
+    if pts is not None:
+        return pts
     log.warning("spawn: no room for %d agents apart; they start overlapping", count)
-    return np.column_stack(
-        (
-            rng.uniform(rect.left, rect.right, count),
-            rng.uniform(rect.bottom, rect.top, count),
-        )
-    )
+    return np.column_stack((rng.uniform(0, w, count), rng.uniform(0, h, count)))
 
 
 def _grid_points(
@@ -295,12 +292,14 @@ def spiral(
     world: tuple[float, float],
     taken: FloatArray | None = None,
     taken_radius: float = 0.0,
+    seed: int = 0,
 ) -> FloatArray:
     """``count`` points around ``centre`` on a sunflower (Vogel) spiral ``spacing`` apart.
 
     One agent stands on the centre itself; several circle it (the first within
     ``spacing / 2``). Points on rocks, walls or agents in ``taken`` are skipped (the spiral
-    continues outward), so the result overlaps none of them when there is room.
+    continues outward), so the result overlaps none of them when there is room; else they are
+    scattered (:func:`scatter`) from ``seed`` (the spawn's id).
     """
     if count <= 0:
         return np.zeros((0, 2))
@@ -310,8 +309,9 @@ def spiral(
     if count == 1 and not _blocked_mask(here, radius, rocks, world, tree, reach)[0]:
         return here
     golden = math.pi * (3.0 - math.sqrt(5.0))
-    for extra in (3, 10, 40):
-        k = np.arange(count * extra + 8)
+    crowd = 0 if taken is None else taken.shape[0]  # the last round reaches past them all
+    for size in (count * 3, count * 10, count * 40, (count + crowd) * 4):
+        k = np.arange(size + 8)
         # r = 0.65 * spacing * sqrt(k + 1/2): neighbours at least ``spacing`` apart (checked
         # numerically up to 500 points; plain sqrt(k) puts the first two too close).
         r = 0.65 * spacing * np.sqrt(k + 0.5)
@@ -324,7 +324,7 @@ def spiral(
     # No room on the spiral (rocks, the world's edge): the free spots nearest the centre.
     side = 2.0 * math.sqrt(2.0 * count) * spacing
     area = Rect(centre[0] - side / 2, centre[1] - side / 2, side, side)
-    rng = np.random.default_rng(count)  # a fixed seed: the same level spawns the same way
+    rng = np.random.default_rng([seed, count])  # not the count alone: spawns stacked
     return scatter(rng, area, count, radius, rocks, world, taken, taken_radius)
 
 
@@ -570,7 +570,7 @@ def build_roster(level: Level, rng: np.random.Generator, extra_npcs: int = 0) ->
         taken, taken_r = b.placed()
         b.add(
             ENEMY,
-            spiral((e.x, e.y), e.count, spacing, e.radius, rocks, world, taken, taken_r),
+            spiral((e.x, e.y), e.count, spacing, e.radius, rocks, world, taken, taken_r, e.id),
             max_speed=e.max_speed,
             max_force=e.max_force,
             radius=e.radius,
@@ -591,7 +591,7 @@ def build_roster(level: Level, rng: np.random.Generator, extra_npcs: int = 0) ->
         else:
             spacing = max(s.separation, 2 * s.radius + 2)
             taken, taken_r = b.placed()
-            pts = spiral((s.x, s.y), s.count, spacing, s.radius, rocks, world, taken, taken_r)
+            pts = spiral((s.x, s.y), s.count, spacing, s.radius, rocks, world, taken, taken_r, s.id)
         b.add_npcs(s, pts, s.radius, s.separation)
     for g in extra_npc_plan(level, extra_npcs):
         taken, taken_r = b.placed()

@@ -185,16 +185,16 @@ def test_a_failed_autosave_keeps_the_editor_open_until_asked_again(
     app: GameApp, level_file: Path, monkeypatch: pytest.MonkeyPatch, first: str
 ) -> None:
     # Given an unsaved edit and a disk that refuses every write
-    import game.level.saver as saver
+    import game.level.write as write
 
     view = open_view(app, level_file)
     node = view.model.level.paths[0].points[0]
     drag(app.window, on_screen(view, node), 0.0, 25.0)
 
-    def full(path: object, data: bytes, backup: object = None) -> None:
+    def full(path: object, data: bytes, **_: object) -> None:
         raise OutputError(f"cannot write {path}: No space left on device")
 
-    monkeypatch.setattr(saver, "atomic_write", full)
+    monkeypatch.setattr(write, "atomic_write", full)
     # When Esc is pressed, or the window is closed: the editor stays, with the edit, and
     # says why in one line (a close handler returning True stops the close)
     if first == "esc":
@@ -310,12 +310,12 @@ def test_the_play_test_keeps_the_editors_work_on_close_and_on_a_crash(
     assert isinstance(test_view, PlaytestView)
     # When the window is asked to close while the autosave cannot be written: the close is
     # refused (the editor's handler is listening during the play-test)
-    import game.level.saver as saver
+    import game.level.write as write
 
-    def full(path: object, data: bytes, backup: object = None) -> None:
+    def full(path: object, data: bytes, **_: object) -> None:
         raise OutputError(f"cannot write {path}: No space left on device")
 
-    monkeypatch.setattr(saver, "atomic_write", full)
+    monkeypatch.setattr(write, "atomic_write", full)
     app.window.dispatch_event("on_close")
     assert not app.window.closed and app.window.current_view is test_view
     monkeypatch.undo()
@@ -354,3 +354,40 @@ def test_the_window_title_follows_the_view(
     # and on the title screen, the game alone
     app.show_title()
     assert titles[-1] == "Steering: deep water"
+
+
+@pytest.mark.parametrize("swap", ["fifo", "link to /dev/zero"])
+def test_ctrl_s_over_a_file_swapped_for_a_fifo_or_device_does_not_freeze(
+    app: GameApp, level_file: Path, swap: str
+) -> None:
+    # Given the editor with an edit, and the level file swapped while it runs (issue 43: a
+    # FIFO there froze the window; a symlink to /dev/zero was read whole)
+    import signal
+
+    view = open_view(app, level_file)
+    node = view.model.level.paths[0].points[0]
+    drag(app.window, on_screen(view, node), 0.0, 25.0)
+    level_file.unlink()
+    if swap == "fifo":
+        os.mkfifo(level_file)
+    else:
+        level_file.symlink_to("/dev/zero")
+
+    def hung(*_: object) -> None:
+        raise TimeoutError("Ctrl+S blocked")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(30)  # a blocking open of the FIFO is interrupted by this
+    try:
+        # When Ctrl+S is pressed
+        send(app.window, "on_key_press", arcade.key.S, arcade.key.MOD_CTRL)
+        frames(app.window, 2)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    # Then the edit went beside the file, which is left as it is, and the notice says why
+    assert not view.model.dirty
+    assert view.model.source == level_file.with_name("01_patrol.edited.tmj")
+    assert load_level(view.model.source).paths[0].points[0] != node
+    assert "not a regular file" in view.model.notice
+    assert level_file.is_symlink() or level_file.is_fifo()

@@ -71,3 +71,20 @@ def test_docs_minimal_example_round_trips_through_tiled(tmp_path: Path) -> None:
     source.write_text(example.group(1), encoding="utf-8")
     original = loads_level(example.group(1), LEVELS_DIR / "example.tmj")
     assert load_level(_round_trip(tmp_path, source)) == original
+
+
+def test_a_level_written_compactly_opens_in_tiled(tmp_path: Path) -> None:
+    # Given a level as the saver writes it when indented it would be over the size limit
+    # (one line, no spaces: issue 43)
+    import json
+
+    from game.level.write import dumps_map
+
+    source = LEVELS_DIR / "10_sandbox.tmj"
+    compact = tmp_path / "10_sandbox.tmj"
+    compact.write_text(dumps_map(json.loads(source.read_text("utf-8")), compact=True), "utf-8")
+    assert compact.read_text("utf-8").count("\n") == 1
+    # When Tiled converts it to TMX and back
+    back = _round_trip(tmp_path, compact)
+    # Then it loads as the indented file does
+    assert load_level(back) == load_level(source)

@@ -102,8 +102,8 @@ def test_ci_runs_the_readmes_test_command() -> None:
         for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
         if line.strip() and not line.lstrip().startswith("#")
     ]
-    # Then it ends by running `make test`
-    assert commands[-1] == "make test"
+    # Then it ends by running `make test`, then building the docs site
+    assert commands[-2:] == ["make test", "make docs"]
 
 
 def test_the_readmes_engine_example_runs() -> None:

@@ -104,12 +104,12 @@ def test_a_failed_write_keeps_the_edits_and_says_why_in_one_line(
     model: EditModel, monkeypatch: pytest.MonkeyPatch, reason: str
 ) -> None:
     # (simulated: this machine's tests run as root, whom permissions do not stop)
-    import game.level.saver as saver
+    import game.level.write as write
 
-    def fail(path: object, data: bytes, backup: object = None) -> None:
+    def fail(path: object, data: bytes, **_: object) -> None:
         raise OutputError(f"cannot write {path}: {reason}")
 
-    monkeypatch.setattr(saver, "atomic_write", fail)
+    monkeypatch.setattr(write, "atomic_write", fail)
     for action in (model.save, model.autosave):
         with pytest.raises(LevelError) as err:
             action()

@@ -277,3 +277,23 @@ def test_sigterm_during_a_long_write_removes_the_temp_and_exits_143(tmp_path: Pa
     # Then it ends with 143 and leaves neither the temporary file nor a target
     assert proc.wait(timeout=20) == 143
     assert not list(tmp_path.glob(".big.bin.*.tmp")) and not target.exists()
+
+
+def test_check_output_refuses_a_name_too_long_for_the_writes_temporary_file(
+    tmp_path: Path,
+) -> None:
+    # Given the longest name whose temporary file (".NAME.PID.XXXXXXXX.tmp") still fits
+    # (issue 43: the probe had a short name, so 246-250 characters passed, then the write
+    # failed after the whole run)
+    most = os.pathconf(tmp_path, "PC_NAME_MAX")
+    fits = most - len(f"..{os.getpid()}.12345678.tmp")
+    ok, too_long = tmp_path / ("a" * (fits - 4) + ".png"), tmp_path / ("a" * (fits - 3) + ".png")
+    # When both are checked, Then the first passes and is written, the second is refused
+    # up front though the file system would hold its own name
+    assert check_output(ok, suffixes=(".png",)) == ok
+    atomic_write(ok, b"x")
+    assert len(too_long.name) < most
+    with pytest.raises(OutputError) as err:
+        check_output(too_long, suffixes=(".png",))
+    assert "\n" not in str(err.value)
+    assert _names(tmp_path) == [ok.name]

@@ -7,6 +7,7 @@ import os
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -175,3 +176,16 @@ def test_a_refused_value_outside_the_levels_sets_the_file_aside(tmp_path: Path) 
     path.write_text('{"version": NaN, "levels": {"a": {"wins": 1}}}')
     assert ProgressStore(path).progress.levels == {}
     assert _names(tmp_path) == ["progress.json.corrupt"]
+
+
+def test_a_whole_float_count_of_wins_is_shown_as_written(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Issue 43: "got number 1" for "wins": 1.0, which reads as the integer it wants
+    path = tmp_path / "progress.json"
+    path.write_text(json.dumps({"levels": {"a": {"wins": 1.0}, "b": {"wins": 2}}}))
+    with caplog.at_level("WARNING"):
+        store = ProgressStore(path)
+        assert store.record("b") == LevelRecord(2, None)
+    text = " ".join(r.getMessage() for r in caplog.records)
+    assert "number 1.0" in text and "number 1 " not in text + " "

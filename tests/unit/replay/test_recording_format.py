@@ -240,3 +240,10 @@ def test_a_thrust_length_shows_the_digits_that_refuse_it() -> None:
     with pytest.raises(ReplayError) as err:
         parse_recording(data)
     assert "is 1.0000011 long; at most 1" in str(err.value)
+
+
+def test_a_whole_float_seed_is_shown_as_written() -> None:
+    # Issue 43: a seed of 3.0 was refused with "got 3", which reads as the integer it wants
+    with pytest.raises(ReplayError) as err:
+        parse_recording({"level": "rock field", "seed": 3.0, "inputs": []})
+    assert "3.0" in str(err.value) and "got 3," not in str(err.value) + ","

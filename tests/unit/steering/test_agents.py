@@ -253,3 +253,17 @@ def test_integrate_divides_the_force_by_the_mass() -> None:
         integrate(agents, force, 1.0 / 60.0)
     # Then each gained force / mass * t of speed: 20 and 5 px/s
     np.testing.assert_allclose(agents.vel, [(20.0, 0.0), (5.0, 0.0)], rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("argument", "value"),
+    [("pos", [[1 + 2j, 0.0]]), ("pos", [["1", "2"]]), ("radius", 3j), ("max_speed", ["9"])],
+)
+def test_create_refuses_complex_numbers_and_numbers_as_text_by_name(
+    argument: str, value: object
+) -> None:
+    from steering import AgentGroup
+
+    kwargs: dict[str, object] = {"pos": [[0.0, 0.0]], argument: value}
+    with pytest.raises(TypeError, match=argument):
+        AgentGroup.create(**kwargs)  # type: ignore[arg-type]

@@ -444,3 +444,12 @@ def test_the_old_reverse_column_is_refused_with_what_replaced_it() -> None:
     agents.column("path.reverse")[:] = 1.0
     with pytest.raises(ValueError, match=r"path\.reverse.*param\(agents\)\.direction"):
         follow(agents, DT)
+
+
+def test_a_pathset_refuses_two_paths_of_one_name() -> None:
+    from steering import Path as SteerPath
+    from steering import PathSet
+
+    line = SteerPath([(0.0, 0.0), (100.0, 0.0)])
+    with pytest.raises(ValueError, match="'loop' is given twice"):
+        PathSet([("loop", line), ("loop", line)])

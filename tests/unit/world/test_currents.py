@@ -136,3 +136,57 @@ def test_all_regions_in_one_call_are_the_regions_one_by_one() -> None:
     before = currents._regions()
     currents.items[:] = Currents.from_level(level).items
     assert currents._regions() is not before
+
+
+def _many_regions(count: int) -> Currents:
+    """``count`` small uniform regions, each turned a little more, in a row of columns."""
+    regions = [
+        FlowRegion(
+            rect=Rect(8.0 * (k % 100), 8.0 * (k // 100), 16.0, 16.0),
+            kind="uniform",
+            angle=float(k % 360),
+            strength=1.0 + k % 7,
+            cell=8.0,
+        )
+        for k in range(count)
+    ]
+    return Currents([Current.build(r) for r in regions])
+
+
+def test_more_than_999_regions_run_and_compile_once() -> None:
+    # Given sets of 3, 1,000 and 1,500 regions (1,000 or more crashed numba as a tuple, and
+    # each count compiled anew)
+    from game.world.currents import _add_regions
+
+    points = np.array([[4.0, 4.0], [12.0, 12.0], [795.0, 115.0], [5000.0, 5000.0]])
+    for count in (3, 1_000, 1_500):
+        currents = _many_regions(count)
+        # When the current is looked up
+        vel, inside = currents.velocity_at(points)
+        # Then it is every region's own field at its strength, added up
+        expected = np.zeros((len(points), 2))
+        for c in currents.items:
+            r = c.region.rect
+            for i, (x, y) in enumerate(points):
+                if r.left <= x <= r.right and r.bottom <= y <= r.top:
+                    expected[i] += c.field.lookup(points[i : i + 1])[0] * c.region.strength
+        assert vel == pytest.approx(expected, abs=1e-12)
+        assert inside.tolist() == [True, True, count > 1_000, False]
+    # And one compiled kernel served every count
+    assert len(_add_regions.signatures) == 1
+
+
+def test_a_changing_noise_region_is_read_as_it_changes() -> None:
+    # Given a changing noise region beside a uniform one, looked up once (the table is made)
+    noise = FlowRegion(rect=Rect(0, 0, 640, 640), kind="noise", speed=0.5, cell=64.0, seed=3)
+    river = FlowRegion(rect=Rect(0, 0, 640, 640), kind="uniform", angle=0.0, strength=10.0)
+    currents = Currents([Current.build(noise), Current.build(river)])
+    points = np.array([[100.0, 100.0], [333.0, 500.0]])
+    currents.velocity_at(points)
+    # When time passes (every row refreshed)
+    for frame in range(currents.noise_every):
+        currents.update(3.0, frame)
+    # Then the lookup reads the field as it is now
+    field = currents.items[0].field
+    expected = field.lookup(points) * noise.strength + np.array([10.0, 0.0])
+    assert currents.velocity_at(points)[0] == pytest.approx(expected, abs=1e-12)

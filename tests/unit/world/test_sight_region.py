@@ -16,7 +16,13 @@ import pytest
 
 from game.level import load_level, shipped_levels
 from game.world import World
-from game.world.sight import MAX_SWEEP_RAYS, SightFans, enemy_sight, sight_fans
+from game.world.sight import (
+    MAX_EXACT_OUTLINES,
+    MAX_SWEEP_RAYS,
+    SightFans,
+    enemy_sight,
+    sight_fans,
+)
 
 #: Points this close to the drawn outline (px) are not asked.
 MARGIN = 0.5
@@ -208,3 +214,33 @@ def test_a_crowd_of_enemies_shares_a_budget_of_rays() -> None:
     # every enemy still has its disc
     assert fans.owner.size <= MAX_SWEEP_RAYS + 8 * e
     assert np.unique(fans.owner).size == e
+
+
+def test_an_enemy_in_a_dense_reef_casts_the_sweep_alone() -> None:
+    # Given an enemy seeing all round among wall segments 3.5 px apart (issue 43: 250 such
+    # enemies among 20,000 wall points took minutes to draw, the crossings being pairs)
+    xs = np.arange(0.0, 400.0, 3.5)
+    pts = np.column_stack((xs + 100.0, 150.0 + 8.0 * (np.arange(xs.size) % 2)))
+    walls = np.stack((pts[:-1], pts[1:]), axis=1)
+    assert 2 * walls.shape[0] > MAX_EXACT_OUTLINES
+
+    def fan(segments: np.ndarray) -> SightFans:
+        return sight_fans(
+            np.array([[300.0, 120.0]]),
+            np.array([[1.0, 0.0]]),
+            np.array([250.0]),
+            np.array([math.pi]),
+            np.zeros((0, 2)),
+            np.zeros(0),
+            segments,
+            np.full(segments.shape[0], 2.0),
+            (600.0, 400.0),
+        )
+
+    # When its region is cast, Then it has only the uniform sweep's triangles (90 of 4
+    # degrees), and still stops at the reef (nothing seen beyond y = 160)
+    dense = fan(walls)
+    assert dense.owner.size <= 92
+    assert dense.vertices[:, 1].max() <= 160.0 + 1e-6
+    # And a few segments are still cast exactly, with their ends and crossings
+    assert fan(walls[:10]).owner.size > 92

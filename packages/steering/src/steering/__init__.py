@@ -1,10 +1,11 @@
 """Craig Reynolds' steering behaviours for N agents at once, compiled with numba.
 
 Every behaviour is a small parameter object called as ``behaviour(agents, dt, debug=None)`` that
-returns an (N, 2) steering force (px/s^2 for a mass of 1; each row finite and within
-``max_force``); :func:`integrate` moves the agents by it, and :func:`step` does both in one
-call (one compiled call for a :class:`WeightedSum`). Combinators are behaviours too, so they
-nest. Each behaviour's per-agent maths is a compiled kernel (see ``steering/_jit.py``).
+returns an (N, 2) steering force (px/s^2 x mass: the acceleration for a mass of 1; each row finite
+and within ``max_force``); :func:`integrate` divides it by mass and moves the agents, and
+:func:`step` does both in one call (one compiled call for a :class:`WeightedSum`). Combinators are
+behaviours too, so they nest. Each behaviour's per-agent maths is a compiled kernel (see
+``steering/_jit.py``).
 No arcade, pymunk or pyglet is imported; the adapters :mod:`steering.arcade` and
 :mod:`steering.pymunk` import theirs when used. The guide is the repository's docs/steering.md.
 """

@@ -61,10 +61,26 @@ class _SubState(dict[str, FloatArray]):
             return default
 
 
+def _real(values: ArrayLike, name: str, want: str) -> None:
+    """Refuse text and complex numbers, which NumPy would turn into floats (``"3"`` read as 3,
+    a complex number's imaginary part dropped with only a warning)."""
+    try:
+        kind = np.asarray(values).dtype.kind if not isinstance(values, (str, bytes)) else "U"
+    except (TypeError, ValueError):  # ragged: the caller's conversion says so
+        return
+    if kind in "cUSO" and not (kind == "O" and _all_real(values)):
+        raise TypeError(f"{name}: expected {want}, got {values!r:.40}")
+
+
+def _all_real(values: Any) -> bool:
+    """Whether an object array holds real numbers only."""
+    flat = np.asarray(values, dtype=object).ravel()
+    return all(isinstance(v, (int, float, np.integer, np.floating)) for v in flat)
+
+
 def _points(values: ArrayLike, n: int | None, name: str) -> FloatArray:
     """``values`` as a finite (N, 2) copy; errors name the argument."""
-    if isinstance(values, (str, bytes)):
-        raise TypeError(f"{name}: expected (N, 2) numbers, got {values!r:.40}")
+    _real(values, name, "(N, 2) numbers")
     try:
         arr = np.array(values, dtype=np.float64)
     except (TypeError, ValueError):
@@ -144,8 +160,7 @@ def _wrapped(p: FloatArray, size: tuple[float, float]) -> FloatArray:
 def _column(
     values: ArrayLike, n: int, name: str, *, minimum: float = -math.inf, strict: bool = False
 ) -> FloatArray:
-    if isinstance(values, (str, bytes)):
-        raise TypeError(f"{name}: expected a number or {n} numbers, got {values!r:.40}")
+    _real(values, name, f"a number or {n} numbers")
     try:
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
@@ -182,16 +197,19 @@ _NO_TURNS = np.zeros((0, 2))
 class AgentGroup:
     """Position, velocity and limits of N agents as structure-of-arrays.
 
-    Units: px, px/s, px/s^2. Behaviours read a group and return an (N, 2) steering
-    acceleration (px/s^2, never longer than ``max_force``); multiply by ``mass`` to get a
-    physics force. Per-agent behaviour memory (path progress, wander angle, chosen avoidance
-    side) lives in :attr:`state` columns, so shared data such as a path never holds it.
+    Units: px, px/s, s. Behaviours read a group and return an (N, 2) steering force, in
+    px/s^2 x mass and never longer than ``max_force``; :func:`integrate` (and pymunk, through
+    :mod:`steering.pymunk`) divides it by ``mass``, so with the default mass of 1 it is the
+    acceleration itself, and an agent of mass 3 turns three times slower. Per-agent behaviour
+    memory (path progress, wander angle, chosen avoidance side) lives in :attr:`state` columns,
+    so shared data such as a path never holds it.
 
     Attributes:
         pos: (N, 2) positions.
         vel: (N, 2) velocities.
         max_speed: (N,) speed limits.
-        max_force: (N,) steering acceleration limits.
+        max_force: (N,) limits on the length of the steering force (px/s^2 x mass): an agent
+            accelerates by at most ``max_force / mass``.
         radius: (N,) bounding radii.
         mass: (N,) masses.
         heading: (N, 2) unit facing; follows the velocity, keeps the last one when stopped
@@ -620,11 +638,12 @@ def integrate(
     """Semi-implicit Euler step in place: velocity += force / mass * dt (limited to max speed),
     then move.
 
-    This is the seeds' ``update()``: ``acceleration = force / mass``. With the default mass of 1
-    a behaviour's output is the acceleration itself. ``agents.pos``, ``agents.vel`` and
-    ``agents.heading`` stay the same array objects, so views of them (a sub-range such as the
-    world's crowd) see the step. A row of ``force`` that is not finite stops that agent rather
-    than poisoning it. The heading then turns once: toward an orientation behaviour's
+    This is the seeds' ``update()``: ``acceleration = force / mass``. With the default mass of 1 a
+    behaviour's output is the acceleration itself; pymunk does the same with a body's force
+    (:class:`steering.pymunk.BodyBridge`), but does not limit the speed. ``agents.pos``,
+    ``agents.vel`` and ``agents.heading`` stay the same array objects, so views of them (a sub-range
+    such as the world's crowd) see the step. A row of ``force`` that is not finite stops that agent
+    rather than poisoning it. The heading then turns once: toward an orientation behaviour's
     request where one is pending (:class:`~steering.Face`,
     :class:`~steering.LookWhereYouAreGoing`, :meth:`AgentGroup.request_turn`), else, with
     ``face_velocity``, toward the velocity (:meth:`AgentGroup.update_heading`), each limited

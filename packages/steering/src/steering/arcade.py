@@ -7,7 +7,9 @@ The sprite objects themselves keep their old ``position`` and ``angle``: for hit
 collisions on the sprites pass ``sprite_attributes=True``, which sets them through arcade's own
 setters, one sprite at a time.
 
-arcade is imported here only: ``import steering`` never loads it. Tested with arcade 3.3; on
+It only draws: forces are turned into motion by :func:`~steering.integrate` (dividing by each
+agent's mass) before the sprites follow. arcade is imported here only: ``import steering``
+never loads it. Tested with arcade 3.3; on
 an arcade whose sprite list has no such buffer, it falls back to the per-sprite loop.
 """
 

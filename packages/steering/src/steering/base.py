@@ -38,8 +38,9 @@ ARRIVE_BRAKE = 0.8
 class Behaviour(Protocol):
     """A steering behaviour: a small parameter object that returns forces for all agents.
 
-    ``__call__(agents, dt, debug)`` returns an (N, 2) steering acceleration in px/s^2, each
-    row finite and no longer than ``agents.max_force``. ``dt`` is the step in seconds (behaviours
+    ``__call__(agents, dt, debug)`` returns an (N, 2) steering force in px/s^2 x mass (the
+    acceleration for a mass of 1; :func:`~steering.integrate` divides by mass), each row finite
+    and no longer than ``agents.max_force``. ``dt`` is the step in seconds (behaviours
     with time, such as wander or a changing field, use it). When ``debug`` is a dict the behaviour
     writes what the seeds draw into it, keyed ``"<behaviour>.<item>"``.
     """

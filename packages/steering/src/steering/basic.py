@@ -23,6 +23,7 @@ from .base import DEFAULT_GAIN, Debug
 from .composite import AgentCols, RowPart, row_function
 from .contain import Contain
 from .debug import ArriveDebug, EvadeDebug, PursueDebug, SeekDebug, write
+from .records import Held
 from .vec import FloatArray
 from .wander import Wander
 
@@ -83,8 +84,19 @@ class Seek(RowPart):
         """
         n = agents.n
         tgt = self.points("Seek.target", self.target, n)
-        gain = _real("Seek.gain", self.gain)
-        return SeekRecord(tgt, _step_of(tgt), gain, _debug_points(n, debug))
+        if debug:
+            gain = _real("Seek.gain", self.gain)
+            return SeekRecord(tgt, _step_of(tgt), gain, _debug_points(n, debug))
+        # Kept while the target's array and the gain are the same objects.
+        held = self.__dict__.get("_held")
+        if held is None:
+            held = self.__dict__["_held"] = Held()
+        stamp = (tgt, self.gain)
+        record = held.get(stamp, 0.0)
+        if record is None:
+            gain = _real("Seek.gain", self.gain)
+            record = held.put(stamp, 0.0, SeekRecord(tgt, _step_of(tgt), gain, _NO_POINTS))
+        return record
 
     def report(self, agents: AgentGroup, record: SeekRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.SeekDebug`."""

@@ -214,7 +214,7 @@ def step(
 
     Raises:
         TypeError, ValueError: for a ``dt`` that is not a finite number >= 0 (before anything
-        moves), and whatever the behaviour raises.
+            moves), and whatever the behaviour raises.
     """
     dt = time_step("step", dt)
     move = 2 if face_velocity else 1

@@ -47,7 +47,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._checks import fast_points
-from ._jit import PARALLEL_MIN
+from ._jit import PARALLEL_MIN, compile_kernel
 from .agents import AgentGroup
 from .debug import PriorityDebug, write
 from .grid import BUF_COLS, Grid, brute_grid
@@ -106,7 +106,7 @@ _ROW_OPTIONS: dict[str, Any] = {
 def row_function(func: Callable[..., Any]) -> Any:
     """Compile a part's per-agent function ``row(i, a, p, buf) -> (fx, fy)``; numba inlines it
     into each composite that uses it. It must not allocate arrays."""
-    return numba.njit(**_ROW_OPTIONS)(func)
+    return compile_kernel(func, _ROW_OPTIONS)
 
 
 # -- the walk: shape and records in one pass ---------------------------------------------------

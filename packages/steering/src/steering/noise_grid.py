@@ -11,7 +11,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from ._jit import PARALLEL_MIN, njit
+from ._jit import PARALLEL_MIN, engine_caching, njit
 from .vec import FloatArray
 
 __all__ = ["NoiseGrid", "angle_vectors", "noise_angles", "write_noise_rows"]
@@ -26,7 +26,8 @@ class NoiseGrid:
     def __init__(self, seed: int) -> None:
         # Imported here: only noise fields need opensimplex (``import steering`` does not).
         try:
-            from opensimplex import OpenSimplex
+            with engine_caching():  # opensimplex caches its kernels too (read-only installs)
+                from opensimplex import OpenSimplex
         except ImportError as exc:
             raise ImportError(
                 "noise flow fields need opensimplex: pip install 'reynolds-steering[noise]' "

@@ -79,6 +79,8 @@ class PathSet(MutableMapping[str, Path]):
         #: The path change count at which ``_geo`` was last known current (-1: never).
         self._seen = -1
         for name, path in paths:
+            if name in self._index:
+                raise ValueError(f"PathSet: the path name {name!r:.60} is given twice")
             self[name] = path
 
     # -- the mapping -----------------------------------------------------------------------

@@ -3,8 +3,13 @@
 ``bridge.read(agents)`` copies every body's position and velocity into the group's rows, and
 ``bridge.write(forces)`` sets every body's force, each in one ``pymunk.batch`` pass (about
 0.05 µs a body, against about 2 µs a body through ``body.position`` and ``apply_force``).
-Steering forces are what :func:`~steering.integrate` divides by mass, so pymunk, which does the
-same, moves a body as ``integrate`` would (and then resolves its contacts).
+Behaviours return forces (px/s^2 x mass, at most ``max_force`` long), which
+:func:`~steering.integrate` divides by mass; the bridge writes them unchanged as the bodies'
+forces, and pymunk divides by the body's mass too (:meth:`BodyBridge.agents_of` copies the
+masses into the group), so a body gains the velocity ``integrate`` would give its agent, then
+pymunk resolves its contacts. Two differences: pymunk moves a body before it accelerates it
+(``integrate`` accelerates first: the body's place lags one step's change of velocity), and
+it does not limit speed to ``max_speed`` (a body's ``velocity_func`` can).
 
 pymunk is imported here only: ``import steering`` never loads it.
 """
@@ -92,8 +97,9 @@ class BodyBridge:
         agents.vel[self._rows] = data[self._live, 2:4]
 
     def write(self, forces: FloatArray) -> None:
-        """Set every body's force to its row of ``forces`` ((N, 2), px/s^2 x mass); a row that
-        is not finite is written as zero (a NaN force poisons a pymunk body for good).
+        """Set every body's force to its row of ``forces`` ((N, 2), px/s^2 x mass, as a
+        behaviour returns them: pymunk divides by the body's mass); a row that is not finite is
+        written as zero (a NaN force poisons a pymunk body for good).
 
         Raises:
             ValueError: if ``forces`` is not (N, 2), or the space lets bodies sleep.

@@ -18,10 +18,11 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, NamedTuple
 
-import numba
 import numpy as np
+from numba import config as numba_config
 from numpy.typing import NDArray
 
+from ._jit import compile_kernel
 from .vec import FloatArray
 
 __all__ = [
@@ -57,7 +58,7 @@ class AgentCols(NamedTuple):
     max_speed: FloatArray
     """(N,) speed limits, px/s."""
     max_force: FloatArray
-    """(N,) steering limits, px/s^2."""
+    """(N,) limits on the steering force, px/s^2 x mass."""
     radius: FloatArray
     """(N,) bounding radii, px."""
     mass: FloatArray
@@ -469,18 +470,16 @@ def _prune(folder: Path) -> None:
     keep = f"{_PREFIX}{_engine_digest()[:10]}_"
     for path in [*folder.glob(f"{_PREFIX}*"), *folder.glob(f"__pycache__/{_PREFIX}*")]:
         if not path.name.startswith(keep):
-            path.unlink(missing_ok=True)
+            try:
+                path.unlink(missing_ok=True)
+            except OSError:  # a read-only folder, warmed before it became so
+                return
 
 
 def cache_folder() -> Path | None:
     """Where generated composites are written: ``__pycache__/composites`` beside the engine,
     else under ``NUMBA_CACHE_DIR`` or the user's cache folder; None when none is writable."""
-    candidates = [Path(__file__).resolve().parent / "__pycache__" / "composites"]
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        candidates.append(Path(os.environ["NUMBA_CACHE_DIR"]) / "steering-composites")
-    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    candidates.append(Path(xdg) / "reynolds-steering" / "composites")
-    for folder in candidates:
+    for folder in _candidates():
         try:
             folder.mkdir(parents=True, exist_ok=True)
             probe = folder / f".probe-{os.getpid()}"
@@ -492,6 +491,21 @@ def cache_folder() -> Path | None:
     return None
 
 
+def _candidates() -> list[Path]:
+    candidates = [Path(__file__).resolve().parent / "__pycache__" / "composites"]
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        candidates.append(Path(os.environ["NUMBA_CACHE_DIR"]) / "steering-composites")
+    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    candidates.append(Path(xdg) / "reynolds-steering" / "composites")
+    return candidates
+
+
+def _warmed_folder(name: str) -> Path | None:
+    """A read-only folder that holds composite ``name`` already (warmed before it became
+    read-only), whose numba caches :class:`~steering._jit.EngineCache` can read."""
+    return next((f for f in _candidates() if (f / f"{name}.py").is_file()), None)
+
+
 def compiled(shape: Shape) -> Kernel:
     """The loops of ``shape`` (serial and parallel, with and without the move): generated,
     written to the cache folder and compiled with numba's on-disk cache (compiled uncached
@@ -501,7 +515,7 @@ def compiled(shape: Shape) -> Kernel:
         return kernel
     text = source_of(shape)
     name = module_name(shape)
-    folder = cache_folder()
+    folder = cache_folder() or _warmed_folder(name)
     cache = folder is not None
     namespace: dict[str, Any]
     if folder is not None:
@@ -534,18 +548,17 @@ def compiled(shape: Shape) -> Kernel:
         "_nrt": False,
     }
     # The chunk is compiled as its own function (not inlined into the parallel loop).
-    namespace["chunk"] = numba.njit(**options)(namespace["chunk"])
-    # The loops that take the record of every field call the loops above by name.
-    serial = namespace["run"] = numba.njit(**options)(namespace["run"])
-    parallel = namespace["run_parallel"] = numba.njit(parallel=True, **options)(
-        namespace["run_parallel"]
-    )
+    namespace["chunk"] = compile_kernel(namespace["chunk"], options)
+    parallel = {"parallel": True, **options}
+    # The loops that take the record of every field call the two loops above by name.
+    serial_loop = namespace["run"] = compile_kernel(namespace["run"], options)
+    parallel_loop = namespace["run_parallel"] = compile_kernel(namespace["run_parallel"], parallel)
     kernel = Kernel(
         _searches(shape),
-        serial,
-        parallel,
-        numba.njit(**options)(namespace["run_moving"]),
-        numba.njit(parallel=True, **options)(namespace["run_moving_parallel"]),
+        serial_loop,
+        parallel_loop,
+        compile_kernel(namespace["run_moving"], options),
+        compile_kernel(namespace["run_moving_parallel"], parallel),
         *_bound_loops(namespace, cache),
     )
     _KERNELS[shape] = kernel
@@ -556,7 +569,7 @@ def _bound_loops(namespace: dict[str, Any], cache: bool) -> tuple[Any, Any, Any]
     """``make`` and the two loops taking its record, compiled (with reference counting: they
     read the record's fields). With the JIT off a structref cannot be made (numba issue
     7117): the record is then a plain object with the same fields."""
-    if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
+    if numba_config.DISABLE_JIT:  # type: ignore[attr-defined]
         names = namespace["FIELDS"]
 
         def make(*fields: Any) -> Any:
@@ -565,9 +578,9 @@ def _bound_loops(namespace: dict[str, Any], cache: bool) -> tuple[Any, Any, Any]
         return make, namespace["run_bound"], namespace["run_bound_parallel"]
     options: dict[str, Any] = {"cache": cache, "error_model": "numpy", "nogil": True}
     return (
-        numba.njit(**options)(namespace["make"]),
-        numba.njit(**options)(namespace["run_bound"]),
-        numba.njit(**options)(namespace["run_bound_parallel"]),
+        compile_kernel(namespace["make"], options),
+        compile_kernel(namespace["run_bound"], options),
+        compile_kernel(namespace["run_bound_parallel"], options),
     )
 
 
