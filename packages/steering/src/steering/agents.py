@@ -111,7 +111,9 @@ def _column_of(name: str, value: Any, n: int | None) -> FloatArray:
     """
     vector = name in _VECTORS
     if not (isinstance(value, np.ndarray) and value.dtype == np.float64):
-        if isinstance(value, (str, bytes)):
+        if isinstance(value, (str, bytes)) or (
+            isinstance(value, np.ndarray) and value.dtype.kind not in "biuf"
+        ):
             raise TypeError(f"{name}: expected numbers, got {value!r:.40}")
         try:
             value = np.array(value, dtype=np.float64)
@@ -307,9 +309,16 @@ class AgentGroup:
         # A column assigned later is checked as at construction: the kernels index every
         # column by the rows of pos without bounds checks, so a short one would be read (and,
         # by integrate, written) past its end.
+        # pos too: a longer pos would make every other column short. add and remove change
+        # the count, setting every column at once (_set_rows).
         if name in _COLUMNS and self.__dict__.get("_ready"):
-            value = _column_of(name, value, None if name == "pos" else self.pos.shape[0])
+            value = _column_of(name, value, self.pos.shape[0])
         object.__setattr__(self, name, value)
+
+    def _set_rows(self, columns: dict[str, FloatArray]) -> None:
+        """Set every column at once to arrays of a new common row count (add, remove)."""
+        for name, col in columns.items():
+            object.__setattr__(self, name, col)
 
     def __len__(self) -> int:
         return int(self.pos.shape[0])
@@ -471,14 +480,7 @@ class AgentGroup:
         )
         n, m = self.n, new.n
         self._own_state()
-        self.pos = np.concatenate((self.pos, new.pos))
-        self.vel = np.concatenate((self.vel, new.vel))
-        self.max_speed = np.concatenate((self.max_speed, new.max_speed))
-        self.max_force = np.concatenate((self.max_force, new.max_force))
-        self.radius = np.concatenate((self.radius, new.radius))
-        self.mass = np.concatenate((self.mass, new.mass))
-        self.heading = np.concatenate((self.heading, new.heading))
-        self.max_turn_rate = np.concatenate((self.max_turn_rate, new.max_turn_rate))
+        self._set_rows({c: np.concatenate((getattr(self, c), getattr(new, c))) for c in _COLUMNS})
         for name, col in list(self.state.items()):
             extra = np.full((m, *col.shape[1:]), self.fill_of(name), dtype=col.dtype)
             self.state[name] = np.concatenate((col, extra))
@@ -493,7 +495,8 @@ class AgentGroup:
         next use.
 
         Raises:
-            IndexError: for an index out of range or a mask of the wrong length.
+            IndexError: for an index out of range (negative ones included: they do not count
+                from the end) or a mask of the wrong length; the group is unchanged.
             TypeError: for rows that are neither integers nor booleans.
         """
         r = np.asarray(rows)
@@ -505,18 +508,15 @@ class AgentGroup:
         elif r.size == 0:
             return
         elif np.issubdtype(r.dtype, np.integer):
-            keep[r.reshape(-1)] = False  # IndexError out of range; negatives count from the end
+            flat = r.reshape(-1)
+            bad = flat[(flat < 0) | (flat >= self.n)]
+            if bad.size:
+                raise IndexError(f"rows: indices must be in [0, {self.n}), got {bad[0]}")
+            keep[flat] = False
         else:
             raise TypeError(f"rows: expected indices or a boolean mask, got {r.dtype}")
         self._own_state()
-        self.pos = self.pos[keep]
-        self.vel = self.vel[keep]
-        self.max_speed = self.max_speed[keep]
-        self.max_force = self.max_force[keep]
-        self.radius = self.radius[keep]
-        self.mass = self.mass[keep]
-        self.heading = self.heading[keep]
-        self.max_turn_rate = self.max_turn_rate[keep]
+        self._set_rows({c: getattr(self, c)[keep] for c in _COLUMNS})
         for name, col in list(self.state.items()):
             self.state[name] = col[keep]
         self._forget_neighbours()

@@ -389,15 +389,7 @@ def _launch(
     the loop reads is passed: numba unboxes each argument (some 0.1 us apiece)."""
     n = out.shape[0]
     parallel = n >= PARALLEL_MIN
-    cols = (
-        agents.pos,
-        agents.vel,
-        agents.max_speed,
-        agents.max_force,
-        agents.radius,
-        agents.mass,
-        agents.heading,
-    )
+    cols = agent_cols(agents)
     search = (order.ints, order.floats, _scratch(n)) if kernel.searches else ()
     if not move:
         run = kernel.parallel if parallel else kernel.serial
@@ -450,15 +442,7 @@ def _launch_kept(
         _KEPT[key] = (fields, bound, kernel)
     n = out.shape[0]
     run = kernel.bound_parallel if n >= PARALLEL_MIN else kernel.bound_serial
-    cols = (
-        agents.pos,
-        agents.vel,
-        agents.max_speed,
-        agents.max_force,
-        agents.radius,
-        agents.mass,
-        agents.heading,
-    )
+    cols = agent_cols(agents)
     if kernel.searches:
         run(*cols, bound, out, order.ints, order.floats, _scratch(n))
     else:
