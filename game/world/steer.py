@@ -175,15 +175,24 @@ class CrowdTree:
     docstring), made again when any object it was made from is replaced (an edit, a world
     carried over, a behaviour swapped) or the crowd's goal order changes kind."""
 
-    def __init__(self, world: World, key: tuple[object, ...], first: int) -> None:
+    def __init__(
+        self,
+        world: World,
+        key: tuple[object, ...],
+        first: int,
+        needs: np.ndarray,
+        weights: FloatArray,
+        flags: np.ndarray,
+    ) -> None:
         self.key = key
         brain = world.brain
         t = world.options.tuning
-        m = world.roster.n - 1
-        self.needs = np.zeros((8, m), dtype=bool)
+        #: Which agents need each part (rows ``NEEDS_*``), shared by a world's trees.
+        self.needs = needs
         #: The roster's wander, queue and avoid columns stacked (3, N).
-        self.flags = np.zeros((3, m + 1), dtype=bool)
-        self.weights = np.zeros((2, m))
+        self.flags = flags
+        #: The paces and wander weights (rows ``PACE``, ``WANDER_WEIGHT``).
+        self.weights = weights
         self.first = first  # 0: no agent puts its goal first, 2: every agent, 1: some
         #: Which rows of :attr:`needs` hold any agent this step (bit k for row k).
         self.some = 0
@@ -234,8 +243,8 @@ class CrowdTree:
         self.tree = TruncatedRunningSum(parts)
 
     @staticmethod
-    def key_of(world: World, first: int) -> tuple[object, ...]:
-        """The objects a world's tree is made from, and its goal order's kind."""
+    def key_of(world: World) -> tuple[object, ...]:
+        """The objects a world's trees are made from."""
         brain = world.brain
         return (
             world.state,
@@ -252,18 +261,21 @@ class CrowdTree:
             brain.wander,
             brain.queue,
             brain.avoid_agents,
-            first,
         )
 
     @classmethod
     def of(cls, world: World) -> CrowdTree:
         """``world``'s tree for this step, its needs written (:func:`crowd_needs`)."""
-        tree = _TREES.get(world)
+        trees = _TREES.get(world)
+        if trees is None:
+            trees = _TREES[world] = {}
+        tree = next(iter(trees.values()), None)
         state, roster, a = world.state, world.roster, world.agents
         m = roster.n - 1
         if tree is None or tree.needs.shape[1] != m or tree.key[1] is not roster:
             needs, weights = np.zeros((8, m), dtype=bool), np.zeros((2, m))
             flags = np.stack((roster.wander, roster.queue, roster.avoid))
+            trees.clear()
         else:
             needs, weights, flags = tree.needs, tree.weights, tree.flags
         follow = world.brain.follow.param(world.crowd)
@@ -287,16 +299,14 @@ class CrowdTree:
         )
         goal_first = needs[GOAL_FIRST]
         first = 2 if goal_first.all() else int(goal_first.any())
-        key = cls.key_of(world, first)
-        if (
-            tree is None
-            or not all(map(operator.is_, key[:-1], tree.key[:-1]))
-            or (key[-1] != tree.key[-1])
-        ):
-            tree = _TREES[world] = cls(world, key, first)
-            tree.needs[:] = needs
-            tree.weights[:] = weights
-            tree.flags = flags
+        key = cls.key_of(world)
+        if tree is not None and not all(map(operator.is_, key, tree.key)):
+            trees.clear()
+        tree = trees.get(first)
+        if tree is None:
+            # Each order's tree is kept: a crowd whose patrols turn goal-first and back
+            # switches between two trees, each with its kept plan.
+            tree = trees[first] = cls(world, key, first, needs, weights, flags)
         tree.some = some
         return tree
 
@@ -324,4 +334,4 @@ class CrowdTree:
 
 #: Each world's tree (a world carried over to an edited level keeps its object and gets a
 #: new tree, since the objects it was made from change).
-_TREES: weakref.WeakKeyDictionary[World, CrowdTree] = weakref.WeakKeyDictionary()
+_TREES: weakref.WeakKeyDictionary[World, dict[int, CrowdTree]] = weakref.WeakKeyDictionary()
