@@ -39,6 +39,7 @@ from steering import (
     Wander,
     Weighted,
     composite,
+    launch,
     shapes,
 )
 from steering.base import Debug
@@ -338,7 +339,7 @@ def test_the_parallel_loop_writes_what_the_serial_one_writes(
     rocks = Obstacles.create(rng.uniform(0, 400, (40, 2)), rng.uniform(5, 20, 40))
     results = []
     for parallel_from in (10**9, 1):
-        monkeypatch.setattr(composite, "PARALLEL_MIN", parallel_from)
+        monkeypatch.setattr(launch, "PARALLEL_MIN", parallel_from)
         crowd = AgentGroup.create(
             np.random.default_rng(1).uniform(0, 400, (n, 2)),
             np.random.default_rng(2).normal(0, 40, (n, 2)),

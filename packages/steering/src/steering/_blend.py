@@ -268,7 +268,7 @@ def _freeze(items: Sequence[Any], weighted: Any) -> Frozen | None:
         if fields is None:
             return None
         for name, v in fields.items():
-            kept = name in ("_points", "_held", "_seen")  # caches, not settings
+            kept = name in ("_points", "_held", "_seen", "_walked")  # caches, not settings
             if not (_value(v) or (name == "_cos" and type(v) is _FovCache) or kept):
                 return None
         live.append(fields)

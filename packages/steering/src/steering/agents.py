@@ -304,6 +304,14 @@ class AgentGroup:
         for name in _SCALARS:
             object.__setattr__(self, name, _column_of(name, getattr(self, name), n))
         object.__setattr__(self, "_ready", True)
+        object.__setattr__(self, "_columns", 0)
+
+    @property
+    def columns_version(self) -> int:
+        """Counts the assignments of a column (``pos``, ``vel``, ...) and the calls of ``add``
+        and ``remove``: while it is the same, every column is the same array object (a compiled
+        caller may keep what it made from them)."""
+        return int(self.__dict__["_columns"])
 
     def __setattr__(self, name: str, value: Any) -> None:
         # A column assigned later is checked as at construction: the kernels index every
@@ -313,12 +321,14 @@ class AgentGroup:
         # the count, setting every column at once (_set_rows).
         if name in _COLUMNS and self.__dict__.get("_ready"):
             value = _column_of(name, value, self.pos.shape[0])
+            self.__dict__["_columns"] += 1
         object.__setattr__(self, name, value)
 
     def _set_rows(self, columns: dict[str, FloatArray]) -> None:
         """Set every column at once to arrays of a new common row count (add, remove)."""
         for name, col in columns.items():
             object.__setattr__(self, name, col)
+        self.__dict__["_columns"] += 1
 
     def __len__(self) -> int:
         return int(self.pos.shape[0])

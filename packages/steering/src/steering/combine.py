@@ -25,6 +25,7 @@ from ._kern import hypot
 from .agents import AgentGroup, integrate, time_step
 from .base import Behaviour, Debug
 from .group import Flock
+from .staggered import Staggered
 from .vec import EPSILON, FloatArray
 
 __all__ = [
@@ -40,7 +41,7 @@ __all__ = [
 
 
 @dataclass
-class Weighted:
+class Weighted(composite.Node):
     """A behaviour and its weight, for :class:`WeightedSum` and :class:`TruncatedRunningSum`:
     one number for every agent, or an (N,) array of a weight per agent (a fish that wanders a
     little on top of its path, another not at all).
@@ -113,7 +114,7 @@ def _per_agent(item: Any) -> bool:
 
 
 @dataclass
-class WeightedSum:
+class WeightedSum(composite.Node):
     """Weighted truncated sum: every behaviour times its weight, added, then limited.
 
     Simple and smooth; its weakness is that opposing forces cancel (a wall and a target behind
@@ -172,7 +173,10 @@ def _add_sum(
         if isinstance(item, Weighted):
             weight = item.weight
             if type(weight) is np.ndarray:  # a node of its own: the force times each weight
-                per.append(_weights(f"{name}[{k}].weight", weight, view.pos.shape[0]))
+                checked = _weights(f"{name}[{k}].weight", weight, view.pos.shape[0])
+                if checked is not weight:
+                    composite.add_copy(w)
+                per.append(checked)
                 weight = 1.0
             else:
                 per.append(None)
@@ -188,6 +192,7 @@ def _add_sum(
     if kept is None or kept[0] != values:
         kept = held["_weights"] = (values, (np.array(values, dtype=np.float64),))
     composite.add_node(w, kind, len(parts), kept[1])
+    composite.add_parts(w, items)
     for k, part in enumerate(parts):
         if per[k] is not None:
             composite.add_node(w, "scale", 1, (per[k],))
@@ -232,7 +237,7 @@ def step(
 
 
 @dataclass
-class TruncatedRunningSum:
+class TruncatedRunningSum(composite.Node):
     """Buckland's prioritised truncated running sum.
 
     Parts are added in order, each weighted, until the running total reaches max force; the part
@@ -327,7 +332,7 @@ def running_add(
 
 
 @dataclass
-class FirstNonZero:
+class FirstNonZero(composite.Node):
     """Per agent, the force of the first part whose force exceeds ``epsilon``; zero if none.
 
     Sharp: an agent switches completely from one behaviour to the next, which reads clearly
@@ -363,12 +368,14 @@ class FirstNonZero:
         else:
             kept[1].fill(-1)
         composite.add_node(w, "first", len(self.parts), kept)
+        composite.add_tick(w, kept[1].fill, -1)
+        composite.add_parts(w, self.parts)
         for k, part in enumerate(self.parts):
             composite.walk_child(w, part, view, rows, f"FirstNonZero.parts[{k}]")
 
 
 @dataclass
-class Limited:
+class Limited(composite.Node):
     """Run ``behaviour`` with other limits (gdx-ai's ``Limiter``): a patrol pace, a weak push.
 
     The behaviour sees the agents with ``max_speed`` and ``max_force`` replaced (a value for
@@ -410,13 +417,13 @@ class Limited:
         """Add this limiter and its behaviour to a composite's walk (:mod:`steering.composite`):
         a compiled behaviour reads these limits' columns, an outside one gets a limited view."""
         n = view.n
-        speeds = self._column("max_speed", self.max_speed, view.max_speed, n)
-        forces = self._column("max_force", self.max_force, view.max_force, n)
+        speeds = self._column(w, "max_speed", self.max_speed, view.max_speed, n)
+        forces = self._column(w, "max_force", self.max_force, view.max_force, n)
         composite.add_node(w, "limit", 1, (speeds, forces, self.max_force is not None))
         limited = self._view(view, speeds, forces)
         composite.walk_child(w, self.behaviour, limited, rows, "Limited.behaviour")
 
-    def _column(self, which: str, value: Any, own: FloatArray, n: int) -> FloatArray:
+    def _column(self, w: Any, which: str, value: Any, own: FloatArray, n: int) -> FloatArray:
         """The limit ``which`` as an (n,) column: the agents' own for None, a kept filled
         column for a number, the checked array otherwise."""
         if value is None:
@@ -429,7 +436,9 @@ class Limited:
             return col
         checked: FloatArray = limit(f"Limited.{which}", value, n)
         if not isinstance(checked, np.ndarray):
-            return self._column(which, checked, own, n)
+            return self._column(w, which, checked, own, n)
+        if checked is not value:
+            composite.add_copy(w)
         return checked
 
     def _view(self, agents: AgentGroup, speed: FloatArray, cap: FloatArray) -> AgentGroup:
@@ -465,7 +474,7 @@ class Limited:
 
 
 @dataclass
-class Masked:
+class Masked(composite.Node):
     """Apply ``behaviour`` only to the agents selected by ``mask``; the others get zero.
 
     Compiled parts test the mask per row inside the one loop over agents (an agent not
@@ -495,87 +504,10 @@ class Masked:
     ) -> None:
         """Add this mask and its behaviour to a composite's walk (:mod:`steering.composite`)."""
         selected = mask("Masked.mask", self.mask, view.pos.shape[0])
+        if selected is not self.mask:
+            composite.add_copy(w)
         composite.add_node(w, "mask", 1, (selected,))
-        inner = selected if rows is None else rows & selected
-        composite.walk_child(w, self.behaviour, view, inner, "Masked.behaviour")
-
-
-@dataclass
-class Staggered:
-    """Reynolds' staggered updates: each call runs ``behaviour`` for one agent in ``every``
-    (agent ``i`` when ``i % every`` is the call's turn), with a time step ``every`` times the
-    call's, and gives every other agent its force from its last update. Motion stays smooth
-    while the behaviour costs about ``1 / every`` of its price a call.
-
-    On its first call, and whenever the number of agents changes, every agent is updated (no
-    agent starts from a zero force). The turn advances with each call; ``turn`` may be set
-    (a game can tie it to its frame count). Compiled parts skip the rows not in turn inside
-    the one loop; an outside behaviour is called on the rows in turn only.
-
-    Raises:
-        TypeError: (at construction) if ``behaviour`` cannot be called.
-        ValueError: for ``every`` below 1.
-    """
-
-    behaviour: Behaviour
-    every: int = 1
-    turn: int = 0
-    _store: FloatArray = field(
-        default_factory=lambda: np.zeros((0, 2)), init=False, repr=False, compare=False
-    )
-
-    def __post_init__(self) -> None:
-        check_behaviour("Staggered.behaviour", self.behaviour)
-        self.every = _every(self.every)
-
-    def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return each agent's force: fresh for the agents in turn, held for the others."""
-        return composite.run(self, agents, dt, debug)
-
-    def composite_node(
-        self, w: Any, view: AgentGroup, rows: NDArray[np.bool_] | None, name: str
-    ) -> None:
-        """Add this node and its behaviour to a composite's walk (:mod:`steering.composite`):
-        the behaviour is walked with the longer time step."""
-        k = _every(self.every)
-        n = view.pos.shape[0]
-        store = self._store
-        held = self.__dict__.get("_held")
-        if store.shape[0] != n or held is None:
-            store = self._store = np.zeros((n, 2))
-            held = self.__dict__["_held"] = (np.ones(n, dtype=bool), store)
-            selected = held[0]
-        else:
-            selected = held[0]
-            np.equal(_rows(n) % k, self.turn % k, out=selected)
-        self.turn += 1
-        composite.add_node(w, "held", 1, held)
-        inner = selected if rows is None else rows & selected
-        dt = w.dt
-        w.dt = dt * k
-        try:
-            composite.walk_child(w, self.behaviour, view, inner, "Staggered.behaviour")
-        finally:
-            w.dt = dt
-
-
-def _rows(n: int) -> NDArray[np.int64]:
-    """``np.arange(n)``, kept."""
-    rows = _ROWS.get(n)
-    if rows is None:
-        if len(_ROWS) > 64:
-            _ROWS.clear()
-        rows = _ROWS[n] = np.arange(n)
-    return rows
-
-
-_ROWS: dict[int, NDArray[np.int64]] = {}
-
-
-def _every(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"Staggered.every: expected a whole number >= 1, got {value!r:.40}")
-    return int(value)
+        composite.walk_masked(w, self.behaviour, view, rows, selected, "Masked.behaviour")
 
 
 #: Kept here for the callers that scatter a sub-group's debug rows themselves.

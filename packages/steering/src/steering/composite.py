@@ -30,6 +30,14 @@ so later runs load it (:func:`compiled`). Any other behaviour (a user's function
 compiled this way yet) is an *outside* leaf: it is called before the loop, on its masked rows
 only, and the loop reads its force row by row.
 
+A tree called again unchanged is not walked again: its last walk is kept
+(:class:`~steering.launch.Plan`) while no combinator's setting was assigned, its lists of parts
+hold the same items, the agents' columns are the same arrays and the step is the same; the
+call then runs the nodes' per-call work (a staggered node's turn) and binds each row part again
+(each keeps its record while nothing it was made from changed). A row part whose innermost mask
+selects no agent is not bound at all, walked or replayed: nothing of it advances, as when a
+behaviour is called on no rows.
+
 Records reach the compiled code as plain tuples and are rebuilt as their NamedTuples inside it:
 numba unboxes a tuple of arrays in about 0.1 us an array but a NamedTuple in 7 us (measured
 here), so the fields are named in the source and positional only in the call.
@@ -37,20 +45,19 @@ here), so the fields are named in the source and positional only in the call.
 
 from __future__ import annotations
 
-import operator
-import threading
 from collections.abc import Callable
 from typing import Any
 
-import numba
 import numpy as np
+from numpy import count_nonzero
 from numpy.typing import NDArray
 
 from ._checks import fast_points
-from ._jit import PARALLEL_MIN, compile_kernel
+from ._jit import compile_kernel
 from .agents import AgentGroup
 from .debug import PriorityDebug, write
-from .grid import BUF_COLS, Grid, brute_grid
+from .grid import Grid, brute_grid
+from .launch import Node, Plan, agent_cols, launch, launch_kept, walked
 from .shapes import (
     AgentCols,
     FirstRecord,
@@ -71,6 +78,7 @@ __all__ = [
     "ForceRecord",
     "LimitRecord",
     "MaskRecord",
+    "Node",
     "RowPart",
     "WeightsRecord",
     "agent_cols",
@@ -80,19 +88,6 @@ __all__ = [
     "row_function",
     "run",
 ]
-
-
-def agent_cols(agents: AgentGroup) -> tuple[FloatArray, ...]:
-    """The group's :class:`AgentCols` as the plain tuple the compiled code takes."""
-    return (
-        agents.pos,
-        agents.vel,
-        agents.max_speed,
-        agents.max_force,
-        agents.radius,
-        agents.mass,
-        agents.heading,
-    )
 
 
 _ROW_OPTIONS: dict[str, Any] = {
@@ -117,9 +112,25 @@ _NO_ORDER = brute_grid(None)
 
 class _Walk:
     """What a walk of a tree collects: its shape, the records, the parts to report debug
-    output and the grid whose order the loop follows."""
+    output and the grid whose order the loop follows; and for the tree's kept plan
+    (:class:`_Plan`), its leaves, its nodes' per-call work and its lists of parts."""
 
-    __slots__ = ("agents", "debug", "dt", "flat", "n", "order", "records", "reports", "shape")
+    __slots__ = (
+        "agents",
+        "debug",
+        "dt",
+        "flat",
+        "inner",
+        "leaves",
+        "lists",
+        "n",
+        "order",
+        "records",
+        "replayable",
+        "reports",
+        "shape",
+        "ticks",
+    )
 
     def __init__(self, agents: AgentGroup, dt: float, debug: Any) -> None:
         self.agents = agents
@@ -132,6 +143,16 @@ class _Walk:
         self.flat: list[Any] = []
         self.reports: list[tuple[Any, Any]] = []
         self.order: Grid = _NO_ORDER
+        #: The innermost enclosing mask (see :func:`_walk`), None outside any.
+        self.inner: NDArray[np.bool_] | None = None
+        #: Each row part: (part, its step, its innermost mask, its record's index).
+        self.leaves: list[tuple[Any, float, Any, int]] = []
+        #: What a node does at every call besides its record (a staggered node's turn).
+        self.ticks: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+        #: Each list of parts met, with its items then (a list may change in place).
+        self.lists: list[tuple[Any, tuple[Any, ...]]] = []
+        #: False once an outside leaf is met: its rows are worked out by the walk.
+        self.replayable = True
 
 
 class RowPart:
@@ -156,7 +177,7 @@ class RowPart:
             _BY_CLASS[type(self)] = kernel
         out = np.empty((agents.n, 2))
         order = Grid(record.grid_ints, record.grid_floats) if self.ORDERS else _NO_ORDER
-        _launch(kernel, agents, record, out, order, 0, 0.0)
+        launch(kernel, agents, record, out, order, 0, 0.0)
         if debug is not None:
             self.report(agents, record, debug)
         return out
@@ -223,18 +244,28 @@ def _walk(w: _Walk, node: Any, view: AgentGroup, rows: NDArray[np.bool_] | None,
         return
     if kind == _ROW:
         debug = w.debug is not None
-        try:
-            record = node.bind(w.agents, w.dt, debug)
-        except (TypeError, ValueError) as error:
-            raise _renamed(error, type(node).__name__, name) from None
+        inner = w.inner
+        last = node.__dict__.get("_walked")
+        if inner is not None and last is not None and last[0] == w.n and not count_nonzero(inner):
+            # No agent of its mask: the part is not bound (nothing of it advances, as when
+            # called on no rows); its last record stands in, read by no row.
+            record = last[1]
+        else:
+            try:
+                record = node.bind(w.agents, w.dt, debug)
+            except (TypeError, ValueError) as error:
+                raise _renamed(error, type(node).__name__, name) from None
+            walked(node, w.n, record)
+            if debug:
+                w.reports.append((node, record))
         if node.ORDERS and w.order is _NO_ORDER:
             w.order = Grid(record.grid_ints, record.grid_floats)
+        w.leaves.append((node, w.dt, inner, len(w.records)))
         w.shape.append(_ROW_ENTRIES.get(type(node)) or _row_entry(type(node)))
         w.records.append(record)
         w.flat += record
-        if debug:
-            w.reports.append((node, record))
         return
+    w.replayable = False
     w.shape.append(("outside", 0, None))
     force = outside_force(node, view, rows, w.dt, w.debug, name)
     w.records.append((force,))
@@ -264,6 +295,42 @@ def walk_child(
 ) -> None:
     """For a node's ``composite_node``: add a child node to the walk."""
     _walk(w, node, view, rows, name)
+
+
+def walk_masked(
+    w: _Walk,
+    node: Any,
+    view: AgentGroup,
+    rows: NDArray[np.bool_] | None,
+    mask: NDArray[np.bool_],
+    name: str,
+) -> None:
+    """For a mask's ``composite_node``: add its child, seen through ``mask`` (its row parts
+    are not bound while ``mask`` selects no agent)."""
+    outer = w.inner
+    w.inner = mask
+    try:
+        _walk(w, node, view, mask if rows is None else rows & mask, name)
+    finally:
+        w.inner = outer
+
+
+def add_tick(w: _Walk, tick: Callable[..., Any], *args: Any) -> None:
+    """For a node's ``composite_node``: what the node does at every call besides its record,
+    ``tick(*args)`` (called again when the tree's kept plan is replayed)."""
+    w.ticks.append((tick, args))
+
+
+def add_copy(w: _Walk) -> None:
+    """For a node's ``composite_node``: its record holds a checked copy of a setting (a list
+    made an array), which a kept plan would not see change: the tree is walked at every call."""
+    w.replayable = False
+
+
+def add_parts(w: _Walk, items: Any) -> None:
+    """For a node's ``composite_node``: the node's list of parts as it is now (a kept plan
+    holds while its items are the same objects)."""
+    w.lists.append((items, tuple(items)))
 
 
 def add_node(w: _Walk, kind: str, children: int, record: tuple[Any, ...]) -> None:
@@ -340,9 +407,17 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
     ``move`` 1 the same call then integrates the agents under them
     (:func:`~steering.integrate`), with 2 also turning their headings toward their velocities.
     """
+    out = np.empty((agents.pos.shape[0], 2))
+    plan = _PLANS.get(id(tree))
+    if debug is None and plan is not None and plan.holds(tree, agents, dt):
+        plan.replay(agents)
+        if move == 0:
+            plan.launch(agents, out)
+        else:
+            launch(plan.kernel, agents, plan.flat, out, plan.order, move, dt)
+        return out
     w = _Walk(agents, dt, debug)
     _walk(w, tree, agents, None, type(tree).__name__)
-    out = np.empty((w.n, 2))
     # The last shape of this tree, compared as a list (cheaper than hashing it again).
     last = _LAST.get(id(tree))
     if last is not None and last[0] == w.shape:
@@ -353,10 +428,20 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
         if len(_LAST) > 4096:
             _LAST.clear()
         _LAST[id(tree)] = (w.shape, shape, kernel)
+    if debug is None and w.replayable:
+        if len(_PLANS) > 4096:
+            _PLANS.clear()
+        plan = _PLANS[id(tree)] = Plan(tree, agents, dt, w, kernel)
+        if move == 0:
+            plan.launch(agents, out)
+        else:
+            launch(kernel, agents, w.flat, out, w.order, move, dt)
+        return out
+    _PLANS.pop(id(tree), None)
     if move == 0:
-        _launch_kept(tree, kernel, agents, w.flat, out, w.order)
+        launch_kept(tree, kernel, agents, w.flat, out, w.order)
     else:
-        _launch(kernel, agents, w.flat, out, w.order, move, dt)
+        launch(kernel, agents, w.flat, out, w.order, move, dt)
     for node, record in w.reports:
         node.report(agents, record, debug)
     if debug is not None:
@@ -368,100 +453,16 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
     return out
 
 
+#: Each tree's kept plan, by the tree's id (the plan holds the tree, so the id is its own).
+_PLANS: dict[int, Plan] = {}
+
+
 #: Each row part class's own loop (the shape of that part alone).
 _BY_CLASS: dict[type, Kernel] = {}
 
 #: Each tree's last shape, by the tree's id (compared whole, so a new tree given an old id
 #: finds another shape and looks its kernel up).
 _LAST: dict[int, tuple[list[tuple[str, int, Any]], Shape, Any]] = {}
-
-
-def _launch(
-    kernel: Kernel,
-    agents: AgentGroup,
-    fields: Any,
-    out: FloatArray,
-    order: Grid,
-    move: int,
-    dt: float,
-) -> None:
-    """Run a shape's loop: serial below :data:`~steering._jit.PARALLEL_MIN` agents. Only what
-    the loop reads is passed: numba unboxes each argument (some 0.1 us apiece)."""
-    n = out.shape[0]
-    parallel = n >= PARALLEL_MIN
-    cols = agent_cols(agents)
-    search = (order.ints, order.floats, _scratch(n)) if kernel.searches else ()
-    if not move:
-        run = kernel.parallel if parallel else kernel.serial
-        run(*cols, *fields, out, *search)
-        return
-    world = agents.world_size
-    run = kernel.moving_parallel if parallel else kernel.moving_serial
-    run(
-        *cols,
-        *fields,
-        out,
-        *search,
-        move,
-        dt,
-        agents.max_turn_rate,
-        agents.turns(),
-        0.0 if world is None else world[0],
-        0.0 if world is None else world[1],
-    )
-
-
-#: Each tree's last fields, its kernel and the record of them all made from those fields (None
-#: until two calls in a row give the same objects).
-_KEPT: dict[int, tuple[list[Any], Any, Kernel]] = {}
-
-
-def _launch_kept(
-    tree: Any, kernel: Kernel, agents: AgentGroup, fields: list[Any], out: FloatArray, order: Grid
-) -> None:
-    """Run a shape's loop for its forces. When a call's fields are the very objects of the
-    last call's (parts that keep their records, arrays changed in place), the loop takes one
-    record of them all (``kernel.make``, made once) instead of every field: numba unboxes each
-    array argument (some 0.07 us apiece; a game's tree has a hundred)."""
-    key = id(tree)
-    kept = _KEPT.get(key)
-    if (
-        kept is None
-        or kept[2] is not kernel
-        or len(kept[0]) != len(fields)
-        or not all(map(operator.is_, fields, kept[0]))
-    ):
-        if len(_KEPT) > 4096:
-            _KEPT.clear()
-        _KEPT[key] = (fields, None, kernel)
-        _launch(kernel, agents, fields, out, order, 0, 0.0)
-        return
-    bound = kept[1]
-    if bound is None:
-        bound = kernel.make(*fields)
-        _KEPT[key] = (fields, bound, kernel)
-    n = out.shape[0]
-    run = kernel.bound_parallel if n >= PARALLEL_MIN else kernel.bound_serial
-    cols = agent_cols(agents)
-    if kernel.searches:
-        run(*cols, bound, out, order.ints, order.floats, _scratch(n))
-    else:
-        run(*cols, bound, out)
-
-
-_NO_TURNS = np.zeros((0, 2))
-_LOCAL = threading.local()
-
-
-def _scratch(n: int) -> FloatArray:
-    """Neighbour buffers for a loop over ``n`` agents: one per thread, each with a row per
-    agent (a search never finds more), kept between calls by each Python thread."""
-    buf = getattr(_LOCAL, "scratch", None)
-    if buf is None or buf.shape[1] < n:
-        threads = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
-        buf = np.empty((threads, max(n, 64), BUF_COLS))
-        _LOCAL.scratch = buf
-    return buf
 
 
 # -- generating and compiling a shape ------------------------------------------------------------

@@ -1,0 +1,274 @@
+"""Launching a composite's compiled loop (:mod:`steering.composite`), and a tree's kept plan.
+
+A composite's loop takes the agents' columns, then every record's fields. :func:`launch` passes
+them one by one; :func:`launch_kept` passes one record of them all (``Kernel.make``) when a
+call's fields are the very objects of the last call's (numba unboxes each array argument, some
+0.07 us apiece; a game's tree has a hundred). A :class:`Plan` keeps a tree's last walk so that
+a call on an unchanged tree skips walking its combinators (their settings are watched by
+:class:`Node`: an assignment bumps :data:`EPOCH`).
+"""
+
+from __future__ import annotations
+
+import operator
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numba
+import numpy as np
+from numpy import count_nonzero
+
+from ._jit import PARALLEL_MIN
+from .agents import AgentGroup
+from .grid import BUF_COLS, Grid
+from .shapes import Kernel
+from .vec import FloatArray
+
+__all__ = ["EPOCH", "Node", "Plan", "agent_cols", "launch", "launch_kept", "scratch", "walked"]
+
+
+def agent_cols(agents: AgentGroup) -> tuple[FloatArray, ...]:
+    """The group's :class:`AgentCols` as the plain tuple the compiled code takes."""
+    return (
+        agents.pos,
+        agents.vel,
+        agents.max_speed,
+        agents.max_force,
+        agents.radius,
+        agents.mass,
+        agents.heading,
+    )
+
+
+#: Bumped by every assignment to a combinator's public setting (:class:`Node`).
+EPOCH = [0]
+
+
+class Node:
+    """Base of the combinators: assigning any public setting (a weight, a mask, a part) makes
+    every tree's kept plan be walked again. Names in ``PER_CALL`` (a staggered node's turn)
+    are assigned at every call and change no plan."""
+
+    PER_CALL: frozenset[str] = frozenset()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name[0] != "_" and name not in self.PER_CALL:
+            EPOCH[0] += 1
+
+
+def walked(node: Any, n: int, record: Any) -> None:
+    """Keep ``node``'s last record and number of agents (in one list, changed in place, so
+    that the node's fields compare equal to a copy of them)."""
+    last = node.__dict__.get("_walked")
+    if last is None:
+        node.__dict__["_walked"] = [n, record]
+    else:
+        last[0] = n
+        last[1] = record
+
+
+#: Up to this many fields the loop takes them one by one: the record of them all costs about
+#: 0.8 us to unbox, an array argument 0.07 us (measured here).
+_FEW = 12
+
+
+class Plan:
+    """A tree's last walk, replayed while the tree is the same: no combinator's setting was
+    assigned (:class:`Node`), its lists of parts hold the same items, the agents' columns
+    are the same objects and the step the same. A replay runs the nodes' per-call work, then
+    binds each row part again (skipping those whose mask selects no agent, as the walk
+    does), so that a part's own checks and kept records decide as in a walk; a part giving
+    another record than last time has it put in its place (the shape is the same)."""
+
+    __slots__ = (
+        "agents",
+        "bound",
+        "cols",
+        "columns",
+        "dt",
+        "epoch",
+        "flat",
+        "kernel",
+        "leaves",
+        "lists",
+        "order",
+        "orders",
+        "records",
+        "same",
+        "starts",
+        "ticks",
+        "tree",
+    )
+
+    def __init__(self, tree: Any, agents: AgentGroup, dt: float, w: Any, kernel: Kernel) -> None:
+        """Keep the walk ``w`` of ``tree`` (:mod:`steering.composite`) and its kernel."""
+        self.tree = tree
+        self.epoch = EPOCH[0]
+        self.dt = dt
+        self.cols = agent_cols(agents)
+        self.agents = agents
+        #: The group's :attr:`~steering.AgentGroup.columns_version` when walked.
+        self.columns = agents.columns_version
+        self.kernel = kernel
+        self.flat: list[Any] = w.flat
+        self.records: list[Any] = w.records
+        self.order: Grid = w.order
+        self.ticks: list[tuple[Callable[..., Any], tuple[Any, ...]]] = w.ticks
+        self.lists: list[tuple[Any, tuple[Any, ...]]] = w.lists
+        starts = [0]
+        for record in w.records:
+            starts.append(starts[-1] + len(record))
+        #: Where each record's fields start in :attr:`flat`.
+        self.starts = starts
+        self.leaves: list[tuple[Any, float, Any, int]] = w.leaves
+        #: The index of the row part whose grid the loop's order follows (-1: none).
+        self.orders = next((k for k, (node, _, _, _) in enumerate(w.leaves) if node.ORDERS), -1)
+        self.bound: Any = None
+        #: Whether the last call's fields were the same objects as the call's before.
+        self.same = False
+
+    def holds(self, tree: Any, agents: AgentGroup, dt: float) -> bool:
+        """Whether the plan may be replayed for this call."""
+        if self.tree is not tree or self.epoch != EPOCH[0] or dt != self.dt:
+            return False
+        if agents is not self.agents or agents.__dict__.get("_columns") != self.columns:
+            return False
+        for items, was in self.lists:
+            if len(items) != len(was) or not all(map(operator.is_, items, was)):
+                return False
+        return True
+
+    def replay(self, agents: AgentGroup) -> None:
+        """The nodes' per-call work, then each row part bound again."""
+        for tick, args in self.ticks:
+            tick(*args)
+        same = True
+        records = self.records
+        for k, (node, dt, inner, at) in enumerate(self.leaves):
+            if inner is not None and not count_nonzero(inner):
+                continue
+            record = node.bind(agents, dt, False)
+            if record is not records[at]:
+                walked(node, self.cols[0].shape[0], record)
+                records[at] = record
+                self.flat[self.starts[at] : self.starts[at + 1]] = record
+                if k == self.orders:
+                    self.order = Grid(record.grid_ints, record.grid_floats)
+                same = False
+        if not same:
+            self.bound = None
+        self.same = same
+
+    def launch(self, agents: AgentGroup, out: FloatArray) -> None:
+        """Run the loop for the forces: from one record of all the fields when this call's
+        fields are the last call's (see :func:`launch_kept`)."""
+        kernel = self.kernel
+        if not self.same or len(self.flat) <= _FEW:
+            n = out.shape[0]
+            run = kernel.parallel if n >= PARALLEL_MIN else kernel.serial
+            if kernel.searches:
+                order = self.order
+                run(*self.cols, *self.flat, out, order.ints, order.floats, scratch(n))
+            else:
+                run(*self.cols, *self.flat, out)
+            self.same = True  # the next call with no change makes the record
+            return
+        bound = self.bound
+        if bound is None:
+            bound = self.bound = kernel.make(*self.flat)
+        n = out.shape[0]
+        run = kernel.bound_parallel if n >= PARALLEL_MIN else kernel.bound_serial
+        if kernel.searches:
+            order = self.order
+            run(*self.cols, bound, out, order.ints, order.floats, scratch(n))
+        else:
+            run(*self.cols, bound, out)
+
+
+def launch(
+    kernel: Kernel,
+    agents: AgentGroup,
+    fields: Any,
+    out: FloatArray,
+    order: Grid,
+    move: int,
+    dt: float,
+) -> None:
+    """Run a shape's loop: serial below :data:`~steering._jit.PARALLEL_MIN` agents. Only what
+    the loop reads is passed: numba unboxes each argument (some 0.1 us apiece)."""
+    n = out.shape[0]
+    parallel = n >= PARALLEL_MIN
+    cols = agent_cols(agents)
+    search = (order.ints, order.floats, scratch(n)) if kernel.searches else ()
+    if not move:
+        run = kernel.parallel if parallel else kernel.serial
+        run(*cols, *fields, out, *search)
+        return
+    world = agents.world_size
+    run = kernel.moving_parallel if parallel else kernel.moving_serial
+    run(
+        *cols,
+        *fields,
+        out,
+        *search,
+        move,
+        dt,
+        agents.max_turn_rate,
+        agents.turns(),
+        0.0 if world is None else world[0],
+        0.0 if world is None else world[1],
+    )
+
+
+#: Each tree's last fields, its kernel and the record of them all made from those fields (None
+#: until two calls in a row give the same objects).
+_KEPT: dict[int, tuple[list[Any], Any, Kernel]] = {}
+
+
+def launch_kept(
+    tree: Any, kernel: Kernel, agents: AgentGroup, fields: list[Any], out: FloatArray, order: Grid
+) -> None:
+    """Run a shape's loop for its forces. When a call's fields are the very objects of the
+    last call's (parts that keep their records, arrays changed in place), the loop takes one
+    record of them all (``kernel.make``, made once) instead of every field: numba unboxes each
+    array argument (some 0.07 us apiece; a game's tree has a hundred)."""
+    key = id(tree)
+    kept = _KEPT.get(key)
+    if (
+        kept is None
+        or kept[2] is not kernel
+        or len(kept[0]) != len(fields)
+        or not all(map(operator.is_, fields, kept[0]))
+    ):
+        if len(_KEPT) > 4096:
+            _KEPT.clear()
+        _KEPT[key] = (fields, None, kernel)
+        launch(kernel, agents, fields, out, order, 0, 0.0)
+        return
+    bound = kept[1]
+    if bound is None:
+        bound = kernel.make(*fields)
+        _KEPT[key] = (fields, bound, kernel)
+    n = out.shape[0]
+    run = kernel.bound_parallel if n >= PARALLEL_MIN else kernel.bound_serial
+    cols = agent_cols(agents)
+    if kernel.searches:
+        run(*cols, bound, out, order.ints, order.floats, scratch(n))
+    else:
+        run(*cols, bound, out)
+
+
+_LOCAL = threading.local()
+
+
+def scratch(n: int) -> FloatArray:
+    """Neighbour buffers for a loop over ``n`` agents: one per thread, each with a row per
+    agent (a search never finds more), kept between calls by each Python thread."""
+    buf = getattr(_LOCAL, "scratch", None)
+    if buf is None or buf.shape[1] < n:
+        threads = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+        buf = np.empty((threads, max(n, 64), BUF_COLS))
+        _LOCAL.scratch = buf
+    return buf
