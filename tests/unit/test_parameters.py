@@ -21,7 +21,6 @@ BEING_FIXED: list[str] = [
     "game/world/goals.py: mode_goals",
     "packages/steering/src/steering/follow.py: _follow_rows",
     "packages/steering/src/steering/group.py: _flock_rows",
-    "packages/steering/src/steering/interpose.py: interpose",
     "packages/steering/src/steering/obstacles.py: _avoid_rows",
 ]
 
