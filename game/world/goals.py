@@ -258,7 +258,7 @@ def _guard(i: int, a: AgentCols, p: GoalRecord) -> tuple[float, float, float, fl
     pos, vel = p.everyone_pos, p.everyone_vel
     return interpose(
         a.pos[i, 0], a.pos[i, 1], a.vel[i, 0], a.vel[i, 1],
-        pos[0, 0], pos[0, 1], p.exit[0], p.exit[1], vel[0, 0], vel[0, 1], 0.0, 0.0,
+        (pos[0, 0], pos[0, 1], vel[0, 0], vel[0, 1]), (p.exit[0], p.exit[1], 0.0, 0.0),
         p.ratio, a.max_speed[i], a.max_force[i], p.params[10], p.params[11],
     )  # fmt: skip
 

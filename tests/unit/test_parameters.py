@@ -20,7 +20,6 @@ MAX_PARAMETERS = 16
 BEING_FIXED: list[str] = [
     "packages/steering/src/steering/follow.py: _follow_rows",
     "packages/steering/src/steering/group.py: _flock_rows",
-    "packages/steering/src/steering/interpose.py: interpose",
     "packages/steering/src/steering/obstacles.py: _avoid_rows",
 ]
 

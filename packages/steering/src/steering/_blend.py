@@ -47,8 +47,9 @@ from .grid import (
     in_grid_order,
     near,
 )
-from .group import CHUNK, Align, Cohere, Separate, _FovCache
+from .group import CHUNK, Align, Cohere, Separate
 from .neighbour_sums import (
+    FovCache,
     align_force,
     alignment_sum,
     cohesion_sum,
@@ -269,7 +270,7 @@ def _freeze(items: Sequence[Any], weighted: Any) -> Frozen | None:
             return None
         for name, v in fields.items():
             kept = name in ("_points", "_held", "_seen", "_walked")  # caches, not settings
-            if not (_value(v) or (name == "_cos" and type(v) is _FovCache) or kept):
+            if not (_value(v) or (name == "_cos" and type(v) is FovCache) or kept):
                 return None
         live.append(fields)
         copies.append(dict(fields))

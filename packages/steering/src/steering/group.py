@@ -19,7 +19,6 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _kern as kern
-from ._checks import fov as check_fov
 from ._checks import non_negative, points
 from ._jit import prange, rows_kernel
 from .agents import AgentGroup, move_row
@@ -41,8 +40,8 @@ from .grid import (
     near,
 )
 from .neighbour_sums import (
-    ALL_ROUND,
     COINCIDENT_DISTANCE,
+    FovCache,
     align_force,
     alignment_sum,
     cohesion_sum,
@@ -86,21 +85,6 @@ def neighbour_distances(
         raw = np.full(agents.n, float(distance))
     ok = np.isfinite(raw) & (raw > 0.0)
     return np.where(ok, raw, 0.0)
-
-
-def _fov_cos(name: str, fov: float) -> float:
-    """The cosine of half the field of view ``fov`` (degrees); :data:`ALL_ROUND` for 360.
-
-    Raises:
-        ValueError: unless ``0 < fov <= 360`` (the message names ``name``).
-    """
-    x = check_fov(name, fov)
-    if x >= 360.0:
-        return ALL_ROUND
-    c = math.cos(math.radians(x / 2.0))
-    # cos(90 deg) is 6e-17 in floating point: snap it, so fov=180 sees a neighbour exactly
-    # abeam (angle == fov/2 counts).
-    return 0.0 if abs(c) < 1e-12 else c
 
 
 class _Setup:
@@ -389,22 +373,6 @@ def _bind(
 # -- behaviours ----------------------------------------------------------------------------
 
 
-class _FovCache:
-    """The cosine of half a behaviour's fov, recomputed only when the fov changes."""
-
-    __slots__ = ("cos", "fov")
-
-    def __init__(self) -> None:
-        self.fov: float = math.nan
-        self.cos: float = ALL_ROUND
-
-    def of(self, name: str, fov: float) -> float:
-        if fov != self.fov:
-            self.cos = _fov_cos(name, fov)
-            self.fov = fov
-        return self.cos
-
-
 @dataclass
 class Separate(RowPart):
     """Keep away from neighbours closer than ``distance`` (Nature of Code 6.11, seed 004).
@@ -449,7 +417,7 @@ class Separate(RowPart):
     per_agent: bool = False
     column: str = "separation"
     fov: float = 360.0
-    _cos: _FovCache = field(default_factory=_FovCache, init=False, repr=False, compare=False)
+    _cos: FovCache = field(default_factory=FovCache, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.distance = non_negative("Separate.distance", self.distance)
@@ -564,7 +532,7 @@ class Align(RowPart):
     per_agent: bool = False
     column: str = "alignment"
     fov: float = 360.0
-    _cos: _FovCache = field(default_factory=_FovCache, init=False, repr=False, compare=False)
+    _cos: FovCache = field(default_factory=FovCache, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.distance = non_negative("Align.distance", self.distance)
@@ -618,7 +586,7 @@ class Cohere(RowPart):
     per_agent: bool = False
     column: str = "cohesion"
     fov: float = 360.0
-    _cos: _FovCache = field(default_factory=_FovCache, init=False, repr=False, compare=False)
+    _cos: FovCache = field(default_factory=FovCache, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.distance = non_negative("Cohere.distance", self.distance)
@@ -679,7 +647,7 @@ class Flock:
     seek_weight: float = 1.0
     fov: float = 360.0
     gain: float = DEFAULT_GAIN
-    _cos: _FovCache = field(default_factory=_FovCache, init=False, repr=False, compare=False)
+    _cos: FovCache = field(default_factory=FovCache, init=False, repr=False, compare=False)
     _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -60,14 +60,8 @@ def interpose_agent(i: int, a: AgentCols, p: InterposeRecord) -> tuple[float, fl
         a.pos[i, 1],
         a.vel[i, 0],
         a.vel[i, 1],
-        p.a[ia, 0],
-        p.a[ia, 1],
-        p.b[ib, 0],
-        p.b[ib, 1],
-        p.a_velocity[iva, 0],
-        p.a_velocity[iva, 1],
-        p.b_velocity[ivb, 0],
-        p.b_velocity[ivb, 1],
+        (p.a[ia, 0], p.a[ia, 1], p.a_velocity[iva, 0], p.a_velocity[iva, 1]),
+        (p.b[ib, 0], p.b[ib, 1], p.b_velocity[ivb, 0], p.b_velocity[ivb, 1]),
         p.ratio,
         a.max_speed[i],
         a.max_force[i],
@@ -172,21 +166,18 @@ def interpose(
     py: float,
     vx: float,
     vy: float,
-    ax: float,
-    ay: float,
-    bx: float,
-    by: float,
-    vax: float,
-    vay: float,
-    vbx: float,
-    vby: float,
+    a: tuple[float, float, float, float],
+    b: tuple[float, float, float, float],
     r: float,
     speed: float,
     max_force: float,
     gain: float,
     slowing_radius: float,
 ) -> tuple[float, float, float, float]:
-    """:class:`Interpose`'s force for one agent, and the point it heads for: (fx, fy, x, y)."""
+    """:class:`Interpose`'s force for one agent, and the point it heads for: (fx, fy, x, y).
+    ``a`` and ``b`` are the two ends, each (x, y, vx, vy); ``r`` the ratio from ``a``."""
+    ax, ay, vax, vay = a
+    bx, by, vbx, vby = b
     nowx = ax + (bx - ax) * r
     nowy = ay + (by - ay) * r
     t = hypot(nowx - px, nowy - py) / speed if speed > EPSILON else 0.0

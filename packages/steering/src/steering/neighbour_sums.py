@@ -11,18 +11,21 @@ from __future__ import annotations
 import math
 
 from . import _kern as kern
+from ._checks import fov as check_fov
 from ._jit import njit, njit_leaf
 from .vec import FloatArray
 
 __all__ = [
     "ALL_ROUND",
     "COINCIDENT_DISTANCE",
+    "FovCache",
     "align_force",
     "alignment_sum",
     "away",
     "cohesion_sum",
     "facing",
     "flock_sums",
+    "fov_cos",
     "radius_of",
     "sees",
     "separation_sum",
@@ -246,3 +249,34 @@ def align_force(
     if kern.hypot(ax, ay) > speed:
         ax, ay = kern.set_length(ax, ay, speed)
     return kern.steer(ax, ay, vx, vy, gain, force)
+
+
+def fov_cos(name: str, fov: float) -> float:
+    """The cosine of half the field of view ``fov`` (degrees); :data:`ALL_ROUND` for 360.
+
+    Raises:
+        ValueError: unless ``0 < fov <= 360`` (the message names ``name``).
+    """
+    x = check_fov(name, fov)
+    if x >= 360.0:
+        return ALL_ROUND
+    c = math.cos(math.radians(x / 2.0))
+    # cos(90 deg) is 6e-17 in floating point: snap it, so fov=180 sees a neighbour exactly
+    # abeam (angle == fov/2 counts).
+    return 0.0 if abs(c) < 1e-12 else c
+
+
+class FovCache:
+    """The cosine of half a behaviour's fov, recomputed only when the fov changes."""
+
+    __slots__ = ("cos", "fov")
+
+    def __init__(self) -> None:
+        self.fov: float = math.nan
+        self.cos: float = ALL_ROUND
+
+    def of(self, name: str, fov: float) -> float:
+        if fov != self.fov:
+            self.cos = fov_cos(name, fov)
+            self.fov = fov
+        return self.cos
