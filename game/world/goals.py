@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from .world import World
 
 __all__ = [
+    "ALL_GOAL_FIRST",
     "FLEE",
     "FLOW",
     "FOLLOW",
@@ -288,6 +289,8 @@ def _form(i: int, a: AgentCols, p: GoalRecord) -> tuple[float, float, float, flo
     SEPARATION_FIRST,
     GOAL_FIRST,
 ) = range(8)
+#: The bit of :func:`crowd_needs`' result set when every crowd agent puts its goal first.
+ALL_GOAL_FIRST = 8
 #: Rows of :func:`crowd_needs`' float output: the wander's weight and the path-following pace.
 WANDER_WEIGHT, PACE = 0, 1
 
@@ -315,8 +318,10 @@ def crowd_needs(
     columns (agent row ``r = i + 1``; ``flags`` the roster's wander, queue and avoid rows):
     ``needs`` (8, M) by the ``NEEDS_*`` rows, ``weights`` (2, M) the wander's weight and the
     path pace (max speed), and path following's per-agent path and direction columns.
-    Returns which rows of ``needs`` hold any agent (bit ``k`` for row ``k``)."""
+    Returns which rows of ``needs`` hold any agent (bit ``k`` for row ``k``), and bit
+    :data:`ALL_GOAL_FIRST` when every agent (at least one) puts its goal first."""
     some = 0
+    every = needs.shape[1] > 0
     for i in range(needs.shape[1]):
         r = i + 1
         m = mode[r]
@@ -344,7 +349,8 @@ def crowd_needs(
         for k in range(8):
             if needs[k, i]:
                 some |= 1 << k
-    return some
+        every = every and first
+    return some | (1 << ALL_GOAL_FIRST if every else 0)
 
 
 class ModeGoals(RowPart):

@@ -51,6 +51,7 @@ from steering.composite import AgentCols, RowPart, compiles, row_function, run, 
 from steering.vec import FloatArray
 
 from .goals import (
+    ALL_GOAL_FIRST,
     GOAL_FIRST,
     NEEDS_AVOID,
     NEEDS_FLOW,
@@ -278,7 +279,7 @@ class CrowdTree:
             trees.clear()
         else:
             needs, weights, flags = tree.needs, tree.weights, tree.flags
-        follow = world.brain.follow.param(world.crowd)
+        follow = CrowdTree._follow_columns(world)
         some = crowd_needs(
             state.mode,
             roster.kind,
@@ -297,8 +298,7 @@ class CrowdTree:
             follow[0],
             follow[1],
         )
-        goal_first = needs[GOAL_FIRST]
-        first = 2 if goal_first.all() else int(goal_first.any())
+        first = 2 if some >> ALL_GOAL_FIRST & 1 else some >> GOAL_FIRST & 1
         key = cls.key_of(world)
         if tree is not None and not all(map(operator.is_, key, tree.key)):
             trees.clear()
@@ -309,6 +309,19 @@ class CrowdTree:
             tree = trees[first] = cls(world, key, first, needs, weights, flags)
         tree.some = some
         return tree
+
+    @staticmethod
+    def _follow_columns(world: World) -> tuple[FloatArray, FloatArray]:
+        """Path following's path and direction columns of the crowd (kept while the crowd's
+        state columns are the same arrays)."""
+        crowd = world.crowd
+        state = tuple(crowd.state.values())
+        kept = _FOLLOW.get(world)
+        if kept is None or kept[0] is not crowd or not all(map(operator.is_, state, kept[1])):
+            param = world.brain.follow.param(crowd)
+            # Read again: param may have made the columns.
+            kept = _FOLLOW[world] = (crowd, tuple(crowd.state.values()), param[0], param[1])
+        return kept[2], kept[3]
 
     def run(self, world: World, dt: float, debug: Debug | None) -> FloatArray:
         """The crowd's forces this step (staggered nodes turn with the world's frame)."""
@@ -335,3 +348,5 @@ class CrowdTree:
 #: Each world's tree (a world carried over to an edited level keeps its object and gets a
 #: new tree, since the objects it was made from change).
 _TREES: weakref.WeakKeyDictionary[World, dict[int, CrowdTree]] = weakref.WeakKeyDictionary()
+#: Each world's path-following columns, with the crowd and state columns they were read from.
+_FOLLOW: weakref.WeakKeyDictionary[World, tuple[Any, ...]] = weakref.WeakKeyDictionary()

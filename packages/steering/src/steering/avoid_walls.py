@@ -203,7 +203,7 @@ class AvoidWalls(RowPart):
         return out.view(np.complex128).reshape(n, 3)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name, value)
+        super().__setattr__(name, value)
         # A field changed: the record is made again at the next call.
         self.__dict__.pop("_record", None)
 

@@ -57,7 +57,7 @@ from ._jit import compile_kernel
 from .agents import AgentGroup
 from .debug import PriorityDebug, write
 from .grid import Grid, brute_grid
-from .launch import Node, Plan, agent_cols, launch, launch_kept, walked
+from .launch import EPOCH, Node, Plan, agent_cols, kept_never, launch, launch_kept, walked
 from .shapes import (
     AgentCols,
     FirstRecord,
@@ -185,6 +185,18 @@ class RowPart:
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> tuple[Any, ...]:
         """The record of this call (checked values, per-agent arrays, debug buffers)."""
         raise NotImplementedError
+
+    #: ``kept(agents, record) -> bool``: whether ``record``, this part's last, still holds for
+    #: a call that a kept plan replays (see :mod:`steering.launch`: the part's settings, the
+    #: group's columns and state columns, the paths and the step are then the same), doing
+    #: any work a call needs; False makes the replay bind the part. A part without one is
+    #: bound at every call.
+    kept = kept_never
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name[0] != "_":  # a setting: every kept plan is walked again
+            EPOCH[0] += 1
 
     def points(self, name: str, value: Any, n: int) -> FloatArray:
         """``value`` as (1, 2) or (n, 2) finite points (:func:`~steering._checks.fast_points`);

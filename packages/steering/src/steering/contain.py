@@ -98,7 +98,7 @@ class Contain(RowPart):
         self.gain = finite("Contain.gain", self.gain)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name, value)
+        super().__setattr__(name, value)
         # A field changed: the record is made again at the next call.
         self.__dict__.pop("_record", None)
 
@@ -112,6 +112,10 @@ class Contain(RowPart):
             )
             self.__dict__["_record"] = record
         return record
+
+    def kept(self, agents: AgentGroup, record: ContainRecord) -> bool:
+        """The record holds until a field is assigned."""
+        return record is self.__dict__.get("_record")
 
     def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
         """The arguments of :func:`steering.kernels.contain_rows` before ``out`` (see

@@ -418,6 +418,11 @@ class FollowPath(RowPart):
         self.__dict__["_seen"] = seen
         return held.put(self._stamp(agents), dt, record)
 
+    def kept(self, agents: AgentGroup, record: FollowRecord) -> bool:
+        """The record holds while no path changed anywhere (a replay's other checks cover
+        the group and this behaviour's settings)."""
+        return self.__dict__.get("_seen") == changes() and record is self.__dict__["_held"].record
+
     def _stamp(self, agents: AgentGroup) -> tuple[Any, ...]:
         """What the record is made from: the paths' geometry, the group, its columns, this
         behaviour's settings."""

@@ -162,7 +162,7 @@ class FollowFlow(RowPart):
         self.gain = _checks.finite("FollowFlow.gain", self.gain)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name, value)
+        super().__setattr__(name, value)
         # A field changed: the record is made again at the next call.
         self.__dict__.pop("_record", None)
 

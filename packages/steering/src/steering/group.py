@@ -327,6 +327,12 @@ _NO_INTS = np.zeros(0, dtype=np.int64)
 _NO_VECTORS = np.zeros((0, 2))
 
 
+def _held(rule: Any, record: NeighbourRecord) -> bool:
+    """Whether ``record`` is the one ``rule`` keeps."""
+    held = rule.__dict__.get("_held")
+    return held is not None and held.record is record
+
+
 def _bind(
     rule: Any,
     name: str,
@@ -432,6 +438,11 @@ class Separate(RowPart):
         separation, and the seed's averaged 1/d-weighted sum.
         """
         return _bind(self, "Separate", agents, debug, False, _NO_ROWS)
+
+    def kept(self, agents: AgentGroup, record: NeighbourRecord) -> bool:
+        """The record holds while the group is small enough to measure every pair (its grid
+        is then fixed) and is the one kept."""
+        return agents.n <= BRUTE_MAX and _held(self, record)
 
     def report(self, agents: AgentGroup, record: NeighbourRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.SeparateDebug`."""
@@ -600,6 +611,11 @@ class Cohere(RowPart):
         their center of mass (the agent's own position where it has none).
         """
         return _bind(self, "Cohere", agents, debug, False, _NO_ROWS)
+
+    def kept(self, agents: AgentGroup, record: NeighbourRecord) -> bool:
+        """The record holds while the group is small enough to measure every pair (its grid
+        is then fixed) and is the one kept."""
+        return agents.n <= BRUTE_MAX and _held(self, record)
 
     def report(self, agents: AgentGroup, record: NeighbourRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.CohereDebug`."""

@@ -22,10 +22,22 @@ from numpy import count_nonzero
 from ._jit import PARALLEL_MIN
 from .agents import AgentGroup
 from .grid import BUF_COLS, Grid
+from .path import changes
 from .shapes import Kernel
 from .vec import FloatArray
 
-__all__ = ["EPOCH", "Node", "Plan", "agent_cols", "launch", "launch_kept", "scratch", "walked"]
+__all__ = [
+    "EPOCH",
+    "KEPT_NEVER",
+    "Node",
+    "Plan",
+    "agent_cols",
+    "kept_never",
+    "launch",
+    "launch_kept",
+    "scratch",
+    "walked",
+]
 
 
 def agent_cols(agents: AgentGroup) -> tuple[FloatArray, ...]:
@@ -43,6 +55,16 @@ def agent_cols(agents: AgentGroup) -> tuple[FloatArray, ...]:
 
 #: Bumped by every assignment to a combinator's public setting (:class:`Node`).
 EPOCH = [0]
+
+
+def kept_never(self: Any, agents: AgentGroup, record: Any) -> bool:
+    """The default of :meth:`~steering.composite.RowPart.kept`: a part that does not say is
+    bound at every call."""
+    return False
+
+
+#: The default ``kept``, by identity.
+KEPT_NEVER = kept_never
 
 
 class Node:
@@ -85,11 +107,13 @@ class Plan:
     __slots__ = (
         "agents",
         "bound",
+        "changes",
         "cols",
         "columns",
         "dt",
         "epoch",
         "flat",
+        "kept",
         "kernel",
         "leaves",
         "lists",
@@ -98,8 +122,10 @@ class Plan:
         "records",
         "same",
         "starts",
+        "state",
         "ticks",
         "tree",
+        "world_size",
     )
 
     def __init__(self, tree: Any, agents: AgentGroup, dt: float, w: Any, kernel: Kernel) -> None:
@@ -109,6 +135,11 @@ class Plan:
         self.dt = dt
         self.cols = agent_cols(agents)
         self.agents = agents
+        #: The group's state columns, a path's changes and the world's size when walked
+        #: (a part's record may hold a state column; a path edit changes a record).
+        self.state = tuple(agents.state.values())
+        self.changes = changes()
+        self.world_size = agents.world_size
         #: The group's :attr:`~steering.AgentGroup.columns_version` when walked.
         self.columns = agents.columns_version
         self.kernel = kernel
@@ -125,6 +156,11 @@ class Plan:
         self.leaves: list[tuple[Any, float, Any, int]] = w.leaves
         #: The index of the row part whose grid the loop's order follows (-1: none).
         self.orders = next((k for k, (node, _, _, _) in enumerate(w.leaves) if node.ORDERS), -1)
+        #: Each row part's :meth:`~steering.composite.RowPart.kept`, None where the part
+        #: has none (it is bound at every call).
+        self.kept = [
+            None if type(node).kept is KEPT_NEVER else node.kept for node, _, _, _ in w.leaves
+        ]
         self.bound: Any = None
         #: Whether the last call's fields were the same objects as the call's before.
         self.same = False
@@ -134,6 +170,14 @@ class Plan:
         if self.tree is not tree or self.epoch != EPOCH[0] or dt != self.dt:
             return False
         if agents is not self.agents or agents.__dict__.get("_columns") != self.columns:
+            return False
+        state = agents.state
+        if (
+            len(state) != len(self.state)
+            or not all(map(operator.is_, state.values(), self.state))
+            or changes() != self.changes
+            or agents.world_size != self.world_size
+        ):
             return False
         for items, was in self.lists:
             if len(items) != len(was) or not all(map(operator.is_, items, was)):
@@ -148,6 +192,9 @@ class Plan:
         records = self.records
         for k, (node, dt, inner, at) in enumerate(self.leaves):
             if inner is not None and not count_nonzero(inner):
+                continue
+            kept = self.kept[k]
+            if kept is not None and kept(agents, records[at]):
                 continue
             record = node.bind(agents, dt, False)
             if record is not records[at]:
