@@ -176,6 +176,10 @@ def _add_sum(
                 checked = _weights(f"{name}[{k}].weight", weight, view.pos.shape[0])
                 if checked is not weight:
                     composite.add_copy(w)
+                else:  # checked again at each replay (it may change in place)
+                    composite.add_tick(
+                        w, _weights, f"{name}[{k}].weight", weight, view.pos.shape[0]
+                    )
                 per.append(checked)
                 weight = 1.0
             else:
@@ -439,6 +443,8 @@ class Limited(composite.Node):
             return self._column(w, which, checked, own, n)
         if checked is not value:
             composite.add_copy(w)
+        else:  # checked again at each replay (it may change in place)
+            composite.add_tick(w, limit, f"Limited.{which}", value, n)
         return checked
 
     def _view(self, agents: AgentGroup, speed: FloatArray, cap: FloatArray) -> AgentGroup:

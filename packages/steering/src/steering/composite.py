@@ -57,7 +57,7 @@ from ._jit import compile_kernel
 from .agents import AgentGroup
 from .debug import PriorityDebug, write
 from .grid import Grid, brute_grid
-from .launch import Node, Plan, agent_cols, launch, launch_kept, walked
+from .launch import Node, Plan, agent_cols, launch, launch_kept, renamed, walked
 from .shapes import (
     AgentCols,
     FirstRecord,
@@ -120,6 +120,7 @@ class _Walk:
         "debug",
         "dt",
         "flat",
+        "guards",
         "inner",
         "leaves",
         "lists",
@@ -145,10 +146,12 @@ class _Walk:
         self.order: Grid = _NO_ORDER
         #: The innermost enclosing mask (see :func:`_walk`), None outside any.
         self.inner: NDArray[np.bool_] | None = None
-        #: Each row part: (part, its step, its innermost mask, its record's index).
-        self.leaves: list[tuple[Any, float, Any, int]] = []
+        #: Each row part: (part, its step, its innermost mask, its record's index, its name).
+        self.leaves: list[tuple[Any, float, Any, int, str]] = []
         #: What a node does at every call besides its record (a staggered node's turn).
         self.ticks: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+        #: Tests that a node's kept state is still what the walk found (see :func:`add_guard`).
+        self.guards: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
         #: Each list of parts met, with its items then (a list may change in place).
         self.lists: list[tuple[Any, tuple[Any, ...]]] = []
         #: False once an outside leaf is met: its rows are worked out by the walk.
@@ -246,21 +249,23 @@ def _walk(w: _Walk, node: Any, view: AgentGroup, rows: NDArray[np.bool_] | None,
         debug = w.debug is not None
         inner = w.inner
         last = node.__dict__.get("_walked")
-        if inner is not None and last is not None and last[0] == w.n and not count_nonzero(inner):
+        stand = None if inner is None or last is None else last.get(w.n)
+        if stand is not None and inner is not None and not count_nonzero(inner):
             # No agent of its mask: the part is not bound (nothing of it advances, as when
-            # called on no rows); its last record stands in, read by no row.
-            record = last[1]
+            # called on no rows); its last record for this many agents stands in, read by no
+            # row.
+            record = stand
         else:
             try:
                 record = node.bind(w.agents, w.dt, debug)
             except (TypeError, ValueError) as error:
-                raise _renamed(error, type(node).__name__, name) from None
+                raise renamed(error, type(node).__name__, name) from None
             walked(node, w.n, record)
             if debug:
                 w.reports.append((node, record))
         if node.ORDERS and w.order is _NO_ORDER:
             w.order = Grid(record.grid_ints, record.grid_floats)
-        w.leaves.append((node, w.dt, inner, len(w.records)))
+        w.leaves.append((node, w.dt, inner, len(w.records), name))
         w.shape.append(_ROW_ENTRIES.get(type(node)) or _row_entry(type(node)))
         w.records.append(record)
         w.flat += record
@@ -279,15 +284,6 @@ _ROW_ENTRIES: dict[type, tuple[str, int, Any]] = {}
 def _row_entry(kind: type) -> tuple[str, int, Any]:
     entry = _ROW_ENTRIES[kind] = ("row", 0, kind)
     return entry
-
-
-def _renamed(error: Exception, own: str, name: str) -> Exception:
-    """``error`` with its leading ``Own.field`` renamed ``name.field`` (the part's place in
-    the tree: ``WeightedSum.parts[0].target``)."""
-    text = str(error)
-    if name != own and text.startswith(own + "."):
-        return type(error)(name + text[len(own) :])
-    return error
 
 
 def walk_child(
@@ -319,6 +315,13 @@ def add_tick(w: _Walk, tick: Callable[..., Any], *args: Any) -> None:
     """For a node's ``composite_node``: what the node does at every call besides its record,
     ``tick(*args)`` (called again when the tree's kept plan is replayed)."""
     w.ticks.append((tick, args))
+
+
+def add_guard(w: _Walk, guard: Callable[..., bool], *args: Any) -> None:
+    """For a node's ``composite_node``: ``guard(*args)`` tells whether what the node keeps
+    between calls is still what this walk put in its record (a node shared with a tree of
+    another group may have made it anew): the kept plan is walked again when it is not."""
+    w.guards.append((guard, args))
 
 
 def add_copy(w: _Walk) -> None:
@@ -410,7 +413,13 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
     out = np.empty((agents.pos.shape[0], 2))
     plan = _PLANS.get(id(tree))
     if debug is None and plan is not None and plan.holds(tree, agents, dt):
-        plan.replay(agents)
+        try:
+            plan.replay(agents)
+        except BaseException:
+            # A part refused its settings: the plan may hold some new records and not
+            # others; the next call walks afresh.
+            _PLANS.pop(id(tree), None)
+            raise
         if move == 0:
             plan.launch(agents, out)
         else:

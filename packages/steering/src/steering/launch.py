@@ -25,7 +25,17 @@ from .grid import BUF_COLS, Grid
 from .shapes import Kernel
 from .vec import FloatArray
 
-__all__ = ["EPOCH", "Node", "Plan", "agent_cols", "launch", "launch_kept", "scratch", "walked"]
+__all__ = [
+    "EPOCH",
+    "Node",
+    "Plan",
+    "agent_cols",
+    "launch",
+    "launch_kept",
+    "renamed",
+    "scratch",
+    "walked",
+]
 
 
 def agent_cols(agents: AgentGroup) -> tuple[FloatArray, ...]:
@@ -59,14 +69,26 @@ class Node:
 
 
 def walked(node: Any, n: int, record: Any) -> None:
-    """Keep ``node``'s last record and number of agents (in one list, changed in place, so
-    that the node's fields compare equal to a copy of them)."""
+    """Keep ``node``'s last record for each number of agents it was bound for (a few; in one
+    dict, changed in place, so that the node's fields compare equal to a copy of them): a
+    part shared by trees of groups of other sizes keeps a stand-in for each, so that a walk
+    skips it under an empty mask as a replay does."""
     last = node.__dict__.get("_walked")
     if last is None:
-        node.__dict__["_walked"] = [n, record]
-    else:
-        last[0] = n
-        last[1] = record
+        node.__dict__["_walked"] = {n: record}
+        return
+    if n not in last and len(last) >= 8:
+        last.clear()
+    last[n] = record
+
+
+def renamed(error: Exception, own: str, name: str) -> Exception:
+    """``error`` with its leading ``Own.field`` renamed ``name.field`` (the part's place in
+    the tree: ``WeightedSum.parts[0].target``)."""
+    text = str(error)
+    if name != own and text.startswith(own + "."):
+        return type(error)(name + text[len(own) :])
+    return error
 
 
 #: Up to this many fields the loop takes them one by one: the record of them all costs about
@@ -90,6 +112,7 @@ class Plan:
         "dt",
         "epoch",
         "flat",
+        "guards",
         "kernel",
         "leaves",
         "lists",
@@ -116,15 +139,17 @@ class Plan:
         self.records: list[Any] = w.records
         self.order: Grid = w.order
         self.ticks: list[tuple[Callable[..., Any], tuple[Any, ...]]] = w.ticks
+        #: Tests that the nodes' kept state is still the walk's (see :func:`add_guard`).
+        self.guards: list[tuple[Callable[..., Any], tuple[Any, ...]]] = w.guards
         self.lists: list[tuple[Any, tuple[Any, ...]]] = w.lists
         starts = [0]
         for record in w.records:
             starts.append(starts[-1] + len(record))
         #: Where each record's fields start in :attr:`flat`.
         self.starts = starts
-        self.leaves: list[tuple[Any, float, Any, int]] = w.leaves
+        self.leaves: list[tuple[Any, float, Any, int, str]] = w.leaves
         #: The index of the row part whose grid the loop's order follows (-1: none).
-        self.orders = next((k for k, (node, _, _, _) in enumerate(w.leaves) if node.ORDERS), -1)
+        self.orders = next((k for k, leaf in enumerate(w.leaves) if leaf[0].ORDERS), -1)
         self.bound: Any = None
         #: Whether the last call's fields were the same objects as the call's before.
         self.same = False
@@ -138,7 +163,7 @@ class Plan:
         for items, was in self.lists:
             if len(items) != len(was) or not all(map(operator.is_, items, was)):
                 return False
-        return True
+        return all(guard(*args) for guard, args in self.guards)
 
     def replay(self, agents: AgentGroup) -> None:
         """The nodes' per-call work, then each row part bound again."""
@@ -146,11 +171,17 @@ class Plan:
             tick(*args)
         same = True
         records = self.records
-        for k, (node, dt, inner, at) in enumerate(self.leaves):
+        for k, (node, dt, inner, at, name) in enumerate(self.leaves):
             if inner is not None and not count_nonzero(inner):
                 continue
-            record = node.bind(agents, dt, False)
+            try:
+                record = node.bind(agents, dt, False)
+            except (TypeError, ValueError) as error:
+                raise renamed(error, type(node).__name__, name) from None
             if record is not records[at]:
+                if same:  # the bound record no longer holds, even if a later bind raises
+                    self.bound = None
+                    self.same = False
                 walked(node, self.cols[0].shape[0], record)
                 records[at] = record
                 self.flat[self.starts[at] : self.starts[at + 1]] = record

@@ -71,6 +71,7 @@ class Staggered(composite.Node):
         self.turn += 1
         composite.add_node(w, "held", 1, held)
         composite.add_tick(w, self._tick, n, k)
+        composite.add_guard(w, self._holds, held)
         inner = selected if rows is None else rows & selected
         dt = w.dt
         w.dt = dt * k
@@ -82,6 +83,11 @@ class Staggered(composite.Node):
     def _select(self, n: int, k: int) -> None:
         """Select the agents in this call's turn."""
         np.equal(_rows(n) % k, self.turn % k, out=self.__dict__["_held"][0])
+
+    def _holds(self, held: tuple[NDArray[np.bool_], FloatArray]) -> bool:
+        """Whether the node's selection and store are still ``held`` (a tree of a group of
+        another size, sharing this node, makes them anew)."""
+        return self.__dict__.get("_held") is held
 
     def _tick(self, n: int, k: int) -> None:
         """A kept plan's call: select the agents in turn, then the next turn."""
