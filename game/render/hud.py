@@ -26,7 +26,7 @@ __all__ = [
 ]
 
 CONTROLS = (
-    "WASD / arrows swim   Esc pause   R restart   F1 debug   Tab editor"
+    "WASD / arrows swim   H hint   Esc pause   R restart   F1 debug   Tab editor"
     "   + / - zoom   0 fit   M mute"
 )
 #: Seconds the level hint and flashed messages stay on screen.
@@ -105,6 +105,19 @@ class Hud:
         """(left, bottom, width, height) of the top and the bottom bar, screen px."""
         w, h = self._width, self._height
         return (0.0, float(h - TOP_BAR), float(w), float(TOP_BAR)), (0.0, 0.0, float(w), BOTTOM_BAR)
+
+    def show_hint(self) -> bool:
+        """Bring the level's hint line back for :data:`HINT_SECONDS` (the H key); False when
+        the level has no hint."""
+        if not self.hint.text:
+            return False
+        self._hint_left = HINT_SECONDS
+        return True
+
+    @property
+    def hint_showing(self) -> bool:
+        """Whether the hint line is on screen."""
+        return self._hint_left > 0
 
     def show_message(self, message: str, color: theme.Rgba = theme.HUD_WARN) -> None:
         """Flash ``message`` at the right of the bottom bar for a few seconds."""

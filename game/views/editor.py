@@ -227,7 +227,9 @@ class PlaytestView(LevelView):
     def on_fixed_update(self, delta_time: float) -> None:
         """Step the world; a finished play-test records no best time and stays on screen."""
         if self.world.outcome == "running":
-            outcome = self.world.step(self.thrust())
+            thrust = self.thrust()
+            self.stage.clock.note(thrust, self.world.time)
+            outcome = self.world.step(thrust)
             if outcome != "running":
                 self.app.sounds.play(outcome)
                 self.stage.hud.show_message(f"{outcome}: Tab returns to the editor")

@@ -102,17 +102,20 @@ class ReplayView(arcade.View):
         for _ in range(self.speed):
             if self.ended:
                 break
-            world.step(self.script.thrust(world.frame))
+            thrust = self.script.thrust(world.frame)
+            self.stage.clock.note(thrust, world.time)
+            world.step(thrust)
         if self.ended and self.end_timer is None:
             self.end_timer = END_DELAY
             self._set_result()
 
     def _set_result(self) -> None:
         world = self.world
+        seconds = self.stage.seconds
         if world.outcome == "running":
-            heading, detail = "Run ended", f"left after {format_time(world.time)}"
+            heading, detail = "Run ended", f"left after {format_time(seconds)}"
         else:
-            heading, detail, _keys = result_lines(world.outcome, world.time, None, False, False)
+            heading, detail, _keys = result_lines(world.outcome, seconds, None, False, False)
         self.heading.text = f"Replay: {heading}"
         self.heading.color = {"won": theme.HUD_GOOD, "caught": theme.HUD_WARN}.get(
             world.outcome, theme.HUD_TEXT

@@ -14,7 +14,7 @@ import pytest
 
 from game.level import load_level, shipped_levels
 from game.render.hud import BOTTOM_BAR, TOP_BAR
-from game.views.app import FIXED_FRAME_CAP, GameApp
+from game.views.app import FIXED_FRAME_CAP, GameApp, level_key
 from game.views.level import END_DELAY, LevelView
 from game.views.pause import PauseView
 from game.views.result import ResultView
@@ -166,8 +166,9 @@ def test_winning_shows_the_result_view_and_saves_the_best_time(
     # the result waits a moment on the last frame before it shows
     assert view.end_timer is not None and view.end_timer <= 0 < END_DELAY
     saved = json.loads(app.progress.path.read_text())
-    assert saved["levels"]["tiny"]["best_time"] == pytest.approx(view.world.time)
-    assert saved["levels"]["tiny"]["wins"] == 1
+    key = level_key(view.path)  # a level of one's own: kept under its full path
+    assert saved["levels"][key]["best_time"] == pytest.approx(view.world.time)
+    assert saved["levels"][key]["wins"] == 1
     assert "new best" in result.detail.text
 
     press(app.window, arcade.key.R)
@@ -340,3 +341,57 @@ def test_tab_after_the_level_file_turned_to_garbage_is_a_hud_message(
     # Then the game goes on and the HUD says why the editor did not open
     assert app.window.current_view is view
     assert view.stage.hud.message.startswith("cannot edit level.tmj: invalid JSON")
+
+
+def test_the_clock_starts_on_the_first_move(app: GameApp) -> None:
+    # Given a level left open for a second with no key pressed
+    view = _level_view(app, LEVELS[0])
+    frames(app.window, 60)
+    # Then the world ran but the clock did not, and the HUD says when it will
+    assert view.world.frame == 60
+    assert view.stage.seconds == 0.0 and view.stage.hud.time.text == "0:00.0"
+    assert "when you swim" in view.stage.hud.state.text
+    # When the player swims for half a second
+    press(app.window, arcade.key.D)
+    frames(app.window, 30)
+    release(app.window, arcade.key.D)
+    # Then the clock counts those steps only
+    assert view.stage.seconds == pytest.approx(30 / 60)
+    assert view.stage.hud.time.text == "0:00.5"
+
+
+def test_h_brings_the_hint_back(app: GameApp) -> None:
+    # Given a level whose hint has faded
+    view = _level_view(app, LEVELS[0])
+    hud = view.stage.hud
+    assert hud.hint.text and hud.hint_showing
+    for _ in range(10):
+        frames(app.window, 60, draw=False)
+    assert not hud.hint_showing and not hud.hint.visible
+    # When H is pressed
+    press(app.window, arcade.key.H)
+    frames(app.window, 1)
+    # Then the hint shows again
+    assert hud.hint_showing and hud.hint.visible
+    assert "H hint" in hud.controls.text
+
+
+def test_exits_are_labelled_and_the_player_ringed_at_any_zoom(app: GameApp) -> None:
+    # Given the Finale, zoomed all the way out
+    view = _level_view(app, LEVELS[8])
+    for _ in range(12):
+        press(app.window, arcade.key.MINUS)
+    frames(app.window, 2)
+    marks = view.stage.markers
+    # Then each exit has an EXIT label just above it on screen
+    assert len(marks.labels) == len(view.level.exits) >= 1
+    for text, exit_ in zip(marks.labels, view.level.exits, strict=True):
+        rect = exit_.rect
+        x, top = view.stage.project((rect.left + rect.width / 2, rect.top))
+        assert text.text == "EXIT"
+        assert text.position[0] == pytest.approx(x, abs=1) and text.position[1] > top
+    # And the halo round the player is at least 14 screen px wide in radius
+    assert marks.halo is not None
+    px, py = view.stage.project(tuple(view.world.player_pos))
+    assert marks.halo[0] == pytest.approx(px, abs=1) and marks.halo[1] == pytest.approx(py, abs=1)
+    assert marks.halo[2] >= 14.0 * 0.9
