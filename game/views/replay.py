@@ -75,6 +75,8 @@ class ReplayView(arcade.View):
         self.leave = leave if leave is not None else app.window.close
         self.stage = LevelStage(self.world, app.bank, app.window, debug=debug, zoom=app.zoom)
         self.stage.hud.controls.text = REPLAY_CONTROLS
+        self._title = self.level.title or path.stem
+        self._show_speed()
         self.end_timer: float | None = None
         font = theme.FONT
         self.heading = arcade.Text("", 0, 0, theme.HUD_TEXT, 36, anchor_x="center", font_name=font)
@@ -83,6 +85,11 @@ class ReplayView(arcade.View):
             "R watch again   Esc leave", 0, 0, theme.HUD_DIM, 14, anchor_x="center", font_name=font
         )
         self._place(*self.window.get_size())
+
+    def _show_speed(self) -> None:
+        """The HUD's title says this is a replay and at which speed (``REPLAY x2``)."""
+        how = "paused" if self.paused else f"x{self.speed}"
+        self.stage.hud.title.text = f"REPLAY {how}   {self._title}"
 
     @property
     def ended(self) -> bool:
@@ -162,9 +169,11 @@ class ReplayView(arcade.View):
         if symbol == k.SPACE:
             self.paused = not self.paused
             hud.show_message("paused" if self.paused else f"playing {self.speed}x", theme.HUD_DIM)
+            self._show_speed()
         elif symbol in _SPEED_KEYS:
             self.speed = _SPEED_KEYS[symbol]
             hud.show_message(f"speed {self.speed}x", theme.HUD_DIM)
+            self._show_speed()
         elif symbol == k.F1:
             self.stage.set_debug(not self.stage.debug)
             hud.show_message(f"debug overlay {'on' if self.stage.debug else 'off'}", theme.HUD_DIM)
