@@ -86,6 +86,8 @@ class EditorLayer:
             ring = (4.0 if rim else 2.0) * px
             color = HOVER if hot else SELECTED if chosen else ROCK_EDGE
             self.discs.add([(rock.x, rock.y)], rock.radius, color, ring)
+        if model.path_start is not None:  # the path tool's first click: one node so far
+            self.discs.add([model.path_start], 5.0 * px, SELECTED)
         self._walls(model, level, hover, px)
         if hover is not None and hover.kind in (HitKind.NODE, HitKind.SPAWN, HitKind.CORNER):
             self.discs.add([hover.point], 8.0 * px, HOVER, ring=2.5 * px)
