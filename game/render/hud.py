@@ -29,6 +29,8 @@ CONTROLS = (
     "WASD / arrows swim   H hint   Esc pause   R restart   F1 debug   Tab editor"
     "   + / - zoom   0 fit   M mute"
 )
+#: What the bottom bar says until the player's first move starts the clock.
+WAITING = "the clock starts when you swim"
 #: Seconds the level hint and flashed messages stay on screen.
 HINT_SECONDS = 8.0
 FLASH_SECONDS = 2.5
@@ -131,14 +133,23 @@ class Hud:
         """The message being flashed ("" when none)."""
         return self.flash.text if self._flash_left > 0 else ""
 
-    def update(self, dt: float, seconds: float, state: str, state_color: theme.Rgba) -> None:
+    def update(
+        self,
+        dt: float,
+        seconds: float,
+        state: str,
+        state_color: theme.Rgba,
+        waiting: bool = False,
+    ) -> None:
         """Advance timers and set the time and state strings.
 
         Args:
             dt: Seconds since the last update.
-            seconds: The run's simulated time.
+            seconds: The run's time (from the first move).
             state: A word or two about the run ("sneaking", "hunted!", "caught", ...).
             state_color: Its colour.
+            waiting: The clock waits for the first move: the bottom bar says so (:data:`WAITING`)
+                when no message is flashing.
         """
         self._hint_left = max(self._hint_left - dt, 0.0)
         self._flash_left = max(self._flash_left - dt, 0.0)
@@ -153,7 +164,11 @@ class Hud:
         fade = min(self._hint_left, 1.0)
         _fade(self.hint, fade, theme.HUD_DIM)
         _fade(self.controls, min(self._controls_left, 1.0), theme.HUD_DIM)
-        _fade(self.flash, min(self._flash_left, 1.0), self.flash.color)
+        if waiting and self._flash_left <= 0:
+            self.flash.text = WAITING  # a no-op when unchanged
+            _fade(self.flash, 1.0, theme.HUD_DIM)
+        else:
+            _fade(self.flash, min(self._flash_left, 1.0), self.flash.color)
 
     def draw(self) -> None:
         """Draw the bars and texts. Changes nothing."""

@@ -20,6 +20,8 @@ HALO_MIN_PX = 14.0
 #: Screen px between the halo and the player's body when zoomed in.
 HALO_GAP_PX = 6.0
 EXIT_LABEL = "EXIT"
+#: Screen px between an exit and its label, and the label's height.
+LABEL_GAP, LABEL_HEIGHT = 4.0, 16.0
 HALO = (255, 220, 90, 220)
 
 Project = Callable[[tuple[float, float]], tuple[float, float]]
@@ -61,6 +63,7 @@ class Markers:
         player_radius: float,
         dt: float,
         show_halo: bool = True,
+        area_top: float = float("inf"),
     ) -> None:
         """Place the labels above their exits and the halo round the player.
 
@@ -71,12 +74,18 @@ class Markers:
             player_radius: The player's body radius (world px).
             dt: Seconds since the last update (the halo's slow pulse).
             show_halo: False hides the halo (a decided run).
+            area_top: The top of the screen the world is drawn in (px): a label that would
+                go above it (under the HUD's bar) goes below its exit instead.
         """
         self.clock += dt
         for text, exit_ in zip(self.labels, self.exits, strict=True):
             rect = exit_.rect
             x, top = project((rect.left + rect.width / 2, rect.top))
-            position = (round(x), round(top + 4))
+            y = top + LABEL_GAP
+            if y + LABEL_HEIGHT > area_top:
+                _, bottom = project((rect.left, rect.bottom))
+                y = bottom - LABEL_GAP - LABEL_HEIGHT
+            position = (round(x), round(y))
             if text.position != position:
                 text.position = position
         if not show_halo:

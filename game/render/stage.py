@@ -168,11 +168,11 @@ class LevelStage:
             float(self.world.agents.radius[0]),
             dt,
             show_halo=self.world.outcome == "running",
+            area_top=self.viewport[1] + self.viewport[3],
         )
         state, color = run_state(self.world)
-        if self.clock.started is None and self.world.outcome == "running":
-            state, color = "the clock starts when you swim", theme.HUD_DIM
-        self.hud.update(dt, self.seconds, state, color)
+        waiting = self.clock.started is None and self.world.outcome == "running"
+        self.hud.update(dt, self.seconds, state, color, waiting=waiting)
 
     @property
     def seconds(self) -> float:
