@@ -31,7 +31,7 @@ __all__ = ["TitleView"]
 ROW = 44.0
 LIST_WIDTH = 700.0
 #: Where a level's lesson starts, from the list's left edge (px).
-LESSON_X = 230.0
+LESSON_X = 262.0
 FOOTER = (
     "Up / Down and Enter, or the level's number (1 then 0 for 10)   L the Lab   M mute   Esc quit"
 )

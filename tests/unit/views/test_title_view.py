@@ -88,3 +88,10 @@ def test_each_level_says_what_it_teaches(app: GameApp) -> None:
     assert [t.text for t in view.lessons] == [e.lesson for e in app.levels]
     assert all(t.text for t in view.lessons)
     assert "1 then 0" in view.footer.text
+    # and each lesson sits between its level's title and the best-time column, clear of both
+    app.progress.record_win(app.levels[4].path.stem, 75.25)
+    view = _title(app)
+    right = view.status[4].x - view.status[4].content_width
+    for line, lesson in zip(view.menu.texts, view.lessons, strict=True):
+        assert line.x + line.content_width + 8 <= lesson.x
+        assert lesson.x + lesson.content_width + 8 <= right
