@@ -88,7 +88,7 @@ def panel_beside(
 
 def result_lines(
     outcome: str,
-    seconds: float,
+    seconds: float | None,
     best: float | None,
     new_best: bool,
     has_next: bool,
@@ -100,7 +100,7 @@ def result_lines(
 
     Args:
         outcome: ``won`` or ``caught``.
-        seconds: The run's time (from the first move).
+        seconds: The run's time (from the first move); None when the player never moved.
         best: The level's best time, or None.
         new_best: This run set it.
         has_next: N plays the next level.
@@ -110,7 +110,7 @@ def result_lines(
         first_left: The title of the first of them.
     """
     if outcome == "won":
-        detail = f"time {format_time(seconds)}"
+        detail = f"time {format_time(seconds or 0.0)}"
         if best is not None:
             detail += "   new best!" if new_best else f"   best {format_time(best)}"
         if has_ending:
@@ -123,7 +123,11 @@ def result_lines(
         else:
             first = ""
         return "Escaped!", detail, first + "R retry   Esc levels"
-    detail = f"caught after {format_time(seconds)}"
+    detail = (
+        "caught before your first move"
+        if seconds is None
+        else f"caught after {format_time(seconds)}"
+    )
     if best is not None:
         detail += f"   best {format_time(best)}"
     return "Caught!", detail, "R retry   Esc levels"
@@ -166,7 +170,7 @@ class ResultView(arcade.View):
         self.first_left = left[0] if left and self.next_path is None else None
         heading, detail, keys = result_lines(
             self.outcome,
-            level_view.stage.seconds,
+            level_view.stage.seconds if level_view.stage.clock.started is not None else None,
             record.best_time,
             new_best,
             self.next_path is not None,

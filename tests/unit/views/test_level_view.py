@@ -182,6 +182,8 @@ def test_being_caught_shows_the_result_view(app: GameApp, tmp_path: Path) -> Non
     assert result.heading.text == "Caught!"
     assert "R retry" in result.keys.text
     assert not app.progress.path.exists()  # nothing won, nothing written
+    # the player never swam: the clock never started, and the panel says so in words
+    assert result.detail.text == "caught before your first move"
 
 
 def test_f1_toggles_the_overlay_and_its_debug_data(app: GameApp) -> None:
