@@ -19,7 +19,6 @@ from steering import (
     Wander,
     Weighted,
     WeightedSum,
-    composite,
 )
 
 DT = 1.0 / 60.0
@@ -143,9 +142,8 @@ def test_a_part_shared_with_a_group_of_another_size_advances_as_in_a_walk() -> N
     np.testing.assert_array_equal(a(ga, DT), fresh(twin, DT))
 
 
-@pytest.mark.xfail(strict=True, reason="composite._PLANS holds up to 4096 trees and their groups")
-def test_plans_do_not_outlive_their_trees_forever() -> None:
-    # A tree made and called once (a temporary) stays alive in composite._PLANS
+def test_plans_do_not_outlive_their_trees() -> None:
+    # A tree made and called once (a temporary) is freed with its plan
     import gc
     import weakref
 
@@ -155,7 +153,7 @@ def test_plans_do_not_outlive_their_trees_forever() -> None:
     ref = weakref.ref(tree)
     del tree
     gc.collect()
-    assert ref() is None, f"{len(composite._PLANS)} plans keep their trees and groups"
+    assert ref() is None, "a kept plan keeps its tree alive"
 
 
 def _mixed(n: int = 8) -> TruncatedRunningSum:

@@ -269,12 +269,22 @@ def _freeze(items: Sequence[Any], weighted: Any) -> Frozen | None:
         if fields is None:
             return None
         for name, v in fields.items():
-            kept = name in ("_points", "_held", "_seen", "_walked")  # caches, not settings
+            kept = name in (
+                "_points",
+                "_held",
+                "_seen",
+                "_walked",
+                "_kept_plan",
+            )  # caches, not settings
             if not (_value(v) or (name == "_cos" and type(v) is FovCache) or kept):
                 return None
         live.append(fields)
         copies.append(dict(fields))
     return list(items), list(map(id, items)), live, copies
+
+
+#: The names of a part's caches (kept records, plans), which are not its settings.
+_CACHES = frozenset(("_points", "_held", "_seen", "_walked", "_kept_plan"))
 
 
 def _unchanged(items: Sequence[Any], frozen: Frozen) -> bool:

@@ -411,14 +411,16 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
     (:func:`~steering.integrate`), with 2 also turning their headings toward their velocities.
     """
     out = np.empty((agents.pos.shape[0], 2))
-    plan = _PLANS.get(id(tree))
-    if debug is None and plan is not None and plan.holds(tree, agents, dt):
+    own = getattr(tree, "__dict__", None)
+    slot: PlanSlot | None = None if own is None else own.get("_kept_plan")
+    plan = None if slot is None else slot.plan
+    if debug is None and slot is not None and plan is not None and plan.holds(tree, agents, dt):
         try:
             plan.replay(agents)
         except BaseException:
             # A part refused its settings: the plan may hold some new records and not
             # others; the next call walks afresh.
-            _PLANS.pop(id(tree), None)
+            slot.plan = None
             raise
         if move == 0:
             plan.launch(agents, out)
@@ -437,16 +439,19 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
         if len(_LAST) > 4096:
             _LAST.clear()
         _LAST[id(tree)] = (w.shape, shape, kernel)
-    if debug is None and w.replayable:
-        if len(_PLANS) > 4096:
-            _PLANS.clear()
-        plan = _PLANS[id(tree)] = Plan(tree, agents, dt, w, kernel)
+    if debug is None and w.replayable and own is not None:
+        plan = Plan(tree, agents, dt, w, kernel)
+        if slot is None:
+            own["_kept_plan"] = PlanSlot(plan)
+        else:
+            slot.plan = plan
         if move == 0:
             plan.launch(agents, out)
         else:
             launch(kernel, agents, w.flat, out, w.order, move, dt)
         return out
-    _PLANS.pop(id(tree), None)
+    if slot is not None:
+        slot.plan = None
     if move == 0:
         launch_kept(tree, kernel, agents, w.flat, out, w.order)
     else:
@@ -462,8 +467,29 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
     return out
 
 
-#: Each tree's kept plan, by the tree's id (the plan holds the tree, so the id is its own).
-_PLANS: dict[int, Plan] = {}
+class PlanSlot:
+    """Where a tree keeps its plan (in its own ``__dict__``, so that the plan goes with the
+    tree); a copy of the tree starts with none (the plan holds the group it was made for)."""
+
+    __slots__ = ("plan",)
+
+    def __init__(self, plan: Plan | None) -> None:
+        self.plan = plan
+
+    def __copy__(self) -> PlanSlot:
+        return PlanSlot(None)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PlanSlot:
+        return PlanSlot(None)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (PlanSlot, (None,))
+
+
+def kept_plan(tree: Any) -> Plan | None:
+    """``tree``'s kept plan (None: its next call walks it)."""
+    slot = getattr(tree, "__dict__", {}).get("_kept_plan")
+    return None if slot is None else slot.plan
 
 
 #: Each row part class's own loop (the shape of that part alone).
