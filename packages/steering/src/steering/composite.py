@@ -15,7 +15,10 @@ gdx-ai's behaviours declare ``calculateSteering``:
 * ``bind(agents, dt, debug) -> record``: the part's parameters for this call, a NamedTuple of
   arrays and numbers. A part that searches neighbours sets ``ORDERS = True`` and names its
   grid's fields ``grid_ints`` and ``grid_floats``: the loop visits agents in the first such
-  grid's order, so that neighbours are found in memory the previous agent just read.
+  grid's order, so that neighbours are found in memory the previous agent just read. A part
+  that searches another group's agents instead (``others``, :mod:`steering.others`) gives
+  their count in its record's field ``others`` (-1: its own group): its grid is then not
+  followed, and every scratch buffer gets a row for each of those agents.
 * ``report(agents, record, debug)``: write the part's debug record from the arrays the rows
   filled.
 
@@ -119,7 +122,9 @@ class _Walk:
     """What a walk of a tree collects: its shape, the records, the parts to report debug
     output and the grid whose order the loop follows."""
 
-    __slots__ = ("agents", "debug", "dt", "flat", "n", "order", "records", "reports", "shape")
+    __slots__ = (
+        "agents", "debug", "dt", "flat", "n", "order", "records", "reports", "rows", "shape"
+    )  # fmt: skip
 
     def __init__(self, agents: AgentGroup, dt: float, debug: Any) -> None:
         self.agents = agents
@@ -132,6 +137,8 @@ class _Walk:
         self.flat: list[Any] = []
         self.reports: list[tuple[Any, Any]] = []
         self.order: Grid = _NO_ORDER
+        #: Rows of each scratch buffer: the agents, or more other agents a part searches.
+        self.rows = self.n
 
 
 class RowPart:
@@ -155,8 +162,14 @@ class RowPart:
             kernel = compiled((("row", 0, type(self)),))
             _BY_CLASS[type(self)] = kernel
         out = np.empty((agents.n, 2))
-        order = Grid(record.grid_ints, record.grid_floats) if self.ORDERS else _NO_ORDER
-        _launch(kernel, agents, record, out, order, 0, 0.0)
+        order = _NO_ORDER
+        rows = agents.n
+        if self.ORDERS:
+            others = getattr(record, "others", -1)
+            if others < 0:
+                order = Grid(record.grid_ints, record.grid_floats)
+            rows = max(rows, others)
+        _launch(kernel, agents, record, out, order, 0, 0.0, rows)
         if debug is not None:
             self.report(agents, record, debug)
         return out
@@ -227,8 +240,13 @@ def _walk(w: _Walk, node: Any, view: AgentGroup, rows: NDArray[np.bool_] | None,
             record = node.bind(w.agents, w.dt, debug)
         except (TypeError, ValueError) as error:
             raise _renamed(error, type(node).__name__, name) from None
-        if node.ORDERS and w.order is _NO_ORDER:
-            w.order = Grid(record.grid_ints, record.grid_floats)
+        if node.ORDERS:
+            others = getattr(record, "others", -1)  # (-1: the part's own group)
+            if others < 0:
+                if w.order is _NO_ORDER:
+                    w.order = Grid(record.grid_ints, record.grid_floats)
+            elif others > w.rows:
+                w.rows = others
         w.shape.append(_ROW_ENTRIES.get(type(node)) or _row_entry(type(node)))
         w.records.append(record)
         w.flat += record
@@ -354,9 +372,9 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
             _LAST.clear()
         _LAST[id(tree)] = (w.shape, shape, kernel)
     if move == 0:
-        _launch_kept(tree, kernel, agents, w.flat, out, w.order)
+        _launch_kept(tree, kernel, agents, w.flat, out, w.order, w.rows)
     else:
-        _launch(kernel, agents, w.flat, out, w.order, move, dt)
+        _launch(kernel, agents, w.flat, out, w.order, move, dt, w.rows)
     for node, record in w.reports:
         node.report(agents, record, debug)
     if debug is not None:
@@ -384,13 +402,15 @@ def _launch(
     order: Grid,
     move: int,
     dt: float,
+    rows: int,
 ) -> None:
-    """Run a shape's loop: serial below :data:`~steering._jit.PARALLEL_MIN` agents. Only what
-    the loop reads is passed: numba unboxes each argument (some 0.1 us apiece)."""
+    """Run a shape's loop: serial below :data:`~steering._jit.PARALLEL_MIN` agents; each
+    scratch buffer has ``rows`` rows (at least the agents'). Only what the loop reads is
+    passed: numba unboxes each argument (some 0.1 us apiece)."""
     n = out.shape[0]
     parallel = n >= PARALLEL_MIN
     cols = agent_cols(agents)
-    search = (order.ints, order.floats, _scratch(n)) if kernel.searches else ()
+    search = (order.ints, order.floats, _scratch(rows)) if kernel.searches else ()
     if not move:
         run = kernel.parallel if parallel else kernel.serial
         run(*cols, *fields, out, *search)
@@ -417,7 +437,13 @@ _KEPT: dict[int, tuple[list[Any], Any, Kernel]] = {}
 
 
 def _launch_kept(
-    tree: Any, kernel: Kernel, agents: AgentGroup, fields: list[Any], out: FloatArray, order: Grid
+    tree: Any,
+    kernel: Kernel,
+    agents: AgentGroup,
+    fields: list[Any],
+    out: FloatArray,
+    order: Grid,
+    rows: int,
 ) -> None:
     """Run a shape's loop for its forces. When a call's fields are the very objects of the
     last call's (parts that keep their records, arrays changed in place), the loop takes one
@@ -434,7 +460,7 @@ def _launch_kept(
         if len(_KEPT) > 4096:
             _KEPT.clear()
         _KEPT[key] = (fields, None, kernel)
-        _launch(kernel, agents, fields, out, order, 0, 0.0)
+        _launch(kernel, agents, fields, out, order, 0, 0.0, rows)
         return
     bound = kept[1]
     if bound is None:
@@ -444,7 +470,7 @@ def _launch_kept(
     run = kernel.bound_parallel if n >= PARALLEL_MIN else kernel.bound_serial
     cols = agent_cols(agents)
     if kernel.searches:
-        run(*cols, bound, out, order.ints, order.floats, _scratch(n))
+        run(*cols, bound, out, order.ints, order.floats, _scratch(rows))
     else:
         run(*cols, bound, out)
 
@@ -454,8 +480,9 @@ _LOCAL = threading.local()
 
 
 def _scratch(n: int) -> FloatArray:
-    """Neighbour buffers for a loop over ``n`` agents: one per thread, each with a row per
-    agent (a search never finds more), kept between calls by each Python thread."""
+    """Neighbour buffers for a loop whose searches find at most ``n`` agents (the group's, or
+    the most other agents a part searches): one per thread, each with a row per agent, kept
+    between calls by each Python thread."""
     buf = getattr(_LOCAL, "scratch", None)
     if buf is None or buf.shape[1] < n:
         threads = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
