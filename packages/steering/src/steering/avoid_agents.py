@@ -1,10 +1,11 @@
-"""Unaligned collision avoidance among a group's own agents (OpenSteer), searched in swept boxes."""
+"""Unaligned collision avoidance among a group's own agents (OpenSteer), searched in swept boxes
+(or against another group's agents, :mod:`steering.avoid_others`)."""
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -16,6 +17,7 @@ from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .debug import AvoidAgentsDebug, write
 from .grid import BRUTE_MAX, minimal_offset
+from .others import others_of
 from .swept_boxes import (
     CELL_SHARE,
     IN_GRID,
@@ -28,7 +30,7 @@ from .swept_boxes import (
 )
 from .vec import EPSILON, FloatArray
 
-__all__ = ["AvoidAgents", "AvoidAgentsParams", "Threat"]
+__all__ = ["NO_THREAT", "AvoidAgents", "AvoidAgentsParams", "Threat", "react"]
 
 IntArray = NDArray[np.int64]
 
@@ -148,6 +150,14 @@ class AvoidAgents:
     ignored even when overlapping. Threats beyond ``max_reach`` are seen late. The
     remembered side can send an agent the long way round.
 
+    With ``others`` the threats are another group's agents (walkers dodging a line of cars):
+    they are extrapolated at their velocities as they are (their own steering unknown), their
+    radii are theirs (0 for an object without ``radius``), and each agent searches the
+    neighbour grid over their positions (:mod:`~steering.grid`, not the swept boxes) within
+    ``(max(max_speed) + the fastest other's speed) * time_horizon`` plus both largest radii
+    and the margin, capped at ``max_reach``. Nobody is left out; ``avoidagents.threat``
+    then indexes the others. ``others`` set to the group itself is the default.
+
     Attributes:
         time_horizon: seconds ahead that a collision counts.
         gain: 1/s, how fast the steer closes the gap to the sidestep velocity.
@@ -158,6 +168,9 @@ class AvoidAgents:
         max_reach: the largest neighbour query distance, px.
         tie_break: the side on which a threat in front is passed when the geometry does not
             decide: "left" or "right" (all agents of a group should share it).
+        others: None (the group's own agents threaten), or another group whose agents do:
+            an :class:`~steering.AgentGroup` or any object with ``pos`` and ``vel`` arrays of
+            shape (M, 2), and optionally ``radius`` (M,) (see :mod:`steering.others`).
     """
 
     time_horizon: float = 1.5
@@ -167,6 +180,7 @@ class AvoidAgents:
     commit: float = 0.5
     max_reach: float = 300.0
     tie_break: Literal["left", "right"] = "left"
+    others: Any = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         self.time_horizon = positive("AvoidAgents.time_horizon", self.time_horizon)
@@ -196,8 +210,14 @@ class AvoidAgents:
         none), ``avoidagents.threat_point`` (N, 2) the threat's position then,
         ``avoidagents.time`` (N,) the time of closest approach (inf: none),
         ``avoidagents.side`` (N,) the side steered to (+1 left, -1 right, 0 none).
+
+        Raises:
+            ValueError: for ``others`` whose arrays are not (M, 2), or radii not (M,) (see
+                :func:`~steering.others.others_of`).
         """
         n = agents.n
+        others = self.others
+        seen = None if others is None else others_of("AvoidAgents", others, agents, True)
         side = agents.column("avoidagents.side", fill=0.0)
         if side.dtype != np.float64:
             side = agents.state["avoidagents.side"] = side.astype(np.float64)
@@ -214,7 +234,6 @@ class AvoidAgents:
             float(world_h),
             n <= BRUTE_MAX,
         )
-        out = np.empty((n, 2))
         if debug is None:
             threat, point, other, when = _NO_INTS, _NO_ROWS, _NO_ROWS, _NO_VALUES
         else:
@@ -222,22 +241,29 @@ class AvoidAgents:
             point = np.empty((n, 2))
             other = np.empty((n, 2))
             when = np.empty(n)
-        _avoid_rows(n)(
-            agents.pos,
-            agents.vel,
-            agents.radius,
-            agents.heading,
-            agents.max_speed,
-            agents.max_force,
-            side,
-            params,
-            debug is not None,
-            threat,
-            point,
-            other,
-            when,
-            out,
-        )
+        if seen is not None:
+            from .avoid_others import avoid_others  # (it imports this module)
+
+            outputs = None if debug is None else (threat, point, other, when)
+            out = avoid_others(self, others, seen, agents, side, params, outputs)
+        else:
+            out = np.empty((n, 2))
+            _avoid_rows(n)(
+                agents.pos,
+                agents.vel,
+                agents.radius,
+                agents.heading,
+                agents.max_speed,
+                agents.max_force,
+                side,
+                params,
+                debug is not None,
+                threat,
+                point,
+                other,
+                when,
+                out,
+            )
         if debug is not None:
             write(AvoidAgentsDebug(threat.astype(np.intp), point, other, when, side.copy()), debug)
         return out
@@ -265,7 +291,7 @@ def _sign(x: float) -> float:
 
 
 @njit_leaf
-def _react(
+def react(
     heading: FloatArray,
     side_col: FloatArray,
     i: int,
@@ -560,7 +586,7 @@ def _avoid_rows(
                     other[i, 1] = math.nan
                     when[i] = math.inf
                 continue
-            out[i, 0], out[i, 1] = _react(
+            out[i, 0], out[i, 1] = react(
                 heading, side_col, i, vx, vy, max_speed[i], max_force[i], imminent, p
             )
             if debug:
