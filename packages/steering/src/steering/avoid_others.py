@@ -4,13 +4,14 @@ most imminent threat among them, found through the neighbour grid over their pos
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ._jit import prange, rows_kernel
 from .agents import AgentGroup
-from .avoid_agents import NO_THREAT, AvoidAgentsParams, Threat, react
+from .avoid_react import NO_THREAT, AvoidAgentsParams, Threat, react
 from .grid import BUF_COLS, near_point
 from .others import Others, others_grid
 from .vec import FloatArray
@@ -21,6 +22,23 @@ IntArray = NDArray[np.int64]
 
 #: Agents per task of the compiled loop.
 CHUNK = 256
+
+
+class OthersSearch(NamedTuple):
+    """The others as the compiled loop searches them."""
+
+    ints: IntArray
+    """The neighbour grid over their positions (:class:`~steering.grid.Grid`)."""
+    floats: FloatArray
+    """The grid's floats."""
+    pos: FloatArray
+    """(M, 2) their positions."""
+    vel: FloatArray
+    """(M, 2) their velocities."""
+    radius: FloatArray
+    """(M,) their radii."""
+    reach: float
+    """How far each agent searches, px."""
 
 
 def others_reach(
@@ -66,12 +84,7 @@ def avoid_others(
         agents.max_force,
         side,
         params,
-        grid.ints,
-        grid.floats,
-        seen.pos,
-        seen.vel,
-        seen.radius,
-        reach,
+        OthersSearch(grid.ints, grid.floats, seen.pos, seen.vel, seen.radius, reach),
         debug,
         threat,
         point,
@@ -95,12 +108,7 @@ def _avoid_others_rows(
     max_force: FloatArray,
     side_col: FloatArray,
     p: AvoidAgentsParams,
-    ints: IntArray,
-    floats: FloatArray,
-    opos: FloatArray,
-    ovel: FloatArray,
-    orad: FloatArray,
-    reach: float,
+    o: OthersSearch,
     debug: bool,
     threat: IntArray,
     point: FloatArray,
@@ -108,11 +116,12 @@ def _avoid_others_rows(
     when: FloatArray,
     out: FloatArray,
 ) -> None:
-    """Every agent's most imminent threat among the others within ``reach`` (the grid
-    ``ints``, ``floats`` over ``opos``) and its steer away from it (:func:`react`), tested
-    as :class:`~steering.AvoidAgents` tests a pair of its own group."""
+    """Every agent's most imminent threat among the others ``o`` within their reach and its
+    steer away from it (:func:`react`), tested as :class:`~steering.AvoidAgents` tests a pair
+    of its own group."""
     n = pos.shape[0]
     horizon = p.time_horizon
+    ints, floats, opos, ovel, orad, reach = o.ints, o.floats, o.pos, o.vel, o.radius, o.reach
     for c in prange((n + CHUNK - 1) // CHUNK):
         buf = np.empty((64, BUF_COLS))
         for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
