@@ -6,7 +6,8 @@ Each is one compiled loop over agents. Agent ``i`` asks the group's neighbour gr
 N x N matrices. Below :data:`~steering.grid.BRUTE_MAX` agents the loop measures every other agent
 directly; from there up the grid, built once per step per cell size, serves every behaviour.
 In a wrap-around world (``agents.world_size``) neighbours are found across the edges and every
-offset is the minimal image.
+offset is the minimal image. With ``others`` the neighbours are another group's agents, found
+in the grid over their positions (:mod:`steering.others`, :mod:`steering.group_rows`).
 """
 
 from __future__ import annotations
@@ -416,6 +417,10 @@ class Align(RowPart):
     ``fov / 2`` of i's heading, as in :class:`Separate`). Uses the group's neighbour grid, shared
     with :class:`Separate` and :class:`Cohere` when the distances are equal.
 
+    With ``others`` the neighbours are another group's agents and their velocities are
+    averaged (a school matching the heading of a shoal beside it), searched as
+    :class:`Separate` searches them; ``others`` set to the group itself is the default.
+
     Attributes:
         distance: neighbourhood radius in px.
         gain: how fast the steer closes the gap to the desired velocity (1/s).
@@ -477,6 +482,10 @@ class Cohere(RowPart):
     velocity and brakes. Neighbours beyond ``distance`` are invisible, so two groups further
     apart than that never merge. A neighbour j counts for i when ``d < distance_i`` (and, with
     ``fov`` below 360, when j lies within ``fov / 2`` of i's heading, as in :class:`Separate`).
+
+    With ``others`` the center is that of another group's agents within ``distance`` (escorts
+    closing on a convoy), searched as :class:`Separate` searches them; ``others`` set to the
+    group itself is the default.
 
     Attributes:
         distance: neighbourhood radius in px.
