@@ -137,8 +137,9 @@ class _Walk:
         self.flat: list[Any] = []
         self.reports: list[tuple[Any, Any]] = []
         self.order: Grid = _NO_ORDER
-        #: Rows of each scratch buffer: the agents, or more other agents a part searches.
-        self.rows = self.n
+        #: The most other agents a part searches (0: none; the buffers have at least a row
+        #: per agent).
+        self.rows = 0
 
 
 class RowPart:
@@ -163,12 +164,13 @@ class RowPart:
             _BY_CLASS[type(self)] = kernel
         out = np.empty((agents.n, 2))
         order = _NO_ORDER
-        rows = agents.n
+        rows = 0
         if self.ORDERS:
             others = getattr(record, "others", -1)
             if others < 0:
                 order = Grid(record.grid_ints, record.grid_floats)
-            rows = max(rows, others)
+            else:
+                rows = others
         _launch(kernel, agents, record, out, order, 0, 0.0, rows)
         if debug is not None:
             self.report(agents, record, debug)
@@ -405,12 +407,14 @@ def _launch(
     rows: int,
 ) -> None:
     """Run a shape's loop: serial below :data:`~steering._jit.PARALLEL_MIN` agents; each
-    scratch buffer has ``rows`` rows (at least the agents'). Only what the loop reads is
+    scratch buffer has a row per agent, or ``rows`` when more. Only what the loop reads is
     passed: numba unboxes each argument (some 0.1 us apiece)."""
     n = out.shape[0]
     parallel = n >= PARALLEL_MIN
     cols = agent_cols(agents)
-    search = (order.ints, order.floats, _scratch(rows)) if kernel.searches else ()
+    search = (
+        (order.ints, order.floats, _scratch(n if rows < n else rows)) if kernel.searches else ()
+    )
     if not move:
         run = kernel.parallel if parallel else kernel.serial
         run(*cols, *fields, out, *search)
@@ -470,7 +474,7 @@ def _launch_kept(
     run = kernel.bound_parallel if n >= PARALLEL_MIN else kernel.bound_serial
     cols = agent_cols(agents)
     if kernel.searches:
-        run(*cols, bound, out, order.ints, order.floats, _scratch(rows))
+        run(*cols, bound, out, order.ints, order.floats, _scratch(n if rows < n else rows))
     else:
         run(*cols, bound, out)
 
