@@ -362,7 +362,7 @@ def _group(code: int, what: str) -> Callable[..., Row | None]:
     fov_name = f"{what}.fov"
 
     def make(name: str, k: int, b: Any, w: float, n: int, pts: list[FloatArray]) -> Row | None:
-        if b.per_agent:  # radii from a state column: called as itself
+        if b.per_agent or b.others is not None:  # a state column, another group: as itself
             return None
         cos_half = b._cos.of(fov_name, b.fov)
         match = 1.0 if code == ALIGN and b.match_speed else 0.0

@@ -15,7 +15,10 @@ gdx-ai's behaviours declare ``calculateSteering``:
 * ``bind(agents, dt, debug) -> record``: the part's parameters for this call, a NamedTuple of
   arrays and numbers. A part that searches neighbours sets ``ORDERS = True`` and names its
   grid's fields ``grid_ints`` and ``grid_floats``: the loop visits agents in the first such
-  grid's order, so that neighbours are found in memory the previous agent just read.
+  grid's order, so that neighbours are found in memory the previous agent just read. A part
+  that searches another group's agents instead (``others``, :mod:`steering.others`) gives
+  their count in its record's field ``others`` (-1: its own group): its grid is then not
+  followed, and every scratch buffer gets a row for each of those agents.
 * ``report(agents, record, debug)``: write the part's debug record from the arrays the rows
   filled.
 
@@ -129,6 +132,7 @@ class _Walk:
         "records",
         "replayable",
         "reports",
+        "rows",
         "shape",
         "ticks",
     )
@@ -156,6 +160,9 @@ class _Walk:
         self.lists: list[tuple[Any, tuple[Any, ...]]] = []
         #: False once an outside leaf is met: its rows are worked out by the walk.
         self.replayable = True
+        #: The most other agents a part searches (0: none; the buffers have at least a row
+        #: per agent).
+        self.rows = 0
 
 
 class RowPart:
@@ -179,8 +186,15 @@ class RowPart:
             kernel = compiled((("row", 0, type(self)),))
             _BY_CLASS[type(self)] = kernel
         out = np.empty((agents.n, 2))
-        order = Grid(record.grid_ints, record.grid_floats) if self.ORDERS else _NO_ORDER
-        launch(kernel, agents, record, out, order, 0, 0.0)
+        order = _NO_ORDER
+        rows = 0
+        if self.ORDERS:
+            others = getattr(record, "others", -1)
+            if others < 0:
+                order = Grid(record.grid_ints, record.grid_floats)
+            else:
+                rows = others
+        launch(kernel, agents, record, out, order, 0, 0.0, rows)
         if debug is not None:
             self.report(agents, record, debug)
         return out
@@ -263,8 +277,13 @@ def _walk(w: _Walk, node: Any, view: AgentGroup, rows: NDArray[np.bool_] | None,
             walked(node, w.n, record)
             if debug:
                 w.reports.append((node, record))
-        if node.ORDERS and w.order is _NO_ORDER:
-            w.order = Grid(record.grid_ints, record.grid_floats)
+        if node.ORDERS:
+            others = getattr(record, "others", -1)  # (-1: the part's own group)
+            if others < 0:
+                if w.order is _NO_ORDER:
+                    w.order = Grid(record.grid_ints, record.grid_floats)
+            elif others > w.rows:
+                w.rows = others
         w.leaves.append((node, w.dt, inner, len(w.records), name))
         w.shape.append(_ROW_ENTRIES.get(type(node)) or _row_entry(type(node)))
         w.records.append(record)
@@ -425,7 +444,7 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
         if move == 0:
             plan.launch(agents, out)
         else:
-            launch(plan.kernel, agents, plan.flat, out, plan.order, move, dt)
+            launch(plan.kernel, agents, plan.flat, out, plan.order, move, dt, plan.rows)
         return out
     w = _Walk(agents, dt, debug)
     _walk(w, tree, agents, None, type(tree).__name__)
@@ -448,14 +467,14 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
         if move == 0:
             plan.launch(agents, out)
         else:
-            launch(kernel, agents, w.flat, out, w.order, move, dt)
+            launch(kernel, agents, w.flat, out, w.order, move, dt, w.rows)
         return out
     if slot is not None:
         slot.plan = None
     if move == 0:
-        launch_kept(tree, kernel, agents, w.flat, out, w.order)
+        launch_kept(tree, kernel, agents, w.flat, out, w.order, w.rows)
     else:
-        launch(kernel, agents, w.flat, out, w.order, move, dt)
+        launch(kernel, agents, w.flat, out, w.order, move, dt, w.rows)
     for node, record in w.reports:
         node.report(agents, record, debug)
     if debug is not None:

@@ -119,6 +119,7 @@ class Plan:
         "order",
         "orders",
         "records",
+        "rows",
         "same",
         "starts",
         "ticks",
@@ -148,8 +149,18 @@ class Plan:
         #: Where each record's fields start in :attr:`flat`.
         self.starts = starts
         self.leaves: list[tuple[Any, float, Any, int, str]] = w.leaves
-        #: The index of the row part whose grid the loop's order follows (-1: none).
-        self.orders = next((k for k, leaf in enumerate(w.leaves) if leaf[0].ORDERS), -1)
+        #: The index of the row part whose grid the loop's order follows (-1: none): the first
+        #: that searches its own group.
+        self.orders = next(
+            (
+                k
+                for k, leaf in enumerate(w.leaves)
+                if leaf[0].ORDERS and getattr(w.records[leaf[3]], "others", -1) < 0
+            ),
+            -1,
+        )
+        #: The most other agents a part searches (the scratch buffers' rows, at least N).
+        self.rows: int = w.rows
         self.bound: Any = None
         #: Whether the last call's fields were the same objects as the call's before.
         self.same = False
@@ -185,7 +196,10 @@ class Plan:
                 walked(node, self.cols[0].shape[0], record)
                 records[at] = record
                 self.flat[self.starts[at] : self.starts[at + 1]] = record
-                if k == self.orders:
+                others = getattr(record, "others", -1) if node.ORDERS else -1
+                if others > self.rows:
+                    self.rows = others
+                elif k == self.orders and others < 0:
                     self.order = Grid(record.grid_ints, record.grid_floats)
                 same = False
         if not same:
@@ -201,7 +215,8 @@ class Plan:
             run = kernel.parallel if n >= PARALLEL_MIN else kernel.serial
             if kernel.searches:
                 order = self.order
-                run(*self.cols, *self.flat, out, order.ints, order.floats, scratch(n))
+                buf = scratch(max(n, self.rows))
+                run(*self.cols, *self.flat, out, order.ints, order.floats, buf)
             else:
                 run(*self.cols, *self.flat, out)
             self.same = True  # the next call with no change makes the record
@@ -213,7 +228,7 @@ class Plan:
         run = kernel.bound_parallel if n >= PARALLEL_MIN else kernel.bound_serial
         if kernel.searches:
             order = self.order
-            run(*self.cols, bound, out, order.ints, order.floats, scratch(n))
+            run(*self.cols, bound, out, order.ints, order.floats, scratch(max(n, self.rows)))
         else:
             run(*self.cols, bound, out)
 
@@ -226,13 +241,16 @@ def launch(
     order: Grid,
     move: int,
     dt: float,
+    rows: int = 0,
 ) -> None:
-    """Run a shape's loop: serial below :data:`~steering._jit.PARALLEL_MIN` agents. Only what
-    the loop reads is passed: numba unboxes each argument (some 0.1 us apiece)."""
+    """Run a shape's loop: serial below :data:`~steering._jit.PARALLEL_MIN` agents; each
+    scratch buffer has a row per agent, or ``rows`` when more (the most other agents a part
+    searches). Only what the loop reads is passed: numba unboxes each argument (some 0.1 us
+    apiece)."""
     n = out.shape[0]
     parallel = n >= PARALLEL_MIN
     cols = agent_cols(agents)
-    search = (order.ints, order.floats, scratch(n)) if kernel.searches else ()
+    search = (order.ints, order.floats, scratch(max(n, rows))) if kernel.searches else ()
     if not move:
         run = kernel.parallel if parallel else kernel.serial
         run(*cols, *fields, out, *search)
@@ -259,7 +277,13 @@ _KEPT: dict[int, tuple[list[Any], Any, Kernel]] = {}
 
 
 def launch_kept(
-    tree: Any, kernel: Kernel, agents: AgentGroup, fields: list[Any], out: FloatArray, order: Grid
+    tree: Any,
+    kernel: Kernel,
+    agents: AgentGroup,
+    fields: list[Any],
+    out: FloatArray,
+    order: Grid,
+    rows: int = 0,
 ) -> None:
     """Run a shape's loop for its forces. When a call's fields are the very objects of the
     last call's (parts that keep their records, arrays changed in place), the loop takes one
@@ -276,7 +300,7 @@ def launch_kept(
         if len(_KEPT) > 4096:
             _KEPT.clear()
         _KEPT[key] = (fields, None, kernel)
-        launch(kernel, agents, fields, out, order, 0, 0.0)
+        launch(kernel, agents, fields, out, order, 0, 0.0, rows)
         return
     bound = kept[1]
     if bound is None:
@@ -286,7 +310,7 @@ def launch_kept(
     run = kernel.bound_parallel if n >= PARALLEL_MIN else kernel.bound_serial
     cols = agent_cols(agents)
     if kernel.searches:
-        run(*cols, bound, out, order.ints, order.floats, scratch(n))
+        run(*cols, bound, out, order.ints, order.floats, scratch(max(n, rows)))
     else:
         run(*cols, bound, out)
 
