@@ -14,7 +14,7 @@ import numpy as np
 from ._jit import njit
 from .vec import FloatArray
 
-__all__ = ["finite", "integer", "non_negative", "points", "positive"]
+__all__ = ["finite", "integer", "non_negative", "points", "positive", "time_step"]
 
 
 def number(name: str, value: Any) -> float:
@@ -22,6 +22,21 @@ def number(name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name}: expected a number, got {type(value).__name__} {value!r:.40}")
     return float(value)
+
+
+_INF = math.inf
+
+
+def time_step(who: str, dt: Any) -> float:
+    """``dt`` as a float; TypeError or ValueError (naming ``who`` and dt) unless finite and
+    >= 0. The check every entry point makes (a behaviour's call, a composite's run, ``step``,
+    ``integrate``): a float that passes costs two compares."""
+    if type(dt) is float and 0.0 <= dt < _INF:
+        return dt
+    dt = number(f"{who}: dt", dt)
+    if not (math.isfinite(dt) and dt >= 0.0):
+        raise ValueError(f"{who}: dt must be finite and >= 0, got {dt}")
+    return dt
 
 
 def finite(name: str, value: Any) -> float:

@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import _kern as kern
-from ._checks import in_range, non_negative, positive
+from ._checks import in_range, non_negative, positive, time_step
 from ._jit import njit, njit_inline, njit_leaf, prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
@@ -197,6 +197,7 @@ class AvoidAgents:
         ``avoidagents.time`` (N,) the time of closest approach (inf: none),
         ``avoidagents.side`` (N,) the side steered to (+1 left, -1 right, 0 none).
         """
+        time_step("AvoidAgents", dt)
         n = agents.n
         side = agents.column("avoidagents.side", fill=0.0)
         if side.dtype != np.float64:

@@ -19,10 +19,10 @@ from . import _kern as kern
 from . import composite
 from ._blend import Plan
 from ._checks import behaviour as check_behaviour
-from ._checks import finite, limit, mask, non_negative
+from ._checks import finite, limit, mask, non_negative, time_step
 from ._jit import njit, prange, rows_kernel
 from ._kern import hypot
-from .agents import AgentGroup, integrate, time_step
+from .agents import AgentGroup, integrate
 from .base import Behaviour, Debug
 from .group import Flock
 from .vec import EPSILON, FloatArray
@@ -140,6 +140,7 @@ class WeightedSum:
         costs 2.5 us a step where the composite's walk costs 6, measured side by side); inside
         another combinator it is compiled into that combinator's loop.
         """
+        dt = time_step("WeightedSum", dt)
         if not self.parts:
             return np.zeros((agents.n, 2))
         if any(map(_per_agent, self.parts)):

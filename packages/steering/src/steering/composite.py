@@ -46,7 +46,7 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from ._checks import fast_points
+from ._checks import fast_points, time_step
 from ._jit import PARALLEL_MIN, compile_kernel
 from .agents import AgentGroup
 from .debug import PriorityDebug, write
@@ -148,7 +148,14 @@ class RowPart:
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Any = None) -> FloatArray:
         """Return the (N, 2) forces, from the part's own loop over agents (the composite of
-        this one part; the walk of :func:`run` is skipped, its result being known)."""
+        this one part; the walk of :func:`run` is skipped, its result being known).
+
+        Raises:
+            TypeError, ValueError: for a ``dt`` that is not a finite number >= 0 (naming the
+                behaviour and dt), and for settings the behaviour refuses.
+        """
+        if not (type(dt) is float and 0.0 <= dt < _INF):
+            dt = time_step(type(self).__name__, dt)
         record: Any = self.bind(agents, dt, debug is not None)
         kernel = _BY_CLASS.get(type(self))
         if kernel is None:
@@ -199,6 +206,8 @@ def _is_row_part(node: Any) -> bool:
         else False
     )
 
+
+_INF = float("inf")
 
 _NODE, _ROW, _OUTSIDE = 0, 1, 2
 #: Each class met in a walk: a combinator node, a row part or an outside behaviour.
@@ -339,9 +348,16 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
     """The (N, 2) forces of ``tree`` (a combinator or a row part) in one compiled loop; with
     ``move`` 1 the same call then integrates the agents under them
     (:func:`~steering.integrate`), with 2 also turning their headings toward their velocities.
+
+    Raises:
+        TypeError, ValueError: for a ``dt`` that is not a finite number >= 0 (naming the tree's
+            class and dt), and whatever a part refuses.
     """
+    name = type(tree).__name__
+    if not (type(dt) is float and 0.0 <= dt < _INF):
+        dt = time_step(name, dt)
     w = _Walk(agents, dt, debug)
-    _walk(w, tree, agents, None, type(tree).__name__)
+    _walk(w, tree, agents, None, name)
     out = np.empty((w.n, 2))
     # The last shape of this tree, compared as a list (cheaper than hashing it again).
     last = _LAST.get(id(tree))

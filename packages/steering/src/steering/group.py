@@ -20,7 +20,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _kern as kern
 from ._checks import fov as check_fov
-from ._checks import non_negative, points
+from ._checks import non_negative, points, time_step
 from ._jit import prange, rows_kernel
 from .agents import AgentGroup, move_row
 from .base import DEFAULT_GAIN, Debug
@@ -703,9 +703,10 @@ class Flock:
         cohesion.
 
         Raises:
-            TypeError, ValueError: for a target that is not finite points of the right shape.
+            TypeError, ValueError: for a target that is not finite points of the right shape,
+                or a ``dt`` that is not a finite number >= 0.
         """
-        return self._run(agents, dt, debug, 0)
+        return self._run(agents, time_step("Flock", dt), debug, 0)
 
     def _run(self, agents: AgentGroup, dt: float, debug: Debug | None, move: int) -> FloatArray:
         """The forces; with ``move`` the same compiled call then integrates the agents under

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _kern as kern
-from ._checks import fast_points, finite, non_negative
+from ._checks import fast_points, finite, non_negative, time_step
 from ._jit import njit_leaf, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
@@ -125,6 +125,7 @@ class Hide:
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return (N, 2) forces toward each agent's hiding spot (or away from the hunter)."""
+        time_step("Hide", dt)
         n = agents.n
         hunter = fast_points("Hide.hunter", self.hunter, n)
         hunter_vel = fast_points("Hide.hunter_velocity", self.hunter_velocity, n)
