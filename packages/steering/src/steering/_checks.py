@@ -6,7 +6,10 @@ compiled kernel, and never gives a silently wrong force (a NaN target used to br
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
+import types
 from typing import Any
 
 import numpy as np
@@ -171,14 +174,55 @@ def fast_points(name: str, value: Any, n: int) -> FloatArray:
     return points(name, value, n)
 
 
+#: How every part of a combinator is called (positionally).
+CALLED_AS = "(agents, dt, debug=None)"
+
+#: Each behaviour class whose ``__call__`` was found to take ``(agents, dt, debug)``.
+_CALLABLE_TYPES: set[type] = set()
+
+
 def behaviour(name: str, value: Any) -> Any:
-    """``value`` if it can be called as a behaviour; TypeError naming ``name`` otherwise."""
+    """``value`` if it can be called as a behaviour, ``value(agents, dt, debug)``; TypeError
+    naming ``name`` and the signature expected otherwise.
+
+    The signature is read with :func:`inspect.signature` (functions, lambdas, bound methods,
+    objects with ``__call__``, ``functools.partial``); a callable taking ``*args`` passes, and
+    so does one whose signature cannot be read (a builtin). A class whose instances passed is
+    not read again.
+    """
     if not callable(value):
         raise TypeError(
-            f"{name}: expected a behaviour (called as b(agents, dt, debug)), "
+            f"{name}: expected a behaviour called as {CALLED_AS}, "
             f"got {type(value).__name__} {value!r:.40}"
         )
+    kind = type(value)
+    if kind in _CALLABLE_TYPES:
+        return value
+    try:
+        sig = inspect.signature(value)
+    except (TypeError, ValueError):  # no signature to read (a builtin): called as it is
+        return value
+    try:
+        sig.bind(None, 0.0, None)
+    except TypeError:
+        what = getattr(value, "__qualname__", None) or kind.__name__
+        raise TypeError(
+            f"{name}: expected a behaviour called as {CALLED_AS}, got {what} with signature "
+            f"{sig}: it cannot take the three arguments every part is given"
+        ) from None
+    if not isinstance(value, _PER_OBJECT):
+        _CALLABLE_TYPES.add(kind)
     return value
+
+
+#: Callables whose signature belongs to the object, not its class.
+_PER_OBJECT = (
+    types.FunctionType,
+    types.MethodType,
+    types.BuiltinFunctionType,
+    functools.partial,
+    type,
+)
 
 
 def generator(name: str, value: Any) -> np.random.Generator:
