@@ -86,6 +86,8 @@ def points(name: str, value: Any, n: int) -> FloatArray:
             ) from None
     if arr.shape == (2,):
         arr = arr.reshape(1, 2)
+    elif arr.ndim == 2 and arr.shape[1] == 2 and arr.shape[0] not in (1, n):
+        raise ValueError(out_of_step(name, arr.shape[0], n, ", axis=0"))
     elif arr.ndim != 2 or arr.shape[1] != 2 or arr.shape[0] not in (1, n):
         raise ValueError(
             f"{name}: expected a point (x, y) or ({n}, 2) points, got shape {arr.shape}"
@@ -238,6 +240,19 @@ def generator(name: str, value: Any) -> np.random.Generator:
 _BOOL = np.dtype(np.bool_)
 
 
+def out_of_step(name: str, rows: int, n: int, axis0: str = "") -> str:
+    """The message for a per-agent array ``name`` held by a behaviour whose ``rows`` no longer
+    match the group's ``n`` agents: what to do after ``agents.remove`` or ``agents.add``."""
+    short = name.rsplit(".", 1)[-1]
+    return (
+        f"{name} has {rows} rows, the group {n} agents: after agents.remove(rows), remove the "
+        f"same rows from the {short}, e.g. {short} = np.delete({short}, rows{axis0}); after "
+        f"agents.add(...), append a row for each new agent (docs/steering.md, 'Per-agent "
+        f"arrays when the group changes')"
+    )
+
+
+
 def mask(name: str, value: Any, n: int) -> np.ndarray:
     """``value`` as an (n,) boolean array. TypeError for another dtype (integers could be
     indices), ValueError for another length."""
@@ -246,6 +261,8 @@ def mask(name: str, value: Any, n: int) -> np.ndarray:
     arr = value if type(value) is np.ndarray else np.asarray(value)
     if arr.dtype != np.bool_:
         raise TypeError(f"{name}: expected {n} booleans, got dtype {arr.dtype}")
+    if arr.ndim == 1 and arr.shape[0] != n:
+        raise ValueError(out_of_step(name, arr.shape[0], n))
     if arr.shape != (n,):
         raise ValueError(f"{name}: expected {n} booleans, one per agent, got shape {arr.shape}")
     return arr
@@ -260,6 +277,8 @@ def limit(name: str, value: Any, n: int | None) -> Any:
     if n is None:
         return value
     arr = value if value.dtype == np.float64 else value.astype(np.float64)
+    if arr.ndim == 1 and arr.shape[0] != n:
+        raise ValueError(out_of_step(name, arr.shape[0], n))
     if arr.shape != (n,):
         raise ValueError(f"{name}: expected a number or {n} values, got shape {arr.shape}")
     if not _all_finite_non_negative(arr):

@@ -19,7 +19,7 @@ from . import _kern as kern
 from . import composite
 from ._blend import Plan
 from ._checks import behaviour as check_behaviour
-from ._checks import finite, limit, mask, non_negative, time_step
+from ._checks import finite, limit, mask, non_negative, out_of_step, time_step
 from ._jit import njit, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup, integrate
@@ -65,6 +65,8 @@ class Weighted:
 def _weights(name: str, value: Any, n: int) -> FloatArray:
     """``value`` as (n,) finite float weights; ValueError naming ``name`` otherwise."""
     arr = np.asarray(value, dtype=np.float64)
+    if arr.ndim == 1 and arr.shape[0] != n:
+        raise ValueError(out_of_step(name, arr.shape[0], n))
     if arr.shape != (n,):
         raise ValueError(f"{name}: expected {n} weights, one per agent, got shape {arr.shape}")
     if not np.isfinite(arr).all():
