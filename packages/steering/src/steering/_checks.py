@@ -58,6 +58,11 @@ def non_negative(name: str, value: Any, *, allow_inf: bool = False) -> float:
     return x
 
 
+def size(name: str, value: Any) -> float:
+    """``value`` as a float >= 0, inf allowed (a distance that may be unlimited)."""
+    return non_negative(name, value, allow_inf=True)
+
+
 def positive(name: str, value: Any) -> float:
     """``value`` as a finite float > 0."""
     x = number(name, value)
@@ -252,7 +257,6 @@ def out_of_step(name: str, rows: int, n: int, axis0: str = "") -> str:
     )
 
 
-
 def mask(name: str, value: Any, n: int) -> np.ndarray:
     """``value`` as an (n,) boolean array. TypeError for another dtype (integers could be
     indices), ValueError for another length."""
@@ -315,6 +319,11 @@ def fov(name: str, value: Any, *, allow_zero: bool = False) -> float:
         span = "[0, 360]" if allow_zero else "(0, 360]"
         raise ValueError(f"{name} must be in {span} degrees, got {x!r}")
     return x
+
+
+def in_unit(name: str, value: Any) -> float:
+    """``value`` as a float in [0, 1]."""
+    return in_range(name, value, 0.0, 1.0)
 
 
 def in_range(name: str, value: Any, low: float, high: float) -> float:

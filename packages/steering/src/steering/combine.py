@@ -6,6 +6,7 @@ force) are compiled kernels: a combinator makes one compiled call per part, what
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 from collections.abc import Sequence
@@ -19,11 +20,12 @@ from . import _kern as kern
 from . import composite
 from ._blend import Plan
 from ._checks import behaviour as check_behaviour
-from ._checks import finite, limit, mask, non_negative, out_of_step, time_step
+from ._checks import finite, integer, limit, mask, non_negative, out_of_step, time_step
 from ._jit import njit, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup, integrate
 from .base import Behaviour, Debug
+from .checked import Checked, checks
 from .group import Flock
 from .vec import EPSILON, FloatArray
 
@@ -39,8 +41,27 @@ __all__ = [
 ]
 
 
+def weight_value(name: str, value: Any) -> float | FloatArray:
+    """A weight: one finite number, or an (N,) array of finite weights (one per agent)."""
+    if isinstance(value, np.ndarray) and value.ndim == 1:
+        return _weights(name, value, value.shape[0])
+    return finite(name, value)
+
+
+def weighted_parts(name: str, value: Any) -> Any:
+    """A list of behaviours or :class:`Weighted` items (see :func:`_check_parts`)."""
+    _check_parts(name, value, weighted=True)
+    return value
+
+
+def behaviour_list(name: str, value: Any) -> Any:
+    """A list of behaviours (see :func:`_check_parts`)."""
+    _check_parts(name, value, weighted=False)
+    return value
+
+
 @dataclass
-class Weighted:
+class Weighted(Checked):
     """A behaviour and its weight, for :class:`WeightedSum` and :class:`TruncatedRunningSum`:
     one number for every agent, or an (N,) array of a weight per agent (a fish that wanders a
     little on top of its path, another not at all).
@@ -54,12 +75,7 @@ class Weighted:
     behaviour: Behaviour
     weight: float | FloatArray = 1.0
 
-    def __post_init__(self) -> None:
-        check_behaviour("Weighted.behaviour", self.behaviour)
-        if isinstance(self.weight, np.ndarray) and self.weight.ndim == 1:
-            self.weight = _weights("Weighted.weight", self.weight, self.weight.shape[0])
-        else:
-            self.weight = finite("Weighted.weight", self.weight)
+    CHECKS = checks("Weighted", behaviour=check_behaviour, weight=weight_value)
 
 
 def _weights(name: str, value: Any, n: int) -> FloatArray:
@@ -115,7 +131,7 @@ def _per_agent(item: Any) -> bool:
 
 
 @dataclass
-class WeightedSum:
+class WeightedSum(Checked):
     """Weighted truncated sum: every behaviour times its weight, added, then limited.
 
     Simple and smooth; its weakness is that opposing forces cancel (a wall and a target behind
@@ -131,8 +147,7 @@ class WeightedSum:
         default_factory=lambda: Plan(Weighted), init=False, repr=False, compare=False
     )
 
-    def __post_init__(self) -> None:
-        _check_parts("WeightedSum.parts", self.parts, weighted=True)
+    CHECKS = checks("WeightedSum", parts=weighted_parts)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the limited weighted sum of the parts' forces.
@@ -235,7 +250,7 @@ def step(
 
 
 @dataclass
-class TruncatedRunningSum:
+class TruncatedRunningSum(Checked):
     """Buckland's prioritised truncated running sum.
 
     Parts are added in order, each weighted, until the running total reaches max force; the part
@@ -250,8 +265,7 @@ class TruncatedRunningSum:
 
     parts: Sequence[Weighted | Behaviour]
 
-    def __post_init__(self) -> None:
-        _check_parts("TruncatedRunningSum.parts", self.parts, weighted=True)
+    CHECKS = checks("TruncatedRunningSum", parts=weighted_parts)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the running sum capped at each agent's max force."""
@@ -330,7 +344,7 @@ def running_add(
 
 
 @dataclass
-class FirstNonZero:
+class FirstNonZero(Checked):
     """Per agent, the force of the first part whose force exceeds ``epsilon``; zero if none.
 
     Sharp: an agent switches completely from one behaviour to the next, which reads clearly
@@ -345,9 +359,7 @@ class FirstNonZero:
     parts: Sequence[Behaviour]
     epsilon: float = 1e-3
 
-    def __post_init__(self) -> None:
-        _check_parts("FirstNonZero.parts", self.parts, weighted=False)
-        self.epsilon = non_negative("FirstNonZero.epsilon", self.epsilon)
+    CHECKS = checks("FirstNonZero", parts=behaviour_list, epsilon=non_negative)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return each agent's first significant force."""
@@ -371,7 +383,7 @@ class FirstNonZero:
 
 
 @dataclass
-class Limited:
+class Limited(Checked):
     """Run ``behaviour`` with other limits (gdx-ai's ``Limiter``): a patrol pace, a weak push.
 
     The behaviour sees the agents with ``max_speed`` and ``max_force`` replaced (a value for
@@ -398,10 +410,12 @@ class Limited:
         default=None, init=False, repr=False, compare=False
     )
 
-    def __post_init__(self) -> None:
-        check_behaviour("Limited.behaviour", self.behaviour)
-        self.max_speed = limit("Limited.max_speed", self.max_speed, None)
-        self.max_force = limit("Limited.max_force", self.max_force, None)
+    CHECKS = checks(
+        "Limited",
+        behaviour=check_behaviour,
+        max_speed=functools.partial(limit, n=None),
+        max_force=functools.partial(limit, n=None),
+    )
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the behaviour's forces under the replaced limits."""
@@ -468,7 +482,7 @@ class Limited:
 
 
 @dataclass
-class Masked:
+class Masked(Checked):
     """Apply ``behaviour`` only to the agents selected by ``mask``; the others get zero.
 
     Compiled parts test the mask per row inside the one loop over agents (an agent not
@@ -486,8 +500,7 @@ class Masked:
     behaviour: Behaviour
     mask: NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
-    def __post_init__(self) -> None:
-        check_behaviour("Masked.behaviour", self.behaviour)
+    CHECKS = checks("Masked", behaviour=check_behaviour)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return forces for the masked agents, zero for the rest."""
@@ -503,8 +516,15 @@ class Masked:
         composite.walk_child(w, self.behaviour, view, inner, "Masked.behaviour")
 
 
+def whole_count(name: str, value: Any) -> int:
+    """A whole number >= 1."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name}: expected a whole number >= 1, got {value!r:.40}")
+    return int(value)
+
+
 @dataclass
-class Staggered:
+class Staggered(Checked):
     """Reynolds' staggered updates: each call runs ``behaviour`` for one agent in ``every``
     (agent ``i`` when ``i % every`` is the call's turn), with a time step ``every`` times the
     call's, and gives every other agent its force from its last update. Motion stays smooth
@@ -527,9 +547,7 @@ class Staggered:
         default_factory=lambda: np.zeros((0, 2)), init=False, repr=False, compare=False
     )
 
-    def __post_init__(self) -> None:
-        check_behaviour("Staggered.behaviour", self.behaviour)
-        self.every = _every(self.every)
+    CHECKS = checks("Staggered", behaviour=check_behaviour, every=whole_count, turn=integer)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return each agent's force: fresh for the agents in turn, held for the others."""
@@ -540,7 +558,7 @@ class Staggered:
     ) -> None:
         """Add this node and its behaviour to a composite's walk (:mod:`steering.composite`):
         the behaviour is walked with the longer time step."""
-        k = _every(self.every)
+        k = self.every
         n = view.pos.shape[0]
         store = self._store
         held = self.__dict__.get("_held")
@@ -551,7 +569,7 @@ class Staggered:
         else:
             selected = held[0]
             np.equal(_rows(n) % k, self.turn % k, out=selected)
-        self.turn += 1
+        self.__dict__["turn"] = self.turn + 1  # not through the check: once a call
         composite.add_node(w, "held", 1, held)
         inner = selected if rows is None else rows & selected
         dt = w.dt
@@ -573,12 +591,6 @@ def _rows(n: int) -> NDArray[np.int64]:
 
 
 _ROWS: dict[int, NDArray[np.int64]] = {}
-
-
-def _every(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"Staggered.every: expected a whole number >= 1, got {value!r:.40}")
-    return int(value)
 
 
 #: Kept here for the callers that scatter a sub-group's debug rows themselves.

@@ -49,6 +49,7 @@ from numpy.typing import NDArray
 from ._checks import fast_points, time_step
 from ._jit import PARALLEL_MIN, compile_kernel
 from .agents import AgentGroup
+from .checked import Checked
 from .debug import PriorityDebug, write
 from .grid import BUF_COLS, Grid, brute_grid
 from .shapes import (
@@ -134,11 +135,12 @@ class _Walk:
         self.order: Grid = _NO_ORDER
 
 
-class RowPart:
+class RowPart(Checked):
     """Base of the behaviours compiled into composites: calling one runs it as a composite of
     one part. A subclass declares ``ROW`` and ``ROW_RECORD`` and implements ``bind`` and
     ``report`` (see the module's docstring); a subclass that overrides ``__call__`` is called
-    as itself, as an outside leaf."""
+    as itself, as an outside leaf. Its settings are checked whenever assigned
+    (:class:`~steering.checked.Checked`)."""
 
     ROW: Any = None
     ROW_RECORD: Any = None

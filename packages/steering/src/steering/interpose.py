@@ -16,6 +16,7 @@ from ._kern import hypot
 from .agents import AgentGroup
 from .base import ARRIVE_BRAKE, DEFAULT_GAIN, Debug
 from .basic import arrive
+from .checked import checks
 from .composite import AgentCols, RowPart, row_function
 from .debug import InterposeDebug, write
 from .vec import EPSILON, FloatArray
@@ -121,10 +122,12 @@ class Interpose(RowPart):
     #: Arrive's slowing radius; 50 px is about Buckland's "fast" deceleration.
     slowing_radius: float = 50.0
 
-    def __post_init__(self) -> None:
-        self.ratio = finite("Interpose.ratio", self.ratio)
-        self.gain = finite("Interpose.gain", self.gain)
-        self.slowing_radius = non_negative("Interpose.slowing_radius", self.slowing_radius)
+    CHECKS = checks(
+        "Interpose",
+        ratio=finite,
+        gain=finite,
+        slowing_radius=non_negative,
+    )
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> InterposeRecord:
         """This call's record.

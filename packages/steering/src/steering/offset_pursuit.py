@@ -19,6 +19,7 @@ from ._kern import hypot
 from .agents import AgentGroup
 from .base import ARRIVE_BRAKE, DEFAULT_GAIN, Debug
 from .basic import arrive
+from .checked import Checked, checks
 from .debug import OffsetDebug, write
 from .vec import EPSILON, FloatArray
 
@@ -28,7 +29,7 @@ _KINDS = ("circle", "column", "line", "wedge")
 
 
 @dataclass
-class OffsetPursuit:
+class OffsetPursuit(Checked):
     """Buckland's offset pursuit: hold a slot fixed in a leader's frame (formations, escorts).
 
     ``offset`` is in the leader's frame, x ahead along ``leader_heading`` and y to its left;
@@ -60,9 +61,11 @@ class OffsetPursuit:
     #: Arrive's slowing radius; 50 px is about Buckland's "fast" deceleration.
     slowing_radius: float = 50.0
 
-    def __post_init__(self) -> None:
-        self.gain = finite("OffsetPursuit.gain", self.gain)
-        self.slowing_radius = non_negative("OffsetPursuit.slowing_radius", self.slowing_radius)
+    CHECKS = checks(
+        "OffsetPursuit",
+        gain=finite,
+        slowing_radius=non_negative,
+    )
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return (N, 2) forces that bring each agent to its slot beside the leader."""
