@@ -11,7 +11,16 @@ from typing import Any
 import numpy as np
 import pytest
 
-from steering import Contain, FollowFlow, FlowField, Seek, Separate
+from steering import (
+    Contain,
+    FlowField,
+    FollowFlow,
+    Interpose,
+    MatchVelocity,
+    Pursue,
+    Seek,
+    Separate,
+)
 from steering.checked import Checked
 
 from .examples import BEHAVIOURS, four
@@ -75,8 +84,10 @@ def test_the_issues_example() -> None:
         s.distance = -4
     with pytest.raises(ValueError) as made:
         Separate(distance=-4)
-    assert str(assigned.value) == str(made.value) == (
-        "Separate.distance: must be finite and >= 0, got -4.0"
+    assert (
+        str(assigned.value)
+        == str(made.value)
+        == ("Separate.distance: must be finite and >= 0, got -4.0")
     )
     assert s.distance == 20.0
 
@@ -111,3 +122,30 @@ def test_assigning_a_setting_drops_the_kept_record() -> None:
     # Then the next call uses it
     for old, new in zip(before, after, strict=True):
         assert not np.array_equal(old, new)
+
+
+@pytest.mark.parametrize(
+    ("make", "field"),
+    [
+        (lambda: Seek((0.0, 0.0)), "target"),
+        (lambda: Pursue((0.0, 0.0)), "target_velocity"),
+        (lambda: Interpose((0.0, 0.0), (1.0, 1.0)), "b"),
+        (lambda: MatchVelocity((0.0, 0.0)), "target_velocity"),
+    ],
+)
+@pytest.mark.parametrize("bad", [(math.nan, 0.0), "here", None, [[1.0, 2.0, 3.0]]])
+def test_targets_are_checked_when_assigned_and_kept_as_given(
+    make: Any, field: str, bad: Any
+) -> None:
+    behaviour = make()
+    with pytest.raises((TypeError, ValueError)) as made:
+        dataclasses.replace(behaviour, **{field: bad})
+    with pytest.raises(type(made.value)) as assigned:
+        setattr(behaviour, field, bad)
+    assert str(assigned.value) == str(made.value)
+    # A good value is kept as given: a tuple stays a tuple, an array the same object
+    setattr(behaviour, field, (1.0, 2.0))
+    assert getattr(behaviour, field) == (1.0, 2.0)
+    rows = np.zeros((4, 2))
+    setattr(behaviour, field, rows)
+    assert getattr(behaviour, field) is rows

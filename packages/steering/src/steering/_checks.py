@@ -6,6 +6,7 @@ compiled kernel, and never gives a silently wrong force (a NaN target used to br
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import math
@@ -100,6 +101,28 @@ def points(name: str, value: Any, n: int) -> FloatArray:
     if not np.isfinite(arr).all():
         raise ValueError(f"{name}: coordinates must be finite")
     return arr
+
+
+def point_check(name: str, value: Any) -> Any:
+    """``value`` itself if it is finite points: a point (x, y) or (k, 2) points (the count is
+    checked at the call, as a group's count changes); TypeError or ValueError as
+    :func:`points` otherwise. The value is kept as given (a tuple stays a tuple, which
+    :class:`~steering.WeightedSum`'s table may then keep; an array stays the same object, so
+    changes made in place are read)."""
+    if (
+        type(value) is np.ndarray
+        and value.dtype == np.float64
+        and ((value.ndim == 2 and value.shape[1] == 2) or value.shape == (2,))
+    ):
+        return value  # in-place changes are checked at the call anyway
+    if value is None:
+        raise TypeError(f"{name}: expected a point (x, y) or (N, 2) points, got None")
+    shape: tuple[int, ...] = ()
+    if not isinstance(value, (str, bytes)):
+        with contextlib.suppress(ValueError):  # ragged: points() says what it expected
+            shape = np.shape(value)
+    points(name, value, shape[0] if len(shape) == 2 else 1)
+    return value
 
 
 def float_array(name: str, value: Any) -> FloatArray:

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _kern as kern
-from ._checks import finite, non_negative, size
+from ._checks import finite, non_negative, point_check, size
 from ._jit import njit, njit_inline
 from ._kern import hypot
 from .agents import AgentGroup
@@ -76,6 +76,7 @@ class Seek(RowPart):
 
     CHECKS = checks(
         "Seek",
+        target=point_check,
         gain=finite,
     )
 
@@ -247,6 +248,7 @@ class Flee(RowPart):
 
     CHECKS = checks(
         "Flee",
+        target=point_check,
         panic_distance=size,
         gain=finite,
     )
@@ -324,6 +326,7 @@ class Arrive(RowPart):
 
     CHECKS = checks(
         "Arrive",
+        target=point_check,
         slowing_radius=non_negative,
         gain=finite,
         brake_fraction=non_negative,
@@ -432,6 +435,8 @@ class Pursue(RowPart):
 
     CHECKS = checks(
         "Pursue",
+        target=point_check,
+        target_velocity=point_check,
         max_prediction=non_negative,
         gain=finite,
     )
@@ -517,6 +522,8 @@ class Evade(RowPart):
 
     CHECKS = checks(
         "Evade",
+        target=point_check,
+        target_velocity=point_check,
         max_prediction=non_negative,
         panic_distance=size,
         gain=finite,

@@ -10,7 +10,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._checks import finite, non_negative
+from ._checks import finite, non_negative, point_check
 from ._jit import njit_inline
 from ._kern import hypot
 from .agents import AgentGroup
@@ -124,6 +124,10 @@ class Interpose(RowPart):
 
     CHECKS = checks(
         "Interpose",
+        a=point_check,
+        b=point_check,
+        a_velocity=point_check,
+        b_velocity=point_check,
         ratio=finite,
         gain=finite,
         slowing_radius=non_negative,

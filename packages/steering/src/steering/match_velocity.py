@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _kern as kern
-from ._checks import finite
+from ._checks import finite, point_check
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .checked import checks
@@ -75,6 +75,7 @@ class MatchVelocity(RowPart):
 
     CHECKS = checks(
         "MatchVelocity",
+        target_velocity=point_check,
         gain=finite,
     )
 
