@@ -95,3 +95,14 @@ def test_the_guide_says_how_to_keep_them_in_step() -> None:
     guide = (Path(__file__).parents[3] / "docs" / "steering.md").read_text(encoding="utf-8")
     assert "### Per-agent arrays when the group changes" in guide
     assert "masked.mask = np.delete(masked.mask, rows)" in guide
+    # and its snippet runs: the arrays stay in step with the group
+    section = guide.split("### Per-agent arrays when the group changes", 1)[1]
+    snippet = re.search(r"```py\n(.*?)```", section, re.S)
+    assert snippet is not None
+    agents = five()
+    masked = Masked(Seek((0.0, 100.0)), np.ones(5, dtype=bool))
+    seek = Seek(np.arange(10.0).reshape(5, 2))
+    scope = {"np": np, "agents": agents, "masked": masked, "seek": seek, "rows": [1, 3]}
+    exec(snippet.group(1), scope)
+    assert agents.n == 4
+    assert masked(agents, 0.1).shape == seek(agents, 0.1).shape == (4, 2)
