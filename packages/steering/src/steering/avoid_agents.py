@@ -10,12 +10,13 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from ._checks import in_range, non_negative, positive
+from ._checks import in_unit, non_negative, positive, time_step
 from ._jit import njit_inline, njit_leaf, prange, rows_kernel
 from .agents import AgentGroup
 from .avoid_others import avoid_others
 from .avoid_react import NO_THREAT, AvoidAgentsParams, Threat, react
 from .base import DEFAULT_GAIN, Debug
+from .checked import Checked, checks
 from .debug import AvoidAgentsDebug, write
 from .grid import BRUTE_MAX, minimal_offset
 from .others import others_of
@@ -42,8 +43,15 @@ _NO_ROWS = np.zeros((1, 2))
 _NO_VALUES = np.zeros(1)
 
 
+def tie_break_side(name: str, value: Any) -> Any:
+    """A side to steer to when a threat is dead ahead: "left" or "right"."""
+    if value not in ("left", "right"):
+        raise ValueError(f"{name}: expected 'left' or 'right', got {value!r}")
+    return value
+
+
 @dataclass
-class AvoidAgents:
+class AvoidAgents(Checked):
     """Steer aside from the agent of the group one would collide with first (OpenSteer's
     unaligned collision avoidance), for every agent at once.
 
@@ -143,17 +151,16 @@ class AvoidAgents:
     tie_break: Literal["left", "right"] = "left"
     others: Any = field(default=None, compare=False)
 
-    def __post_init__(self) -> None:
-        self.time_horizon = positive("AvoidAgents.time_horizon", self.time_horizon)
-        self.gain = non_negative("AvoidAgents.gain", self.gain)
-        self.margin = non_negative("AvoidAgents.margin", self.margin)
-        self.brake = in_range("AvoidAgents.brake", self.brake, 0.0, 1.0)
-        self.commit = in_range("AvoidAgents.commit", self.commit, 0.0, 1.0)
-        self.max_reach = positive("AvoidAgents.max_reach", self.max_reach)
-        if self.tie_break not in ("left", "right"):
-            raise ValueError(
-                f"AvoidAgents.tie_break: expected 'left' or 'right', got {self.tie_break!r}"
-            )
+    CHECKS = checks(
+        "AvoidAgents",
+        tie_break=tie_break_side,
+        time_horizon=positive,
+        gain=non_negative,
+        margin=non_negative,
+        brake=in_unit,
+        commit=in_unit,
+        max_reach=positive,
+    )
 
     def reach(self, agents: AgentGroup) -> float:
         """The neighbour query distance, px (see the class docstring)."""
@@ -176,6 +183,7 @@ class AvoidAgents:
             ValueError: for ``others`` whose arrays are not (M, 2), or radii not (M,) (see
                 :func:`~steering.others.others_of`).
         """
+        time_step("AvoidAgents", dt)
         n = agents.n
         others = self.others
         seen = None if others is None else others_of("AvoidAgents", others, agents, True)

@@ -55,9 +55,10 @@ import numpy as np
 from numpy import count_nonzero
 from numpy.typing import NDArray
 
-from ._checks import fast_points
+from ._checks import fast_points, time_step
 from ._jit import compile_kernel
 from .agents import AgentGroup
+from .checked import Checked
 from .debug import PriorityDebug, write
 from .grid import Grid, brute_grid
 from .launch import Node, Plan, agent_cols, launch, launch_kept, renamed, walked
@@ -165,11 +166,12 @@ class _Walk:
         self.rows = 0
 
 
-class RowPart:
+class RowPart(Checked):
     """Base of the behaviours compiled into composites: calling one runs it as a composite of
     one part. A subclass declares ``ROW`` and ``ROW_RECORD`` and implements ``bind`` and
     ``report`` (see the module's docstring); a subclass that overrides ``__call__`` is called
-    as itself, as an outside leaf."""
+    as itself, as an outside leaf. Its settings are checked whenever assigned
+    (:class:`~steering.checked.Checked`)."""
 
     ROW: Any = None
     ROW_RECORD: Any = None
@@ -179,7 +181,14 @@ class RowPart:
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Any = None) -> FloatArray:
         """Return the (N, 2) forces, from the part's own loop over agents (the composite of
-        this one part; the walk of :func:`run` is skipped, its result being known)."""
+        this one part; the walk of :func:`run` is skipped, its result being known).
+
+        Raises:
+            TypeError, ValueError: for a ``dt`` that is not a finite number >= 0 (naming the
+                behaviour and dt), and for settings the behaviour refuses.
+        """
+        if not (type(dt) is float and 0.0 <= dt < _INF):
+            dt = time_step(type(self).__name__, dt)
         record: Any = self.bind(agents, dt, debug is not None)
         kernel = _BY_CLASS.get(type(self))
         if kernel is None:
@@ -237,6 +246,8 @@ def _is_row_part(node: Any) -> bool:
         else False
     )
 
+
+_INF = float("inf")
 
 _NODE, _ROW, _OUTSIDE = 0, 1, 2
 #: Each class met in a walk: a combinator node, a row part or an outside behaviour.
@@ -428,7 +439,14 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
     """The (N, 2) forces of ``tree`` (a combinator or a row part) in one compiled loop; with
     ``move`` 1 the same call then integrates the agents under them
     (:func:`~steering.integrate`), with 2 also turning their headings toward their velocities.
+
+    Raises:
+        TypeError, ValueError: for a ``dt`` that is not a finite number >= 0 (naming the tree's
+            class and dt), and whatever a part refuses.
     """
+    name = type(tree).__name__
+    if not (type(dt) is float and 0.0 <= dt < _INF):
+        dt = time_step(name, dt)
     out = np.empty((agents.pos.shape[0], 2))
     own = getattr(tree, "__dict__", None)
     slot: PlanSlot | None = None if own is None else own.get("_kept_plan")
@@ -447,7 +465,7 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
             launch(plan.kernel, agents, plan.flat, out, plan.order, move, dt, plan.rows)
         return out
     w = _Walk(agents, dt, debug)
-    _walk(w, tree, agents, None, type(tree).__name__)
+    _walk(w, tree, agents, None, name)
     # The last shape of this tree, compared as a list (cheaper than hashing it again).
     last = _LAST.get(id(tree))
     if last is not None and last[0] == w.shape:

@@ -20,10 +20,12 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _kern as kern
-from ._checks import non_negative, points
+from ._checks import fov as check_fov
+from ._checks import non_negative, points, time_step
 from ._jit import prange, rows_kernel
 from .agents import AgentGroup, move_row
 from .base import DEFAULT_GAIN, Debug
+from .checked import Checked, checks
 from .composite import RowPart
 from .debug import AlignDebug, CohereDebug, FlockDebug, SeparateDebug, write
 from .grid import (
@@ -281,10 +283,12 @@ class Separate(RowPart):
     others: Any = field(default=None, compare=False)
     _cos: FovCache = field(default_factory=FovCache, init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        self.distance = non_negative("Separate.distance", self.distance)
-        self.gain = non_negative("Separate.gain", self.gain)
-        self._cos.of("Separate.fov", self.fov)
+    CHECKS = checks(
+        "Separate",
+        fov=check_fov,
+        distance=non_negative,
+        gain=non_negative,
+    )
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> NeighbourRecord:
         """This call's record: the neighbour grid is built (or found) here.
@@ -415,10 +419,12 @@ class Align(RowPart):
     others: Any = field(default=None, compare=False)
     _cos: FovCache = field(default_factory=FovCache, init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        self.distance = non_negative("Align.distance", self.distance)
-        self.gain = non_negative("Align.gain", self.gain)
-        self._cos.of("Align.fov", self.fov)
+    CHECKS = checks(
+        "Align",
+        fov=check_fov,
+        distance=non_negative,
+        gain=non_negative,
+    )
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> NeighbourRecord:
         """This call's record: the neighbour grid is built (or found) here and the velocities
@@ -478,10 +484,12 @@ class Cohere(RowPart):
     others: Any = field(default=None, compare=False)
     _cos: FovCache = field(default_factory=FovCache, init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        self.distance = non_negative("Cohere.distance", self.distance)
-        self.gain = non_negative("Cohere.gain", self.gain)
-        self._cos.of("Cohere.fov", self.fov)
+    CHECKS = checks(
+        "Cohere",
+        fov=check_fov,
+        distance=non_negative,
+        gain=non_negative,
+    )
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> NeighbourRecord:
         """This call's record: the neighbour grid is built (or found) here.
@@ -501,7 +509,7 @@ _NO_TARGET = np.zeros((0, 2))
 
 
 @dataclass
-class Flock:
+class Flock(Checked):
     """Reynolds' flock in one pass: separation, alignment and cohesion, plus an optional seek.
 
     Each agent asks the neighbour grid once, at the largest of the three distances, and computes
@@ -541,19 +549,18 @@ class Flock:
     _cos: FovCache = field(default_factory=FovCache, init=False, repr=False, compare=False)
     _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        for name in (
-            "separation",
-            "alignment",
-            "cohesion",
-            "separation_weight",
-            "alignment_weight",
-            "cohesion_weight",
-            "seek_weight",
-            "gain",
-        ):
-            setattr(self, name, non_negative(f"Flock.{name}", getattr(self, name)))
-        self._cos.of("Flock.fov", self.fov)
+    CHECKS = checks(
+        "Flock",
+        separation=non_negative,
+        alignment=non_negative,
+        cohesion=non_negative,
+        separation_weight=non_negative,
+        alignment_weight=non_negative,
+        cohesion_weight=non_negative,
+        seek_weight=non_negative,
+        fov=check_fov,
+        gain=non_negative,
+    )
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the (N, 2) flocking forces.
@@ -562,9 +569,10 @@ class Flock:
         cohesion.
 
         Raises:
-            TypeError, ValueError: for a target that is not finite points of the right shape.
+            TypeError, ValueError: for a target that is not finite points of the right shape,
+                or a ``dt`` that is not a finite number >= 0.
         """
-        return self._run(agents, dt, debug, 0)
+        return self._run(agents, time_step("Flock", dt), debug, 0)
 
     def _run(self, agents: AgentGroup, dt: float, debug: Debug | None, move: int) -> FloatArray:
         """The forces; with ``move`` the same compiled call then integrates the agents under

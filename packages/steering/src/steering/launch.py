@@ -21,6 +21,7 @@ from numpy import count_nonzero
 
 from ._jit import PARALLEL_MIN
 from .agents import AgentGroup
+from .checked import Checked
 from .grid import BUF_COLS, Grid
 from .shapes import Kernel
 from .vec import FloatArray
@@ -55,7 +56,7 @@ def agent_cols(agents: AgentGroup) -> tuple[FloatArray, ...]:
 EPOCH = [0]
 
 
-class Node:
+class Node(Checked):
     """Base of the combinators: assigning any public setting (a weight, a mask, a part) makes
     every tree's kept plan be walked again. Names in ``PER_CALL`` (a staggered node's turn)
     are assigned at every call and change no plan."""
@@ -63,7 +64,7 @@ class Node:
     PER_CALL: frozenset[str] = frozenset()
 
     def __setattr__(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name, value)
+        super().__setattr__(name, value)  # checked (:class:`~steering.checked.Checked`)
         if name[0] != "_" and name not in self.PER_CALL:
             EPOCH[0] += 1
 

@@ -3,6 +3,7 @@ The behaviour, its record and its per-agent function."""
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -15,6 +16,7 @@ from ._checks import fov as check_fov
 from ._checks import non_negative
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
+from .checked import checks
 from .composite import AgentCols, RowPart, row_function
 from .debug import QueueDebug, write
 from .grid import BRUTE_MAX, near, near_point
@@ -167,11 +169,13 @@ class Queue(RowPart):
     gain: float = DEFAULT_GAIN
     others: Any = field(default=None, compare=False)
 
-    def __post_init__(self) -> None:
-        self.distance = non_negative("Queue.distance", self.distance)
-        self.brake = non_negative("Queue.brake", self.brake)
-        self.fov = check_fov("Queue.fov", self.fov, allow_zero=True)
-        self.gain = non_negative("Queue.gain", self.gain)
+    CHECKS = checks(
+        "Queue",
+        fov=functools.partial(check_fov, allow_zero=True),
+        distance=non_negative,
+        brake=non_negative,
+        gain=non_negative,
+    )
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> QueueRecord:
         """This call's record: the neighbour grid is built (or found) here.
