@@ -103,6 +103,10 @@ def points(name: str, value: Any, n: int) -> FloatArray:
     return arr
 
 
+#: The number types a point's coordinates may have without a closer look.
+_NUMBERS = (float, int)
+
+
 def point_check(name: str, value: Any) -> Any:
     """``value`` itself if it is finite points: a point (x, y) or (k, 2) points (the count is
     checked at the call, as a group's count changes); TypeError or ValueError as
@@ -115,6 +119,10 @@ def point_check(name: str, value: Any) -> Any:
         and ((value.ndim == 2 and value.shape[1] == 2) or value.shape == (2,))
     ):
         return value  # in-place changes are checked at the call anyway
+    if isinstance(value, tuple) and len(value) == 2:  # a point, a Vec2d: the common case
+        x, y = value
+        if type(x) in _NUMBERS and type(y) in _NUMBERS and math.isfinite(x) and math.isfinite(y):
+            return value
     if value is None:
         raise TypeError(f"{name}: expected a point (x, y) or (N, 2) points, got None")
     shape: tuple[int, ...] = ()

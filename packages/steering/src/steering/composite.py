@@ -444,9 +444,8 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
         TypeError, ValueError: for a ``dt`` that is not a finite number >= 0 (naming the tree's
             class and dt), and whatever a part refuses.
     """
-    name = type(tree).__name__
     if not (type(dt) is float and 0.0 <= dt < _INF):
-        dt = time_step(name, dt)
+        dt = time_step(type(tree).__name__, dt)
     out = np.empty((agents.pos.shape[0], 2))
     own = getattr(tree, "__dict__", None)
     slot: PlanSlot | None = None if own is None else own.get("_kept_plan")
@@ -465,7 +464,7 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
             launch(plan.kernel, agents, plan.flat, out, plan.order, move, dt, plan.rows)
         return out
     w = _Walk(agents, dt, debug)
-    _walk(w, tree, agents, None, name)
+    _walk(w, tree, agents, None, type(tree).__name__)
     # The last shape of this tree, compared as a list (cheaper than hashing it again).
     last = _LAST.get(id(tree))
     if last is not None and last[0] == w.shape:
