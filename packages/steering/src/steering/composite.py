@@ -61,7 +61,7 @@ from .agents import AgentGroup
 from .checked import Checked
 from .debug import PriorityDebug, write
 from .grid import Grid, brute_grid
-from .launch import Node, Plan, agent_cols, launch, launch_kept, renamed, walked
+from .launch import Leaf, Node, Plan, agent_cols, launch, launch_kept, renamed, walked
 from .shapes import (
     AgentCols,
     FirstRecord,
@@ -152,7 +152,7 @@ class _Walk:
         #: The innermost enclosing mask (see :func:`_walk`), None outside any.
         self.inner: NDArray[np.bool_] | None = None
         #: Each row part: (part, its step, its innermost mask, its record's index, its name).
-        self.leaves: list[tuple[Any, float, Any, int, str]] = []
+        self.leaves: list[Leaf] = []
         #: What a node does at every call besides its record (a staggered node's turn).
         self.ticks: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
         #: Tests that a node's kept state is still what the walk found (see :func:`add_guard`).
@@ -295,7 +295,7 @@ def _walk(w: _Walk, node: Any, view: AgentGroup, rows: NDArray[np.bool_] | None,
                     w.order = Grid(record.grid_ints, record.grid_floats)
             elif others > w.rows:
                 w.rows = others
-        w.leaves.append((node, w.dt, inner, len(w.records), name))
+        w.leaves.append(Leaf(node, w.dt, inner, len(w.records), name))
         w.shape.append(_ROW_ENTRIES.get(type(node)) or _row_entry(type(node)))
         w.records.append(record)
         w.flat += record

@@ -13,7 +13,7 @@ from __future__ import annotations
 import operator
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -28,6 +28,7 @@ from .vec import FloatArray
 
 __all__ = [
     "EPOCH",
+    "Leaf",
     "Node",
     "Plan",
     "agent_cols",
@@ -54,6 +55,21 @@ def agent_cols(agents: AgentGroup) -> tuple[FloatArray, ...]:
 
 #: Bumped by every assignment to a combinator's public setting (:class:`Node`).
 EPOCH = [0]
+
+
+class Leaf(NamedTuple):
+    """A row part as a walk met it."""
+
+    part: Any
+    """The part."""
+    dt: float
+    """The step it is bound with (longer under a staggered node)."""
+    inner: Any
+    """Its innermost enclosing mask, or None."""
+    at: int
+    """Its record's index among the walk's records."""
+    name: str
+    """Its place in the tree, for messages (``WeightedSum.parts[0]``)."""
 
 
 class Node(Checked):
@@ -149,14 +165,14 @@ class Plan:
             starts.append(starts[-1] + len(record))
         #: Where each record's fields start in :attr:`flat`.
         self.starts = starts
-        self.leaves: list[tuple[Any, float, Any, int, str]] = w.leaves
+        self.leaves: list[Leaf] = w.leaves
         #: The index of the row part whose grid the loop's order follows (-1: none): the first
         #: that searches its own group.
         self.orders = next(
             (
                 k
                 for k, leaf in enumerate(w.leaves)
-                if leaf[0].ORDERS and getattr(w.records[leaf[3]], "others", -1) < 0
+                if leaf.part.ORDERS and getattr(w.records[leaf.at], "others", -1) < 0
             ),
             -1,
         )
