@@ -14,7 +14,7 @@ from ._checks import in_unit, non_negative, positive, time_step
 from ._jit import njit_inline, njit_leaf, prange, rows_kernel
 from .agents import AgentGroup
 from .avoid_others import avoid_others
-from .avoid_react import NO_THREAT, AvoidAgentsParams, Threat, react
+from .avoid_react import NO_THREAT, AvoidAgentsParams, Threat, respond
 from .base import DEFAULT_GAIN, Debug
 from .checked import Checked, checks
 from .debug import AvoidAgentsDebug, write
@@ -470,26 +470,7 @@ def _avoid_rows(
                     )
                 for w in range(wild.shape[0]):
                     imminent = _against(grid, wild[w], xi, yi, vx, vy, ri, reach2, p, imminent)
-            if imminent.agent < 0:
-                side_col[i] = 0.0
-                out[i, 0] = 0.0
-                out[i, 1] = 0.0
-                if debug:
-                    threat[i] = -1
-                    point[i, 0] = math.nan
-                    point[i, 1] = math.nan
-                    other[i, 0] = math.nan
-                    other[i, 1] = math.nan
-                    when[i] = math.inf
-                continue
-            out[i, 0], out[i, 1] = react(
-                heading, side_col, i, vx, vy, max_speed[i], max_force[i], imminent, p
-            )
-            if debug:
-                t = imminent.time
-                threat[i] = imminent.agent
-                point[i, 0] = xi + vx * t
-                point[i, 1] = yi + vy * t
-                other[i, 0] = point[i, 0] + imminent.mx
-                other[i, 1] = point[i, 1] + imminent.my
-                when[i] = t
+            respond(
+                i, imminent, p, heading, side_col, (xi, yi, vx, vy), (max_speed[i], max_force[i]),
+                out, debug, threat, point, other, when,
+            )  # fmt: skip

@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 
 from ._jit import prange, rows_kernel
 from .agents import AgentGroup
-from .avoid_react import NO_THREAT, AvoidAgentsParams, Threat, react
+from .avoid_react import NO_THREAT, AvoidAgentsParams, Threat, respond
 from .grid import BUF_COLS, near_point
 from .others import Others, others_grid
 from .vec import FloatArray
@@ -152,26 +152,7 @@ def _avoid_others_rows(
                     continue
                 if tj < imminent.time or (tj == imminent.time and j < imminent.agent):
                     imminent = Threat(j, tj, dpx, dpy, missx, missy, cl)
-            if imminent.agent < 0:
-                side_col[i] = 0.0
-                out[i, 0] = 0.0
-                out[i, 1] = 0.0
-                if debug:
-                    threat[i] = -1
-                    point[i, 0] = math.nan
-                    point[i, 1] = math.nan
-                    other[i, 0] = math.nan
-                    other[i, 1] = math.nan
-                    when[i] = math.inf
-                continue
-            out[i, 0], out[i, 1] = react(
-                heading, side_col, i, vx, vy, max_speed[i], max_force[i], imminent, p
-            )
-            if debug:
-                t = imminent.time
-                threat[i] = imminent.agent
-                point[i, 0] = xi + vx * t
-                point[i, 1] = yi + vy * t
-                other[i, 0] = point[i, 0] + imminent.mx
-                other[i, 1] = point[i, 1] + imminent.my
-                when[i] = t
+            respond(
+                i, imminent, p, heading, side_col, (xi, yi, vx, vy), (max_speed[i], max_force[i]),
+                out, debug, threat, point, other, when,
+            )  # fmt: skip

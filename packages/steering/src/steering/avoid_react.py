@@ -5,7 +5,7 @@ the group's own agents (:mod:`steering.avoid_agents`) and of another group's
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from . import _kern as kern
 from ._jit import njit, njit_leaf
@@ -123,3 +123,47 @@ def react(
         sx -= vx * (brake * urgency * gain)
         sy -= vy * (brake * urgency * gain)
     return kern.truncate(sx, sy, force_max)
+
+
+@njit_leaf
+def respond(
+    i: int,
+    imminent: Threat,
+    p: AvoidAgentsParams,
+    heading: FloatArray,
+    side_col: FloatArray,
+    motion: tuple[float, float, float, float],
+    limits: tuple[float, float],
+    out: FloatArray,
+    debug: bool,
+    threat: Any,
+    point: FloatArray,
+    other: FloatArray,
+    when: FloatArray,
+) -> None:
+    """Agent ``i``'s force from its most imminent threat (none: zero, its side forgotten) into
+    ``out``, and its debug row when asked: the two ends of the search, its own group or
+    another's. ``motion`` is the agent's (x, y, vx, vy), ``limits`` its (max speed, max
+    force)."""
+    xi, yi, vx, vy = motion
+    if imminent.agent < 0:
+        side_col[i] = 0.0
+        out[i, 0] = 0.0
+        out[i, 1] = 0.0
+        if debug:
+            threat[i] = -1
+            point[i, 0] = math.nan
+            point[i, 1] = math.nan
+            other[i, 0] = math.nan
+            other[i, 1] = math.nan
+            when[i] = math.inf
+        return
+    out[i, 0], out[i, 1] = react(heading, side_col, i, vx, vy, limits[0], limits[1], imminent, p)
+    if debug:
+        t = imminent.time
+        threat[i] = imminent.agent
+        point[i, 0] = xi + vx * t
+        point[i, 1] = yi + vy * t
+        other[i, 0] = point[i, 0] + imminent.mx
+        other[i, 1] = point[i, 1] + imminent.my
+        when[i] = t
