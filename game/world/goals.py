@@ -365,7 +365,7 @@ class ModeGoals(RowPart):
     def __init__(self, world: World) -> None:
         self.world = world
         self._exit = np.zeros(2)
-        self._record: tuple[tuple[Any, ...], GoalRecord] | None = None
+        self._stored: tuple[tuple[Any, ...], GoalRecord] | None = None
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> GoalRecord:
         """This step's record: made again when the world's arrays, its brain or its tuning are
@@ -385,7 +385,7 @@ class ModeGoals(RowPart):
             world.options.tuning,
             debug or None,  # a new debug buffer each step it is asked
         )
-        held = self._record
+        held = self._stored
         exit_pos = world.exits.nearest
         self._exit[0] = exit_pos[0]
         self._exit[1] = exit_pos[1]
@@ -416,7 +416,7 @@ class ModeGoals(RowPart):
             np.full((agents.n, 2), np.nan) if debug else _NO_AIM,
         )
         if not debug:
-            self._record = (key, record)
+            self._stored = (key, record)
         return record
 
     def report(self, agents: AgentGroup, record: GoalRecord, debug: Debug) -> None:

@@ -147,13 +147,13 @@ class CrowdCall(RowPart):
         self.behaviour = behaviour
         self.mask = mask
         self.needed = needed
-        self._record = StoredRecord(np.zeros((mask.shape[0], 2)), mask)
+        self._stored = StoredRecord(np.zeros((mask.shape[0], 2)), mask)
         self._debug: Debug | None = None
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> StoredRecord:
         """Run the behaviour when some agent needs it (its forces held in the record)."""
         self._debug = None
-        record = self._record
+        record = self._stored
         if self.needed():
             sub: Debug | None = {} if debug else None
             record.force[:] = self.behaviour()(agents, dt, sub)
