@@ -268,7 +268,7 @@ def test_rocks_brought_into_the_way_are_avoided_at_the_next_call(in_place: bool)
     )
     for _ in range(3):
         tree(agents, DT)
-    assert composite._PLANS.get(id(tree)) is not None
+    assert composite.kept_plan(tree) is not None
     # When a rock is put in their way
     ahead = np.array([[90.0, 150.0], [20.0, 290.0]])
     if in_place:
