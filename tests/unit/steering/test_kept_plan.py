@@ -280,3 +280,33 @@ def test_rocks_brought_into_the_way_are_avoided_at_the_next_call(in_place: bool)
     out = tree(agents, DT)
     np.testing.assert_array_equal(out, fresh(twin, DT))
     assert np.abs(out[:, 1]).max() > 1.0  # a sideways push
+
+
+@pytest.mark.parametrize("registry", [True, False], ids=["pathset_drift", "path_drift_nodes"])
+def test_a_drifting_path_is_followed_where_it_is_at_every_replayed_call(registry: bool) -> None:
+    from steering import DriftingPath, FollowPath, Path, PathSet
+
+    # Given agents following a path that drifts a little every step, in a kept plan
+    path = Path([(20.0, 60.0), (150.0, 90.0), (280.0, 60.0)], radius=10.0)
+    paths = PathSet([("p", path)])
+    drift = DriftingPath(path.nodes.copy(), (12.0, 18.0), 1.5, seed=4)
+    if registry:
+        paths.set_drift("p", drift)
+    follow = FollowPath(paths)
+    tree = TruncatedRunningSum([Masked(follow, np.ones(8, dtype=bool)), Separate(30.0)])
+    agents = _agents()
+    follow.param(agents).path_index[:] = 0
+    for step in range(12):
+        # When the path moves (in the registry's arrays, or node by node)
+        t = step * DT
+        if registry:
+            paths.drift(t)
+        else:
+            path.drift_nodes(drift.nodes_at(t))
+        # Then every call steers as a fresh copy of the tree does, on the path where it is,
+        # from a replay of the kept plan
+        plan = composite.kept_plan(tree)
+        _same_as_fresh(tree, agents)
+        assert step < 2 or composite.kept_plan(tree) is plan
+        agents.pos[:] += tree(agents, DT) * DT * DT  # in place: the plan is kept
+    assert composite.kept_plan(tree) is not None

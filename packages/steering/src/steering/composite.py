@@ -232,8 +232,11 @@ class RowPart(Checked):
 
     def __setattr__(self, name: str, value: Any) -> None:
         super().__setattr__(name, value)  # checked, the kept record dropped
-        if name[0] != "_":  # a setting: every kept plan is walked again
-            EPOCH[0] += 1
+        if name[0] != "_":  # a setting: a kept plan binds the part again at its next replay
+            d = self.__dict__
+            d["_settings"] = d.get("_settings", 0) + 1
+            if self.ORDERS:  # the loop's order may follow this part's grid: walk again
+                EPOCH[0] += 1
 
     def points(self, name: str, value: Any, n: int) -> FloatArray:
         """``value`` as (1, 2) or (n, 2) finite points (:func:`~steering._checks.fast_points`);

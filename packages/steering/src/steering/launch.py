@@ -23,7 +23,6 @@ from ._jit import PARALLEL_MIN
 from .agents import AgentGroup
 from .checked import Checked
 from .grid import BUF_COLS, Grid
-from .path import changes
 from .shapes import Kernel
 from .vec import FloatArray
 
@@ -137,14 +136,12 @@ class Plan:
     __slots__ = (
         "agents",
         "bound",
-        "changes",
         "cols",
         "columns",
         "dt",
         "epoch",
         "flat",
         "guards",
-        "kept",
         "kernel",
         "leaves",
         "lists",
@@ -155,6 +152,7 @@ class Plan:
         "same",
         "starts",
         "state",
+        "steps",
         "ticks",
         "tree",
         "world_size",
@@ -167,10 +165,11 @@ class Plan:
         self.dt = dt
         self.cols = agent_cols(agents)
         self.agents = agents
-        #: The group's state columns, a path's changes and the world's size when walked
-        #: (a part's record may hold a state column; a path edit changes a record).
+        #: The group's state columns and the world's size when walked (a part's record may
+        #: hold a state column). A path's changes are the business of the parts that follow
+        #: one (their :meth:`~steering.composite.RowPart.kept` looks): a moving path does not
+        #: make the tree be walked again.
         self.state = tuple(agents.state.values())
-        self.changes = changes()
         self.world_size = agents.world_size
         #: The group's :attr:`~steering.AgentGroup.columns_version` when walked.
         self.columns = agents.columns_version
@@ -200,10 +199,23 @@ class Plan:
         )
         #: The most other agents a part searches (the scratch buffers' rows, at least N).
         self.rows: int = w.rows
-        #: Each row part's :meth:`~steering.composite.RowPart.kept`, None where the part
-        #: has none (it is bound at every call).
-        self.kept = [
-            None if type(leaf.part).kept is KEPT_NEVER else leaf.part.kept for leaf in w.leaves
+        #: Each row part's work at a replay: [part, its bind, its
+        #: :meth:`~steering.composite.RowPart.kept` (None: the part has none and is bound at
+        #: every call), its innermost mask, its record's index, its step, its place in the
+        #: tree, its settings' version when its record was made, its index among the leaves].
+        self.steps: list[list[Any]] = [
+            [
+                leaf.part,
+                leaf.part.bind,
+                None if type(leaf.part).kept is KEPT_NEVER else leaf.part.kept,
+                leaf.inner,
+                leaf.at,
+                leaf.dt,
+                leaf.name,
+                leaf.part.__dict__.get("_settings", 0),
+                k,
+            ]
+            for k, leaf in enumerate(w.leaves)
         ]
         self.bound: Any = None
         #: Whether the last call's fields were the same objects as the call's before.
@@ -219,31 +231,37 @@ class Plan:
         if (
             len(state) != len(self.state)
             or not all(map(operator.is_, state.values(), self.state))
-            or changes() != self.changes
             or agents.world_size != self.world_size
         ):
             return False
         for items, was in self.lists:
             if len(items) != len(was) or not all(map(operator.is_, items, was)):
                 return False
-        return all(guard(*args) for guard, args in self.guards)
+        for guard, args in self.guards:
+            if not guard(*args):
+                return False
+        return True
 
     def replay(self, agents: AgentGroup) -> None:
-        """The nodes' per-call work, then each row part bound again."""
+        """The nodes' per-call work, then each row part bound again, but for those whose mask
+        selects no agent and those whose record holds (their settings unassigned since it was
+        made, and their :meth:`~steering.composite.RowPart.kept` says so)."""
         for tick, args in self.ticks:
             tick(*args)
         same = True
         records = self.records
-        for k, (node, dt, inner, at, name) in enumerate(self.leaves):
+        for step in self.steps:
+            node, bind, kept, inner, at, dt, name, settings, k = step
             if inner is not None and not count_nonzero(inner):
                 continue
-            kept = self.kept[k]
-            if kept is not None and kept(agents, records[at]):
+            version = node.__dict__.get("_settings", 0)
+            if kept is not None and version == settings and kept(agents, records[at]):
                 continue
             try:
-                record = node.bind(agents, dt, False)
+                record = bind(agents, dt, False)
             except (TypeError, ValueError) as error:
                 raise renamed(error, type(node).__name__, name) from None
+            step[7] = version
             if record is not records[at]:
                 if same:  # the bound record no longer holds, even if a later bind raises
                     self.bound = None
