@@ -237,7 +237,7 @@ class Plan:
         for items, was in self.lists:
             if len(items) != len(was) or not all(map(operator.is_, items, was)):
                 return False
-        for guard, args in self.guards:
+        for guard, args in self.guards:  # noqa: SIM110 (no generator made at every call)
             if not guard(*args):
                 return False
         return True
