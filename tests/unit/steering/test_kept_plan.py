@@ -183,3 +183,130 @@ def test_a_column_assigned_anew_is_the_one_read() -> None:
     fresh = copy.deepcopy(tree)
     twin = copy.deepcopy(agents)
     np.testing.assert_array_equal(tree(agents, DT), fresh(twin, DT))
+
+
+def _kept_tree(rocks: Any, path: Any) -> TruncatedRunningSum:
+    from steering import AvoidObstacles, Contain, FollowPath
+
+    return TruncatedRunningSum(
+        [
+            Contain(0.0, 0.0, 300.0, 300.0),
+            AvoidObstacles(rocks),
+            Separate(80.0),
+            Masked(FollowPath(path), np.ones(8, dtype=bool)),
+        ]
+    )
+
+
+def _kept_world() -> tuple[TruncatedRunningSum, AgentGroup, Any, Any]:
+    from steering import AvoidObstacles, Obstacles, Path
+
+    rocks = Obstacles([(150.0, 150.0), (60.0, 220.0)], [30.0, 20.0])
+    path = Path([(20.0, 20.0), (280.0, 20.0), (280.0, 280.0)], radius=15.0)
+    tree = _kept_tree(rocks, path)
+    # Eight agents heading at the rocks, so that avoidance acts
+    ys = np.linspace(120.0, 230.0, 8)
+    agents = AgentGroup.create(
+        np.column_stack((np.full(8, 40.0) + ys % 7.0, ys)),
+        vel=np.tile([60.0, 0.0], (8, 1)),
+        max_force=5000.0,
+    )
+    assert np.abs(AvoidObstacles(copy.deepcopy(rocks))(copy.deepcopy(agents), DT)).max() > 0
+    for _ in range(3):
+        tree(agents, DT)
+    return tree, agents, rocks, path
+
+
+def _same_as_fresh(tree: Any, agents: AgentGroup) -> None:
+    fresh, twin = copy.deepcopy(tree), copy.deepcopy(agents)
+    np.testing.assert_array_equal(tree(agents, DT), fresh(twin, DT))
+    for key, col in twin.state.items():  # and the memory the parts wrote
+        np.testing.assert_array_equal(agents.state[key], col, err_msg=key)
+
+
+def test_parts_kept_by_a_replay_follow_their_inputs() -> None:
+    # Given parts a replay does not bind while their inputs stay (Contain, AvoidObstacles,
+    # Separate in a small group, FollowPath)
+    tree, agents, rocks, path = _kept_world()
+    # When a part's setting is assigned, Then the next call equals a fresh copy's
+    tree.parts[2].distance = 20.0  # type: ignore[union-attr]
+    _same_as_fresh(tree, agents)
+    tree.parts[0].margin = 40.0  # type: ignore[union-attr]
+    _same_as_fresh(tree, agents)
+    # When the rocks move in place, or are replaced by other arrays
+    rocks.centers[0] += (25.0, -10.0)
+    _same_as_fresh(tree, agents)
+    rocks.centers = rocks.centers + 40.0
+    _same_as_fresh(tree, agents)
+    # When the path is edited
+    path.set_nodes([(20.0, 40.0), (260.0, 40.0), (260.0, 280.0)])
+    _same_as_fresh(tree, agents)
+
+
+def test_a_state_column_replaced_is_the_one_written() -> None:
+    # Given a kept plan whose avoidance remembers a side per agent
+    tree, agents, _, _ = _kept_world()
+    old = agents.state["avoid.side"]
+    assert np.abs(old).max() > 0  # a side chosen
+    # When the column is replaced by another array (forgetting the sides)
+    agents.state["avoid.side"] = np.zeros(agents.n)
+    # Then the part reads and writes the new one, as a fresh copy does
+    _same_as_fresh(tree, agents)
+
+
+@pytest.mark.parametrize("in_place", [True, False], ids=["moved_in_place", "replaced"])
+def test_rocks_brought_into_the_way_are_avoided_at_the_next_call(in_place: bool) -> None:
+    from steering import AvoidObstacles, Obstacles
+
+    # Given agents swimming right, rocks out of their way and a kept plan with no avoidance
+    rocks = Obstacles([(280.0, 20.0), (20.0, 290.0)], [15.0, 15.0])
+    tree = TruncatedRunningSum([AvoidObstacles(rocks), Seek((400.0, 150.0))])
+    agents = AgentGroup.create(
+        np.column_stack((np.full(4, 40.0), np.linspace(140.0, 160.0, 4))),
+        vel=np.tile([80.0, 0.0], (4, 1)),
+        max_force=5000.0,
+    )
+    for _ in range(3):
+        tree(agents, DT)
+    assert composite.kept_plan(tree) is not None
+    # When a rock is put in their way
+    ahead = np.array([[90.0, 150.0], [20.0, 290.0]])
+    if in_place:
+        rocks.centers[:] = ahead
+    else:
+        rocks.centers = ahead
+    # Then they steer around it as a fresh copy does
+    fresh, twin = copy.deepcopy(tree), copy.deepcopy(agents)
+    out = tree(agents, DT)
+    np.testing.assert_array_equal(out, fresh(twin, DT))
+    assert np.abs(out[:, 1]).max() > 1.0  # a sideways push
+
+
+@pytest.mark.parametrize("registry", [True, False], ids=["pathset_drift", "path_drift_nodes"])
+def test_a_drifting_path_is_followed_where_it_is_at_every_replayed_call(registry: bool) -> None:
+    from steering import DriftingPath, FollowPath, Path, PathSet
+
+    # Given agents following a path that drifts a little every step, in a kept plan
+    path = Path([(20.0, 60.0), (150.0, 90.0), (280.0, 60.0)], radius=10.0)
+    paths = PathSet([("p", path)])
+    drift = DriftingPath(path.nodes.copy(), (12.0, 18.0), 1.5, seed=4)
+    if registry:
+        paths.set_drift("p", drift)
+    follow = FollowPath(paths)
+    tree = TruncatedRunningSum([Masked(follow, np.ones(8, dtype=bool)), Separate(30.0)])
+    agents = _agents()
+    follow.param(agents).path_index[:] = 0
+    for step in range(12):
+        # When the path moves (in the registry's arrays, or node by node)
+        t = step * DT
+        if registry:
+            paths.drift(t)
+        else:
+            path.drift_nodes(drift.nodes_at(t))
+        # Then every call steers as a fresh copy of the tree does, on the path where it is,
+        # from a replay of the kept plan
+        plan = composite.kept_plan(tree)
+        _same_as_fresh(tree, agents)
+        assert step < 2 or composite.kept_plan(tree) is plan
+        agents.pos[:] += tree(agents, DT) * DT * DT  # in place: the plan is kept
+    assert composite.kept_plan(tree) is not None

@@ -322,6 +322,16 @@ def limit(name: str, value: Any, n: int | None) -> Any:
 
 
 @njit
+def finite_values(arr: FloatArray) -> bool:
+    """Whether every value of the (n,) ``arr`` is finite (a compiled loop: a few agents'
+    weights are checked at every call in a fraction of NumPy's time)."""
+    for i in range(arr.shape[0]):  # noqa: SIM110 (numba compiles no generator)
+        if not math.isfinite(arr[i]):
+            return False
+    return True
+
+
+@njit
 def _all_finite_non_negative(arr: FloatArray) -> bool:
     for i in range(arr.shape[0]):
         x = arr[i]

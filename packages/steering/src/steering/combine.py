@@ -20,7 +20,7 @@ from . import _kern as kern
 from . import composite
 from ._blend import Plan
 from ._checks import behaviour as check_behaviour
-from ._checks import finite, limit, mask, non_negative, out_of_step, time_step
+from ._checks import finite, finite_values, limit, mask, non_negative, out_of_step, time_step
 from ._jit import njit, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup, integrate
@@ -81,6 +81,13 @@ class Weighted(composite.Node):
 
 def _weights(name: str, value: Any, n: int) -> FloatArray:
     """``value`` as (n,) finite float weights; ValueError naming ``name`` otherwise."""
+    if (
+        type(value) is np.ndarray
+        and value.dtype == np.float64
+        and value.shape == (n,)
+        and finite_values(value)
+    ):
+        return value  # the common case, checked in a compiled loop
     arr = np.asarray(value, dtype=np.float64)
     if arr.ndim == 1 and arr.shape[0] != n:
         raise ValueError(out_of_step(name, arr.shape[0], n))

@@ -61,7 +61,18 @@ from .agents import AgentGroup
 from .checked import Checked
 from .debug import PriorityDebug, write
 from .grid import Grid, brute_grid
-from .launch import Leaf, Node, Plan, agent_cols, launch, launch_kept, renamed, walked
+from .launch import (
+    EPOCH,
+    Leaf,
+    Node,
+    Plan,
+    agent_cols,
+    kept_never,
+    launch,
+    launch_kept,
+    renamed,
+    walked,
+)
 from .shapes import (
     AgentCols,
     FirstRecord,
@@ -211,6 +222,21 @@ class RowPart(Checked):
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> tuple[Any, ...]:
         """The record of this call (checked values, per-agent arrays, debug buffers)."""
         raise NotImplementedError
+
+    #: ``kept(agents, record) -> bool``: whether ``record``, this part's last, still holds for
+    #: a call that a kept plan replays (see :mod:`steering.launch`: the part's settings, the
+    #: group's columns and state columns, the paths and the step are then the same), doing
+    #: any work a call needs; False makes the replay bind the part. A part without one is
+    #: bound at every call.
+    kept = kept_never
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)  # checked, the kept record dropped
+        if name[0] != "_":  # a setting: a kept plan binds the part again at its next replay
+            d = self.__dict__
+            d["_settings"] = d.get("_settings", 0) + 1
+            if self.ORDERS:  # the loop's order may follow this part's grid: walk again
+                EPOCH[0] += 1
 
     def points(self, name: str, value: Any, n: int) -> FloatArray:
         """``value`` as (1, 2) or (n, 2) finite points (:func:`~steering._checks.fast_points`);

@@ -110,6 +110,10 @@ class Contain(RowPart):
                 f"bottom={bottom}, right={right}, top={top}"
             )
 
+    def kept(self, agents: AgentGroup, record: ContainRecord) -> bool:
+        """The record holds until a setting is assigned."""
+        return record is self.__dict__.get("_record")
+
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> ContainRecord:
         """This call's record: the fields as they are (checked when the behaviour is made),
         kept until one is assigned."""

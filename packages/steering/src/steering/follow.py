@@ -21,7 +21,7 @@ from .base import DEFAULT_GAIN, Debug
 from .checked import checks
 from .composite import AgentCols, RowPart, row_function
 from .debug import PathDebug, write
-from .path import SEED_LOOKAHEAD, SEED_SPEED, SEED_TARGET_AHEAD, Path, changes
+from .path import SEED_LOOKAHEAD, SEED_SPEED, SEED_TARGET_AHEAD, Path
 from .paths import PathSet
 from .records import Held, settings
 from .vec import EPSILON, FloatArray
@@ -419,19 +419,27 @@ class FollowPath(RowPart):
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> FollowRecord:
         """This call's record; agents whose path was edited since their last step have their
         places carried across the edit first (:meth:`Path.remap`), so the loop steps all.
-        Without debug output, the last record is kept while no path changed anywhere and the
-        group's columns and this behaviour's settings are the same objects."""
+        Without debug output, the last record is kept while the paths' geometry (moved in
+        place by a drift, made anew by an edit), the group's columns and this behaviour's
+        settings are the same objects."""
         if debug:
             return self._bind(agents, dt, debug)
-        seen = changes()
         held = self.__dict__.get("_held")
         if held is None:
             held = self.__dict__["_held"] = Held()
-        elif self.__dict__.get("_seen") == seen and held.get(self._stamp(agents), dt) is not None:
-            return held.record
-        record = self._bind(agents, dt, debug)
-        self.__dict__["_seen"] = seen
+        else:
+            record = held.get(self._stamp(agents), dt)
+            if record is not None:
+                return record
+        record = self._bind(agents, dt, debug)  # may make columns: the stamp after it
         return held.put(self._stamp(agents), dt, record)
+
+    def kept(self, agents: AgentGroup, record: FollowRecord) -> bool:
+        """The record holds while the paths' geometry is the same arrays (a drift moves the
+        nodes in them in place; an edit makes new ones, and the record is made again, carrying
+        the agents across it); a replay's other checks cover the group and the settings."""
+        held = self.__dict__["_held"]
+        return record is held.record and held.key[0] is self.paths.geometry()
 
     def _stamp(self, agents: AgentGroup) -> tuple[Any, ...]:
         """What the record is made from: the paths' geometry, the group, its columns, this

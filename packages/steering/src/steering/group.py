@@ -48,6 +48,7 @@ from .group_rows import (
     cohere_row,
     distance_column,
     group_grid,
+    kept_rule,
     separate_row,
 )
 from .neighbour_sums import (
@@ -301,6 +302,11 @@ class Separate(RowPart):
         cos_half = self._cos.of("Separate.fov", self.fov)
         return bind_rule(self, "Separate", agents, debug, cos_half, False, _NO_ROWS)
 
+    def kept(self, agents: AgentGroup, record: NeighbourRecord) -> bool:
+        """The record holds while the group is small enough to measure every pair and is
+        the one kept (:func:`~steering.group_rows.kept_rule`)."""
+        return kept_rule(self, agents, record)
+
     def report(self, agents: AgentGroup, record: NeighbourRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.SeparateDebug`."""
         sep = neighbour_distances(agents, self.distance, self.per_agent, self.column)
@@ -499,6 +505,11 @@ class Cohere(RowPart):
         """
         cos_half = self._cos.of("Cohere.fov", self.fov)
         return bind_rule(self, "Cohere", agents, debug, cos_half, False, _NO_ROWS)
+
+    def kept(self, agents: AgentGroup, record: NeighbourRecord) -> bool:
+        """The record holds while the group is small enough to measure every pair and is
+        the one kept (:func:`~steering.group_rows.kept_rule`)."""
+        return kept_rule(self, agents, record)
 
     def report(self, agents: AgentGroup, record: NeighbourRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.CohereDebug`."""

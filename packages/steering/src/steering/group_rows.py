@@ -34,6 +34,7 @@ __all__ = [
     "cohere_row",
     "distance_column",
     "group_grid",
+    "kept_rule",
     "neighbours_of",
     "separate_row",
 ]
@@ -215,3 +216,14 @@ def bind_rule(
         opos,
     )
     return record if held is None else held.put(stamp, 0.0, record)
+
+
+def kept_rule(rule: Any, agents: AgentGroup, record: NeighbourRecord) -> bool:
+    """Whether a group rule's ``record`` still holds for a replayed call: the rule searches
+    its own group, small enough for every pair to be measured (the grid is then fixed), and
+    ``record`` is the one it keeps. Other agents (``others``) move between calls: their
+    record is made again."""
+    if rule.others is not None or agents.n > BRUTE_MAX:
+        return False
+    held = rule.__dict__.get("_held")
+    return held is not None and held.record is record

@@ -28,10 +28,12 @@ from .vec import FloatArray
 
 __all__ = [
     "EPOCH",
+    "KEPT_NEVER",
     "Leaf",
     "Node",
     "Plan",
     "agent_cols",
+    "kept_never",
     "launch",
     "launch_kept",
     "renamed",
@@ -55,6 +57,16 @@ def agent_cols(agents: AgentGroup) -> tuple[FloatArray, ...]:
 
 #: Bumped by every assignment to a combinator's public setting (:class:`Node`).
 EPOCH = [0]
+
+
+def kept_never(self: Any, agents: AgentGroup, record: Any) -> bool:
+    """The default of :meth:`~steering.composite.RowPart.kept`: a part that does not say is
+    bound at every call."""
+    return False
+
+
+#: The default ``kept``, by identity.
+KEPT_NEVER = kept_never
 
 
 class Leaf(NamedTuple):
@@ -139,8 +151,11 @@ class Plan:
         "rows",
         "same",
         "starts",
+        "state",
+        "steps",
         "ticks",
         "tree",
+        "world_size",
     )
 
     def __init__(self, tree: Any, agents: AgentGroup, dt: float, w: Any, kernel: Kernel) -> None:
@@ -150,6 +165,12 @@ class Plan:
         self.dt = dt
         self.cols = agent_cols(agents)
         self.agents = agents
+        #: The group's state columns and the world's size when walked (a part's record may
+        #: hold a state column). A path's changes are the business of the parts that follow
+        #: one (their :meth:`~steering.composite.RowPart.kept` looks): a moving path does not
+        #: make the tree be walked again.
+        self.state = tuple(agents.state.values())
+        self.world_size = agents.world_size
         #: The group's :attr:`~steering.AgentGroup.columns_version` when walked.
         self.columns = agents.columns_version
         self.kernel = kernel
@@ -178,6 +199,24 @@ class Plan:
         )
         #: The most other agents a part searches (the scratch buffers' rows, at least N).
         self.rows: int = w.rows
+        #: Each row part's work at a replay: [part, its bind, its
+        #: :meth:`~steering.composite.RowPart.kept` (None: the part has none and is bound at
+        #: every call), its innermost mask, its record's index, its step, its place in the
+        #: tree, its settings' version when its record was made, its index among the leaves].
+        self.steps: list[list[Any]] = [
+            [
+                leaf.part,
+                leaf.part.bind,
+                None if type(leaf.part).kept is KEPT_NEVER else leaf.part.kept,
+                leaf.inner,
+                leaf.at,
+                leaf.dt,
+                leaf.name,
+                leaf.part.__dict__.get("_settings", 0),
+                k,
+            ]
+            for k, leaf in enumerate(w.leaves)
+        ]
         self.bound: Any = None
         #: Whether the last call's fields were the same objects as the call's before.
         self.same = False
@@ -188,24 +227,41 @@ class Plan:
             return False
         if agents is not self.agents or agents.__dict__.get("_columns") != self.columns:
             return False
+        state = agents.state
+        if (
+            len(state) != len(self.state)
+            or not all(map(operator.is_, state.values(), self.state))
+            or agents.world_size != self.world_size
+        ):
+            return False
         for items, was in self.lists:
             if len(items) != len(was) or not all(map(operator.is_, items, was)):
                 return False
-        return all(guard(*args) for guard, args in self.guards)
+        for guard, args in self.guards:  # noqa: SIM110 (no generator made at every call)
+            if not guard(*args):
+                return False
+        return True
 
     def replay(self, agents: AgentGroup) -> None:
-        """The nodes' per-call work, then each row part bound again."""
+        """The nodes' per-call work, then each row part bound again, but for those whose mask
+        selects no agent and those whose record holds (their settings unassigned since it was
+        made, and their :meth:`~steering.composite.RowPart.kept` says so)."""
         for tick, args in self.ticks:
             tick(*args)
         same = True
         records = self.records
-        for k, (node, dt, inner, at, name) in enumerate(self.leaves):
+        for step in self.steps:
+            node, bind, kept, inner, at, dt, name, settings, k = step
             if inner is not None and not count_nonzero(inner):
                 continue
+            version = node.__dict__.get("_settings", 0)
+            if kept is not None and version == settings and kept(agents, records[at]):
+                continue
             try:
-                record = node.bind(agents, dt, False)
+                record = bind(agents, dt, False)
             except (TypeError, ValueError) as error:
                 raise renamed(error, type(node).__name__, name) from None
+            step[7] = version
             if record is not records[at]:
                 if same:  # the bound record no longer holds, even if a later bind raises
                     self.bound = None

@@ -332,6 +332,15 @@ class AvoidObstacles(RowPart):
         stamp = (*stamp[:7], state.get("avoid.side"), state.get("avoid.timer"), *stamp[9:])
         return held.put(stamp, dt, record)
 
+    def kept(self, agents: AgentGroup, record: AvoidRecord) -> bool:
+        """The record holds while the rocks are the same arrays and their grid, how far they
+        moved and the largest radius are the same (:meth:`Obstacles.index`)."""
+        obs = self.obstacles
+        if record.centers is not obs.centers or record.radii is not obs.radii or not len(obs):
+            return False
+        grid, pad, rmax = obs.index()
+        return grid.start is record.start and pad == record.pad and rmax == record.rmax
+
     def report(self, agents: AgentGroup, record: AvoidRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.AvoidDebug`."""
         rec = record.rec
