@@ -18,8 +18,6 @@ TOO_LONG = f"over {HARD_MAX_LINES} lines"
 #: rewritten for issue 41. The tests fail when an entry no longer holds, so the list only
 #: shrinks; the goal is an empty one.
 BEING_FIXED: list[str] = [
-    "packages/steering/src/steering/agents.py: over 600 lines with no 'Why one file:' line",
-    "packages/steering/src/steering/agents.py: over 800 lines",
     # FollowPath's row (the composite's) and its old loop (the world's fused step) side by side
     # until the world steps through composites
     "packages/steering/src/steering/follow.py: over 600 lines with no 'Why one file:' line",

@@ -23,7 +23,7 @@ from . import _kern as kern
 from ._checks import fov as check_fov
 from ._checks import non_negative, points, time_step
 from ._jit import prange, rows_kernel
-from .agents import AgentGroup, move_row
+from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .checked import Checked, checks
 from .composite import RowPart
@@ -51,6 +51,7 @@ from .group_rows import (
     kept_rule,
     separate_row,
 )
+from .moving import move_row
 from .neighbour_sums import (
     COINCIDENT_DISTANCE,
     FovCache,
