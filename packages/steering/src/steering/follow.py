@@ -1,4 +1,10 @@
-"""Path following (seeds 000 and 001) for agents on any number of paths in one call."""
+"""Path following (seeds 000 and 001) for agents on any number of paths in one call.
+
+Why one file: :class:`FollowPath`'s row (what a composite compiles) and its loop over agents
+(what the world's fused step still calls, until the world steps through composites) must give
+the same floats, and both carry the agents across path edits with the same columns: they are
+kept side by side so that a change to one is seen beside the other.
+"""
 
 from __future__ import annotations
 

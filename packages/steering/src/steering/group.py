@@ -8,6 +8,11 @@ directly; from there up the grid, built once per step per cell size, serves ever
 In a wrap-around world (``agents.world_size``) neighbours are found across the edges and every
 offset is the minimal image. With ``others`` the neighbours are another group's agents, found
 in the grid over their positions (:mod:`steering.others`, :mod:`steering.group_rows`).
+
+Why one file: the three rules and the :class:`Flock` preset share their settings, their checks
+and their debug records, and the preset's fused loop must give the rules' own floats (a test
+holds it to them): they are read and changed together. Their per-agent rows are in
+:mod:`steering.group_rows`.
 """
 
 from __future__ import annotations
