@@ -202,7 +202,9 @@ class Plan:
         #: Each row part's work at a replay: [part, its bind, its
         #: :meth:`~steering.composite.RowPart.kept` (None: the part has none and is bound at
         #: every call), its innermost mask, its record's index, its step, its place in the
-        #: tree, its settings' version when its record was made, its index among the leaves].
+        #: tree, its settings' version when its record was made (-1: its record stands in,
+        #: made by an older call, for another step, group or settings: bound at the first
+        #: replay that selects an agent of it), its index among the leaves].
         self.steps: list[list[Any]] = [
             [
                 leaf.part,
@@ -212,7 +214,9 @@ class Plan:
                 leaf.at,
                 leaf.dt,
                 leaf.name,
-                leaf.part.__dict__.get("_settings", 0),
+                -1
+                if leaf.inner is not None and not count_nonzero(leaf.inner)
+                else leaf.part.__dict__.get("_settings", 0),
                 k,
             ]
             for k, leaf in enumerate(w.leaves)
