@@ -238,3 +238,21 @@ def test_weights_of_any_kind_are_checked_as_before(weights: Any) -> None:
         return
     with pytest.raises((TypeError, ValueError)):
         Weighted(Seek((1.0, 1.0)), weights)
+
+
+def test_a_state_column_renamed_is_not_the_one_the_part_reads() -> None:
+    # Given avoidance in a kept plan, its side memory's timer the group's last state column
+    avoid = AvoidObstacles(_rocks())
+    tree = TruncatedRunningSum([avoid, Seek((280.0, 150.0))])
+    agents = _swimmers()
+    for _ in range(3):
+        tree(agents, DT)
+    assert list(agents.state)[-1] == "avoid.timer"
+    # When the game keeps that column under another name (the same array, the same place
+    # among the columns)
+    agents.state["avoid.timer.saved"] = agents.state.pop("avoid.timer")
+    # Then the part makes and writes its column anew, as a fresh copy does, and leaves the
+    # renamed one alone
+    saved = agents.state["avoid.timer.saved"].copy()
+    _same_as_fresh(tree, agents)
+    np.testing.assert_array_equal(agents.state["avoid.timer.saved"], saved)

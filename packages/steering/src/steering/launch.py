@@ -152,6 +152,7 @@ class Plan:
         "same",
         "starts",
         "state",
+        "state_names",
         "steps",
         "ticks",
         "tree",
@@ -170,6 +171,8 @@ class Plan:
         #: one (their :meth:`~steering.composite.RowPart.kept` looks): a moving path does not
         #: make the tree be walked again.
         self.state = tuple(agents.state.values())
+        #: Their names (a column renamed is another column to a part that reads it by name).
+        self.state_names = tuple(agents.state)
         self.world_size = agents.world_size
         #: The group's :attr:`~steering.AgentGroup.columns_version` when walked.
         self.columns = agents.columns_version
@@ -235,6 +238,7 @@ class Plan:
         if (
             len(state) != len(self.state)
             or not all(map(operator.is_, state.values(), self.state))
+            or not all(map(operator.eq, state, self.state_names))
             or agents.world_size != self.world_size
         ):
             return False
