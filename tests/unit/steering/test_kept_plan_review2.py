@@ -196,13 +196,17 @@ def test_per_agent_distances_in_a_column_of_another_type_are_read_as_changed(
 # -- per-agent weights ------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("strided", [False, True], ids=["contiguous", "strided"])
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
 def test_per_agent_weights_made_non_finite_in_place_are_refused_with_the_walks_message(
-    bad: float,
+    bad: float, strided: bool
 ) -> None:
-    # Given per-agent weights in a kept plan
+    # Given per-agent weights in a kept plan (an array of their own, or a column of a table)
     agents = _swimmers()
     weights = np.linspace(0.2, 1.0, 8)
+    if strided:
+        table = np.column_stack((weights, weights))
+        weights = table[:, 1]
     tree = WeightedSum([Weighted(Seek((100.0, 100.0)), weights), Separate(30.0)])
     for _ in range(3):
         tree(agents, DT)
@@ -225,9 +229,10 @@ def test_per_agent_weights_made_non_finite_in_place_are_refused_with_the_walks_m
         [0.5] * 7 + [np.nan],
         np.array([0.5] * 7 + [np.nan], dtype=np.float32),
         np.array([0.5] * 7 + [np.inf], dtype=np.float16),
-        np.array([0.5] * 8)[::1][:, None][:, 0].copy(),
+        np.full(8, 0.5),
+        np.full((8, 2), 0.5)[:, 0],
     ],
-    ids=["list", "float32", "float16", "float64"],
+    ids=["list", "float32", "float16", "float64", "float64_strided"],
 )
 def test_weights_of_any_kind_are_checked_as_before(weights: Any) -> None:
     # Given weights of any kind, When assigned, Then finite float64 ones are taken as they
