@@ -152,6 +152,7 @@ class Plan:
         "same",
         "starts",
         "state",
+        "state_names",
         "steps",
         "ticks",
         "tree",
@@ -170,6 +171,8 @@ class Plan:
         #: one (their :meth:`~steering.composite.RowPart.kept` looks): a moving path does not
         #: make the tree be walked again.
         self.state = tuple(agents.state.values())
+        #: Their names (a column renamed is another column to a part that reads it by name).
+        self.state_names = tuple(agents.state)
         self.world_size = agents.world_size
         #: The group's :attr:`~steering.AgentGroup.columns_version` when walked.
         self.columns = agents.columns_version
@@ -202,7 +205,9 @@ class Plan:
         #: Each row part's work at a replay: [part, its bind, its
         #: :meth:`~steering.composite.RowPart.kept` (None: the part has none and is bound at
         #: every call), its innermost mask, its record's index, its step, its place in the
-        #: tree, its settings' version when its record was made, its index among the leaves].
+        #: tree, its settings' version when its record was made (-1: its record stands in,
+        #: made by an older call, for another step, group or settings: bound at the first
+        #: replay that selects an agent of it), its index among the leaves].
         self.steps: list[list[Any]] = [
             [
                 leaf.part,
@@ -212,7 +217,9 @@ class Plan:
                 leaf.at,
                 leaf.dt,
                 leaf.name,
-                leaf.part.__dict__.get("_settings", 0),
+                -1
+                if leaf.inner is not None and not count_nonzero(leaf.inner)
+                else leaf.part.__dict__.get("_settings", 0),
                 k,
             ]
             for k, leaf in enumerate(w.leaves)
@@ -231,6 +238,7 @@ class Plan:
         if (
             len(state) != len(self.state)
             or not all(map(operator.is_, state.values(), self.state))
+            or not all(map(operator.eq, state, self.state_names))
             or agents.world_size != self.world_size
         ):
             return False
