@@ -34,6 +34,7 @@ __all__ = [
     "Plan",
     "agent_cols",
     "kept_never",
+    "kept_of",
     "launch",
     "launch_kept",
     "renamed",
@@ -67,6 +68,25 @@ def kept_never(self: Any, agents: AgentGroup, record: Any) -> bool:
 
 #: The default ``kept``, by identity.
 KEPT_NEVER = kept_never
+
+
+def kept_of(part: Any) -> Any:
+    """``part``'s bound :meth:`~steering.composite.RowPart.kept`, or None when the part is to
+    be bound at every call: it says nothing, or its class overrides ``bind`` below the class
+    that says (a subclass's ``bind`` may do work at every call its parent's ``kept`` does not
+    know of)."""
+    kind = type(part)
+    if kind.kept is KEPT_NEVER:
+        return None
+    owner = {"kept": None, "bind": None}
+    for cls in kind.__mro__:
+        for name in owner:
+            if owner[name] is None and name in cls.__dict__:
+                owner[name] = cls
+    bind, kept = owner["bind"], owner["kept"]
+    if bind is not None and kept is not None and bind is not kept and issubclass(bind, kept):
+        return None
+    return part.kept
 
 
 class Leaf(NamedTuple):
@@ -212,7 +232,7 @@ class Plan:
             [
                 leaf.part,
                 leaf.part.bind,
-                None if type(leaf.part).kept is KEPT_NEVER else leaf.part.kept,
+                kept_of(leaf.part),
                 leaf.inner,
                 leaf.at,
                 leaf.dt,
