@@ -78,7 +78,7 @@ def kept_of(part: Any) -> Any:
     kind = type(part)
     if kind.kept is KEPT_NEVER:
         return None
-    owner = {"kept": None, "bind": None}
+    owner: dict[str, type | None] = {"kept": None, "bind": None}
     for cls in kind.__mro__:
         for name in owner:
             if owner[name] is None and name in cls.__dict__:
