@@ -17,14 +17,7 @@ TOO_LONG = f"over {HARD_MAX_LINES} lines"
 #: Known long modules, ``file: LONG`` or ``file: TOO_LONG``, one a line, in files being
 #: rewritten for issue 41. The tests fail when an entry no longer holds, so the list only
 #: shrinks; the goal is an empty one.
-BEING_FIXED: list[str] = [
-    "packages/steering/src/steering/agents.py: over 600 lines with no 'Why one file:' line",
-    "packages/steering/src/steering/agents.py: over 800 lines",
-    # FollowPath's row (the composite's) and its old loop (the world's fused step) side by side
-    # until the world steps through composites
-    "packages/steering/src/steering/follow.py: over 600 lines with no 'Why one file:' line",
-    "packages/steering/src/steering/group.py: over 600 lines with no 'Why one file:' line",
-]
+BEING_FIXED: list[str] = []
 
 
 def _states_why(source: str) -> bool:

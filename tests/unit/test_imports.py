@@ -14,9 +14,6 @@ from tests.helpers.sources import ENGINE, GAME, Module, is_module, module_at, mo
 #: Known uses, ``file: owner.name``, one a line, in files being rewritten for issue 41. The
 #: test fails when an entry no longer holds, so the list only shrinks; the goal is an empty one.
 BEING_FIXED: list[str] = [
-    "packages/steering/src/steering/kernels.py: steering.agents._face",
-    "packages/steering/src/steering/kernels.py: steering.agents._reach",
-    "packages/steering/src/steering/kernels.py: steering.agents._turn",
     "packages/steering/src/steering/kernels.py: steering.avoid_walls._avoid_walls_rows",
     "packages/steering/src/steering/kernels.py: steering.combine._accumulate_rows",
     "packages/steering/src/steering/kernels.py: steering.flow._sample",

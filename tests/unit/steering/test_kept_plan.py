@@ -310,3 +310,41 @@ def test_a_drifting_path_is_followed_where_it_is_at_every_replayed_call(registry
         assert step < 2 or composite.kept_plan(tree) is plan
         agents.pos[:] += tree(agents, DT) * DT * DT  # in place: the plan is kept
     assert composite.kept_plan(tree) is not None
+
+
+def test_a_subclass_that_binds_anew_is_bound_at_every_replayed_call() -> None:
+    from steering import Contain
+
+    # Given a Contain subclass whose bind counts its calls (work its parent's kept knows not of)
+    class Counted(Contain):
+        binds = 0
+
+        def bind(self, agents: AgentGroup, dt: float, debug: bool) -> Any:
+            type(self).binds += 1
+            return super().bind(agents, dt, debug)
+
+    tree = TruncatedRunningSum([Counted(0.0, 0.0, 300.0, 300.0), Seek((150.0, 150.0))])
+    agents = _agents()
+    tree(agents, DT)
+    plan = composite.kept_plan(tree)
+    # When the kept plan is replayed five times
+    before = Counted.binds
+    for _ in range(5):
+        tree(agents, DT)
+    # Then the subclass's bind ran at each call, from the same plan
+    assert composite.kept_plan(tree) is plan
+    assert Counted.binds == before + 5
+
+
+def test_making_a_group_rule_leaves_other_trees_plans_kept() -> None:
+    # Given a tree with a kept plan
+    tree, agents = _tree(), _agents()
+    tree(agents, DT)
+    tree(agents, DT)
+    plan = composite.kept_plan(tree)
+    # When a program makes new group rules (as one might each frame) and sets one of them
+    rule = Separate(30.0)
+    rule.distance = 40.0
+    tree(agents, DT)
+    # Then the tree's plan is replayed, not walked again
+    assert composite.kept_plan(tree) is plan

@@ -15,7 +15,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from .agents import AgentGroup, integrate, is_unset
+from .agents import AgentGroup, is_unset
 from .avoid_agents import AvoidAgents
 from .avoid_walls import AvoidWalls
 from .base import DEFAULT_GAIN, Behaviour, Debug
@@ -38,6 +38,7 @@ from .group import Align, Cohere, Flock, Separate
 from .hide import Hide
 from .interpose import Interpose
 from .match_velocity import MatchVelocity
+from .moving import integrate
 from .noise_flow import NoiseFlow
 from .obstacles import AvoidObstacles, Obstacles
 from .offset_pursuit import OffsetPursuit, formation_offsets

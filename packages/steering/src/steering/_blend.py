@@ -33,7 +33,7 @@ import numpy as np
 from . import _kern as kern
 from ._checks import fast_points, finite, number
 from ._jit import prange, rows_kernel
-from .agents import AgentGroup, move_row
+from .agents import AgentGroup
 from .basic import Arrive, Flee, Seek, arrive, flee
 from .grid import (
     BRUTE_MAX,
@@ -48,6 +48,7 @@ from .grid import (
     near,
 )
 from .group import CHUNK, Align, Cohere, Separate
+from .moving import move_row
 from .neighbour_sums import (
     FovCache,
     align_force,

@@ -23,10 +23,11 @@ from ._checks import behaviour as check_behaviour
 from ._checks import finite, finite_values, limit, mask, non_negative, out_of_step, time_step
 from ._jit import njit, prange, rows_kernel
 from ._kern import hypot
-from .agents import AgentGroup, integrate
+from .agents import AgentGroup
 from .base import Behaviour, Debug
 from .checked import checks
 from .group import Flock
+from .moving import integrate
 from .staggered import Staggered
 from .vec import EPSILON, FloatArray
 

@@ -235,7 +235,7 @@ class RowPart(Checked):
         if name[0] != "_":  # a setting: a kept plan binds the part again at its next replay
             d = self.__dict__
             d["_settings"] = d.get("_settings", 0) + 1
-            if self.ORDERS:  # the loop's order may follow this part's grid: walk again
+            if self.ORDERS and "_walked" in d:  # a plan's order may follow its grid: walk again
                 EPOCH[0] += 1
 
     def points(self, name: str, value: Any, n: int) -> FloatArray:

@@ -1,4 +1,10 @@
-"""Path following (seeds 000 and 001) for agents on any number of paths in one call."""
+"""Path following (seeds 000 and 001) for agents on any number of paths in one call.
+
+Why one file: :class:`FollowPath`'s row (what a composite compiles) and its loop over agents
+(what the world's fused step still calls, until the world steps through composites) must give
+the same floats, and both carry the agents across path edits with the same columns: they are
+kept side by side so that a change to one is seen beside the other.
+"""
 
 from __future__ import annotations
 
@@ -438,8 +444,8 @@ class FollowPath(RowPart):
         """The record holds while the paths' geometry is the same arrays (a drift moves the
         nodes in them in place; an edit makes new ones, and the record is made again, carrying
         the agents across it); a replay's other checks cover the group and the settings."""
-        held = self.__dict__["_held"]
-        return record is held.record and held.key[0] is self.paths.geometry()
+        held = self.__dict__.get("_held")  # none yet: only called for debug output so far
+        return held is not None and record is held.record and held.key[0] is self.paths.geometry()
 
     def _stamp(self, agents: AgentGroup) -> tuple[Any, ...]:
         """What the record is made from: the paths' geometry, the group, its columns, this

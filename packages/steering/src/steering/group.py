@@ -8,6 +8,11 @@ directly; from there up the grid, built once per step per cell size, serves ever
 In a wrap-around world (``agents.world_size``) neighbours are found across the edges and every
 offset is the minimal image. With ``others`` the neighbours are another group's agents, found
 in the grid over their positions (:mod:`steering.others`, :mod:`steering.group_rows`).
+
+Why one file: the three rules and the :class:`Flock` preset share their settings, their checks
+and their debug records, and the preset's fused loop must give the rules' own floats (a test
+holds it to them): they are read and changed together. Their per-agent rows are in
+:mod:`steering.group_rows`.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from . import _kern as kern
 from ._checks import fov as check_fov
 from ._checks import non_negative, points, time_step
 from ._jit import prange, rows_kernel
-from .agents import AgentGroup, move_row
+from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .checked import Checked, checks
 from .composite import RowPart
@@ -51,6 +56,7 @@ from .group_rows import (
     kept_rule,
     separate_row,
 )
+from .moving import move_row
 from .neighbour_sums import (
     COINCIDENT_DISTANCE,
     FovCache,

@@ -222,8 +222,11 @@ def kept_rule(rule: Any, agents: AgentGroup, record: NeighbourRecord) -> bool:
     """Whether a group rule's ``record`` still holds for a replayed call: the rule searches
     its own group, small enough for every pair to be measured (the grid is then fixed), and
     ``record`` is the one it keeps. Other agents (``others``) move between calls: their
-    record is made again."""
+    record is made again; so are per-agent distances read from a column of another type than
+    float64 (the record holds a copy of it, which a change in place does not reach)."""
     if rule.others is not None or agents.n > BRUTE_MAX:
+        return False
+    if rule.per_agent and record.distances is not agents.state.get(rule.column):
         return False
     held = rule.__dict__.get("_held")
     return held is not None and held.record is record

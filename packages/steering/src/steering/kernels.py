@@ -66,7 +66,6 @@ from ._pathkern import (
     point_at,
     wrap_s,
 )
-from .agents import _face, _reach, _turn
 from .avoid_walls import _avoid_walls_rows
 from .basic import arrive, flee, prediction_time, pursue
 from .combine import _accumulate_rows, running_add
@@ -75,6 +74,7 @@ from .contain import ContainRecord, contain_agent
 from .flow import _sample
 from .follow import _follow_rows
 from .group import _separate_rows
+from .moving import face_velocity, turn_reach, turn_toward
 from .obstacles import _avoid_rows
 from .targets import interpose, offset_pursuit
 from .vec import FloatArray
@@ -186,14 +186,14 @@ def wander_rows(
 def face(vx: float, vy: float, hx: float, hy: float, rate: float, dt: float) -> tuple[float, float]:
     """The heading (hx, hy) after one step of turning, at most ``rate`` rad/s, toward the
     velocity (vx, vy); kept while the agent stands (as :meth:`AgentGroup.update_heading`)."""
-    return _face(vx, vy, hx, hy, rate, dt)
+    return face_velocity(vx, vy, hx, hy, rate, dt)
 
 
 @njit
 def turn(hx: float, hy: float, wx: float, wy: float, rate: float, dt: float) -> tuple[float, float]:
     """The heading (hx, hy) turned toward the direction (wx, wy) by at most ``rate * dt``
     radians, the short way; a zero direction keeps it (as :meth:`AgentGroup.turn_toward`)."""
-    return _turn(hx, hy, wx, wy, _reach(rate, dt))
+    return turn_toward(hx, hy, wx, wy, turn_reach(rate, dt))
 
 
 @njit_leaf

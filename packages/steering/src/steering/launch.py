@@ -34,6 +34,7 @@ __all__ = [
     "Plan",
     "agent_cols",
     "kept_never",
+    "kept_of",
     "launch",
     "launch_kept",
     "renamed",
@@ -67,6 +68,25 @@ def kept_never(self: Any, agents: AgentGroup, record: Any) -> bool:
 
 #: The default ``kept``, by identity.
 KEPT_NEVER = kept_never
+
+
+def kept_of(part: Any) -> Any:
+    """``part``'s bound :meth:`~steering.composite.RowPart.kept`, or None when the part is to
+    be bound at every call: it says nothing, or its class overrides ``bind`` below the class
+    that says (a subclass's ``bind`` may do work at every call its parent's ``kept`` does not
+    know of)."""
+    kind = type(part)
+    if kind.kept is KEPT_NEVER:
+        return None
+    owner: dict[str, type | None] = {"kept": None, "bind": None}
+    for cls in kind.__mro__:
+        for name in owner:
+            if owner[name] is None and name in cls.__dict__:
+                owner[name] = cls
+    bind, kept = owner["bind"], owner["kept"]
+    if bind is not None and kept is not None and bind is not kept and issubclass(bind, kept):
+        return None
+    return part.kept
 
 
 class Leaf(NamedTuple):
@@ -152,6 +172,7 @@ class Plan:
         "same",
         "starts",
         "state",
+        "state_names",
         "steps",
         "ticks",
         "tree",
@@ -170,6 +191,8 @@ class Plan:
         #: one (their :meth:`~steering.composite.RowPart.kept` looks): a moving path does not
         #: make the tree be walked again.
         self.state = tuple(agents.state.values())
+        #: Their names (a column renamed is another column to a part that reads it by name).
+        self.state_names = tuple(agents.state)
         self.world_size = agents.world_size
         #: The group's :attr:`~steering.AgentGroup.columns_version` when walked.
         self.columns = agents.columns_version
@@ -202,17 +225,21 @@ class Plan:
         #: Each row part's work at a replay: [part, its bind, its
         #: :meth:`~steering.composite.RowPart.kept` (None: the part has none and is bound at
         #: every call), its innermost mask, its record's index, its step, its place in the
-        #: tree, its settings' version when its record was made, its index among the leaves].
+        #: tree, its settings' version when its record was made (-1: its record stands in,
+        #: made by an older call, for another step, group or settings: bound at the first
+        #: replay that selects an agent of it), its index among the leaves].
         self.steps: list[list[Any]] = [
             [
                 leaf.part,
                 leaf.part.bind,
-                None if type(leaf.part).kept is KEPT_NEVER else leaf.part.kept,
+                kept_of(leaf.part),
                 leaf.inner,
                 leaf.at,
                 leaf.dt,
                 leaf.name,
-                leaf.part.__dict__.get("_settings", 0),
+                -1
+                if leaf.inner is not None and not count_nonzero(leaf.inner)
+                else leaf.part.__dict__.get("_settings", 0),
                 k,
             ]
             for k, leaf in enumerate(w.leaves)
@@ -231,6 +258,7 @@ class Plan:
         if (
             len(state) != len(self.state)
             or not all(map(operator.is_, state.values(), self.state))
+            or not all(map(operator.eq, state, self.state_names))
             or agents.world_size != self.world_size
         ):
             return False

@@ -26,10 +26,11 @@ from typing import Any, TextIO
 import numpy as np
 
 from . import _jit
-from .agents import AgentGroup, integrate
+from .agents import AgentGroup
 from .bench import DT, behaviour_cases
 from .combine import step
 from .hide import Hide
+from .moving import integrate
 from .obstacle_set import Obstacles
 
 __all__ = ["EXTRAS", "HIDE", "jobs", "main", "warm"]
