@@ -150,6 +150,11 @@ class CrowdCall(RowPart):
         self._stored = StoredRecord(np.zeros((mask.shape[0], 2)), mask)
         self._debug: Debug | None = None
 
+    def kept(self, agents: AgentGroup, record: StoredRecord) -> bool:
+        """The record holds while no agent needs the behaviour (its mask selects none: its
+        forces are read by no row), so that a replay does not call it."""
+        return record is self._stored and not self.needed()
+
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> StoredRecord:
         """Run the behaviour when some agent needs it (its forces held in the record)."""
         self._debug = None
