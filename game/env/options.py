@@ -162,9 +162,7 @@ def _cost(value: object) -> float:
 
 def _render_mode(value: object) -> str | None:
     if value is not None and value not in RENDER_MODES:
-        raise EnvOptionError(
-            "render_mode", f"expected None, 'rgb_array' or 'human', got {value!r}"
-        )
+        raise EnvOptionError("render_mode", f"expected None, 'rgb_array' or 'human', got {value!r}")
     return value  # type: ignore[return-value]
 
 

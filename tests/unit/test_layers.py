@@ -51,6 +51,17 @@ ALLOWED: dict[str, set[str]] = {
     "game.render": {"game.clock", "game.level", "game.world", ENGINE},
     "game.editor": {"game.level", "game.safe_io", ENGINE},
     "game.lab": {"game.clock", "game.render", ENGINE},
+    # the environment drives the world; it draws through the stage and the game's window,
+    # imported only when a render mode asks
+    "game.env": {
+        "game.clock",
+        "game.level",
+        "game.recording",
+        "game.world",
+        "game.render",
+        "game.views",
+        ENGINE,
+    },
     "game.views": {
         "game.clock",
         "game.safe_io",
