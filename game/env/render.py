@@ -17,7 +17,8 @@ __all__ = ["EnvRenderer"]
 
 
 class EnvRenderer:
-    """A window (hidden for ``rgb_array``) and the level stage that draws a world in it.
+    """A window (hidden for ``rgb_array``) and the level stage that draws a world in it: the
+    process's arcade window when it has one (its size then), else a new one.
 
     Args:
         mode: ``"rgb_array"`` or ``"human"``.
@@ -29,11 +30,18 @@ class EnvRenderer:
             # set before arcade loads (any value turns it on); a process that already drew in
             # a real window keeps it
             os.environ.setdefault("ARCADE_HEADLESS", "1")
+        import arcade
+
         from game.render.bank import TextureBank
         from game.views.window import create_window
 
         self.mode = mode
-        self.window = create_window(size[0], size[1], visible=mode == "human")
+        try:  # arcade keeps one window a process: draw in it when there is one
+            self.window = arcade.get_window()
+            self.owned = False
+        except RuntimeError:
+            self.window = create_window(size[0], size[1], visible=mode == "human")
+            self.owned = True
         self.bank = TextureBank()
         self.stage: Any = None
 
@@ -60,5 +68,6 @@ class EnvRenderer:
         return np.asarray(image, dtype=np.uint8)
 
     def close(self) -> None:
-        """Close the window."""
-        self.window.close()
+        """Close the window (when this renderer opened it)."""
+        if self.owned:
+            self.window.close()
