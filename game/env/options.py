@@ -133,9 +133,9 @@ def _level(level: object) -> tuple[Path | None, Level]:
 def _count(name: str, value: object, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
         raise EnvOptionError(name, f"expected an integer in {low}..{high}, got {value!r}")
-    if not low <= int(value) <= high:  # type: ignore[call-overload]
+    if not low <= int(value) <= high:
         raise EnvOptionError(name, f"expected an integer in {low}..{high}, got {value}")
-    return int(value)  # type: ignore[call-overload]
+    return int(value)
 
 
 def _flag(name: str, value: object) -> bool:
@@ -163,7 +163,7 @@ def _cost(value: object) -> float:
 def _render_mode(value: object) -> str | None:
     if value is not None and value not in RENDER_MODES:
         raise EnvOptionError("render_mode", f"expected None, 'rgb_array' or 'human', got {value!r}")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def _size(value: object) -> tuple[int, int]:

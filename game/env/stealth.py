@@ -210,7 +210,7 @@ class StealthEnv(gym.Env[np.ndarray, Any]):
 
     # -- drawing -----------------------------------------------------------------------------
 
-    def render(self) -> np.ndarray | None:  # type: ignore[override]
+    def render(self) -> np.ndarray | None:
         """The world now: an (H, W, 3) uint8 frame (``rgb_array``), or drawn in the game's
         window (``human``); None without a render mode."""
         if self.render_mode is None or self.world is None:

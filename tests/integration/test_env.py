@@ -39,7 +39,7 @@ def test_an_async_vector_of_two_runs() -> None:
         assert obs.shape == (2, 72)
         # When they step together
         for _ in range(20):
-            obs, reward, terminated, truncated, _ = envs.step(np.array([3, 5]))
+            obs, reward, *_ = envs.step(np.array([3, 5]))
         # Then each keeps its own run, inside the space
         assert obs.shape == (2, 72) and reward.shape == (2,)
         assert np.all(np.abs(obs) <= 1.0)
