@@ -77,6 +77,7 @@ ALLOWED: dict[str, set[str]] = {
     "benchmarks": {
         *CORE,
         "game",
+        "game.env",
         "game.progress",
         "game.recording",
         "game.progress_bar",
