@@ -34,8 +34,9 @@ DEFAULT_HOLD = 4
 DEFAULT_RAY_RANGE = 640.0
 #: Simulated seconds before an episode is truncated (the curve's limit).
 DEFAULT_TIME_LIMIT = 120.0
-#: Reward taken away per simulated second.
-DEFAULT_TIME_COST = 0.01
+#: Reward taken away per simulated second (small: the whole time limit, 0.12, costs less
+#: than being caught).
+DEFAULT_TIME_COST = 0.001
 #: What ``render_mode`` may be.
 RENDER_MODES = ("rgb_array", "human")
 

@@ -75,9 +75,9 @@ def test_swimming_right_reaches_the_exit(open_lane: Path) -> None:
         steps += 1
         if terminated or truncated:
             break
-    # Then it escapes: +1, less 0.01 a simulated second
+    # Then it escapes: +1, less 0.001 a simulated second
     assert terminated and not truncated and info["outcome"] == "won"
-    assert total == pytest.approx(1.0 - 0.01 * info["time"])
+    assert total == pytest.approx(1.0 - 0.001 * info["time"])
     assert steps == math.ceil(round(info["time"] / DT) / 4)
 
 
