@@ -56,6 +56,12 @@ class EnvRenderer:
         if self.stage is None or self.stage.world is not world:
             self.stage = LevelStage(world, self.bank, window)
             self.stage.snap_camera()
+        clock = self.stage.clock
+        if clock.started is None:  # the HUD's time starts on the first move, as in play
+            for k, thrust in enumerate(world.player.inputs):
+                if thrust != (0.0, 0.0):
+                    clock.note(thrust, k * world.dt)
+                    break
         self.stage.update(dt)
         window.clear()
         self.stage.draw()

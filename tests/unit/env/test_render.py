@@ -32,3 +32,10 @@ def test_no_render_mode_draws_nothing() -> None:
     env = StealthEnv("08_sentries")
     env.reset(seed=0)
     assert env.render() is None
+
+
+def test_human_mode_opens_no_window_until_it_draws() -> None:
+    # (drawing needs a display; `xvfb-run -a` gives one)
+    env = StealthEnv("08_sentries", render_mode="human")
+    assert env.render_mode == "human" and env.metadata["render_fps"] == 15
+    env.close()
