@@ -3,6 +3,9 @@ processes."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -46,3 +49,30 @@ def test_an_async_vector_of_two_runs() -> None:
         assert not np.array_equal(obs[0], obs[1])
     finally:
         envs.close()
+
+
+def test_simulate_plays_an_episodes_replay_file(tmp_path: Path) -> None:
+    # Given a random episode of level 1, written as a replay file
+    env = StealthEnv("01_patrol", time_limit=30.0)
+    env.reset(seed=4)
+    rng = np.random.default_rng(2)
+    while True:
+        *_, terminated, truncated, info = env.step(int(rng.integers(9)))
+        if terminated or truncated:
+            break
+    out = env.save_replay(tmp_path / "run.json")
+    assert env.world is not None
+    frames = env.world.frame
+    # When `python -m game simulate --inputs` runs it
+    done = subprocess.run(
+        [sys.executable, "-m", "game", "simulate", "--inputs", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    # Then it is the same run: the same seed, steps and outcome
+    assert result["seed"] == 4
+    assert result["frames"] == frames
+    assert result["outcome"] == (info["outcome"] if terminated else "running")
