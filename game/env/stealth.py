@@ -148,9 +148,13 @@ class StealthEnv(gym.Env[np.ndarray, Any]):
         if world is None or observer is None:
             raise RuntimeError("call reset() before step()")
         thrust = self._thrust(action)
-        outcome = world.outcome
         start = world.frame
-        end = min(start + self.settings.hold, max(self._limit, start + 1))
+        if world.outcome != "running" or start >= self._limit:
+            # stepped past the end without a reset: the world stays as it ended, no reward
+            ended = world.outcome != "running"
+            return observer.observe(), 0.0, ended, not ended, self._info()
+        end = min(start + self.settings.hold, self._limit)
+        outcome = world.outcome
         while world.frame < end:
             outcome = world.step(thrust)
             if outcome != "running":

@@ -198,3 +198,29 @@ def test_a_bad_action_is_refused(open_lane: Path) -> None:
     env.reset(seed=0)
     with pytest.raises(ValueError, match="action"):
         env.step(9)
+
+
+def test_stepping_past_the_end_changes_nothing(open_lane: Path) -> None:
+    env = StealthEnv(open_lane)
+    env.reset(seed=0)
+    while not env.step(RIGHT)[2]:
+        pass
+    assert env.world is not None
+    frame = env.world.frame
+    _, reward, terminated, truncated, info = env.step(RIGHT)
+    assert (reward, terminated, truncated, info["outcome"]) == (0.0, True, False, "won")
+    assert env.world.frame == frame
+
+
+@pytest.mark.parametrize("level", ["02_currents", "08_sentries"])
+def test_shipped_levels_are_deterministic_too(level: str) -> None:
+    def run() -> bytes:
+        env = StealthEnv(level)
+        obs, _ = env.reset(seed=21)
+        rng = np.random.default_rng(3)
+        frames = [obs]
+        for _ in range(25):
+            frames.append(env.step(int(rng.integers(9)))[0])
+        return np.stack(frames).tobytes()
+
+    assert run() == run()
