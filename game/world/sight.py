@@ -168,9 +168,7 @@ def wall_entry(
     ``r`` (a capsule: the face toward o, and a round cap at each end); inf when it misses."""
     best = math.inf
     if r > 0.0:
-        best = min(
-            circle_entry(ox, oy, ux, uy, ax, ay, r), circle_entry(ox, oy, ux, uy, bx, by, r)
-        )
+        best = min(circle_entry(ox, oy, ux, uy, ax, ay, r), circle_entry(ox, oy, ux, uy, bx, by, r))
     dx = bx - ax
     dy = by - ay
     length = math.hypot(dx, dy)
