@@ -22,7 +22,7 @@ from game.level import Level
 from game.level.schema import MAX_SEED
 from game.recording import Recording, keyframes_from_inputs, level_reference, save_recording
 from game.world import World
-from game.world.player import key_thrust
+from game.world.player import KEY_DIRECTIONS, KEY_NAMES, key_thrust
 
 from .observe import Observer, observation_size
 from .options import (
@@ -39,20 +39,9 @@ __all__ = ["ACTION_KEYS", "ACTION_NAMES", "ACTION_THRUST", "StealthEnv"]
 
 #: The discrete actions as the four direction keys held, (right, left, up, down): none, then
 #: the eight directions clockwise from up.
-ACTION_KEYS: tuple[tuple[bool, bool, bool, bool], ...] = (
-    (False, False, False, False),
-    (False, False, True, False),
-    (True, False, True, False),
-    (True, False, False, False),
-    (True, False, False, True),
-    (False, False, False, True),
-    (False, True, False, True),
-    (False, True, False, False),
-    (False, True, True, False),
-)
+ACTION_KEYS = KEY_DIRECTIONS
 #: Each discrete action's name.
-ACTION_NAMES = ("none", "up", "up-right", "right", "down-right", "down", "down-left", "left",
-                "up-left")  # fmt: skip
+ACTION_NAMES = KEY_NAMES
 #: Each discrete action's thrust, through the keyboard's own rule.
 ACTION_THRUST: tuple[tuple[float, float], ...] = tuple(key_thrust(*keys) for keys in ACTION_KEYS)
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from steering.vec import FloatArray
 
-__all__ = ["Player", "key_thrust"]
+__all__ = ["KEY_DIRECTIONS", "KEY_NAMES", "Player", "key_thrust"]
 
 
 @dataclass(eq=False)
@@ -48,3 +48,22 @@ def key_thrust(right: bool, left: bool, up: bool, down: bool) -> tuple[float, fl
     if x and y:
         return (x / math.sqrt(2.0), y / math.sqrt(2.0))
     return (x, y)
+
+
+#: What the keyboard can give as the four direction keys held, (right, left, up, down): none,
+#: then the eight directions clockwise from up (the environment's discrete actions, the
+#: exploit finder's moves).
+KEY_DIRECTIONS: tuple[tuple[bool, bool, bool, bool], ...] = (
+    (False, False, False, False),
+    (False, False, True, False),
+    (True, False, True, False),
+    (True, False, False, False),
+    (True, False, False, True),
+    (False, False, False, True),
+    (False, True, False, True),
+    (False, True, False, False),
+    (False, True, True, False),
+)
+#: Each of :data:`KEY_DIRECTIONS`' names.
+KEY_NAMES = ("none", "up", "up-right", "right", "down-right", "down", "down-left", "left",
+             "up-left")  # fmt: skip
