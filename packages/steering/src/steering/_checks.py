@@ -18,7 +18,15 @@ import numpy as np
 from ._jit import njit
 from .vec import FloatArray
 
-__all__ = ["finite", "integer", "non_negative", "points", "positive", "time_step"]
+__all__ = [
+    "finite",
+    "integer",
+    "mask_check",
+    "non_negative",
+    "points",
+    "positive",
+    "time_step",
+]
 
 
 def number(name: str, value: Any) -> float:
@@ -301,6 +309,35 @@ def mask(name: str, value: Any, n: int) -> np.ndarray:
     if arr.shape != (n,):
         raise ValueError(f"{name}: expected {n} booleans, one per agent, got shape {arr.shape}")
     return arr
+
+
+def mask_check(name: str, value: Any) -> Any:
+    """``value`` itself if it can be a mask, checked as far as it can be without the group:
+    booleans (a bool array, or a sequence of bools) in one dimension; the length is checked
+    at the call (:func:`mask`), when the group's count is known. TypeError for another dtype
+    (integers could be indices), ValueError for another number of dimensions."""
+    if type(value) is np.ndarray and value.dtype is _BOOL and value.ndim == 1:
+        return value  # the common case, kept as the same object (changes in place are read)
+    if isinstance(value, (str, bytes)) or value is None:
+        raise TypeError(
+            f"{name}: expected booleans, one per agent (a bool array), got {value!r:.40}"
+        )
+    try:
+        arr = value if type(value) is np.ndarray else np.asarray(value)
+    except (TypeError, ValueError):  # ragged
+        raise TypeError(
+            f"{name}: expected booleans, one per agent (a bool array), got {value!r:.40}"
+        ) from None
+    if arr.dtype != np.bool_:
+        raise TypeError(
+            f"{name}: expected booleans, one per agent, got dtype {arr.dtype} (for rows by "
+            f"index, make a mask: mask = np.zeros(n, bool); mask[rows] = True)"
+        )
+    if arr.ndim != 1:
+        raise ValueError(
+            f"{name}: expected booleans in one dimension, one per agent, got shape {arr.shape}"
+        )
+    return value
 
 
 def limit(name: str, value: Any, n: int | None) -> Any:
