@@ -135,7 +135,7 @@ def test_assigning_a_setting_drops_the_kept_record() -> None:
     ],
 )
 @pytest.mark.parametrize("bad", [(math.nan, 0.0), "here", None, [[1.0, 2.0, 3.0]]])
-def test_targets_are_checked_when_assigned_and_kept_as_given(
+def test_targets_are_checked_when_assigned_and_read_back_as_arrays(
     make: Any, field: str, bad: Any
 ) -> None:
     behaviour = make()
@@ -144,9 +144,14 @@ def test_targets_are_checked_when_assigned_and_kept_as_given(
     with pytest.raises(type(made.value)) as assigned:
         setattr(behaviour, field, bad)
     assert str(assigned.value) == str(made.value)
-    # A good value is kept as given: a tuple stays a tuple, an array the same object
+    # A good value reads back as a float64 array: a tuple as a new one that cannot change in
+    # place (as the tuple could not), a float64 array as the same object
     setattr(behaviour, field, (1.0, 2.0))
-    assert getattr(behaviour, field) == (1.0, 2.0)
+    got = getattr(behaviour, field)
+    assert type(got) is np.ndarray and got.dtype == np.float64
+    np.testing.assert_array_equal(got, [1.0, 2.0])
+    with pytest.raises(ValueError, match="read-only"):
+        got[0] = 5.0
     rows = np.zeros((4, 2))
     setattr(behaviour, field, rows)
     assert getattr(behaviour, field) is rows

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _kern as kern
-from ._checks import finite, non_negative, point_check, size
+from ._checks import finite, non_negative, point_array, size
 from ._jit import njit, njit_inline
 from ._kern import hypot
 from .agents import AgentGroup
@@ -71,12 +71,22 @@ class Seek(RowPart):
     ROW = seek_row
     ROW_RECORD = SeekRecord
 
-    target: ArrayLike
+    if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
+
+        def __init__(self, target: ArrayLike, gain: float = ...) -> None: ...
+
+        @property
+        def target(self) -> FloatArray: ...
+        @target.setter
+        def target(self, value: ArrayLike) -> None: ...
+
+    if not TYPE_CHECKING:
+        target: ArrayLike
     gain: float = DEFAULT_GAIN
 
     CHECKS = checks(
         "Seek",
-        target=point_check,
+        target=point_array,
         gain=finite,
     )
 
@@ -242,13 +252,28 @@ class Flee(RowPart):
     ROW = flee_row
     ROW_RECORD = FleeRecord
 
-    target: ArrayLike
+    if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
+
+        def __init__(
+            self,
+            target: ArrayLike,
+            panic_distance: float = ...,
+            gain: float = ...,
+        ) -> None: ...
+
+        @property
+        def target(self) -> FloatArray: ...
+        @target.setter
+        def target(self, value: ArrayLike) -> None: ...
+
+    if not TYPE_CHECKING:
+        target: ArrayLike
     panic_distance: float = float("inf")
     gain: float = DEFAULT_GAIN
 
     CHECKS = checks(
         "Flee",
-        target=point_check,
+        target=point_array,
         panic_distance=size,
         gain=finite,
     )
@@ -318,7 +343,23 @@ class Arrive(RowPart):
     ROW = arrive_row
     ROW_RECORD = ArriveRecord
 
-    target: ArrayLike
+    if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
+
+        def __init__(
+            self,
+            target: ArrayLike,
+            slowing_radius: float = ...,
+            gain: float = ...,
+            brake_fraction: float = ...,
+        ) -> None: ...
+
+        @property
+        def target(self) -> FloatArray: ...
+        @target.setter
+        def target(self, value: ArrayLike) -> None: ...
+
+    if not TYPE_CHECKING:
+        target: ArrayLike
     slowing_radius: float = 100.0
     gain: float = DEFAULT_GAIN
     #: Fraction of max force budgeted for braking.
@@ -326,7 +367,7 @@ class Arrive(RowPart):
 
     CHECKS = checks(
         "Arrive",
-        target=point_check,
+        target=point_array,
         slowing_radius=non_negative,
         gain=finite,
         brake_fraction=non_negative,
@@ -428,15 +469,37 @@ class Pursue(RowPart):
     ROW = pursue_row
     ROW_RECORD = PursueRecord
 
-    target: ArrayLike
-    target_velocity: ArrayLike = (0.0, 0.0)
+    if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
+
+        def __init__(
+            self,
+            target: ArrayLike,
+            target_velocity: ArrayLike = ...,
+            max_prediction: float = ...,
+            gain: float = ...,
+        ) -> None: ...
+
+        @property
+        def target(self) -> FloatArray: ...
+        @target.setter
+        def target(self, value: ArrayLike) -> None: ...
+
+        @property
+        def target_velocity(self) -> FloatArray: ...
+        @target_velocity.setter
+        def target_velocity(self, value: ArrayLike) -> None: ...
+
+    if not TYPE_CHECKING:
+        target: ArrayLike
+    if not TYPE_CHECKING:
+        target_velocity: ArrayLike = (0.0, 0.0)
     max_prediction: float = 1.5
     gain: float = DEFAULT_GAIN
 
     CHECKS = checks(
         "Pursue",
-        target=point_check,
-        target_velocity=point_check,
+        target=point_array,
+        target_velocity=point_array,
         max_prediction=non_negative,
         gain=finite,
     )
@@ -514,16 +577,39 @@ class Evade(RowPart):
     ROW = evade_row
     ROW_RECORD = PursueRecord
 
-    target: ArrayLike
-    target_velocity: ArrayLike = (0.0, 0.0)
+    if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
+
+        def __init__(
+            self,
+            target: ArrayLike,
+            target_velocity: ArrayLike = ...,
+            max_prediction: float = ...,
+            panic_distance: float = ...,
+            gain: float = ...,
+        ) -> None: ...
+
+        @property
+        def target(self) -> FloatArray: ...
+        @target.setter
+        def target(self, value: ArrayLike) -> None: ...
+
+        @property
+        def target_velocity(self) -> FloatArray: ...
+        @target_velocity.setter
+        def target_velocity(self, value: ArrayLike) -> None: ...
+
+    if not TYPE_CHECKING:
+        target: ArrayLike
+    if not TYPE_CHECKING:
+        target_velocity: ArrayLike = (0.0, 0.0)
     max_prediction: float = 1.5
     panic_distance: float = float("inf")
     gain: float = DEFAULT_GAIN
 
     CHECKS = checks(
         "Evade",
-        target=point_check,
-        target_velocity=point_check,
+        target=point_array,
+        target_velocity=point_array,
         max_prediction=non_negative,
         panic_distance=size,
         gain=finite,

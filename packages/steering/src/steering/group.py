@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _kern as kern
 from ._checks import fov as check_fov
-from ._checks import non_negative, points, time_step
+from ._checks import frozen, non_negative, optional_point_array, points, time_step
 from ._jit import prange, rows_kernel
 from .agents import AgentGroup, move_row
 from .base import DEFAULT_GAIN, Debug
@@ -536,13 +536,35 @@ class Flock(Checked):
         gain: 1/s, as for the other behaviours.
     """
 
+    if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
+
+        def __init__(
+            self,
+            separation: float = ...,
+            alignment: float = ...,
+            cohesion: float = ...,
+            separation_weight: float = ...,
+            alignment_weight: float = ...,
+            cohesion_weight: float = ...,
+            target: ArrayLike | None = ...,
+            seek_weight: float = ...,
+            fov: float = ...,
+            gain: float = ...,
+        ) -> None: ...
+
+        @property
+        def target(self) -> FloatArray | None: ...
+        @target.setter
+        def target(self, value: ArrayLike | None) -> None: ...
+
     separation: float = 25.0
     alignment: float = 70.0
     cohesion: float = 70.0
     separation_weight: float = 2.0
     alignment_weight: float = 2.0
     cohesion_weight: float = 0.5
-    target: ArrayLike | None = None
+    if not TYPE_CHECKING:
+        target: ArrayLike | None = None
     seek_weight: float = 1.0
     fov: float = 360.0
     gain: float = DEFAULT_GAIN
@@ -557,6 +579,7 @@ class Flock(Checked):
         separation_weight=non_negative,
         alignment_weight=non_negative,
         cohesion_weight=non_negative,
+        target=optional_point_array,
         seek_weight=non_negative,
         fov=check_fov,
         gain=non_negative,
@@ -627,8 +650,9 @@ class Flock(Checked):
         return out
 
     def _target(self, n: int) -> FloatArray:
-        """The target as (1, 2) or (N, 2) points. A tuple cannot change, so its array is kept
-        between calls (while the agent count fits it); anything else is checked every call."""
+        """The target as (1, 2) or (N, 2) points. A frozen array (a tuple or a list assigned)
+        cannot change, so what is made of it is kept between calls (while the agent count fits
+        it); anything else is checked every call."""
         t = self.target
         if t is None:
             return _NO_TARGET
@@ -637,7 +661,7 @@ class Flock(Checked):
         if kept is not None and kept[0] is t and kept[1].shape[0] in (1, n):
             return kept[1]
         arr = points("Flock.target", t, n)
-        if type(t) is tuple:
+        if type(t) is tuple or frozen(t):
             memo["target"] = (t, arr)
         return arr
 
