@@ -62,6 +62,7 @@ flock = st.Flock(
     seek_weight=1.0,
     fov=360.0,
     gain=8.0,
+    others=None,
 )
 
 read: list[NDArray[np.float64]] = [

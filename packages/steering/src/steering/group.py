@@ -23,7 +23,7 @@ from . import _kern as kern
 from ._checks import fov as check_fov
 from ._checks import frozen, non_negative, optional_point_array, points, time_step
 from ._jit import prange, rows_kernel
-from .agents import AgentGroup, move_row
+from .agents import AgentGroup, integrate, move_row
 from .base import DEFAULT_GAIN, Debug
 from .checked import Checked, checks
 from .composite import RowPart
@@ -534,6 +534,13 @@ class Flock(Checked):
         seek_weight: the weight of the seek.
         fov: field of view in degrees, in (0, 360], for all three.
         gain: 1/s, as for the other behaviours.
+        others: None (the group's own agents are the neighbours), or another group whose
+            agents are, as for :class:`Separate`, :class:`Align` and :class:`Cohere` (an
+            :class:`~steering.AgentGroup`, or an object with ``pos`` and ``vel`` arrays of shape
+            (M, 2); see :mod:`steering.others`). The flock is then run as the
+            :class:`~steering.WeightedSum` of those three with ``others`` (and its seek), not
+            in one pass, and its debug output is theirs (``separate.count``, ...), not
+            ``flock.count``. ``others`` set to the group itself is the default.
     """
 
     if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
@@ -550,6 +557,7 @@ class Flock(Checked):
             seek_weight: float = ...,
             fov: float = ...,
             gain: float = ...,
+            others: Any = ...,
         ) -> None: ...
 
         @property
@@ -569,6 +577,7 @@ class Flock(Checked):
     fov: float = 360.0
     gain: float = DEFAULT_GAIN
     _cos: FovCache = field(default_factory=FovCache, init=False, repr=False, compare=False)
+    others: Any = field(default=None, compare=False)
     _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     CHECKS = checks(
@@ -600,6 +609,12 @@ class Flock(Checked):
     def _run(self, agents: AgentGroup, dt: float, debug: Debug | None, move: int) -> FloatArray:
         """The forces; with ``move`` the same compiled call then integrates the agents under
         them (1; 2 also turns them to face their velocities), as :func:`~steering.step` does."""
+        others = self.others
+        if others is not None and others is not agents:
+            force = self._parts(others)(agents, dt, debug)
+            if move:
+                integrate(agents, force, dt, face_velocity=move == 2)
+            return force
         n = agents.n
         world = agents.world_size
         key = (
@@ -648,6 +663,38 @@ class Flock(Checked):
         if debug is not None:
             write(FlockDebug(counts.astype(np.intp)), debug)
         return out
+
+    def _parts(self, others: Any) -> Any:
+        """The :class:`~steering.WeightedSum` of the three rules searching ``others`` (and the
+        seek), made again when a setting, the target or the others changed."""
+        from .basic import Seek  # (basic and combine import this module)
+        from .combine import Weighted, WeightedSum
+
+        key = (
+            self.separation,
+            self.alignment,
+            self.cohesion,
+            self.separation_weight,
+            self.alignment_weight,
+            self.cohesion_weight,
+            self.seek_weight,
+            self.fov,
+            self.gain,
+        )
+        kept = self._memo.get("others")
+        if kept is not None and kept[0] == key and kept[1] is others and kept[2] is self.target:
+            return kept[3]
+        fov, gain = self.fov, self.gain
+        parts: list[Any] = [
+            Weighted(Separate(self.separation, gain, fov=fov, others=others), key[3]),
+            Weighted(Align(self.alignment, gain, fov=fov, others=others), key[4]),
+            Weighted(Cohere(self.cohesion, gain, fov=fov, others=others), key[5]),
+        ]
+        if self.target is not None:
+            parts.append(Weighted(Seek(self.target, gain), self.seek_weight))
+        blend = WeightedSum(parts)
+        self._memo["others"] = (key, others, self.target, blend)
+        return blend
 
     def _target(self, n: int) -> FloatArray:
         """The target as (1, 2) or (N, 2) points. A frozen array (a tuple or a list assigned)
