@@ -216,3 +216,16 @@ def test_a_kept_plan_follows_its_targets(change: str) -> None:
         ]
     )
     np.testing.assert_allclose(tree(agents, DT), fresh(agents, DT), atol=1e-9)
+
+
+def test_behaviours_with_array_targets_compare_by_value() -> None:
+    # Given behaviours made alike, their targets read back as arrays
+    # Then == compares the targets by shape and value, as it did tuples
+    assert Seek((1.0, 2.0)) == Seek((1, 2))
+    assert Seek((1.0, 2.0)) != Seek((1.0, 3.0))
+    assert Seek((0.0, 0.0)) != Seek(np.zeros((3, 2)))
+    assert Seek(np.zeros((3, 2))) == Seek(np.zeros((3, 2)))
+    assert Seek((1.0, 2.0), gain=2.0) != Seek((1.0, 2.0))
+    assert Flock(target=(1.0, 1.0)) == Flock(target=[1.0, 1.0]) != Flock()
+    assert Hide((1.0, 1.0), ROCKS) == Hide((1.0, 1.0), ROCKS)
+    assert [Seek((5.0, 5.0)), Seek((1.0, 2.0))].index(Seek((1.0, 2.0))) == 1

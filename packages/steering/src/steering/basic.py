@@ -20,7 +20,7 @@ from ._jit import njit, njit_inline
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
-from .checked import checks
+from .checked import ArraySettings, checks
 from .composite import AgentCols, RowPart, row_function
 from .contain import Contain
 from .debug import ArriveDebug, EvadeDebug, PursueDebug, SeekDebug, write
@@ -57,8 +57,8 @@ def seek_row(i: int, a: AgentCols, p: SeekRecord, buf: FloatArray) -> tuple[floa
     return kern.steer(dx, dy, a.vel[i, 0], a.vel[i, 1], p.gain, a.max_force[i])
 
 
-@dataclass
-class Seek(RowPart):
+@dataclass(eq=False)
+class Seek(RowPart, ArraySettings):
     """Steer at full speed toward a target point (one point for all, or one per agent).
 
     Overshoots and circles a target it reaches; use :class:`Arrive` to stop on it.
@@ -242,8 +242,8 @@ def flee_row(i: int, a: AgentCols, p: FleeRecord, buf: FloatArray) -> tuple[floa
     )
 
 
-@dataclass
-class Flee(RowPart):
+@dataclass(eq=False)
+class Flee(RowPart, ArraySettings):
     """Steer at full speed away from a point, only within ``panic_distance`` (inf: always).
 
     An agent exactly on the point has no away direction and flees along its heading.
@@ -330,8 +330,8 @@ def arrive_row(i: int, a: AgentCols, p: ArriveRecord, buf: FloatArray) -> tuple[
     )
 
 
-@dataclass
-class Arrive(RowPart):
+@dataclass(eq=False)
+class Arrive(RowPart, ArraySettings):
     """Seek that slows inside ``slowing_radius`` and stops on the target without overshoot.
 
     Better than the textbook arrive: the desired speed is also capped by what max force can
@@ -458,8 +458,8 @@ def _pursuit(b: Any, name: str, agents: AgentGroup, panic: float, debug: bool) -
     )
 
 
-@dataclass
-class Pursue(RowPart):
+@dataclass(eq=False)
+class Pursue(RowPart, ArraySettings):
     """Seek where a moving target will be: its position plus velocity times a prediction time.
 
     The prediction time is distance / (own max speed + target speed), capped at
@@ -570,8 +570,8 @@ def evade_row(i: int, a: AgentCols, p: PursueRecord, buf: FloatArray) -> tuple[f
     return fx, fy
 
 
-@dataclass
-class Evade(RowPart):
+@dataclass(eq=False)
+class Evade(RowPart, ArraySettings):
     """Flee from where a moving threat will be; only within ``panic_distance``."""
 
     ROW = evade_row

@@ -25,7 +25,7 @@ from ._checks import frozen, non_negative, optional_point_array, points, time_st
 from ._jit import prange, rows_kernel
 from .agents import AgentGroup, integrate, move_row
 from .base import DEFAULT_GAIN, Debug
-from .checked import Checked, checks
+from .checked import ArraySettings, Checked, checks
 from .composite import RowPart
 from .debug import AlignDebug, CohereDebug, FlockDebug, SeparateDebug, write
 from .grid import (
@@ -508,8 +508,8 @@ class Cohere(RowPart):
 _NO_TARGET = np.zeros((0, 2))
 
 
-@dataclass
-class Flock(Checked):
+@dataclass(eq=False)
+class Flock(Checked, ArraySettings):
     """Reynolds' flock in one pass: separation, alignment and cohesion, plus an optional seek.
 
     Each agent asks the neighbour grid once, at the largest of the three distances, and computes

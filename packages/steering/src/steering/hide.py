@@ -23,7 +23,7 @@ from ._kern import hypot
 from .agents import AgentGroup
 from .base import ARRIVE_BRAKE, DEFAULT_GAIN, Debug
 from .basic import arrive, evade
-from .checked import Checked, checks
+from .checked import ArraySettings, Checked, checks
 from .debug import HideDebug, write
 from .grid import BUF_COLS, F_ICW, build_grid, near_point
 from .hiding_spots import (
@@ -70,8 +70,8 @@ def obstacle_set(name: str, value: Any) -> Obstacles:
     return value
 
 
-@dataclass
-class Hide(Checked):
+@dataclass(eq=False)
+class Hide(Checked, ArraySettings):
     """Buckland's hide: get a rock between yourself and a hunter, else evade it.
 
     Each rock's hiding spot lies on the far side from the hunter, ``distance_from_boundary``

@@ -16,7 +16,7 @@ from ._kern import hypot
 from .agents import AgentGroup
 from .base import ARRIVE_BRAKE, DEFAULT_GAIN, Debug
 from .basic import arrive
-from .checked import checks
+from .checked import ArraySettings, checks
 from .composite import AgentCols, RowPart, row_function
 from .debug import InterposeDebug, write
 from .vec import EPSILON, FloatArray
@@ -81,8 +81,8 @@ def interpose_row(i: int, a: AgentCols, p: InterposeRecord, buf: FloatArray) -> 
     return interpose_agent(i, a, p)
 
 
-@dataclass
-class Interpose(RowPart):
+@dataclass(eq=False)
+class Interpose(RowPart, ArraySettings):
     """Buckland's interpose: get between two movers, ``ratio`` of the way from ``a`` to ``b``.
 
     The time to reach the point between them now at max speed, ``t = |point - pos| /

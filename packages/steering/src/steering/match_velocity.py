@@ -13,7 +13,7 @@ from . import _kern as kern
 from ._checks import finite, point_array
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
-from .checked import checks
+from .checked import ArraySettings, checks
 from .composite import AgentCols, RowPart, row_function
 from .debug import MatchDebug, write
 from .vec import FloatArray
@@ -51,8 +51,8 @@ def match_row(i: int, a: AgentCols, p: MatchRecord, buf: FloatArray) -> tuple[fl
     return match_agent(i, a, p)
 
 
-@dataclass
-class MatchVelocity(RowPart):
+@dataclass(eq=False)
+class MatchVelocity(RowPart, ArraySettings):
     """gdx-ai's MatchVelocity: steer toward a target velocity (one for all or one per agent).
 
     The target is first truncated to the agent's max speed, then the force is ``(target -

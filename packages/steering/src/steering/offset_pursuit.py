@@ -20,7 +20,7 @@ from ._kern import hypot
 from .agents import AgentGroup
 from .base import ARRIVE_BRAKE, DEFAULT_GAIN, Debug
 from .basic import arrive
-from .checked import Checked, checks
+from .checked import ArraySettings, Checked, checks
 from .debug import OffsetDebug, write
 from .vec import EPSILON, FloatArray
 
@@ -29,8 +29,8 @@ __all__ = ["MAX_SLOTS", "OffsetPursuit", "formation_offsets", "offset_pursuit"]
 _KINDS = ("circle", "column", "line", "wedge")
 
 
-@dataclass
-class OffsetPursuit(Checked):
+@dataclass(eq=False)
+class OffsetPursuit(Checked, ArraySettings):
     """Buckland's offset pursuit: hold a slot fixed in a leader's frame (formations, escorts).
 
     ``offset`` is in the leader's frame, x ahead along ``leader_heading`` and y to its left;

@@ -24,7 +24,7 @@ from ._jit import prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import Debug
-from .checked import Checked, checks
+from .checked import ArraySettings, Checked, checks
 from .debug import OrientationDebug, write
 from .vec import FloatArray
 
@@ -98,8 +98,8 @@ def _look_rows(vel: FloatArray, desired: FloatArray) -> None:
         desired[i, 1] = wy
 
 
-@dataclass
-class Face(Checked):
+@dataclass(eq=False)
+class Face(Checked, ArraySettings):
     """Turn each agent's heading toward ``target`` (one point for all, or one per agent).
 
     An orientation behaviour: it steers the *heading*, not the velocity, so an agent can watch
