@@ -25,6 +25,7 @@ from ._checks import frozen, non_negative, optional_point_array, points, time_st
 from ._jit import prange, rows_kernel
 from .agents import AgentGroup, integrate, move_row
 from .base import DEFAULT_GAIN, Debug
+from .basic import Seek
 from .checked import ArraySettings, Checked, checks
 from .composite import RowPart
 from .debug import AlignDebug, CohereDebug, FlockDebug, SeparateDebug, write
@@ -61,7 +62,7 @@ from .neighbour_sums import (
     toward,
 )
 from .others import OWN
-from .vec import FloatArray
+from .vec import FloatArray, truncate
 
 __all__ = ["COINCIDENT_DISTANCE", "Align", "Cohere", "Flock", "Separate", "neighbour_distances"]
 
@@ -537,10 +538,10 @@ class Flock(Checked, ArraySettings):
         others: None (the group's own agents are the neighbours), or another group whose
             agents are, as for :class:`Separate`, :class:`Align` and :class:`Cohere` (an
             :class:`~steering.AgentGroup`, or an object with ``pos`` and ``vel`` arrays of shape
-            (M, 2); see :mod:`steering.others`). The flock is then run as the
-            :class:`~steering.WeightedSum` of those three with ``others`` (and its seek), not
-            in one pass, and its debug output is theirs (``separate.count``, ...), not
-            ``flock.count``. ``others`` set to the group itself is the default.
+            (M, 2); see :mod:`steering.others`). The flock is then the weighted sum of those
+            three with ``others`` (and its seek), each in its own loop, not in one pass, and its
+            debug output is theirs (``separate.count``, ...), not ``flock.count``. ``others``
+            set to the group itself is the default.
     """
 
     if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
@@ -611,7 +612,11 @@ class Flock(Checked, ArraySettings):
         them (1; 2 also turns them to face their velocities), as :func:`~steering.step` does."""
         others = self.others
         if others is not None and others is not agents:
-            force = self._parts(others)(agents, dt, debug)
+            # each part searches the others in its own loop; their sum limited to max force
+            force = np.zeros((agents.n, 2))
+            for part, weight in self._parts(others):
+                force += weight * part(agents, dt, debug)
+            force = truncate(force, agents.max_force)
             if move:
                 integrate(agents, force, dt, face_velocity=move == 2)
             return force
@@ -664,12 +669,9 @@ class Flock(Checked, ArraySettings):
             write(FlockDebug(counts.astype(np.intp)), debug)
         return out
 
-    def _parts(self, others: Any) -> Any:
-        """The :class:`~steering.WeightedSum` of the three rules searching ``others`` (and the
-        seek), made again when a setting, the target or the others changed."""
-        from .basic import Seek  # (basic and combine import this module)
-        from .combine import Weighted, WeightedSum
-
+    def _parts(self, others: Any) -> list[tuple[Any, float]]:
+        """The three rules searching ``others`` (and the seek), each with its weight, made
+        again when a setting, the target or the others changed."""
         key = (
             self.separation,
             self.alignment,
@@ -685,16 +687,15 @@ class Flock(Checked, ArraySettings):
         if kept is not None and kept[0] == key and kept[1] is others and kept[2] is self.target:
             return kept[3]
         fov, gain = self.fov, self.gain
-        parts: list[Any] = [
-            Weighted(Separate(self.separation, gain, fov=fov, others=others), key[3]),
-            Weighted(Align(self.alignment, gain, fov=fov, others=others), key[4]),
-            Weighted(Cohere(self.cohesion, gain, fov=fov, others=others), key[5]),
+        parts: list[tuple[Any, float]] = [
+            (Separate(self.separation, gain, fov=fov, others=others), key[3]),
+            (Align(self.alignment, gain, fov=fov, others=others), key[4]),
+            (Cohere(self.cohesion, gain, fov=fov, others=others), key[5]),
         ]
         if self.target is not None:
-            parts.append(Weighted(Seek(self.target, gain), self.seek_weight))
-        blend = WeightedSum(parts)
-        self._memo["others"] = (key, others, self.target, blend)
-        return blend
+            parts.append((Seek(self.target, gain), self.seek_weight))
+        self._memo["others"] = (key, others, self.target, parts)
+        return parts
 
     def _target(self, n: int) -> FloatArray:
         """The target as (1, 2) or (N, 2) points. A frozen array (a tuple or a list assigned)
