@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -127,15 +128,24 @@ def play_human(
     seed: int,
     seconds: float = 120.0,
     view: tuple[float, float] | None = None,
+    *,
+    careless: bool = False,
+    watch: Callable[[World], None] | None = None,
 ) -> Run:
     """One run of the human-like bot on a fresh world of ``level`` (world seed and bot seed
-    ``seed``), for at most ``seconds`` (it stops at the outcome)."""
+    ``seed``), for at most ``seconds`` (it stops at the outcome). ``careless``: it ignores
+    the enemies (no weight on danger), swimming the shortest way seen or not. ``watch`` is
+    called with the world after every step."""
     from .world import World
 
     world = World(level, seed)
     bot = HumanBot(world, seed=seed, view=view)
+    if careless:
+        bot.threat_weight = 0.0
     for _ in range(max(1, round(seconds / world.dt))):
         world.step(bot())
+        if watch is not None:
+            watch(world)
         if world.outcome != "running":
             break
     return Run("HumanBot", world.outcome, world.time)

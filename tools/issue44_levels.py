@@ -1,0 +1,94 @@
+"""Issue 44's level edits: every hint and title true, and the curve's tuning as data.
+
+Each edit starts from the level as it is on disk and sets only what it owns (a hint, a path,
+named enemies), so rerunning it changes nothing. Each claim a hint makes is checked in a
+simulation by ``tests/integration/test_hints.py``.
+
+Usage: ``python -m tools.issue44_levels [FILE ...]`` (default: every file it knows).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from game.level import Level, LevelError, PathData, load_level, save_level
+from tools.make_levels import pts
+from tools.rework_levels import LEVELS, with_owned
+
+__all__ = ["EDITS", "HINTS", "main"]
+
+logger = logging.getLogger("issue44_levels")
+
+HINTS = {
+    "01_patrol.tmj": "Guards walk fixed loops and see all round but their backs. Slip past behind"
+    " them, and break their sight behind a pillar before the meter fills.",
+    "04_swarm.tmj": "Fish keep their distance from each other and from you, but only rocks and"
+    " reefs block sight. Reefs close the exit's corner; go in from the south-west.",
+    "06_gate.tmj": "Reefs cross the sea. The fish queue through the first reef's two gates; two"
+    " gatekeepers walk a loop before the last gate. Slip through when their backs are turned.",
+    "10_sandbox.tmj": "Outside the story: an open field for experiments. Rocks, a current, a ring"
+    " path, a crowd, and two sentinels at the gap between the reefs before the exit.",
+}
+
+
+def _hint(name: str) -> Callable[[Level], Level]:
+    def edit(level: Level) -> Level:
+        return replace(level, hint=HINTS[name])
+
+    return edit
+
+
+def currents(level: Level) -> Level:
+    """2. Currents: the "ferry" path no one walks (its guard left in issue 25) goes."""
+    return replace(level, paths=tuple(p for p in level.paths if p.name != "ferry"))
+
+
+def gate(level: Level) -> Level:
+    """6. Gate: the two gatekeepers walked one open path from its two ends and met in the
+    gate's mouth, where they stood still from about 6 s on; now they walk one loop the same
+    way round from opposite sides, so the gate opens and closes."""
+    beat = PathData(
+        name="beat", points=pts(1850, 1200, 1850, 140, 1940, 140, 1940, 1200), closed=True,
+        radius=24.0,
+    )  # fmt: skip
+    keepers = {e.name: e for e in level.enemies}
+    enemies = [
+        replace(keepers["gatekeeper"], x=1940.0, y=1200.0, path="beat"),
+        replace(keepers["gatekeeper-2"], x=1850.0, y=140.0, path="beat"),
+    ]
+    return _hint("06_gate.tmj")(with_owned(level, level.walls, enemies=enemies, paths=[beat]))
+
+
+EDITS: dict[str, Callable[[Level], Level]] = {
+    "01_patrol.tmj": _hint("01_patrol.tmj"),
+    "02_currents.tmj": currents,
+    "04_swarm.tmj": _hint("04_swarm.tmj"),
+    "06_gate.tmj": gate,
+    "10_sandbox.tmj": _hint("10_sandbox.tmj"),
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Apply the edits; return the exit status (2 on a level error)."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("only", nargs="*", help="file names to write (default: all)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    try:
+        for name, edit in EDITS.items():
+            if args.only and name not in args.only:
+                continue
+            saved = save_level(edit(load_level(LEVELS / name)), LEVELS / name, backup=False)
+            logger.info("%s: %s: %s", name, saved.title, saved.hint)
+    except LevelError as exc:
+        print(f"issue44_levels: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
