@@ -32,7 +32,7 @@ class Dash:
     def __call__(self, world: World) -> FloatArray:
         """The thrust for this step."""
         if self._pilot is None:
-            self._pilot = Autopilot(world, threat_weight=0.0)
+            self._pilot = Autopilot(world, threat_weight=0.0, sight_weight=0.0)
         u = self._pilot()
         if not np.any(u):
             return np.zeros(2)

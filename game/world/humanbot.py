@@ -105,8 +105,8 @@ class HumanBot(Autopilot):
         keep = self._on_screen(pos)
         if not keep.any():
             return None
-        pos, vel = pos[keep], vel[keep]
-        return self.danger_at(np.concatenate((pos, pos + vel * self.lead_time)))
+        near = self.danger_at(np.concatenate((pos[keep], (pos + vel * self.lead_time)[keep])))
+        return near + self.sight_danger(keep, pos[keep])
 
     def __call__(self, world: World | None = None) -> FloatArray:
         """The keys for the coming step: one of the eight key directions, or none."""
@@ -141,7 +141,7 @@ def play_human(
     world = World(level, seed)
     bot = HumanBot(world, seed=seed, view=view)
     if careless:
-        bot.threat_weight = 0.0
+        bot.threat_weight = bot.sight_weight = 0.0
     for _ in range(max(1, round(seconds / world.dt))):
         world.step(bot())
         if watch is not None:
