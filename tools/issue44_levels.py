@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from game.level import Level, LevelError, PathData, load_level, save_level
 from tools.make_levels import pts
-from tools.rework_levels import LEVELS, with_owned
+from tools.rework_levels import LEVELS, with_enemy_settings, with_owned
 
 __all__ = ["EDITS", "HINTS", "main"]
 
@@ -63,11 +63,42 @@ def gate(level: Level) -> Level:
     return _hint("06_gate.tmj")(with_owned(level, level.walls, enemies=enemies, paths=[beat]))
 
 
+#: Issue 44's curve: being seen now fills a detection meter, so a long sight makes a long chase
+#: in view; the far-sighted enemies of levels 5, 7, 8 and 9 see less far (max_speed, sight).
+SIGHTS: dict[str, dict[str, tuple[float, float]]] = {
+    "05_moving_paths.tmj": {
+        "square-guard": (180.0, 185.0),
+        "hex-guard": (180.0, 195.0),
+        "snakes": (180.0, 180.0),
+        "wobble-guard": (180.0, 180.0),
+        "orbit-guard": (180.0, 190.0),
+    },
+    "07_squadron.tmj": {"wedge": (195.5, 230.0), "line": (184.0, 220.0)},
+    "08_sentries.tmj": {
+        "sentry-east": (172.5, 240.0),
+        "sentry-west": (172.5, 240.0),
+        "watchman": (172.5, 210.0),
+    },
+    "09_finale.tmj": {"sentinel": (180.0, 240.0), "sentinel-2": (180.0, 230.0)},
+}
+
+
+def _sights(name: str) -> Callable[[Level], Level]:
+    def edit(level: Level) -> Level:
+        return with_enemy_settings(level, **SIGHTS[name])
+
+    return edit
+
+
 EDITS: dict[str, Callable[[Level], Level]] = {
     "01_patrol.tmj": _hint("01_patrol.tmj"),
     "02_currents.tmj": currents,
     "04_swarm.tmj": _hint("04_swarm.tmj"),
+    "05_moving_paths.tmj": _sights("05_moving_paths.tmj"),
     "06_gate.tmj": gate,
+    "07_squadron.tmj": _sights("07_squadron.tmj"),
+    "08_sentries.tmj": _sights("08_sentries.tmj"),
+    "09_finale.tmj": _sights("09_finale.tmj"),
     "10_sandbox.tmj": _hint("10_sandbox.tmj"),
 }
 
