@@ -60,7 +60,8 @@ def gate(level: Level) -> Level:
         replace(keepers["gatekeeper"], x=1940.0, y=1200.0, path="beat"),
         replace(keepers["gatekeeper-2"], x=1850.0, y=140.0, path="beat"),
     ]
-    return _hint("06_gate.tmj")(with_owned(level, level.walls, enemies=enemies, paths=[beat]))
+    walked = with_owned(level, level.walls, enemies=enemies, paths=[beat])
+    return _sights("06_gate.tmj")(_hint("06_gate.tmj")(walked))
 
 
 #: Issue 44's curve: being seen now fills a detection meter, so a long sight makes a long chase
@@ -80,6 +81,7 @@ SIGHTS: dict[str, dict[str, tuple[float, float]]] = {
         "watchman": (172.5, 210.0),
     },
     "09_finale.tmj": {"sentinel": (180.0, 240.0), "sentinel-2": (180.0, 230.0)},
+    "06_gate.tmj": {"gatekeeper": (175.0, 360.0), "gatekeeper-2": (175.0, 360.0)},
 }
 
 
