@@ -72,6 +72,9 @@ class EditCore:
         self.selected = ""
         #: The selected object (a path, rock, spawn, exit, flow region), or None.
         self.selection: Ref | None = None
+        #: Where the path tool's first click began a new path (no edit until the second
+        #: click makes it), or None.
+        self.path_start: Point | None = None
         #: The last message for the HUD: why an edit was refused, what was saved, ...
         self.notice = ""
         # An autosave found at opening was recovered or discarded (or this model wrote the

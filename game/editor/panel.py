@@ -18,12 +18,30 @@ from game.level.text import plain_number
 from .model import EditModel
 from .objects import class_of, spec_of
 
-__all__ = ["DRAG_STEP", "Panel", "Row", "format_value", "nudged"]
+__all__ = ["DRAG_STEP", "FLOW_KIND_PROPS", "Panel", "Row", "format_value", "nudged", "used_props"]
 
 #: Dragging a number by one screen px changes it by this fraction of its size (at least
 #: 0.1 for floats and 1 per 4 px for integers).
 DRAG_STEP = 0.005
 _SIZE_ROWS = ("width", "height")
+#: The flow properties each kind of flow uses (docs/levels.md, "Flow regions"); the panel
+#: hides the rest (they stay in the file). A property not named for any kind always shows.
+FLOW_KIND_PROPS: dict[str, frozenset[str]] = {
+    "uniform": frozenset({"kind", "angle", "strength"}),
+    "noise": frozenset({"kind", "strength", "cell", "scale", "speed", "seed"}),
+    "vortex": frozenset({"kind", "strength", "cell", "clockwise"}),
+    "image": frozenset({"kind", "angle", "strength", "cell", "image"}),
+}
+_FLOW_NAMED = frozenset().union(*FLOW_KIND_PROPS.values())
+
+
+def used_props(cls: str, item: object, specs: tuple[PropSpec, ...]) -> tuple[PropSpec, ...]:
+    """The properties of ``item`` (of schema class ``cls``) that it uses: a flow region only
+    those of its kind (:data:`FLOW_KIND_PROPS`); every property for other classes."""
+    if cls != "flow":
+        return specs
+    used = FLOW_KIND_PROPS.get(str(getattr(item, "kind", "")), _FLOW_NAMED)
+    return tuple(s for s in specs if s.name in used or s.name not in _FLOW_NAMED)
 
 
 @dataclass(frozen=True)
@@ -145,7 +163,8 @@ class Panel:
                 for name, n in zip(_SIZE_ROWS, tiles, strict=True)
             ]
             return rows
-        return [_row(spec, getattr(item, spec.name, spec.default), level) for spec in spec_of(ref)]
+        specs = used_props(class_of(ref), item, spec_of(ref))
+        return [_row(spec, getattr(item, spec.name, spec.default), level) for spec in specs]
 
     def row(self, model: EditModel, name: str) -> Row | None:
         """The row called ``name`` for the current selection, or None."""

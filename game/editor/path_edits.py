@@ -116,20 +116,44 @@ class PathEdits(EditCore):
         label = "open path" if path.closed else "close path"
         return self._edit(label, lambda: with_closed(self._level, path))
 
-    def new_path(self, x: float, y: float) -> str | None:
+    def click_path(self, x: float, y: float) -> str | None:
+        """The path tool's click on water with no path selected: one click, one node.
+
+        The first click marks where a new path begins (:attr:`path_start`, drawn as a node;
+        no edit yet, as a path keeps two nodes); the second makes the path from there to
+        (x, y) and selects it, so later clicks append (:meth:`append_node`): four clicks,
+        four nodes. A second click on the first spot keeps waiting.
+
+        Returns:
+            The new path's name after the second click, else None.
+        """
+        start = self.path_start
+        here = self.place(x, y)
+        if start is None:
+            self._finish_drag()
+            self.select_object(None)
+            self.path_start = here
+            return None
+        if here == start:
+            return None
+        self.path_start = None
+        return self.new_path(*start, to=here)
+
+    def new_path(self, x: float, y: float, to: tuple[float, float] | None = None) -> str | None:
         """Start a new two-node path at (x, y), select it and return its name.
 
-        Its second node is :data:`NEW_PATH_LENGTH` to the right (to the left near the right
-        edge of the world); double-click (:meth:`append_node`) to extend it.
+        Its second node is ``to``, or else :data:`NEW_PATH_LENGTH` to the right (to the left
+        near the right edge of the world); double-click (:meth:`append_node`) to extend it.
 
         Returns:
             The new path's name (``path-N``), or None when refused.
         """
         self._finish_drag()
+        self.path_start = None
         level = self._level
         first = self.place(x, y)
         step = NEW_PATH_LENGTH if first[0] + NEW_PATH_LENGTH <= level.width_px else -NEW_PATH_LENGTH
-        second = self.place(first[0] + step, first[1])
+        second = self.place(*to) if to is not None else self.place(first[0] + step, first[1])
         names = {p.name for p in level.paths}
         name = next(f"path-{k}" for k in range(1, len(names) + 2) if f"path-{k}" not in names)
 
@@ -141,5 +165,5 @@ class PathEdits(EditCore):
         if not self._edit("new path", build):
             return None
         self._next_id += 1
-        self.selected = name
+        self.select(name)  # the panel shows the new path, not the map
         return name

@@ -67,6 +67,8 @@ class Panel:
         self.batch = pyglet.graphics.Batch()
         b = self.batch
         self.title = _text(b, 16, theme.HUD_TEXT, bold=True)
+        #: Where the scene comes from (a seed example's source), under the title; "" if none.
+        self.subtitle = _text(b, 10, theme.HUD_DIM)
         self.state = _text(b, 11, theme.HUD_DIM)
         self.labels = [_text(b, 12, theme.HUD_TEXT) for _ in scene.p]
         self.values = [_text(b, 12, theme.HUD_GOOD, anchor_x="right") for _ in scene.p]
@@ -79,6 +81,9 @@ class Panel:
         self.title.text = scene.title
         while self.title.content_width > TEXT_WIDTH and self.title.font_size > 10:
             self.title.font_size -= 1  # a long title, smaller (once per scene)
+        self.subtitle.text = scene.source
+        while self.subtitle.content_width > TEXT_WIDTH and self.subtitle.font_size > 8:
+            self.subtitle.font_size -= 1
         for t, line in zip(self.keys, keys, strict=True):
             t.text = line
         self.f1 = next(t for t in self.keys if "F1" in t.text)
@@ -95,7 +100,11 @@ class Panel:
         self.width, self.height = width, height
         left, right = 14, PANEL_WIDTH - 14
         self.title.position = (left, height - 30)
-        self.state.position = (left, height - 50)
+        if self.subtitle.text:
+            self.subtitle.position = (left, height - 47)
+            self.state.position = (left, height - 64)
+        else:
+            self.state.position = (left, height - 50)
         for k, (lab, val) in enumerate(zip(self.labels, self.values, strict=True)):
             y = self.row_y(k)
             lab.position = (left, y)

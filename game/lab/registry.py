@@ -9,7 +9,26 @@ from functools import cache
 
 from .scene import Scene
 
-__all__ = ["SceneNotFoundError", "find_scene", "normalize", "scene_classes"]
+__all__ = ["LESSON_ORDER", "SceneNotFoundError", "find_scene", "normalize", "scene_classes"]
+
+#: The behaviour scenes in the order a learner meets them: the basics (Seek, Flee, Arrive)
+#: first. Scenes not named here come after them by name; the seed examples come last.
+LESSON_ORDER = (
+    "seek",
+    "flee",
+    "arrive",
+    "wander",
+    "pursue_evade",
+    "contain",
+    "walls",
+    "hide",
+    "interpose",
+    "offset_pursuit",
+    "flock",
+    "queue",
+    "avoid_agents",
+    "orientation",
+)
 
 
 class SceneNotFoundError(LookupError):
@@ -24,7 +43,8 @@ def normalize(name: str) -> str:
 
 @cache
 def scene_classes() -> tuple[type[Scene], ...]:
-    """Every scene, seed examples first, then behaviours, each group by name.
+    """Every scene: the behaviours in :data:`LESSON_ORDER` (the basics first), then the
+    seed examples by name.
 
     A scene is a module ``game/lab/scenes/<name>.py`` with a module attribute ``SCENE`` (a
     :class:`Scene` subclass); its ``name`` is the module's. Adding a file adds a scene.
@@ -38,7 +58,12 @@ def scene_classes() -> tuple[type[Scene], ...]:
         if isinstance(cls, type) and issubclass(cls, Scene):
             cls.name = info.name
             found.append(cls)
-    return tuple(sorted(found, key=lambda c: (not c.name.startswith("seed_"), c.name)))
+    rank = {name: k for k, name in enumerate(LESSON_ORDER)}
+
+    def order(c: type[Scene]) -> tuple[bool, int, str]:
+        return (c.name.startswith("seed_"), rank.get(c.name, len(rank)), c.name)
+
+    return tuple(sorted(found, key=order))
 
 
 def find_scene(name: str) -> type[Scene]:

@@ -106,8 +106,10 @@ class Scene:
     trails, and handles clicks on obstacles.
 
     Class attributes:
-        title: Short name shown in the list.
-        caption: One line: what the scene shows and which seed or source it comes from. A
+        title: Short name shown in the list, in a learner's words (no seed numbers).
+        source: Where it comes from ("Seed 003 · Nature of Code, Exercise 5.6"), shown as a
+            subtitle under the title; "" for the behaviour scenes.
+        caption: One line: what the scene shows, in plain words. A
             parameter's value is written as a field, ``{key}``, never as a number: the
             caption shown (:meth:`caption_text`) reads the live value, with its unit.
         size: The world's width and height (px); the view fits it to the window.
@@ -124,6 +126,7 @@ class Scene:
 
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
+    source: ClassVar[str] = ""
     caption: ClassVar[str] = ""
     size: ClassVar[tuple[float, float]] = (640.0, 360.0)
     PARAMS: ClassVar[tuple[Param, ...]] = ()

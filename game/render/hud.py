@@ -26,9 +26,11 @@ __all__ = [
 ]
 
 CONTROLS = (
-    "WASD / arrows swim   Esc pause   R restart   F1 debug   Tab editor"
+    "WASD / arrows swim   H hint   Esc pause   R restart   F1 debug   Tab editor"
     "   + / - zoom   0 fit   M mute"
 )
+#: What the bottom bar says until the player's first move starts the clock.
+WAITING = "the clock starts when you swim"
 #: Seconds the level hint and flashed messages stay on screen.
 HINT_SECONDS = 8.0
 FLASH_SECONDS = 2.5
@@ -106,6 +108,19 @@ class Hud:
         w, h = self._width, self._height
         return (0.0, float(h - TOP_BAR), float(w), float(TOP_BAR)), (0.0, 0.0, float(w), BOTTOM_BAR)
 
+    def show_hint(self) -> bool:
+        """Bring the level's hint line back for :data:`HINT_SECONDS` (the H key); False when
+        the level has no hint."""
+        if not self.hint.text:
+            return False
+        self._hint_left = HINT_SECONDS
+        return True
+
+    @property
+    def hint_showing(self) -> bool:
+        """Whether the hint line is on screen."""
+        return self._hint_left > 0
+
     def show_message(self, message: str, color: theme.Rgba = theme.HUD_WARN) -> None:
         """Flash ``message`` at the right of the bottom bar for a few seconds."""
         self.flash.text = message
@@ -118,14 +133,23 @@ class Hud:
         """The message being flashed ("" when none)."""
         return self.flash.text if self._flash_left > 0 else ""
 
-    def update(self, dt: float, seconds: float, state: str, state_color: theme.Rgba) -> None:
+    def update(
+        self,
+        dt: float,
+        seconds: float,
+        state: str,
+        state_color: theme.Rgba,
+        waiting: bool = False,
+    ) -> None:
         """Advance timers and set the time and state strings.
 
         Args:
             dt: Seconds since the last update.
-            seconds: The run's simulated time.
+            seconds: The run's time (from the first move).
             state: A word or two about the run ("sneaking", "hunted!", "caught", ...).
             state_color: Its colour.
+            waiting: The clock waits for the first move: the bottom bar says so (:data:`WAITING`)
+                when no message is flashing.
         """
         self._hint_left = max(self._hint_left - dt, 0.0)
         self._flash_left = max(self._flash_left - dt, 0.0)
@@ -140,7 +164,11 @@ class Hud:
         fade = min(self._hint_left, 1.0)
         _fade(self.hint, fade, theme.HUD_DIM)
         _fade(self.controls, min(self._controls_left, 1.0), theme.HUD_DIM)
-        _fade(self.flash, min(self._flash_left, 1.0), self.flash.color)
+        if waiting and self._flash_left <= 0:
+            self.flash.text = WAITING  # a no-op when unchanged
+            _fade(self.flash, 1.0, theme.HUD_DIM)
+        else:
+            _fade(self.flash, min(self._flash_left, 1.0), self.flash.color)
 
     def draw(self) -> None:
         """Draw the bars and texts. Changes nothing."""

@@ -95,6 +95,15 @@ class _SpriteLayer:
         """Whether :meth:`sync` writes the list's arrays directly (the fast path)."""
         return self._slots is not None
 
+    def position_of(self, k: int) -> tuple[float, float]:
+        """Where sprite ``k`` of the list is drawn (the list's array on the fast path)."""
+        data = _pos_angle_array(self.list) if self._slots is not None else None
+        if data is not None and self._slots is not None:
+            slot = self._slots[k]
+            return (float(data[slot, 0]), float(data[slot, 1]))
+        x, y = self.sprites[k].position
+        return (float(x), float(y))
+
     def sync(self, pos: NDArray[np.float64], angle: NDArray[np.float64]) -> None:
         """Move every sprite to its agent's position and heading."""
         rows = self.rows
@@ -136,6 +145,9 @@ class WorldRenderer:
         self.world = world
         self.bank = bank
         self.clock = 0.0
+        #: Where to draw the player instead of its body (the editor's start marker follows
+        #: the start being dragged, though the ghost body stays), or None.
+        self.player_at: tuple[float, float] | None = None
         level = world.level
         w, h = level.width_px, level.height_px
 
@@ -333,6 +345,9 @@ class WorldRenderer:
             self._rocks.sync(w.obstacle_pos, self._rock_angle)
 
         pos = w.agents.pos
+        if self.player_at is not None:
+            pos = pos.copy()
+            pos[0] = self.player_at
         angle = facing_angles(w.agents.heading)
         self.agent_sprites.sync(pos, angle)
         chasing = w.mode[self._enemy_rows] == Mode.PURSUE
@@ -342,6 +357,11 @@ class WorldRenderer:
             tex = self.bank.enemy_chase if chasing[k] else self.bank.enemy
             self.agent_sprites.sprites[self._first_enemy + k].texture = tex.texture
         self._chasing = chasing
+
+    @property
+    def player_drawn_at(self) -> tuple[float, float]:
+        """Where the player's sprite is drawn (world px): its body, or :attr:`player_at`."""
+        return self.agent_sprites.position_of(len(self.agent_sprites.sprites) - 1)
 
     def _update_cones(self, chasing: NDArray[np.bool_]) -> None:
         """Each enemy's sight region (:func:`~game.world.sight.enemy_sight`: its cone or disc

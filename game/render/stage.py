@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import arcade
 import numpy as np
 
+from game.clock import RunClock
 from game.world import ENEMY, Mode
 
 from . import theme
@@ -19,6 +20,7 @@ from .bank import TextureBank
 from .camera import ZOOM_MAX, ZOOM_MIN, CameraRig, level_opening_zoom
 from .endmark import EndMark
 from .hud import Hud, play_area
+from .markers import Markers
 from .overlay import DebugOverlay
 from .scene import WorldRenderer
 
@@ -79,6 +81,10 @@ class LevelStage:
         self.overlay = DebugOverlay(ctx)
         self.end_mark = EndMark(ctx)
         self.hud = Hud(level.title or (level.source.stem if level.source else ""), level.hint, w, h)
+        #: The run's time as shown: it starts on the player's first move.
+        self.clock = RunClock()
+        #: EXIT labels and the player's halo, kept readable at every zoom.
+        self.markers = Markers(level.exits)
         self.camera = arcade.Camera2D(window=window)
         self.screen = arcade.Camera2D(window=window)
         self.rig = CameraRig((level.width_px, level.height_px), (float(w), float(h)))
@@ -167,8 +173,23 @@ class LevelStage:
         self.renderer.update(dt, 1.0 / self.rig.zoom)
         self.overlay.update(self.world, visible, self.rig.zoom)
         self.end_mark.update(self.world, dt)
+        self.markers.update(
+            self.project,
+            self.rig.zoom,
+            self._player(),
+            float(self.world.agents.radius[0]),
+            dt,
+            show_halo=self.world.outcome == "running",
+            area_top=self.viewport[1] + self.viewport[3],
+        )
         state, color = run_state(self.world)
-        self.hud.update(dt, self.world.time, state, color)
+        waiting = self.clock.started is None and self.world.outcome == "running"
+        self.hud.update(dt, self.seconds, state, color, waiting=waiting)
+
+    @property
+    def seconds(self) -> float:
+        """The run's time (s): from the player's first move (:class:`~game.clock.RunClock`)."""
+        return self.clock.seconds(self.world.time)
 
     def project(self, point: tuple[float, float]) -> tuple[float, float]:
         """Screen pixel (x right, y up) of a world point."""
@@ -183,4 +204,5 @@ class LevelStage:
         self.overlay.draw()
         self.end_mark.draw()
         self.screen.use()
+        self.markers.draw()
         self.hud.draw()

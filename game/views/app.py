@@ -86,7 +86,14 @@ class GameApp:
 
     def levels_left(self) -> list[Path]:
         """The shipped levels not won yet, in play order."""
-        return [e.path for e in self.levels if self.progress.record(e.path.stem).wins == 0]
+        return [e.path for e in self.levels if self.progress.record(level_key(e.path)).wins == 0]
+
+    def title_of(self, path: Path) -> str:
+        """The list's title of level ``path`` (its file stem when not in the list)."""
+        for e in self.levels:
+            if e.path.resolve() == path.resolve():
+                return e.title
+        return shown(path.stem)
 
     def is_shipped(self, path: Path) -> bool:
         """Whether ``path`` is one of the shipped levels."""

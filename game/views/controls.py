@@ -15,10 +15,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DIGIT_KEYS",
+    "DIGIT_WAIT",
     "DOWN",
     "LEFT",
     "RIGHT",
     "UP",
+    "DigitEntry",
     "number_of_key",
     "thrust_from_keys",
     "zoom_key",
@@ -61,6 +63,61 @@ def thrust_from_keys(pressed: Collection[int]) -> tuple[float, float]:
 def number_of_key(symbol: int) -> int | None:
     """The digit a key stands for, or None."""
     return DIGIT_KEYS.get(symbol)
+
+
+#: Seconds the title waits after a digit that may begin a two-digit level number (``1`` with
+#: ten levels: ``1`` then ``0`` is level 10) before it plays the one-digit level.
+DIGIT_WAIT = 0.8
+
+
+class DigitEntry:
+    """Level numbers typed on the title: one digit, or two when the first may begin a
+    two-digit number of the list (``1`` then ``0`` is level 10 of ten).
+
+    A digit that cannot begin a longer number plays at once; one that can waits
+    :data:`DIGIT_WAIT` seconds for a second digit (or Enter). A lone ``0`` is the tenth level,
+    as before. Times are the caller's clock (seconds), so tests need no sleep.
+
+    Args:
+        count: How many levels the list has (numbers 1..count).
+    """
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        #: The first digit typed and the time it was typed, while waiting for a second.
+        self.pending: tuple[int, float] | None = None
+
+    def press(self, digit: int, now: float) -> int | None:
+        """A digit typed at ``now``: the level number to play now (1-based), or None (waiting
+        for a second digit, or no such level)."""
+        if self.pending is not None:
+            first, _ = self.pending
+            self.pending = None
+            both = first * 10 + digit
+            return both if 1 <= both <= self.count else self._valid(first)
+        if digit == 0:
+            return self._valid(10)
+        if digit * 10 <= self.count:
+            self.pending = (digit, now)
+            return None
+        return self._valid(digit)
+
+    def poll(self, now: float) -> int | None:
+        """The waiting digit's level once :data:`DIGIT_WAIT` has passed, else None."""
+        if self.pending is not None and now - self.pending[1] >= DIGIT_WAIT:
+            return self.flush()
+        return None
+
+    def flush(self) -> int | None:
+        """The waiting digit's level now (Enter while waiting), or None when none waits."""
+        if self.pending is None:
+            return None
+        first, _ = self.pending
+        self.pending = None
+        return self._valid(first)
+
+    def _valid(self, number: int) -> int | None:
+        return number if 1 <= number <= self.count else None
 
 
 def zoom_key(app: GameApp, stage: LevelStage, symbol: int) -> None:

@@ -67,6 +67,7 @@ class EditorView(EditorInput):
         self._drag_to = None  # the drag's next cursor place, applied once per frame
         self.caption = ""  # the window title it set (headless windows ignore titles)
         self._forsake = None
+        self._leave_asked = None
         self.layer = EditorLayer(app.window.ctx)
         self.panel = Panel()
         self.panel_layer = PanelLayer()
@@ -158,6 +159,8 @@ class EditorView(EditorInput):
             self._redraw = False
             self._rebuild_world()
         if self.renderer is not None:
+            start = self.model.level.player
+            self.renderer.player_at = (start.x, start.y)  # the fish marks the start
             self.renderer.update(delta_time, 1.0 / self.camera.zoom)
         m = self.model
         if m.dragging is None and not self.panel.dragging:
@@ -227,7 +230,9 @@ class PlaytestView(LevelView):
     def on_fixed_update(self, delta_time: float) -> None:
         """Step the world; a finished play-test records no best time and stays on screen."""
         if self.world.outcome == "running":
-            outcome = self.world.step(self.thrust())
+            thrust = self.thrust()
+            self.stage.clock.note(thrust, self.world.time)
+            outcome = self.world.step(thrust)
             if outcome != "running":
                 self.app.sounds.play(outcome)
                 self.stage.hud.show_message(f"{outcome}: Tab returns to the editor")

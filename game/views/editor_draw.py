@@ -21,7 +21,7 @@ from game.render.geometry import rect_outline
 
 from .editor_panel import PANEL_W
 
-__all__ = ["HELP", "EditorLayer"]
+__all__ = ["HELP", "EditorLayer", "breakable"]
 
 HELP = (
     "1 select 2 path 3 rock 4 enemy 5 NPC 6 exit 7 flow 8 wall (Shift: box)  right/Del delete  "
@@ -31,6 +31,12 @@ NODE, SELECTED, HOVER = (200, 230, 240, 255), (255, 220, 90, 255), (255, 120, 90
 ROCK_EDGE, SPAWN, NPC_AREA = (210, 170, 120, 200), (120, 255, 170, 255), (170, 200, 255, 220)
 ENEMY, PLAYER = (255, 110, 110, 255), (255, 220, 90, 255)
 WALL = (235, 235, 220, 230)
+
+
+def breakable(text: str) -> str:
+    """``text`` with a zero-width space after each ``/``: pyglet wraps only at spaces, and a
+    refusal naming a long file path ran past the notice's width (the panel's left edge)."""
+    return text.replace("/", "/\u200b")
 
 
 class EditorLayer:
@@ -86,6 +92,8 @@ class EditorLayer:
             ring = (4.0 if rim else 2.0) * px
             color = HOVER if hot else SELECTED if chosen else ROCK_EDGE
             self.discs.add([(rock.x, rock.y)], rock.radius, color, ring)
+        if model.path_start is not None:  # the path tool's first click: one node so far
+            self.discs.add([model.path_start], 5.0 * px, SELECTED)
         self._walls(model, level, hover, px)
         if hover is not None and hover.kind in (HitKind.NODE, HitKind.SPAWN, HitKind.CORNER):
             self.discs.add([hover.point], 8.0 * px, HOVER, ring=2.5 * px)
@@ -94,8 +102,9 @@ class EditorLayer:
         self.discs.commit()
         self.status.text = status
         self.status.y = size[1] - 24
-        if self.notice.text != model.notice:
-            self.notice.text = model.notice
+        notice = breakable(model.notice)
+        if self.notice.text != notice:
+            self.notice.text = notice
         width = max(size[0] - PANEL_W - 24, 200)
         if self.notice.width != width:
             self.notice.width = width

@@ -23,7 +23,7 @@ from .editor_panel import PANEL_W, PanelLayer
 if TYPE_CHECKING:
     from .app import GameApp
 
-__all__ = ["PICK_PX", "EditorInput", "fit_camera"]
+__all__ = ["LEAVE_ASKS", "PICK_PX", "EditorInput", "fit_camera"]
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +33,8 @@ DOUBLE_CLICK_S = 0.35
 ZOOM_STEP, ZOOM_MIN, ZOOM_MAX = 1.15, 0.02, 6.0
 #: Screen px kept free around the level by Home (and above/below for the HUD bars).
 FIT_MARGIN, HUD_TOP, HUD_BOTTOM = 16.0, 36.0, 32.0
+#: What the first Esc says when it would leave unsaved changes.
+LEAVE_ASKS = "unsaved changes: Ctrl+S saves them, Esc again leaves them in the autosave"
 _TOOL_KEYS = {getattr(arcade.key, f"KEY_{k + 1}"): tool for k, tool in enumerate(Tool)}
 #: What a point handle drag starts from; a creating tool presses through everything else.
 _HANDLES = frozenset({HitKind.NODE, HitKind.SPAWN, HitKind.CORNER, HitKind.ARROW})
@@ -96,6 +98,9 @@ class EditorInput(arcade.View):
     # After a failed autosave: the action refused and the level then (the same action on the
     # same level goes ahead); None otherwise.
     _forsake: tuple[str, Level] | None
+    # The level when Esc last asked before leaving with unsaved changes (Esc again on the
+    # same level leaves); None when it has not asked.
+    _leave_asked: Level | None
 
     def shown_level(self) -> Level:
         """The level as drawn, where the cursor hits things."""
@@ -190,7 +195,7 @@ class EditorInput(arcade.View):
             elif empty and m.selected and (double or self.tool is Tool.PATH):
                 m.append_node(m.selected, wx, wy)
             elif empty and self.tool is Tool.PATH:
-                m.new_path(wx, wy)
+                m.click_path(wx, wy)
             elif hit is None:
                 m.select_object(None)
             elif not m.begin_drag(hit, wx, wy) and hit.kind in PATH_KINDS:
@@ -289,6 +294,7 @@ class EditorInput(arcade.View):
             self.save()
         elif symbol in _TOOL_KEYS:
             self.tool = _TOOL_KEYS[symbol]
+            m.path_start = None
         elif symbol == k.HOME:
             fit_camera(self.camera, m.level, self.window.get_size())
         elif symbol == k.SPACE:
@@ -340,6 +346,9 @@ class EditorInput(arcade.View):
         """Esc: cancel the drag, else back to the select tool, else leave."""
         if self.model.cancel_drag():
             return
+        if self.model.path_start is not None:
+            self.model.path_start = None
+            return
         if self.tool is not Tool.SELECT:
             self.tool = Tool.SELECT
         else:
@@ -390,8 +399,15 @@ class EditorInput(arcade.View):
         return False
 
     def leave(self) -> None:
-        """Back to the title; unsaved work goes to the autosave first (see
-        :meth:`keep_unsaved`: a failed autosave keeps the editor open)."""
+        """Back to the title. With unsaved changes the first Esc asks, once: a notice says
+        Ctrl+S saves and Esc again leaves (nothing edited since); then the unsaved work goes
+        to the autosave first (see :meth:`keep_unsaved`: a failed autosave keeps the editor
+        open)."""
+        m = self.model
+        if m.dirty and self._leave_asked != m.level:
+            self._leave_asked = m.level
+            m.notice = LEAVE_ASKS
+            return
         if self.keep_unsaved("leave"):
             return
         self.app.show_title(self.model.source)

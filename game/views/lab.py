@@ -60,7 +60,7 @@ class LabView(arcade.View):
             arcade.Text(c.name, 0, 0, theme.HUD_DIM, 12, font_name=theme.FONT) for c in self.classes
         ]
         self.heading = arcade.Text(
-            "THE LAB: every behaviour, every seed example",
+            "THE LAB: every behaviour, the basics first, then the seed examples",
             0,
             0,
             theme.HUD_TEXT,
@@ -147,7 +147,10 @@ class LabView(arcade.View):
         """Move the camera; rebuild what is drawn from the scene's state."""
         if self.scene is None or self.panel is None:
             c = self.classes[self.menu.selected] if self.classes else None
-            self.blurb.text = c.default_caption() if c is not None else ""
+            caption = c.default_caption() if c is not None else ""
+            if c is not None and c.source:
+                caption = f"{c.source}: {caption}"
+            self.blurb.text = caption
             return
         if self.follow is not None and self.follow >= self.scene.agents.n:
             self.follow = None

@@ -16,6 +16,7 @@ from game.safe_io import raise_if_terminated
 from game.world import Autopilot, World
 
 from . import controls
+from .entries import level_key
 from .window import set_caption
 
 if TYPE_CHECKING:
@@ -83,7 +84,9 @@ class LevelView(arcade.View):
         raise_if_terminated()  # SIGTERM's exception can be lost in a physics callback
         if self.world.outcome != "running":
             return
-        outcome = self.world.step(self.thrust())
+        thrust = self.thrust()
+        self.stage.clock.note(thrust, self.world.time)
+        outcome = self.world.step(thrust)
         self.tapped.clear()
         if outcome != "running":
             self._finish(outcome)
@@ -96,8 +99,9 @@ class LevelView(arcade.View):
         if self.app.recorder is not None:
             self.app.recorder.save()
         if outcome == "won":
-            self.result = self.app.progress.record_win(self.path.stem, self.world.time)
-            self.app.run_times[self.path.stem] = self.world.time
+            key = level_key(self.path)
+            self.result = self.app.progress.record_win(key, self.stage.seconds)
+            self.app.run_times[key] = self.stage.seconds
 
     # -- frame -------------------------------------------------------------------------------
 
@@ -133,7 +137,8 @@ class LevelView(arcade.View):
     # -- keys --------------------------------------------------------------------------------
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
-        """Map a key to an action (swimming keys are read each fixed step)."""
+        """Map a key to an action (swimming keys are read each fixed step; H brings the hint
+        line back)."""
         self.keys.add(symbol)
         self.tapped.add(symbol)
         k = arcade.key
@@ -150,6 +155,8 @@ class LevelView(arcade.View):
             message = self.app.open_editor(self.path, self.world)
             if message:
                 self.stage.hud.show_message(message)
+        elif symbol == k.H and not self.stage.hud.show_hint():
+            self.stage.hud.show_message("this level has no hint", theme.HUD_DIM)
         elif symbol == k.M:
             muted = self.app.sounds.toggle_mute()
             self.stage.hud.show_message("sound off" if muted else "sound on", theme.HUD_DIM)

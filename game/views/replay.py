@@ -75,6 +75,8 @@ class ReplayView(arcade.View):
         self.leave = leave if leave is not None else app.window.close
         self.stage = LevelStage(self.world, app.bank, app.window, debug=debug, zoom=app.zoom)
         self.stage.hud.controls.text = REPLAY_CONTROLS
+        self._title = self.level.title or path.stem
+        self._show_speed()
         self.end_timer: float | None = None
         font = theme.FONT
         self.heading = arcade.Text("", 0, 0, theme.HUD_TEXT, 36, anchor_x="center", font_name=font)
@@ -83,6 +85,11 @@ class ReplayView(arcade.View):
             "R watch again   Esc leave", 0, 0, theme.HUD_DIM, 14, anchor_x="center", font_name=font
         )
         self._place(*self.window.get_size())
+
+    def _show_speed(self) -> None:
+        """The HUD's title says this is a replay and at which speed (``REPLAY x2``)."""
+        how = "paused" if self.paused else f"x{self.speed}"
+        self.stage.hud.title.text = f"REPLAY {how}   {self._title}"
 
     @property
     def ended(self) -> bool:
@@ -102,17 +109,20 @@ class ReplayView(arcade.View):
         for _ in range(self.speed):
             if self.ended:
                 break
-            world.step(self.script.thrust(world.frame))
+            thrust = self.script.thrust(world.frame)
+            self.stage.clock.note(thrust, world.time)
+            world.step(thrust)
         if self.ended and self.end_timer is None:
             self.end_timer = END_DELAY
             self._set_result()
 
     def _set_result(self) -> None:
         world = self.world
+        seconds = self.stage.seconds
         if world.outcome == "running":
-            heading, detail = "Run ended", f"left after {format_time(world.time)}"
+            heading, detail = "Run ended", f"left after {format_time(seconds)}"
         else:
-            heading, detail, _keys = result_lines(world.outcome, world.time, None, False, False)
+            heading, detail, _keys = result_lines(world.outcome, seconds, None, False, False)
         self.heading.text = f"Replay: {heading}"
         self.heading.color = {"won": theme.HUD_GOOD, "caught": theme.HUD_WARN}.get(
             world.outcome, theme.HUD_TEXT
@@ -159,9 +169,11 @@ class ReplayView(arcade.View):
         if symbol == k.SPACE:
             self.paused = not self.paused
             hud.show_message("paused" if self.paused else f"playing {self.speed}x", theme.HUD_DIM)
+            self._show_speed()
         elif symbol in _SPEED_KEYS:
             self.speed = _SPEED_KEYS[symbol]
             hud.show_message(f"speed {self.speed}x", theme.HUD_DIM)
+            self._show_speed()
         elif symbol == k.F1:
             self.stage.set_debug(not self.stage.debug)
             hud.show_message(f"debug overlay {'on' if self.stage.debug else 'off'}", theme.HUD_DIM)

@@ -13,6 +13,7 @@ from game.render import theme
 from game.render.hud import format_time, play_area
 
 from . import controls
+from .entries import level_key
 
 if TYPE_CHECKING:
     from .app import GameApp
@@ -87,18 +88,29 @@ def panel_beside(
 
 def result_lines(
     outcome: str,
-    seconds: float,
+    seconds: float | None,
     best: float | None,
     new_best: bool,
     has_next: bool,
     has_ending: bool = False,
     left: int = 0,
+    first_left: str = "",
 ) -> tuple[str, str, str]:
-    """Heading, details and keys line for a finished run (``has_ending``: every level is won,
-    Enter shows the ending; ``left``: levels not won yet, said after a win of the last level
-    when there is no next one, where N goes to the first of them)."""
+    """Heading, details and keys line for a finished run, in plain words.
+
+    Args:
+        outcome: ``won`` or ``caught``.
+        seconds: The run's time (from the first move); None when the player never moved.
+        best: The level's best time, or None.
+        new_best: This run set it.
+        has_next: N plays the next level.
+        has_ending: Every level is won: Enter shows the ending.
+        left: Shipped levels not won yet, said after a win of the last level when there is
+            no next one (N plays the first of them); 0 for a level of your own.
+        first_left: The title of the first of them.
+    """
     if outcome == "won":
-        detail = f"time {format_time(seconds)}"
+        detail = f"time {format_time(seconds or 0.0)}"
         if best is not None:
             detail += "   new best!" if new_best else f"   best {format_time(best)}"
         if has_ending:
@@ -106,12 +118,16 @@ def result_lines(
         elif has_next:
             first = "N next level   "
         elif left:
-            detail += f"   {left} level{'s' if left != 1 else ''} left to win"
-            first = "N first one left   "
+            detail += f"   {left} level{'s' if left != 1 else ''} still to win"
+            first = f"N play {first_left or 'the first'}, not won yet   "
         else:
             first = ""
         return "Escaped!", detail, first + "R retry   Esc levels"
-    detail = f"caught after {format_time(seconds)}"
+    detail = (
+        "caught before your first move"
+        if seconds is None
+        else f"caught after {format_time(seconds)}"
+    )
     if best is not None:
         detail += f"   best {format_time(best)}"
     return "Caught!", detail, "R retry   Esc levels"
@@ -133,29 +149,34 @@ class ResultView(arcade.View):
         self.outcome = world.outcome
         self.next_path = app.next_level(level_view.path) if self.outcome == "won" else None
         record = (
-            level_view.result[0] if level_view.result else app.progress.record(level_view.path.stem)
+            level_view.result[0]
+            if level_view.result
+            else app.progress.record(level_key(level_view.path))
         )
         new_best = bool(level_view.result and level_view.result[1])
         won = self.outcome == "won"
-        left = app.levels_left() if won else []
+        shipped = app.is_shipped(level_view.path)
+        # A level of your own says nothing of the shipped levels still to win.
+        left = app.levels_left() if won and shipped else []
         #: Every shipped level is won, and this win was the last level's or the one that
         #: completed the set: Enter shows the ending.
         self.ending = (
             won
             and not left
             and (app.is_last_level(level_view.path) or record.wins == 1)
-            and app.is_shipped(level_view.path)
+            and shipped
         )
         #: Where N goes after a win of the last level with levels left: the first of them.
         self.first_left = left[0] if left and self.next_path is None else None
         heading, detail, keys = result_lines(
             self.outcome,
-            world.time,
+            level_view.stage.seconds if level_view.stage.clock.started is not None else None,
             record.best_time,
             new_best,
             self.next_path is not None,
             self.ending,
             len(left) if self.first_left is not None else 0,
+            app.title_of(self.first_left) if self.first_left is not None else "",
         )
         #: Seconds until the panel takes keys (:data:`KEY_DELAY`).
         self.wait = KEY_DELAY

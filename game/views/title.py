@@ -1,5 +1,6 @@
-"""The title view: the shipped levels in play order, chosen with the arrows and Enter or by
-number, over drifting plankton."""
+"""The title view: the shipped levels in play order, each with what it teaches, chosen with
+the arrows and Enter or by number (two digits for level 10: ``1`` then ``0``), over drifting
+plankton."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from game.render.hud import format_time
 from game.render.particles import FlowParticles
 
 from . import controls
+from .entries import level_key
 from .menu import Menu
 from .window import set_caption
 
@@ -27,7 +29,12 @@ if TYPE_CHECKING:
 __all__ = ["TitleView"]
 
 ROW = 44.0
-LIST_WIDTH = 640.0
+LIST_WIDTH = 700.0
+#: Where a level's lesson starts, from the list's left edge (px).
+LESSON_X = 262.0
+FOOTER = (
+    "Up / Down and Enter, or the level's number (1 then 0 for 10)   L the Lab   M mute   Esc quit"
+)
 
 
 def _drift(points: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
@@ -65,12 +72,16 @@ class TitleView(arcade.View):
         self.menu = Menu(
             [f"{k + 1}   {e.title}" for k, e in enumerate(app.levels)], 0, 0, ROW, 20, LIST_WIDTH
         )
+        self.lessons = [
+            arcade.Text(e.lesson, 0, 0, theme.HUD_DIM, 13, font_name=font, italic=True)
+            for e in app.levels
+        ]
         self.status = [
             arcade.Text(self._status(k), 0, 0, theme.HUD_GOOD, 16, anchor_x="right", font_name=font)
             for k in range(len(app.levels))
         ]
         self.footer = arcade.Text(
-            "Up / Down and Enter, or the level's number   L the Lab   M mute   Esc quit",
+            FOOTER,
             0,
             0,
             theme.HUD_DIM,
@@ -90,6 +101,8 @@ class TitleView(arcade.View):
         self.streaks = LineBatch(self.window.ctx, max(self.plankton.count, 16))
         self.camera = arcade.Camera2D(window=self.window)
         self.clock = 0.0
+        #: Level numbers typed: ``1`` waits a moment for a ``0`` (level 10).
+        self.digits = controls.DigitEntry(len(app.levels))
         self.on_resize(w, h)
 
     def on_show_view(self) -> None:
@@ -100,7 +113,7 @@ class TitleView(arcade.View):
         entry = self.app.levels[k]
         if entry.error:
             return "cannot load"
-        rec = self.app.progress.record(entry.path.stem)
+        rec = self.app.progress.record(level_key(entry.path))
         return f"best {format_time(rec.best_time)}" if rec.best_time is not None else ""
 
     def on_resize(self, width: int, height: int) -> None:
@@ -112,14 +125,20 @@ class TitleView(arcade.View):
         left = cx - LIST_WIDTH / 2 + 24
         top = height - 230
         self.menu.place(left, top)
+        for k, t in enumerate(self.lessons):
+            t.position = (left + LESSON_X, top - k * ROW + 2)
         for k, t in enumerate(self.status):
             t.position = (cx + LIST_WIDTH / 2 - 24, top - k * ROW)
         self.footer.position = (cx, 36)
         self.message.position = (cx, 66)
 
     def on_update(self, delta_time: float) -> None:
-        """Drift the plankton and pulse the banner."""
+        """Drift the plankton and pulse the banner; play a lone digit once its wait is over."""
         self.clock += delta_time
+        number = self.digits.poll(self.clock)
+        if number is not None:
+            self.start(number - 1)
+            return
         p = self.plankton
         p.update(delta_time)
         colors = np.empty((p.count, 4), np.uint8)
@@ -137,7 +156,7 @@ class TitleView(arcade.View):
         self.banner.draw()
         self.subtitle.draw()
         self.menu.draw()
-        for t in self.status:
+        for t in (*self.lessons, *self.status):
             t.draw()
         self.footer.draw()
         self.message.draw()
@@ -156,14 +175,25 @@ class TitleView(arcade.View):
         """Arrows, Enter, digits, L (the Lab), M and Esc."""
         k = arcade.key
         number = controls.number_of_key(symbol)
-        if symbol in (k.UP, k.W):
+        if number is not None:
+            chosen = self.digits.press(number, self.clock)
+            if chosen is not None:
+                self.start(chosen - 1)
+            elif self.digits.pending is not None:
+                first = self.digits.pending[0]
+                self.menu.selected = first - 1
+                self.message.text = f"{first}_   a second digit, or Enter for level {first}"
+            return
+        waiting = self.digits.flush()
+        self.message.text = ""
+        if symbol in controls.CONFIRM and waiting is not None:
+            self.start(waiting - 1)
+        elif symbol in (k.UP, k.W):
             self.menu.move(-1)
         elif symbol in (k.DOWN, k.S):
             self.menu.move(1)
         elif symbol in controls.CONFIRM:
             self.start(self.menu.selected)
-        elif number is not None:
-            self.start((number or 10) - 1)
         elif symbol == k.L:
             self.app.show_lab()
         elif symbol == k.M:

@@ -43,11 +43,13 @@ def test_build_a_level_from_nothing(app: GameApp, tmp_path: Path) -> None:
     app.window.show_view(view)
     frames(app.window, 2)
     win, m = app.window, view.model
-    # When a second path is started with the path tool (2) and extended by a click
+    # When a second path is made with the path tool (2): one click, one node
     key(win, arcade.key.KEY_2)
     m.select_object(None)
     click(win, *on_screen(view, (200.0, 500.0)))
+    assert len(m.level.paths) == 1 and m.path_start == (200.0, 500.0)
     click(win, *on_screen(view, (400.0, 560.0)))
+    click(win, *on_screen(view, (600.0, 560.0)))
     assert [p.name for p in m.level.paths] == ["path-1", "path-2"]
     assert len(m.level.paths[1].points) == 3
     # And an enemy is placed on it with the enemy tool (4): it patrols that path

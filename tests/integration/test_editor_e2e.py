@@ -18,6 +18,7 @@ from game.level import LEVELS_DIR, load_level
 from game.safe_io import OutputError
 from game.views.app import GameApp
 from game.views.editor import EditorView, PlaytestView
+from game.views.editor_input import LEAVE_ASKS
 from game.views.level import LevelView
 from game.views.title import TitleView
 from tests.helpers.window import LEFT, drag, frames, on_screen, send
@@ -141,7 +142,10 @@ def test_leaving_with_unsaved_changes_writes_the_autosave(app: GameApp, level_fi
     view = open_view(app, level_file)
     node = view.model.level.paths[0].points[0]
     drag(app.window, on_screen(view, node), 0.0, 25.0)
-    # When the editor is left with Esc
+    # When Esc is pressed, it asks once (the editor stays, saying what Esc again does)
+    send(app.window, "on_key_press", arcade.key.ESCAPE, 0)
+    assert app.window.current_view is view and view.model.notice == LEAVE_ASKS
+    # And Esc again leaves the editor
     send(app.window, "on_key_press", arcade.key.ESCAPE, 0)
     # Then the title shows, the level file is untouched and the autosave holds the edit
     assert isinstance(app.window.current_view, TitleView)
@@ -170,7 +174,7 @@ def test_merge_markers_then_save_and_leave_lose_nothing(app: GameApp, level_file
     # When Ctrl+S, then Esc
     send(app.window, "on_key_press", arcade.key.S, arcade.key.MOD_CTRL)
     notice = view.model.notice
-    send(app.window, "on_key_press", arcade.key.ESCAPE, 0)
+    send(app.window, "on_key_press", arcade.key.ESCAPE, 0)  # saved (to a copy): no asking
     # Then the conflicted file is as it was, the edit is in a copy beside it and in the
     # autosave, and the notice said where, in one line
     assert level_file.read_text(encoding="utf-8") == conflicted
@@ -198,6 +202,8 @@ def test_a_failed_autosave_keeps_the_editor_open_until_asked_again(
     # When Esc is pressed, or the window is closed: the editor stays, with the edit, and
     # says why in one line (a close handler returning True stops the close)
     if first == "esc":
+        send(app.window, "on_key_press", arcade.key.ESCAPE, 0)  # asks first
+        assert view.model.notice == LEAVE_ASKS
         send(app.window, "on_key_press", arcade.key.ESCAPE, 0)
     else:
         assert view._on_close() is True
@@ -207,6 +213,7 @@ def test_a_failed_autosave_keeps_the_editor_open_until_asked_again(
     # And after another edit the same action asks again (its answer was for the old level)
     drag(app.window, on_screen(view, view.model.level.paths[0].points[0]), 0.0, 10.0)
     if first == "esc":
+        send(app.window, "on_key_press", arcade.key.ESCAPE, 0)  # asks first
         send(app.window, "on_key_press", arcade.key.ESCAPE, 0)
         assert app.window.current_view is view
     else:

@@ -27,10 +27,11 @@ MIN_BOX = 50.0
 
 
 class AvoidBuckland(Scene):
-    title = "Obstacle avoidance (Buckland)"
+    title = "Avoiding rocks: the detection box"
+    source = "Seed 002 · Buckland, Programming Game AI by Example"
     caption = (
-        "Seed 002, Buckland: a detection box growing with speed, closest intersection, "
-        "lateral + braking force"
+        "A box ahead grows with speed; the nearest rock inside it pushes the vehicle "
+        "sideways and brakes it"
     )
     PARAMS = (
         Param("box", "min box length", MIN_BOX, 10, 200, 5, "px"),

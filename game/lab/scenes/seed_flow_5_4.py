@@ -14,11 +14,9 @@ NOISE_STEP = 0.05
 
 
 class Flow54(FlowScene):
-    title = "Flow 5.4: noise field"
-    caption = (
-        "Seed 003, NoC Example 5.4: 120 vehicles follow a noise field (20 px cells, noise "
-        "step {noise})"
-    )
+    title = "Flow field: following noise"
+    source = "Seed 003 · Nature of Code, Example 5.4"
+    caption = "120 vehicles steer along a noise field (20 px cells, noise step {noise})"
     click_hint = "a new field"
     PARAMS = (Param("noise", "noise step / cell", NOISE_STEP, 0.01, 0.5, 0.01), *FLOW_PARAMS)
 

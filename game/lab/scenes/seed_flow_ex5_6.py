@@ -23,10 +23,10 @@ def designed(points: FloatArray, twist: float) -> FloatArray:
 
 
 class FlowEx56(FlowScene):
-    title = "Flow Ex 5.6: designed field"
+    title = "Flow field: a designed whirlpool"
+    source = "Seed 003 · Nature of Code, Exercise 5.6"
     caption = (
-        "Seed 003, NoC Exercise 5.6: field (0.5 - j/cols, 0.5 - i/rows) turned 90 degrees, a "
-        "whirlpool; twist spirals it"
+        "Each cell's arrow is turned 90 degrees from the centre: a whirlpool; twist makes it spiral"
     )
     PARAMS = (Param("twist", "twist", 0.0, -90.0, 90.0, 5.0, "deg"), *FLOW_PARAMS)
 

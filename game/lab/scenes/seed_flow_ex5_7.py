@@ -16,10 +16,11 @@ Z_PER_SECOND = 0.1
 
 
 class FlowEx57(FlowScene):
-    title = "Flow Ex 5.7: changing field"
+    title = "Flow field that changes over time"
+    source = "Seed 003 · Nature of Code, Exercise 5.7"
     caption = (
-        "Seed 003, NoC Exercise 5.7: pnoise3 with z = t x {z_speed}, the field re-made every "
-        "{window} (zero: every step)"
+        "3D noise with time as its depth (z = t x {z_speed}); the field is made again "
+        "every {window} (zero: every step)"
     )
     PARAMS = (
         Param("window", "re-make every", TIME_WINDOW, 0.0, 5.0, 0.25, "s"),

@@ -24,11 +24,9 @@ def spots_image(spots: list[tuple[float, float]], spread: float) -> FloatArray:
 
 
 class FlowEx58(FlowScene):
-    title = "Flow Ex 5.8: image field"
-    caption = (
-        "Seed 003, NoC Exercise 5.8: vectors from dark to bright pixels of an image "
-        "(two bright spots)"
-    )
+    title = "Flow field from an image"
+    source = "Seed 003 · Nature of Code, Exercise 5.8"
+    caption = "The arrows point from dark to bright pixels of an image with two bright spots"
     click_hint = "move a bright spot"
     PARAMS = (Param("spread", "spot size", 90.0, 20.0, 300.0, 10.0, "px"), *FLOW_PARAMS)
 

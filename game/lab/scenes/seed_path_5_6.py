@@ -6,10 +6,11 @@ from ._seed import SeedPathScene
 
 
 class Path56(SeedPathScene):
-    title = "Path 5.6: one segment"
+    title = "Path following: one segment"
+    source = "Seed 000 · Nature of Code, Example 5.6"
     caption = (
-        "Seed 000, NoC Example 5.6: predict {predict}, normal point on the segment, seek "
-        "{target} on if outside radius {radius}"
+        "Look {predict} ahead; when that point is off the road (radius {radius}), seek "
+        "{target} further along it"
     )
     #: Example 5.6: path from (0, H/3) to (W, 2H/3), radius 20; predict 25 px, target 25 px on.
     POINTS = ((0.0, 120.0), (640.0, 240.0))

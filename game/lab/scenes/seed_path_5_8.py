@@ -14,10 +14,11 @@ TARGET_AHEAD = 25.0
 
 
 class Path58(SeedPathScene):
-    title = "Path 5.8: several segments"
+    title = "Path following: many segments"
+    source = "Seed 000 · Nature of Code, Example 5.8"
     caption = (
-        "Seed 000, NoC Example 5.8: nearest normal point over all segments, predict {predict}, "
-        "target {target} on, radius {radius}"
+        "Look {predict} ahead, take the nearest point on any segment; off the road "
+        "(radius {radius}), seek {target} on"
     )
     POINTS = POINTS
     RADIUS = RADIUS

@@ -26,10 +26,11 @@ OFFSET = 100.0
 
 
 class PathEx511(Scene):
-    title = "Path Ex 5.11: moving nodes"
+    title = "Path following: a moving path"
+    source = "Seed 000 · Nature of Code, Exercise 5.11"
     caption = (
-        "Seed 000, NoC Exercise 5.11: the path's nodes are vehicles ({node_speed}) turning "
-        "back {offset} from top and bottom"
+        "The path's nodes move ({node_speed}), turning back {offset} from top and bottom; "
+        "the followers keep up"
     )
     PARAMS = (
         Param("node_speed", "node max speed", NODE_SPEED, 0, 200, 5, "px/s"),

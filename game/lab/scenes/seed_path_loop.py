@@ -25,10 +25,11 @@ TARGET_AHEAD = 25.0
 
 
 class PathLoop(Scene):
-    title = "Path loop: 12 vehicles"
+    title = "Path following: a closed loop"
+    source = "Seed 001 · path following in Processing"
     caption = (
-        "Seed 001 (Processing): a closed path, 12 vehicles at {max_speed}, predict {predict}, "
-        "target {target} on, history trails"
+        "12 vehicles at {max_speed} go round a loop: look {predict} ahead, seek {target} "
+        "on; trails show where they went"
     )
     size = (WIDTH, HEIGHT)
     PARAMS = (

@@ -13,10 +13,11 @@ SEEK_WEIGHT = 0.5
 
 
 class Separate611(Separate67):
-    title = "Separation 6.11 + seek"
+    title = "Separation and seek: a crowd"
+    source = "Seed 004 · Nature of Code, Example 6.11"
     caption = (
-        "Seed 004, NoC 6.11: separation ({separation}, x {w_separate}) plus seek the mouse "
-        "(x {w_seek}): a crowd that follows without overlapping"
+        "Keep {separation} apart (x {w_separate}) while seeking the mouse (x {w_seek}): a "
+        "crowd that follows without overlapping"
     )
     PARAMS = (
         *Separate67.PARAMS,

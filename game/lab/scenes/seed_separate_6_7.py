@@ -21,10 +21,11 @@ MAX_FORCE = seed_force(0.2)
 
 
 class Separate67(Scene):
-    title = "Separation 6.7"
+    title = "Separation: keeping apart"
+    source = "Seed 004 · Nature of Code, Example 6.7"
     caption = (
-        "Seed 004, NoC Example 6.7: away from neighbours closer than {separation}, weighted 1/d, "
-        "averaged"
+        "Each steers away from neighbours closer than {separation}, nearer ones pushing "
+        "harder (1/d), averaged"
     )
     click_hint = "add a vehicle"
     agent_noun = "vehicle"

@@ -31,10 +31,10 @@ def test_every_picture_exists_and_is_small() -> None:
 
 def test_the_guide_code_runs() -> None:
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
-    assert len(blocks) == 4
+    assert len(blocks) == 5
     scope: dict[str, object] = {}
     exec(blocks[0], scope)  # the three-line loop
-    exec(blocks[1], scope)  # the Orbit behaviour
+    exec(blocks[2], scope)  # the Orbit behaviour
     agents = steering.AgentGroup.create(np.random.default_rng(0).uniform(0, 600, (50, 2)))
     orbit = scope["Orbit"]((320.0, 180.0))  # type: ignore[operator]
     for _ in range(1200):
@@ -45,12 +45,30 @@ def test_the_guide_code_runs() -> None:
     assert debug["orbit.distance"].shape == (50,)
 
 
+def test_the_guides_fish_keep_clear_of_the_sharks() -> None:
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    # "Neighbours from another group": the fish's steering, with sharks among them
+    rng = np.random.default_rng(1)
+    scope: dict[str, object] = {
+        "st": steering,
+        "dt": 1 / 60,
+        "fish_pos": rng.uniform(0, 200, (40, 2)),
+        "fish_vel": rng.normal(0, 30, (40, 2)),
+        "shark_pos": rng.uniform(0, 200, (3, 2)),
+        "shark_vel": rng.normal(0, 30, (3, 2)),
+    }
+    exec(blocks[1], scope)
+    force = scope["force"]
+    assert isinstance(force, np.ndarray) and force.shape == (40, 2)
+    assert np.isfinite(force).all()
+
+
 def test_the_guides_own_compiled_loop_flees_and_goes_home(tmp_path: Path) -> None:
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
     # The mode-picking kernel of "Your own compiled loop", as the module a reader would write
     # (numba caches a kernel beside its file).
     source = tmp_path / "mine.py"
-    source.write_text(blocks[2], encoding="utf-8")
+    source.write_text(blocks[3], encoding="utf-8")
     spec = importlib.util.spec_from_file_location("mine", source)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -90,7 +108,7 @@ def test_the_guides_fused_behaviours_equal_the_running_sum(tmp_path: Path) -> No
         ")\n"
     )
     source = tmp_path / "fused.py"
-    source.write_text(prelude + blocks[3], encoding="utf-8")
+    source.write_text(prelude + blocks[4], encoding="utf-8")
     spec = importlib.util.spec_from_file_location("fused", source)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -106,7 +106,8 @@ def test_the_title_view_opens_the_lab_and_esc_comes_back(app: GameApp) -> None:
     lab = app.window.current_view
     assert isinstance(lab, LabView) and lab.scene is None
     press(app.window, arcade.key.ENTER)
-    assert lab.scene is not None and lab.scene.name == scene_classes()[0].name
+    # the Lab opens on the basics: Seek first
+    assert lab.scene is not None and lab.scene.name == scene_classes()[0].name == "seek"
     press(app.window, arcade.key.ESCAPE)
     press(app.window, arcade.key.ESCAPE)
     assert isinstance(app.window.current_view, TitleView)
@@ -243,3 +244,17 @@ def test_the_scene_list_says_its_keys(window: arcade.Window) -> None:
     assert len(np.unique(line.reshape(-1, 3), axis=0)) > 4
     last = view.menu.top - (len(view.menu) - 1) * LIST_ROW
     assert y + view.list_keys.content_height < last and y > view.blurb.y + 12
+
+
+def test_a_seed_scene_s_panel_titles_it_plainly_with_its_source_below(
+    window: arcade.Window,
+) -> None:
+    view = _lab(window, "seed_flow_ex5_6")
+    panel = view.panel
+    assert panel is not None
+    assert panel.title.text == "Flow field: a designed whirlpool"
+    assert panel.subtitle.text == "Seed 003 · Nature of Code, Exercise 5.6"
+    # the subtitle sits between the title and the state line, inside the panel
+    assert panel.state.y < panel.subtitle.y < panel.title.y
+    assert panel.subtitle.content_width <= PANEL_WIDTH - 28
+    frames(window, 2)

@@ -3,6 +3,7 @@ to draw, one-line captions; the scene modules import no arcade."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -43,18 +44,27 @@ BEHAVIOUR_SCENES = {
 }
 
 
-def test_every_seed_example_and_behaviour_has_a_scene_seeds_first() -> None:
+def test_every_seed_example_and_behaviour_has_a_scene_basics_first() -> None:
     names = [c.name for c in scene_classes()]
     assert set(names) == SEED_SCENES | BEHAVIOUR_SCENES
-    assert all(n.startswith("seed_") for n in names[: len(SEED_SCENES)])
+    # the Lab opens on the basics, and the seed examples come after every behaviour
+    assert names[:3] == ["seek", "flee", "arrive"]
+    assert all(n.startswith("seed_") for n in names[-len(SEED_SCENES) :])
 
 
 @pytest.mark.parametrize("cls", scene_classes(), ids=lambda c: c.name)
-def test_captions_are_one_line_naming_a_source(cls: type[Scene]) -> None:
+def test_captions_are_one_line_and_seeds_name_their_source_as_a_subtitle(
+    cls: type[Scene],
+) -> None:
     caption = cls.default_caption()
     assert cls.title and "\n" not in caption and len(caption) <= 140
+    # a learner reads the title and caption: the seed's name is the subtitle, not in them
+    assert "Seed 0" not in cls.title and "NoC" not in cls.title and "Seed 0" not in caption
+    assert not re.search(r"\b\d+\.\d+\b", cls.title)  # no "5.6" in a title
     if cls.name.startswith("seed_"):
-        assert "Seed 00" in caption
+        assert cls.source.startswith("Seed 00") and len(cls.source) <= 60
+    else:
+        assert cls.source == ""
 
 
 @pytest.mark.parametrize("cls", scene_classes(), ids=lambda c: c.name)
@@ -102,3 +112,23 @@ def test_the_lab_model_imports_no_arcade() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_the_hide_scene_rings_every_hiding_spot_it_can_use() -> None:
+    # Given the Hide scene with the hunter (the mouse) in the middle
+    scene = find_scene("hide")()
+    scene.set_target((320.0, 180.0))
+    scene.step()
+    # Then a ring marks each rock's hiding spot inside the world, on its far side from the hunter
+    rings = [m for m in scene.marks if m.ring]
+    assert len(rings) == 1
+    spots = rings[0].points
+    assert spots.shape[0] >= 3 and np.isfinite(spots).all()
+    w, h = scene.size
+    assert ((spots >= 0) & (spots <= (w, h))).all()
+    assert scene.obstacles is not None
+    hunter = np.array([320.0, 180.0])
+    centres = np.asarray(scene.obstacles.centers, dtype=np.float64)
+    for spot in spots:
+        # the spot is farther from the hunter than some rock it hides behind
+        assert (np.hypot(*(spot - hunter)) > np.hypot(*(centres - hunter).T)).any()

@@ -87,7 +87,7 @@ CASES: list[tuple[str, Callable[[], object], type[Exception], str]] = [
         "a mask of the wrong length",
         lambda: Masked(Seek((0.0, 0.0)), np.array([True, False]))(_three(), DT),
         ValueError,
-        r"^Masked\.mask: expected 3 booleans",
+        r"^Masked\.mask has 2 rows, the group 3 agents",
     ),
     (
         "a mask of the wrong dtype",

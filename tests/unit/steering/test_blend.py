@@ -198,19 +198,20 @@ def test_bad_values_assigned_after_construction_are_refused_by_name() -> None:
     agents = _crowd(3)
     seek = Seek((0.0, 0.0))
     blend = WeightedSum([Weighted(seek, 1.0)])
-    seek.target = (math.nan, 0.0)
+    # Assigned: refused there, by the setting's own name, the old value kept
+    with pytest.raises(ValueError, match=r"^Seek\.target: coordinates must be finite"):
+        seek.target = (math.nan, 0.0)
+    with pytest.raises(TypeError, match=r"^Seek\.target: "):
+        seek.target = "here"
+    with pytest.raises(TypeError, match=r"^Seek\.gain: "):
+        seek.gain = "fast"  # type: ignore[assignment]
+    with pytest.raises(ValueError, match=r"^Weighted\.weight: "):
+        blend.parts[0].weight = math.inf  # type: ignore[union-attr]
+    assert blend(agents, DT).shape == (3, 2)
+    # Changed in place (past any assignment): refused at the call, by the part's place
+    seek.target = np.zeros((1, 2))
+    seek.target[0, 0] = math.nan
     with pytest.raises(ValueError, match=r"WeightedSum.parts\[0\].target"):
-        blend(agents, DT)
-    seek.target = "here"
-    with pytest.raises(TypeError, match=r"WeightedSum.parts\[0\].target"):
-        blend(agents, DT)
-    seek.target = (1.0, 2.0)
-    seek.gain = "fast"  # type: ignore[assignment]
-    with pytest.raises(TypeError, match=r"WeightedSum.parts\[0\].gain"):
-        blend(agents, DT)
-    seek.gain = 8.0
-    blend.parts[0].weight = math.inf
-    with pytest.raises(ValueError, match=r"WeightedSum.parts\[0\].weight"):
         blend(agents, DT)
 
 

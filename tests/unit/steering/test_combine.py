@@ -111,9 +111,14 @@ def test_a_nan_or_infinite_weight_is_refused(weight: float) -> None:
     # Given / When / Then a weight that would silently zero the sum is refused at construction
     with pytest.raises(ValueError, match="weight"):
         Weighted(Const((1.0, 0.0)), weight)
-    # And one set afterwards is refused at the call, naming the part
+    # And one assigned afterwards is refused there, with the same message
     part = Weighted(Const((1.0, 0.0)), 1.0)
-    part.weight = weight
+    with pytest.raises(ValueError, match=r"^Weighted\.weight: must be finite"):
+        part.weight = weight
+    assert part.weight == 1.0
+    # and one put past the check (into the instance's dict) is refused at the call, naming
+    # the part
+    part.__dict__["weight"] = weight
     for blend in (WeightedSum([Const((0.0, 1.0)), part]), TruncatedRunningSum([part])):
         with pytest.raises(ValueError, match=r"parts\[\d\]\.weight"):
             blend(_agents(), 0.0)

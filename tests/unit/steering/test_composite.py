@@ -195,6 +195,15 @@ def _flow(a: tuple[bool, float, bool, bool, bool]) -> FollowFlow:
     )
 
 
+#: Another group for the parts that may search one (``others``): more agents than the
+#: group's, a few coincident with it.
+OTHERS = AgentGroup.create(
+    np.concatenate([POS[:3], rng0.uniform(-100, 100, (3 * N, 2))]),
+    rng0.uniform(-50, 50, (3 * N + 3, 2)),
+)
+others = st.sampled_from([None, None, OTHERS])
+
+
 def leaves() -> st.SearchStrategy[Any]:
     return st.one_of(
         points.map(Seek),
@@ -220,8 +229,8 @@ def leaves() -> st.SearchStrategy[Any]:
         st.tuples(points, points, points, points, st.floats(-0.5, 1.5)).map(
             lambda a: Interpose(a[0], a[1], a[2], a[3], ratio=a[4])
         ),
-        st.tuples(st.floats(0, 120), st.floats(0, 360), st.floats(0, 2)).map(
-            lambda a: Queue(distance=a[0], fov=a[1], brake=a[2])
+        st.tuples(st.floats(0, 120), st.floats(0, 360), st.floats(0, 2), others).map(
+            lambda a: Queue(distance=a[0], fov=a[1], brake=a[2], others=a[3])
         ),
         st.integers(0, 2**31).map(lambda s: Fixed(np.random.default_rng(s).normal(0, 40, (N, 2)))),
     )

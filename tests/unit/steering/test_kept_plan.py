@@ -51,7 +51,7 @@ def _tree(n: int = 8) -> TruncatedRunningSum:
 
 
 def _plan_of(tree: Any) -> Any:
-    return composite._PLANS.get(id(tree))
+    return composite.kept_plan(tree)
 
 
 Change = Callable[[TruncatedRunningSum], None]

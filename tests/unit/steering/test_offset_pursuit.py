@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from steering import Debug, OffsetPursuit, formation_offsets
 from steering.agents import AgentGroup, integrate
+from steering.offset_pursuit import MAX_SLOTS
 from steering.vec import length
 
 DT = 1 / 60
@@ -100,6 +101,19 @@ def test_wedge_holds_its_slots_behind_a_leader_on_a_circle() -> None:
 
 
 # -- formation_offsets ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [10**9, MAX_SLOTS + 1])
+def test_a_count_it_cannot_allocate_is_refused_naming_n_and_the_bound(n: int) -> None:
+    # Given a count far past any formation (10**9 slots would ask for 16 GB)
+    # When the slots are asked for / Then a ValueError names n and the bound, before allocating
+    with pytest.raises(ValueError, match=r"formation n: at most 10,000,000 slots \(MAX_SLOTS\)"):
+        formation_offsets("circle", n, 50.0)
+
+
+def test_the_bound_itself_is_allowed() -> None:
+    assert MAX_SLOTS == 10_000_000
+    assert formation_offsets("column", 1000, 1.0).shape == (1000, 2)
 
 
 def test_line_is_abreast_centred_one_spacing_behind() -> None:

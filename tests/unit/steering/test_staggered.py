@@ -110,7 +110,9 @@ def test_a_weight_per_agent_scales_its_own_row() -> None:
     np.testing.assert_allclose(running[~mask], expected[~mask], rtol=1e-12, atol=1e-12)
     assert np.all(np.hypot(*running.T) <= agents.max_force * (1 + 1e-12))
     # And weights of the wrong length or not finite are refused by name
-    with pytest.raises(ValueError, match=r"WeightedSum\.parts\[0\]\.weight: expected 6 weights"):
+    with pytest.raises(
+        ValueError, match=r"WeightedSum\.parts\[0\]\.weight has 4 rows, the group 6"
+    ):
         WeightedSum([Weighted(arrive, np.ones(4))])(agents, 0.1)
     with pytest.raises(ValueError, match=r"^Weighted\.weight: expected finite weights"):
         Weighted(arrive, np.array([1.0, np.nan]))

@@ -14,7 +14,7 @@ import pytest
 
 from game.level import load_level, shipped_levels
 from game.render.hud import BOTTOM_BAR, TOP_BAR
-from game.views.app import FIXED_FRAME_CAP, GameApp
+from game.views.app import FIXED_FRAME_CAP, GameApp, level_key
 from game.views.level import END_DELAY, LevelView
 from game.views.pause import PauseView
 from game.views.result import ResultView
@@ -166,8 +166,9 @@ def test_winning_shows_the_result_view_and_saves_the_best_time(
     # the result waits a moment on the last frame before it shows
     assert view.end_timer is not None and view.end_timer <= 0 < END_DELAY
     saved = json.loads(app.progress.path.read_text())
-    assert saved["levels"]["tiny"]["best_time"] == pytest.approx(view.world.time)
-    assert saved["levels"]["tiny"]["wins"] == 1
+    key = level_key(view.path)  # a level of one's own: kept under its full path
+    assert saved["levels"][key]["best_time"] == pytest.approx(view.world.time)
+    assert saved["levels"][key]["wins"] == 1
     assert "new best" in result.detail.text
 
     press(app.window, arcade.key.R)
@@ -181,6 +182,8 @@ def test_being_caught_shows_the_result_view(app: GameApp, tmp_path: Path) -> Non
     assert result.heading.text == "Caught!"
     assert "R retry" in result.keys.text
     assert not app.progress.path.exists()  # nothing won, nothing written
+    # the player never swam: the clock never started, and the panel says so in words
+    assert result.detail.text == "caught before your first move"
 
 
 def test_f1_toggles_the_overlay_and_its_debug_data(app: GameApp) -> None:
@@ -340,3 +343,63 @@ def test_tab_after_the_level_file_turned_to_garbage_is_a_hud_message(
     # Then the game goes on and the HUD says why the editor did not open
     assert app.window.current_view is view
     assert view.stage.hud.message.startswith("cannot edit level.tmj: invalid JSON")
+
+
+def test_the_clock_starts_on_the_first_move(app: GameApp) -> None:
+    # Given a level left open for a second with no key pressed
+    view = _level_view(app, LEVELS[0])
+    frames(app.window, 60)
+    # Then the world ran but the clock did not, and the HUD says when it will
+    assert view.world.frame == 60
+    assert view.stage.seconds == 0.0 and view.stage.hud.time.text == "0:00.0"
+    hud = view.stage.hud
+    assert hud.flash.visible and hud.flash.text == "the clock starts when you swim"
+    # When the player swims for half a second
+    press(app.window, arcade.key.D)
+    frames(app.window, 30)
+    release(app.window, arcade.key.D)
+    # Then the clock counts those steps only
+    assert view.stage.seconds == pytest.approx(30 / 60)
+    assert hud.time.text == "0:00.5" and not hud.flash.visible
+
+
+def test_h_brings_the_hint_back(app: GameApp) -> None:
+    # Given a level whose hint has faded
+    view = _level_view(app, LEVELS[0])
+    hud = view.stage.hud
+    assert hud.hint.text and hud.hint_showing
+    for _ in range(10):
+        frames(app.window, 60, draw=False)
+    assert not hud.hint_showing and not hud.hint.visible
+    # When H is pressed
+    press(app.window, arcade.key.H)
+    frames(app.window, 1)
+    # Then the hint shows again
+    assert hud.hint_showing and hud.hint.visible
+    assert "H hint" in hud.controls.text
+
+
+def test_exits_are_labelled_and_the_player_ringed_at_any_zoom(app: GameApp) -> None:
+    # Given the Finale, zoomed all the way out
+    view = _level_view(app, LEVELS[8])
+    for _ in range(12):
+        press(app.window, arcade.key.MINUS)
+    frames(app.window, 2)
+    marks = view.stage.markers
+    # Then each exit has an EXIT label just above it on screen, or just below it where
+    # above is under the HUD's top bar (the Finale's exit is at the map's top)
+    assert len(marks.labels) == len(view.level.exits) >= 1
+    _left, bottom, _width, height = view.stage.viewport
+    for text, exit_ in zip(marks.labels, view.level.exits, strict=True):
+        rect = exit_.rect
+        x, top = view.stage.project((rect.left + rect.width / 2, rect.top))
+        _, low = view.stage.project((rect.left, rect.bottom))
+        assert text.text == "EXIT"
+        assert text.position[0] == pytest.approx(x, abs=1)
+        assert text.position[1] > top or text.position[1] + text.content_height < low
+        assert bottom <= text.position[1] and text.position[1] + 16 <= bottom + height
+    # And the halo round the player is at least 14 screen px wide in radius
+    assert marks.halo is not None
+    px, py = view.stage.project(tuple(view.world.player_pos))
+    assert marks.halo[0] == pytest.approx(px, abs=1) and marks.halo[1] == pytest.approx(py, abs=1)
+    assert marks.halo[2] >= 14.0 * 0.9

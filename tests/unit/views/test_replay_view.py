@@ -51,15 +51,19 @@ def test_the_replay_steps_pauses_and_speeds_up(app: GameApp) -> None:
     # When 10 frames pass, it has stepped 10 times
     frames(app.window, 10)
     assert view.world.frame == 10
+    # and its HUD says it is a replay, at which speed
+    assert view.stage.hud.title.text.startswith("REPLAY x1")
     # Space pauses: frames pass, no step
     press(app.window, arcade.key.SPACE)
     frames(app.window, 5)
     assert view.world.frame == 10 and view.paused
+    assert view.stage.hud.title.text.startswith("REPLAY paused")
     # Space again and 4: four steps a frame; then 8: eight
     press(app.window, arcade.key.SPACE)
     press(app.window, arcade.key.KEY_4)
     frames(app.window, 5)
     assert view.world.frame == 30
+    assert view.stage.hud.title.text.startswith("REPLAY x4")
     press(app.window, arcade.key.KEY_8)
     frames(app.window, 3)
     assert view.world.frame == 54

@@ -213,8 +213,9 @@ def test_the_ending_waits_until_every_level_is_won(app: GameApp, tmp_path: Path)
     result = _win(app, second)
     # Then there is no ending: the panel says one level is left and N goes to it
     assert not result.ending
-    assert "1 level left to win" in result.detail.text
-    assert "Enter ending" not in result.keys.text and "N first one left" in result.keys.text
+    assert "1 level still to win" in result.detail.text
+    assert "Enter ending" not in result.keys.text
+    assert "N play Tiny, not won yet" in result.keys.text
     press(app.window, arcade.key.N)
     view = app.window.current_view
     assert isinstance(view, LevelView) and view.path == first
@@ -246,3 +247,20 @@ def test_a_key_that_lands_as_the_panel_shows_does_nothing(app: GameApp, tmp_path
     assert result.armed and "Esc levels" in result.keys.text
     press(app.window, arcade.key.ESCAPE)
     assert isinstance(app.window.current_view, TitleView)
+
+
+@pytest.mark.window
+def test_a_custom_level_s_win_panel_says_nothing_of_the_shipped_ones(
+    app: GameApp, tmp_path: Path
+) -> None:
+    # Given a game of one shipped level, not won, and a level of one's own beside it
+    first, custom = _two_tiny_levels(tmp_path)
+    app.levels = [level_entry(first)]
+    # When the player wins the level of their own
+    result = _win(app, custom)
+    # Then the panel gives the time in plain words and offers only retry and the list
+    assert result.heading.text == "Escaped!"
+    assert result.detail.text.startswith("time ") and "new best!" in result.detail.text
+    assert "to win" not in result.detail.text and "left" not in result.detail.text
+    assert result.keys.text == "R retry   Esc levels"
+    assert not result.ending and result.first_left is None

@@ -12,7 +12,10 @@ No arcade, pymunk or pyglet is imported; the adapters :mod:`steering.arcade` and
 
 from __future__ import annotations
 
-from .agents import AgentGroup, integrate
+import warnings
+from typing import Any
+
+from .agents import AgentGroup, integrate, is_unset
 from .avoid_agents import AvoidAgents
 from .avoid_walls import AvoidWalls
 from .base import DEFAULT_GAIN, Behaviour, Debug
@@ -90,5 +93,26 @@ __all__ = [
     "WeightedSum",
     "formation_offsets",
     "integrate",
+    "is_unset",
     "step",
 ]
+
+#: This release (a literal, so that a source tree or a stale editable install reads the same);
+#: kept equal to packages/steering/pyproject.toml's by a test.
+__version__ = "0.4.0"
+
+#: Names kept for old code: each warns once per use and gives the new object.
+_DEPRECATED = {"PrioritizedSum": ("TruncatedRunningSum", TruncatedRunningSum)}
+
+
+def __getattr__(name: str) -> Any:
+    """``steering.PrioritizedSum``: the old name of :class:`TruncatedRunningSum` (until 0.5)."""
+    old = _DEPRECATED.get(name)
+    if old is None:
+        raise AttributeError(f"module 'steering' has no attribute {name!r}")
+    warnings.warn(
+        f"steering.{name} is deprecated: use steering.{old[0]} (the same class)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return old[1]

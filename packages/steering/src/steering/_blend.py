@@ -269,12 +269,22 @@ def _freeze(items: Sequence[Any], weighted: Any) -> Frozen | None:
         if fields is None:
             return None
         for name, v in fields.items():
-            kept = name in ("_points", "_held", "_seen", "_walked")  # caches, not settings
+            kept = name in (
+                "_points",
+                "_held",
+                "_seen",
+                "_walked",
+                "_kept_plan",
+            )  # caches, not settings
             if not (_value(v) or (name == "_cos" and type(v) is FovCache) or kept):
                 return None
         live.append(fields)
         copies.append(dict(fields))
     return list(items), list(map(id, items)), live, copies
+
+
+#: The names of a part's caches (kept records, plans), which are not its settings.
+_CACHES = frozenset(("_points", "_held", "_seen", "_walked", "_kept_plan"))
 
 
 def _unchanged(items: Sequence[Any], frozen: Frozen) -> bool:
@@ -352,7 +362,7 @@ def _group(code: int, what: str) -> Callable[..., Row | None]:
     fov_name = f"{what}.fov"
 
     def make(name: str, k: int, b: Any, w: float, n: int, pts: list[FloatArray]) -> Row | None:
-        if b.per_agent:  # radii from a state column: called as itself
+        if b.per_agent or b.others is not None:  # a state column, another group: as itself
             return None
         cos_half = b._cos.of(fov_name, b.fov)
         match = 1.0 if code == ALIGN and b.match_speed else 0.0

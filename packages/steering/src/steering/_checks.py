@@ -6,7 +6,11 @@ compiled kernel, and never gives a silently wrong force (a NaN target used to br
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import inspect
 import math
+import types
 from typing import Any
 
 import numpy as np
@@ -14,7 +18,7 @@ import numpy as np
 from ._jit import njit
 from .vec import FloatArray
 
-__all__ = ["finite", "integer", "non_negative", "points", "positive"]
+__all__ = ["finite", "integer", "non_negative", "points", "positive", "time_step"]
 
 
 def number(name: str, value: Any) -> float:
@@ -22,6 +26,21 @@ def number(name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name}: expected a number, got {type(value).__name__} {value!r:.40}")
     return float(value)
+
+
+_INF = math.inf
+
+
+def time_step(who: str, dt: Any) -> float:
+    """``dt`` as a float; TypeError or ValueError (naming ``who`` and dt) unless finite and
+    >= 0. The check every entry point makes (a behaviour's call, a composite's run, ``step``,
+    ``integrate``): a float that passes costs two compares."""
+    if type(dt) is float and 0.0 <= dt < _INF:
+        return dt
+    dt = number(f"{who}: dt", dt)
+    if not (math.isfinite(dt) and dt >= 0.0):
+        raise ValueError(f"{who}: dt must be finite and >= 0, got {dt}")
+    return dt
 
 
 def finite(name: str, value: Any) -> float:
@@ -38,6 +57,11 @@ def non_negative(name: str, value: Any, *, allow_inf: bool = False) -> float:
     if not (x >= 0.0) or (x == math.inf and not allow_inf):
         raise ValueError(f"{name}: must be {'>= 0' if allow_inf else 'finite and >= 0'}, got {x}")
     return x
+
+
+def size(name: str, value: Any) -> float:
+    """``value`` as a float >= 0, inf allowed (a distance that may be unlimited)."""
+    return non_negative(name, value, allow_inf=True)
 
 
 def positive(name: str, value: Any) -> float:
@@ -68,6 +92,8 @@ def points(name: str, value: Any, n: int) -> FloatArray:
             ) from None
     if arr.shape == (2,):
         arr = arr.reshape(1, 2)
+    elif arr.ndim == 2 and arr.shape[1] == 2 and arr.shape[0] not in (1, n):
+        raise ValueError(out_of_step(name, arr.shape[0], n, ", axis=0"))
     elif arr.ndim != 2 or arr.shape[1] != 2 or arr.shape[0] not in (1, n):
         raise ValueError(
             f"{name}: expected a point (x, y) or ({n}, 2) points, got shape {arr.shape}"
@@ -75,6 +101,36 @@ def points(name: str, value: Any, n: int) -> FloatArray:
     if not np.isfinite(arr).all():
         raise ValueError(f"{name}: coordinates must be finite")
     return arr
+
+
+#: The number types a point's coordinates may have without a closer look.
+_NUMBERS = (float, int)
+
+
+def point_check(name: str, value: Any) -> Any:
+    """``value`` itself if it is finite points: a point (x, y) or (k, 2) points (the count is
+    checked at the call, as a group's count changes); TypeError or ValueError as
+    :func:`points` otherwise. The value is kept as given (a tuple stays a tuple, which
+    :class:`~steering.WeightedSum`'s table may then keep; an array stays the same object, so
+    changes made in place are read)."""
+    if (
+        type(value) is np.ndarray
+        and value.dtype == np.float64
+        and ((value.ndim == 2 and value.shape[1] == 2) or value.shape == (2,))
+    ):
+        return value  # in-place changes are checked at the call anyway
+    if isinstance(value, tuple) and len(value) == 2:  # a point, a Vec2d: the common case
+        x, y = value
+        if type(x) in _NUMBERS and type(y) in _NUMBERS and math.isfinite(x) and math.isfinite(y):
+            return value
+    if value is None:
+        raise TypeError(f"{name}: expected a point (x, y) or (N, 2) points, got None")
+    shape: tuple[int, ...] = ()
+    if not isinstance(value, (str, bytes)):
+        with contextlib.suppress(ValueError):  # ragged: points() says what it expected
+            shape = np.shape(value)
+    points(name, value, shape[0] if len(shape) == 2 else 1)
+    return value
 
 
 def float_array(name: str, value: Any) -> FloatArray:
@@ -156,14 +212,55 @@ def fast_points(name: str, value: Any, n: int) -> FloatArray:
     return points(name, value, n)
 
 
+#: How every part of a combinator is called (positionally).
+CALLED_AS = "(agents, dt, debug=None)"
+
+#: Each behaviour class whose ``__call__`` was found to take ``(agents, dt, debug)``.
+_CALLABLE_TYPES: set[type] = set()
+
+
 def behaviour(name: str, value: Any) -> Any:
-    """``value`` if it can be called as a behaviour; TypeError naming ``name`` otherwise."""
+    """``value`` if it can be called as a behaviour, ``value(agents, dt, debug)``; TypeError
+    naming ``name`` and the signature expected otherwise.
+
+    The signature is read with :func:`inspect.signature` (functions, lambdas, bound methods,
+    objects with ``__call__``, ``functools.partial``); a callable taking ``*args`` passes, and
+    so does one whose signature cannot be read (a builtin). A class whose instances passed is
+    not read again.
+    """
     if not callable(value):
         raise TypeError(
-            f"{name}: expected a behaviour (called as b(agents, dt, debug)), "
+            f"{name}: expected a behaviour called as {CALLED_AS}, "
             f"got {type(value).__name__} {value!r:.40}"
         )
+    kind = type(value)
+    if kind in _CALLABLE_TYPES:
+        return value
+    try:
+        sig = inspect.signature(value)
+    except (TypeError, ValueError):  # no signature to read (a builtin): called as it is
+        return value
+    try:
+        sig.bind(None, 0.0, None)
+    except TypeError:
+        what = getattr(value, "__qualname__", None) or kind.__name__
+        raise TypeError(
+            f"{name}: expected a behaviour called as {CALLED_AS}, got {what} with signature "
+            f"{sig}: it cannot take the three arguments every part is given"
+        ) from None
+    if not isinstance(value, _PER_OBJECT):
+        _CALLABLE_TYPES.add(kind)
     return value
+
+
+#: Callables whose signature belongs to the object, not its class.
+_PER_OBJECT = (
+    types.FunctionType,
+    types.MethodType,
+    types.BuiltinFunctionType,
+    functools.partial,
+    type,
+)
 
 
 def generator(name: str, value: Any) -> np.random.Generator:
@@ -179,6 +276,18 @@ def generator(name: str, value: Any) -> np.random.Generator:
 _BOOL = np.dtype(np.bool_)
 
 
+def out_of_step(name: str, rows: int, n: int, axis0: str = "") -> str:
+    """The message for a per-agent array ``name`` held by a behaviour whose ``rows`` no longer
+    match the group's ``n`` agents: what to do after ``agents.remove`` or ``agents.add``."""
+    short = name.rsplit(".", 1)[-1]
+    return (
+        f"{name} has {rows} rows, the group {n} agents: after agents.remove(rows), remove the "
+        f"same rows from the {short}, e.g. {short} = np.delete({short}, rows{axis0}); after "
+        f"agents.add(...), append a row for each new agent (docs/steering.md, 'Per-agent "
+        f"arrays when the group changes')"
+    )
+
+
 def mask(name: str, value: Any, n: int) -> np.ndarray:
     """``value`` as an (n,) boolean array. TypeError for another dtype (integers could be
     indices), ValueError for another length."""
@@ -187,6 +296,8 @@ def mask(name: str, value: Any, n: int) -> np.ndarray:
     arr = value if type(value) is np.ndarray else np.asarray(value)
     if arr.dtype != np.bool_:
         raise TypeError(f"{name}: expected {n} booleans, got dtype {arr.dtype}")
+    if arr.ndim == 1 and arr.shape[0] != n:
+        raise ValueError(out_of_step(name, arr.shape[0], n))
     if arr.shape != (n,):
         raise ValueError(f"{name}: expected {n} booleans, one per agent, got shape {arr.shape}")
     return arr
@@ -201,6 +312,8 @@ def limit(name: str, value: Any, n: int | None) -> Any:
     if n is None:
         return value
     arr = value if value.dtype == np.float64 else value.astype(np.float64)
+    if arr.ndim == 1 and arr.shape[0] != n:
+        raise ValueError(out_of_step(name, arr.shape[0], n))
     if arr.shape != (n,):
         raise ValueError(f"{name}: expected a number or {n} values, got shape {arr.shape}")
     if not _all_finite_non_negative(arr):
@@ -237,6 +350,11 @@ def fov(name: str, value: Any, *, allow_zero: bool = False) -> float:
         span = "[0, 360]" if allow_zero else "(0, 360]"
         raise ValueError(f"{name} must be in {span} degrees, got {x!r}")
     return x
+
+
+def in_unit(name: str, value: Any) -> float:
+    """``value`` as a float in [0, 1]."""
+    return in_range(name, value, 0.0, 1.0)
 
 
 def in_range(name: str, value: Any, low: float, high: float) -> float:

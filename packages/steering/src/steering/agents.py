@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._checks import number
+from ._checks import time_step
 from ._jit import njit, njit_leaf, prange, rows_kernel
 from ._kern import EPSILON, hypot, truncate, unit
 from .grid import Grid, GridCache, directed_pairs
@@ -631,15 +631,6 @@ class AgentGroup:
                 width = 0 if col.ndim == 1 else col.shape[1]
                 self.column(key, fill=sub.fill_of(key), width=width)
             self.state[key][idx] = col
-
-
-def time_step(who: str, dt: Any) -> float:
-    """``dt`` as a float; TypeError or ValueError (naming ``who``) unless finite and >= 0."""
-    if type(dt) is not float:
-        dt = number(f"{who}: dt", dt)
-    if not (math.isfinite(dt) and dt >= 0.0):
-        raise ValueError(f"{who}: dt must be finite and >= 0, got {dt}")
-    return dt
 
 
 def integrate(

@@ -1,21 +1,25 @@
-"""Unaligned collision avoidance among a group's own agents (OpenSteer), searched in swept boxes."""
+"""Unaligned collision avoidance among a group's own agents (OpenSteer), searched in swept boxes
+(or against another group's agents, :mod:`steering.avoid_others`)."""
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
-from . import _kern as kern
-from ._checks import in_range, non_negative, positive
-from ._jit import njit, njit_inline, njit_leaf, prange, rows_kernel
+from ._checks import in_unit, non_negative, positive, time_step
+from ._jit import njit_inline, njit_leaf, prange, rows_kernel
 from .agents import AgentGroup
+from .avoid_others import avoid_others
+from .avoid_react import NO_THREAT, AvoidAgentsParams, Threat, respond
 from .base import DEFAULT_GAIN, Debug
+from .checked import Checked, checks
 from .debug import AvoidAgentsDebug, write
 from .grid import BRUTE_MAX, minimal_offset
+from .others import others_of
 from .swept_boxes import (
     CELL_SHARE,
     IN_GRID,
@@ -26,7 +30,7 @@ from .swept_boxes import (
     residue,
     swept_boxes,
 )
-from .vec import EPSILON, FloatArray
+from .vec import FloatArray
 
 __all__ = ["AvoidAgents", "AvoidAgentsParams", "Threat"]
 
@@ -39,48 +43,15 @@ _NO_ROWS = np.zeros((1, 2))
 _NO_VALUES = np.zeros(1)
 
 
-class AvoidAgentsParams(NamedTuple):
-    """:class:`AvoidAgents`' numbers and the call's world as its compiled loop reads them (a
-    NamedTuple: the same record compiled and with ``NUMBA_DISABLE_JIT=1``)."""
-
-    time_horizon: float
-    gain: float
-    margin: float
-    brake: float
-    commit: float
-    #: The tie-break side: +1 left, -1 right.
-    prefer: float
-    max_reach: float
-    #: The torus's size (0, 0: an open plane).
-    world_w: float
-    world_h: float
-    #: No grid: every pair is tested (small groups).
-    brute: bool
-
-
-class Threat(NamedTuple):
-    """An agent's most imminent threat found so far, as the search carries it."""
-
-    #: The threatening agent (-1: none yet).
-    agent: int
-    #: Its time of closest approach, s (inf: none yet).
-    time: float
-    #: Its offset from the agent now.
-    px: float
-    py: float
-    #: Its offset from the agent at closest approach (the miss).
-    mx: float
-    my: float
-    #: The clearance the pair needs: both radii and the margin.
-    clear: float
-
-
-#: No threat (yet).
-NO_THREAT = Threat(-1, math.inf, 0.0, 0.0, 0.0, 0.0, 0.0)
+def tie_break_side(name: str, value: Any) -> Any:
+    """A side to steer to when a threat is dead ahead: "left" or "right"."""
+    if value not in ("left", "right"):
+        raise ValueError(f"{name}: expected 'left' or 'right', got {value!r}")
+    return value
 
 
 @dataclass
-class AvoidAgents:
+class AvoidAgents(Checked):
     """Steer aside from the agent of the group one would collide with first (OpenSteer's
     unaligned collision avoidance), for every agent at once.
 
@@ -148,6 +119,14 @@ class AvoidAgents:
     ignored even when overlapping. Threats beyond ``max_reach`` are seen late. The
     remembered side can send an agent the long way round.
 
+    With ``others`` the threats are another group's agents (walkers dodging a line of cars):
+    they are extrapolated at their velocities as they are (their own steering unknown), their
+    radii are theirs (0 for an object without ``radius``), and each agent searches the
+    neighbour grid over their positions (:mod:`~steering.grid`, not the swept boxes) within
+    ``(max(max_speed) + the fastest other's speed) * time_horizon`` plus both largest radii
+    and the margin, capped at ``max_reach``. Nobody is left out; ``avoidagents.threat``
+    then indexes the others. ``others`` set to the group itself is the default.
+
     Attributes:
         time_horizon: seconds ahead that a collision counts.
         gain: 1/s, how fast the steer closes the gap to the sidestep velocity.
@@ -158,6 +137,9 @@ class AvoidAgents:
         max_reach: the largest neighbour query distance, px.
         tie_break: the side on which a threat in front is passed when the geometry does not
             decide: "left" or "right" (all agents of a group should share it).
+        others: None (the group's own agents threaten), or another group whose agents do:
+            an :class:`~steering.AgentGroup` or any object with ``pos`` and ``vel`` arrays of
+            shape (M, 2), and optionally ``radius`` (M,) (see :mod:`steering.others`).
     """
 
     time_horizon: float = 1.5
@@ -167,18 +149,18 @@ class AvoidAgents:
     commit: float = 0.5
     max_reach: float = 300.0
     tie_break: Literal["left", "right"] = "left"
+    others: Any = field(default=None, compare=False)
 
-    def __post_init__(self) -> None:
-        self.time_horizon = positive("AvoidAgents.time_horizon", self.time_horizon)
-        self.gain = non_negative("AvoidAgents.gain", self.gain)
-        self.margin = non_negative("AvoidAgents.margin", self.margin)
-        self.brake = in_range("AvoidAgents.brake", self.brake, 0.0, 1.0)
-        self.commit = in_range("AvoidAgents.commit", self.commit, 0.0, 1.0)
-        self.max_reach = positive("AvoidAgents.max_reach", self.max_reach)
-        if self.tie_break not in ("left", "right"):
-            raise ValueError(
-                f"AvoidAgents.tie_break: expected 'left' or 'right', got {self.tie_break!r}"
-            )
+    CHECKS = checks(
+        "AvoidAgents",
+        tie_break=tie_break_side,
+        time_horizon=positive,
+        gain=non_negative,
+        margin=non_negative,
+        brake=in_unit,
+        commit=in_unit,
+        max_reach=positive,
+    )
 
     def reach(self, agents: AgentGroup) -> float:
         """The neighbour query distance, px (see the class docstring)."""
@@ -196,8 +178,15 @@ class AvoidAgents:
         none), ``avoidagents.threat_point`` (N, 2) the threat's position then,
         ``avoidagents.time`` (N,) the time of closest approach (inf: none),
         ``avoidagents.side`` (N,) the side steered to (+1 left, -1 right, 0 none).
+
+        Raises:
+            ValueError: for ``others`` whose arrays are not (M, 2), or radii not (M,) (see
+                :func:`~steering.others.others_of`).
         """
+        time_step("AvoidAgents", dt)
         n = agents.n
+        others = self.others
+        seen = None if others is None else others_of("AvoidAgents", others, agents, True)
         side = agents.column("avoidagents.side", fill=0.0)
         if side.dtype != np.float64:
             side = agents.state["avoidagents.side"] = side.astype(np.float64)
@@ -214,7 +203,6 @@ class AvoidAgents:
             float(world_h),
             n <= BRUTE_MAX,
         )
-        out = np.empty((n, 2))
         if debug is None:
             threat, point, other, when = _NO_INTS, _NO_ROWS, _NO_ROWS, _NO_VALUES
         else:
@@ -222,22 +210,27 @@ class AvoidAgents:
             point = np.empty((n, 2))
             other = np.empty((n, 2))
             when = np.empty(n)
-        _avoid_rows(n)(
-            agents.pos,
-            agents.vel,
-            agents.radius,
-            agents.heading,
-            agents.max_speed,
-            agents.max_force,
-            side,
-            params,
-            debug is not None,
-            threat,
-            point,
-            other,
-            when,
-            out,
-        )
+        if seen is not None:
+            outputs = None if debug is None else (threat, point, other, when)
+            out = avoid_others(self, others, seen, agents, side, params, outputs)
+        else:
+            out = np.empty((n, 2))
+            _avoid_rows(n)(
+                agents.pos,
+                agents.vel,
+                agents.radius,
+                agents.heading,
+                agents.max_speed,
+                agents.max_force,
+                side,
+                params,
+                debug is not None,
+                threat,
+                point,
+                other,
+                when,
+                out,
+            )
         if debug is not None:
             write(AvoidAgentsDebug(threat.astype(np.intp), point, other, when, side.copy()), debug)
         return out
@@ -253,77 +246,6 @@ def _reach(
         speed = max(speed, max_speed[i])
         big = max(big, radius[i])
     return min(2.0 * speed * horizon + 2.0 * big + margin, cap)
-
-
-@njit
-def _sign(x: float) -> float:
-    if x > 0.0:
-        return 1.0
-    if x < 0.0:
-        return -1.0
-    return 0.0
-
-
-@njit_leaf
-def _react(
-    heading: FloatArray,
-    side_col: FloatArray,
-    i: int,
-    vx: float,
-    vy: float,
-    speed_max: float,
-    force_max: float,
-    threat: Threat,
-    p: AvoidAgentsParams,
-) -> tuple[float, float]:
-    """Agent ``i``'s steer away from its ``threat``; records the side taken in
-    ``side_col``."""
-    t, px, py, mx, my, clear = threat.time, threat.px, threat.py, threat.mx, threat.my, threat.clear
-    horizon, gain, brake = p.time_horizon, p.gain, p.brake
-    hx, hy, ok = kern.unit(heading[i, 0], heading[i, 1])
-    if not ok:
-        hx = 1.0
-        hy = 0.0
-    # The threat at closest approach in the agent's frame (ahead, to the left), and
-    # where it is now, to the left.
-    ahead = mx * hx + my * hy
-    lateral = my * hx - mx * hy
-    now = hx * py - hy * px
-    band = p.commit * clear
-    if abs(lateral) <= band and abs(now) <= band:
-        # Ambiguous (head on, overtaking): the remembered side, else the convention:
-        # a threat in front passed on the preferred side, one behind on the other.
-        remembered = side_col[i]
-        remembered = _sign(remembered) if math.isfinite(remembered) else 0.0
-        if remembered == 0.0:
-            remembered = p.prefer if px * hx + py * hy >= 0.0 else -p.prefer
-        side = remembered
-    elif abs(lateral) > band:
-        side = -_sign(lateral)
-    else:
-        side = -_sign(now)
-    side_col[i] = side
-    speed_max = max(speed_max, 0.0)
-    w = math.sqrt(max(clear * clear - ahead * ahead, 0.0))
-    need = min((side * lateral + w) / max(t, EPSILON), speed_max)
-    sx = -hy * (side * need * gain)
-    sy = hx * (side * need * gain)
-    gap = kern.hypot(px, py)
-    if gap < clear:
-        # At contact range: straight away from the threat.
-        if gap > EPSILON * clear:
-            ax = -px / gap
-            ay = -py / gap
-        else:
-            ax = -hy * side
-            ay = hx * side
-        sx = ax * (speed_max * gain)
-        sy = ay * (speed_max * gain)
-    if brake > 0.0:
-        urgency = 1.0 - t / horizon
-        sx -= vx * (brake * urgency * gain)
-        sy -= vy * (brake * urgency * gain)
-    return kern.truncate(sx, sy, force_max)
 
 
 @njit_inline
@@ -548,26 +470,7 @@ def _avoid_rows(
                     )
                 for w in range(wild.shape[0]):
                     imminent = _against(grid, wild[w], xi, yi, vx, vy, ri, reach2, p, imminent)
-            if imminent.agent < 0:
-                side_col[i] = 0.0
-                out[i, 0] = 0.0
-                out[i, 1] = 0.0
-                if debug:
-                    threat[i] = -1
-                    point[i, 0] = math.nan
-                    point[i, 1] = math.nan
-                    other[i, 0] = math.nan
-                    other[i, 1] = math.nan
-                    when[i] = math.inf
-                continue
-            out[i, 0], out[i, 1] = _react(
-                heading, side_col, i, vx, vy, max_speed[i], max_force[i], imminent, p
-            )
-            if debug:
-                t = imminent.time
-                threat[i] = imminent.agent
-                point[i, 0] = xi + vx * t
-                point[i, 1] = yi + vy * t
-                other[i, 0] = point[i, 0] + imminent.mx
-                other[i, 1] = point[i, 1] + imminent.my
-                when[i] = t
+            respond(
+                i, imminent, p, heading, side_col, (xi, yi, vx, vy), (max_speed[i], max_force[i]),
+                out, debug, threat, point, other, when,
+            )  # fmt: skip

@@ -3,6 +3,7 @@ that :class:`~steering.Walls`' grid lists near it."""
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -16,6 +17,7 @@ from ._jit import njit, njit_leaf, prange, rows_kernel, rows_kernel_leaf
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
+from .checked import checks
 from .composite import AgentCols, RowPart, row_function
 from .debug import WallsDebug, write
 from .vec import EPSILON, FloatArray
@@ -96,6 +98,14 @@ class AvoidWallsRecord(NamedTuple):
     """(N, 9) debug rows when asked (wall, crossing point, three feeler tips), else (0, 9)."""
 
 
+def feeler_degrees(name: str, value: Any) -> float:
+    """A feeler's angle from the heading, degrees in [0, 180]."""
+    x = finite(name, value)
+    if not 0.0 <= x <= 180.0:
+        raise ValueError(f"{name}: must be 0 to 180, got {x}")
+    return x
+
+
 @dataclass
 class AvoidWalls(RowPart):
     """Steer away from walls ahead: Buckland's three feelers, compiled per agent.
@@ -165,14 +175,14 @@ class AvoidWalls(RowPart):
     gain: float = DEFAULT_GAIN
     margin: float = 4.0
 
-    def __post_init__(self) -> None:
-        instance("AvoidWalls.walls", self.walls, Walls)
-        self.feeler_length = non_negative("AvoidWalls.feeler_length", self.feeler_length)
-        self.feeler_angle = finite("AvoidWalls.feeler_angle", self.feeler_angle)
-        if not 0.0 <= self.feeler_angle <= 180.0:
-            raise ValueError(f"AvoidWalls.feeler_angle: must be 0 to 180, got {self.feeler_angle}")
-        self.gain = non_negative("AvoidWalls.gain", self.gain)
-        self.margin = non_negative("AvoidWalls.margin", self.margin)
+    CHECKS = checks(
+        "AvoidWalls",
+        walls=functools.partial(instance, cls=Walls),
+        feeler_length=non_negative,
+        feeler_angle=feeler_degrees,
+        gain=non_negative,
+        margin=non_negative,
+    )
 
     def _turn(self) -> tuple[float, float]:
         """Half the unit turn to the left feeler, as the seeds' rotation: (cos, sin) / 2."""
@@ -201,11 +211,6 @@ class AvoidWalls(RowPart):
             self.feeler_length, self.gain, self.gain**2, self.margin, tx, ty, out,
         )  # fmt: skip
         return out.view(np.complex128).reshape(n, 3)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name, value)
-        # A field changed: the record is made again at the next call.
-        self.__dict__.pop("_record", None)
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> AvoidWallsRecord:
         """This call's record: the walls' index and the feelers' numbers (made once and kept

@@ -15,11 +15,12 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _kern as kern
-from ._checks import finite, non_negative
+from ._checks import finite, non_negative, point_check, size
 from ._jit import njit, njit_inline
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
+from .checked import checks
 from .composite import AgentCols, RowPart, row_function
 from .contain import Contain
 from .debug import ArriveDebug, EvadeDebug, PursueDebug, SeekDebug, write
@@ -73,8 +74,11 @@ class Seek(RowPart):
     target: ArrayLike
     gain: float = DEFAULT_GAIN
 
-    def __post_init__(self) -> None:
-        self.gain = finite("Seek.gain", self.gain)
+    CHECKS = checks(
+        "Seek",
+        target=point_check,
+        gain=finite,
+    )
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> SeekRecord:
         """This call's record.
@@ -242,11 +246,12 @@ class Flee(RowPart):
     panic_distance: float = float("inf")
     gain: float = DEFAULT_GAIN
 
-    def __post_init__(self) -> None:
-        self.panic_distance = non_negative(
-            "Flee.panic_distance", self.panic_distance, allow_inf=True
-        )
-        self.gain = finite("Flee.gain", self.gain)
+    CHECKS = checks(
+        "Flee",
+        target=point_check,
+        panic_distance=size,
+        gain=finite,
+    )
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> FleeRecord:
         """This call's record.
@@ -319,10 +324,13 @@ class Arrive(RowPart):
     #: Fraction of max force budgeted for braking.
     brake_fraction: float = 0.8
 
-    def __post_init__(self) -> None:
-        self.slowing_radius = non_negative("Arrive.slowing_radius", self.slowing_radius)
-        self.gain = finite("Arrive.gain", self.gain)
-        self.brake_fraction = non_negative("Arrive.brake_fraction", self.brake_fraction)
+    CHECKS = checks(
+        "Arrive",
+        target=point_check,
+        slowing_radius=non_negative,
+        gain=finite,
+        brake_fraction=non_negative,
+    )
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> ArriveRecord:
         """This call's record.
@@ -425,9 +433,13 @@ class Pursue(RowPart):
     max_prediction: float = 1.5
     gain: float = DEFAULT_GAIN
 
-    def __post_init__(self) -> None:
-        self.max_prediction = non_negative("Pursue.max_prediction", self.max_prediction)
-        self.gain = finite("Pursue.gain", self.gain)
+    CHECKS = checks(
+        "Pursue",
+        target=point_check,
+        target_velocity=point_check,
+        max_prediction=non_negative,
+        gain=finite,
+    )
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> PursueRecord:
         """This call's record.
@@ -508,12 +520,14 @@ class Evade(RowPart):
     panic_distance: float = float("inf")
     gain: float = DEFAULT_GAIN
 
-    def __post_init__(self) -> None:
-        self.max_prediction = non_negative("Evade.max_prediction", self.max_prediction)
-        self.panic_distance = non_negative(
-            "Evade.panic_distance", self.panic_distance, allow_inf=True
-        )
-        self.gain = finite("Evade.gain", self.gain)
+    CHECKS = checks(
+        "Evade",
+        target=point_check,
+        target_velocity=point_check,
+        max_prediction=non_negative,
+        panic_distance=size,
+        gain=finite,
+    )
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> PursueRecord:
         """This call's record.

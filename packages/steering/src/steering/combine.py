@@ -6,6 +6,7 @@ force) are compiled kernels: a combinator makes one compiled call per part, what
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 from collections.abc import Sequence
@@ -19,11 +20,12 @@ from . import _kern as kern
 from . import composite
 from ._blend import Plan
 from ._checks import behaviour as check_behaviour
-from ._checks import finite, limit, mask, non_negative
+from ._checks import finite, limit, mask, non_negative, out_of_step, time_step
 from ._jit import njit, prange, rows_kernel
 from ._kern import hypot
-from .agents import AgentGroup, integrate, time_step
+from .agents import AgentGroup, integrate
 from .base import Behaviour, Debug
+from .checked import checks
 from .group import Flock
 from .staggered import Staggered
 from .vec import EPSILON, FloatArray
@@ -38,6 +40,25 @@ __all__ = [
     "WeightedSum",
     "step",
 ]
+
+
+def weight_value(name: str, value: Any) -> float | FloatArray:
+    """A weight: one finite number, or an (N,) array of finite weights (one per agent)."""
+    if isinstance(value, np.ndarray) and value.ndim == 1:
+        return _weights(name, value, value.shape[0])
+    return finite(name, value)
+
+
+def weighted_parts(name: str, value: Any) -> Any:
+    """A list of behaviours or :class:`Weighted` items (see :func:`_check_parts`)."""
+    _check_parts(name, value, weighted=True)
+    return value
+
+
+def behaviour_list(name: str, value: Any) -> Any:
+    """A list of behaviours (see :func:`_check_parts`)."""
+    _check_parts(name, value, weighted=False)
+    return value
 
 
 @dataclass
@@ -55,17 +76,14 @@ class Weighted(composite.Node):
     behaviour: Behaviour
     weight: float | FloatArray = 1.0
 
-    def __post_init__(self) -> None:
-        check_behaviour("Weighted.behaviour", self.behaviour)
-        if isinstance(self.weight, np.ndarray) and self.weight.ndim == 1:
-            self.weight = _weights("Weighted.weight", self.weight, self.weight.shape[0])
-        else:
-            self.weight = finite("Weighted.weight", self.weight)
+    CHECKS = checks("Weighted", behaviour=check_behaviour, weight=weight_value)
 
 
 def _weights(name: str, value: Any, n: int) -> FloatArray:
     """``value`` as (n,) finite float weights; ValueError naming ``name`` otherwise."""
     arr = np.asarray(value, dtype=np.float64)
+    if arr.ndim == 1 and arr.shape[0] != n:
+        raise ValueError(out_of_step(name, arr.shape[0], n))
     if arr.shape != (n,):
         raise ValueError(f"{name}: expected {n} weights, one per agent, got shape {arr.shape}")
     if not np.isfinite(arr).all():
@@ -130,8 +148,7 @@ class WeightedSum(composite.Node):
         default_factory=lambda: Plan(Weighted), init=False, repr=False, compare=False
     )
 
-    def __post_init__(self) -> None:
-        _check_parts("WeightedSum.parts", self.parts, weighted=True)
+    CHECKS = checks("WeightedSum", parts=weighted_parts)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the limited weighted sum of the parts' forces.
@@ -141,6 +158,7 @@ class WeightedSum(composite.Node):
         costs 2.5 us a step where the composite's walk costs 6, measured side by side); inside
         another combinator it is compiled into that combinator's loop.
         """
+        dt = time_step("WeightedSum", dt)
         if not self.parts:
             return np.zeros((agents.n, 2))
         if any(map(_per_agent, self.parts)):
@@ -176,6 +194,10 @@ def _add_sum(
                 checked = _weights(f"{name}[{k}].weight", weight, view.pos.shape[0])
                 if checked is not weight:
                     composite.add_copy(w)
+                else:  # checked again at each replay (it may change in place)
+                    composite.add_tick(
+                        w, _weights, f"{name}[{k}].weight", weight, view.pos.shape[0]
+                    )
                 per.append(checked)
                 weight = 1.0
             else:
@@ -252,8 +274,7 @@ class TruncatedRunningSum(composite.Node):
 
     parts: Sequence[Weighted | Behaviour]
 
-    def __post_init__(self) -> None:
-        _check_parts("TruncatedRunningSum.parts", self.parts, weighted=True)
+    CHECKS = checks("TruncatedRunningSum", parts=weighted_parts)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the running sum capped at each agent's max force."""
@@ -347,9 +368,7 @@ class FirstNonZero(composite.Node):
     parts: Sequence[Behaviour]
     epsilon: float = 1e-3
 
-    def __post_init__(self) -> None:
-        _check_parts("FirstNonZero.parts", self.parts, weighted=False)
-        self.epsilon = non_negative("FirstNonZero.epsilon", self.epsilon)
+    CHECKS = checks("FirstNonZero", parts=behaviour_list, epsilon=non_negative)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return each agent's first significant force."""
@@ -402,10 +421,12 @@ class Limited(composite.Node):
         default=None, init=False, repr=False, compare=False
     )
 
-    def __post_init__(self) -> None:
-        check_behaviour("Limited.behaviour", self.behaviour)
-        self.max_speed = limit("Limited.max_speed", self.max_speed, None)
-        self.max_force = limit("Limited.max_force", self.max_force, None)
+    CHECKS = checks(
+        "Limited",
+        behaviour=check_behaviour,
+        max_speed=functools.partial(limit, n=None),
+        max_force=functools.partial(limit, n=None),
+    )
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the behaviour's forces under the replaced limits."""
@@ -439,6 +460,8 @@ class Limited(composite.Node):
             return self._column(w, which, checked, own, n)
         if checked is not value:
             composite.add_copy(w)
+        else:  # checked again at each replay (it may change in place)
+            composite.add_tick(w, limit, f"Limited.{which}", value, n)
         return checked
 
     def _view(self, agents: AgentGroup, speed: FloatArray, cap: FloatArray) -> AgentGroup:
@@ -492,8 +515,7 @@ class Masked(composite.Node):
     behaviour: Behaviour
     mask: NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
-    def __post_init__(self) -> None:
-        check_behaviour("Masked.behaviour", self.behaviour)
+    CHECKS = checks("Masked", behaviour=check_behaviour)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return forces for the masked agents, zero for the rest."""

@@ -15,7 +15,10 @@ gdx-ai's behaviours declare ``calculateSteering``:
 * ``bind(agents, dt, debug) -> record``: the part's parameters for this call, a NamedTuple of
   arrays and numbers. A part that searches neighbours sets ``ORDERS = True`` and names its
   grid's fields ``grid_ints`` and ``grid_floats``: the loop visits agents in the first such
-  grid's order, so that neighbours are found in memory the previous agent just read.
+  grid's order, so that neighbours are found in memory the previous agent just read. A part
+  that searches another group's agents instead (``others``, :mod:`steering.others`) gives
+  their count in its record's field ``others`` (-1: its own group): its grid is then not
+  followed, and every scratch buffer gets a row for each of those agents.
 * ``report(agents, record, debug)``: write the part's debug record from the arrays the rows
   filled.
 
@@ -52,12 +55,13 @@ import numpy as np
 from numpy import count_nonzero
 from numpy.typing import NDArray
 
-from ._checks import fast_points
+from ._checks import fast_points, time_step
 from ._jit import compile_kernel
 from .agents import AgentGroup
+from .checked import Checked
 from .debug import PriorityDebug, write
 from .grid import Grid, brute_grid
-from .launch import Node, Plan, agent_cols, launch, launch_kept, walked
+from .launch import Leaf, Node, Plan, agent_cols, launch, launch_kept, renamed, walked
 from .shapes import (
     AgentCols,
     FirstRecord,
@@ -120,6 +124,7 @@ class _Walk:
         "debug",
         "dt",
         "flat",
+        "guards",
         "inner",
         "leaves",
         "lists",
@@ -128,6 +133,7 @@ class _Walk:
         "records",
         "replayable",
         "reports",
+        "rows",
         "shape",
         "ticks",
     )
@@ -145,21 +151,27 @@ class _Walk:
         self.order: Grid = _NO_ORDER
         #: The innermost enclosing mask (see :func:`_walk`), None outside any.
         self.inner: NDArray[np.bool_] | None = None
-        #: Each row part: (part, its step, its innermost mask, its record's index).
-        self.leaves: list[tuple[Any, float, Any, int]] = []
+        #: Each row part: (part, its step, its innermost mask, its record's index, its name).
+        self.leaves: list[Leaf] = []
         #: What a node does at every call besides its record (a staggered node's turn).
         self.ticks: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+        #: Tests that a node's kept state is still what the walk found (see :func:`add_guard`).
+        self.guards: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
         #: Each list of parts met, with its items then (a list may change in place).
         self.lists: list[tuple[Any, tuple[Any, ...]]] = []
         #: False once an outside leaf is met: its rows are worked out by the walk.
         self.replayable = True
+        #: The most other agents a part searches (0: none; the buffers have at least a row
+        #: per agent).
+        self.rows = 0
 
 
-class RowPart:
+class RowPart(Checked):
     """Base of the behaviours compiled into composites: calling one runs it as a composite of
     one part. A subclass declares ``ROW`` and ``ROW_RECORD`` and implements ``bind`` and
     ``report`` (see the module's docstring); a subclass that overrides ``__call__`` is called
-    as itself, as an outside leaf."""
+    as itself, as an outside leaf. Its settings are checked whenever assigned
+    (:class:`~steering.checked.Checked`)."""
 
     ROW: Any = None
     ROW_RECORD: Any = None
@@ -169,15 +181,29 @@ class RowPart:
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Any = None) -> FloatArray:
         """Return the (N, 2) forces, from the part's own loop over agents (the composite of
-        this one part; the walk of :func:`run` is skipped, its result being known)."""
+        this one part; the walk of :func:`run` is skipped, its result being known).
+
+        Raises:
+            TypeError, ValueError: for a ``dt`` that is not a finite number >= 0 (naming the
+                behaviour and dt), and for settings the behaviour refuses.
+        """
+        if not (type(dt) is float and 0.0 <= dt < _INF):
+            dt = time_step(type(self).__name__, dt)
         record: Any = self.bind(agents, dt, debug is not None)
         kernel = _BY_CLASS.get(type(self))
         if kernel is None:
             kernel = compiled((("row", 0, type(self)),))
             _BY_CLASS[type(self)] = kernel
         out = np.empty((agents.n, 2))
-        order = Grid(record.grid_ints, record.grid_floats) if self.ORDERS else _NO_ORDER
-        launch(kernel, agents, record, out, order, 0, 0.0)
+        order = _NO_ORDER
+        rows = 0
+        if self.ORDERS:
+            others = getattr(record, "others", -1)
+            if others < 0:
+                order = Grid(record.grid_ints, record.grid_floats)
+            else:
+                rows = others
+        launch(kernel, agents, record, out, order, 0, 0.0, rows)
         if debug is not None:
             self.report(agents, record, debug)
         return out
@@ -221,6 +247,8 @@ def _is_row_part(node: Any) -> bool:
     )
 
 
+_INF = float("inf")
+
 _NODE, _ROW, _OUTSIDE = 0, 1, 2
 #: Each class met in a walk: a combinator node, a row part or an outside behaviour.
 _KINDS: dict[type, int] = {}
@@ -246,21 +274,28 @@ def _walk(w: _Walk, node: Any, view: AgentGroup, rows: NDArray[np.bool_] | None,
         debug = w.debug is not None
         inner = w.inner
         last = node.__dict__.get("_walked")
-        if inner is not None and last is not None and last[0] == w.n and not count_nonzero(inner):
+        stand = None if inner is None or last is None else last.get(w.n)
+        if stand is not None and inner is not None and not count_nonzero(inner):
             # No agent of its mask: the part is not bound (nothing of it advances, as when
-            # called on no rows); its last record stands in, read by no row.
-            record = last[1]
+            # called on no rows); its last record for this many agents stands in, read by no
+            # row.
+            record = stand
         else:
             try:
                 record = node.bind(w.agents, w.dt, debug)
             except (TypeError, ValueError) as error:
-                raise _renamed(error, type(node).__name__, name) from None
+                raise renamed(error, type(node).__name__, name) from None
             walked(node, w.n, record)
             if debug:
                 w.reports.append((node, record))
-        if node.ORDERS and w.order is _NO_ORDER:
-            w.order = Grid(record.grid_ints, record.grid_floats)
-        w.leaves.append((node, w.dt, inner, len(w.records)))
+        if node.ORDERS:
+            others = getattr(record, "others", -1)  # (-1: the part's own group)
+            if others < 0:
+                if w.order is _NO_ORDER:
+                    w.order = Grid(record.grid_ints, record.grid_floats)
+            elif others > w.rows:
+                w.rows = others
+        w.leaves.append(Leaf(node, w.dt, inner, len(w.records), name))
         w.shape.append(_ROW_ENTRIES.get(type(node)) or _row_entry(type(node)))
         w.records.append(record)
         w.flat += record
@@ -279,15 +314,6 @@ _ROW_ENTRIES: dict[type, tuple[str, int, Any]] = {}
 def _row_entry(kind: type) -> tuple[str, int, Any]:
     entry = _ROW_ENTRIES[kind] = ("row", 0, kind)
     return entry
-
-
-def _renamed(error: Exception, own: str, name: str) -> Exception:
-    """``error`` with its leading ``Own.field`` renamed ``name.field`` (the part's place in
-    the tree: ``WeightedSum.parts[0].target``)."""
-    text = str(error)
-    if name != own and text.startswith(own + "."):
-        return type(error)(name + text[len(own) :])
-    return error
 
 
 def walk_child(
@@ -319,6 +345,13 @@ def add_tick(w: _Walk, tick: Callable[..., Any], *args: Any) -> None:
     """For a node's ``composite_node``: what the node does at every call besides its record,
     ``tick(*args)`` (called again when the tree's kept plan is replayed)."""
     w.ticks.append((tick, args))
+
+
+def add_guard(w: _Walk, guard: Callable[..., bool], *args: Any) -> None:
+    """For a node's ``composite_node``: ``guard(*args)`` tells whether what the node keeps
+    between calls is still what this walk put in its record (a node shared with a tree of
+    another group may have made it anew): the kept plan is walked again when it is not."""
+    w.guards.append((guard, args))
 
 
 def add_copy(w: _Walk) -> None:
@@ -406,15 +439,29 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
     """The (N, 2) forces of ``tree`` (a combinator or a row part) in one compiled loop; with
     ``move`` 1 the same call then integrates the agents under them
     (:func:`~steering.integrate`), with 2 also turning their headings toward their velocities.
+
+    Raises:
+        TypeError, ValueError: for a ``dt`` that is not a finite number >= 0 (naming the tree's
+            class and dt), and whatever a part refuses.
     """
+    if not (type(dt) is float and 0.0 <= dt < _INF):
+        dt = time_step(type(tree).__name__, dt)
     out = np.empty((agents.pos.shape[0], 2))
-    plan = _PLANS.get(id(tree))
-    if debug is None and plan is not None and plan.holds(tree, agents, dt):
-        plan.replay(agents)
+    own = getattr(tree, "__dict__", None)
+    slot: PlanSlot | None = None if own is None else own.get("_kept_plan")
+    plan = None if slot is None else slot.plan
+    if debug is None and slot is not None and plan is not None and plan.holds(tree, agents, dt):
+        try:
+            plan.replay(agents)
+        except BaseException:
+            # A part refused its settings: the plan may hold some new records and not
+            # others; the next call walks afresh.
+            slot.plan = None
+            raise
         if move == 0:
             plan.launch(agents, out)
         else:
-            launch(plan.kernel, agents, plan.flat, out, plan.order, move, dt)
+            launch(plan.kernel, agents, plan.flat, out, plan.order, move, dt, plan.rows)
         return out
     w = _Walk(agents, dt, debug)
     _walk(w, tree, agents, None, type(tree).__name__)
@@ -428,20 +475,23 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
         if len(_LAST) > 4096:
             _LAST.clear()
         _LAST[id(tree)] = (w.shape, shape, kernel)
-    if debug is None and w.replayable:
-        if len(_PLANS) > 4096:
-            _PLANS.clear()
-        plan = _PLANS[id(tree)] = Plan(tree, agents, dt, w, kernel)
+    if debug is None and w.replayable and own is not None:
+        plan = Plan(tree, agents, dt, w, kernel)
+        if slot is None:
+            own["_kept_plan"] = PlanSlot(plan)
+        else:
+            slot.plan = plan
         if move == 0:
             plan.launch(agents, out)
         else:
-            launch(kernel, agents, w.flat, out, w.order, move, dt)
+            launch(kernel, agents, w.flat, out, w.order, move, dt, w.rows)
         return out
-    _PLANS.pop(id(tree), None)
+    if slot is not None:
+        slot.plan = None
     if move == 0:
-        launch_kept(tree, kernel, agents, w.flat, out, w.order)
+        launch_kept(tree, kernel, agents, w.flat, out, w.order, w.rows)
     else:
-        launch(kernel, agents, w.flat, out, w.order, move, dt)
+        launch(kernel, agents, w.flat, out, w.order, move, dt, w.rows)
     for node, record in w.reports:
         node.report(agents, record, debug)
     if debug is not None:
@@ -453,8 +503,29 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
     return out
 
 
-#: Each tree's kept plan, by the tree's id (the plan holds the tree, so the id is its own).
-_PLANS: dict[int, Plan] = {}
+class PlanSlot:
+    """Where a tree keeps its plan (in its own ``__dict__``, so that the plan goes with the
+    tree); a copy of the tree starts with none (the plan holds the group it was made for)."""
+
+    __slots__ = ("plan",)
+
+    def __init__(self, plan: Plan | None) -> None:
+        self.plan = plan
+
+    def __copy__(self) -> PlanSlot:
+        return PlanSlot(None)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PlanSlot:
+        return PlanSlot(None)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (PlanSlot, (None,))
+
+
+def kept_plan(tree: Any) -> Plan | None:
+    """``tree``'s kept plan (None: its next call walks it)."""
+    slot = getattr(tree, "__dict__", {}).get("_kept_plan")
+    return None if slot is None else slot.plan
 
 
 #: Each row part class's own loop (the shape of that part alone).

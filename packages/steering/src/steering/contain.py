@@ -10,6 +10,7 @@ from . import _kern as kern
 from ._checks import finite, non_negative
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN
+from .checked import checks
 from .composite import AgentCols, RowPart, row_function
 from .vec import FloatArray
 
@@ -83,24 +84,31 @@ class Contain(RowPart):
     lookahead: float = 0.5
     gain: float = DEFAULT_GAIN
 
-    def __post_init__(self) -> None:
-        self.left = finite("Contain.left", self.left)
-        self.bottom = finite("Contain.bottom", self.bottom)
-        self.right = finite("Contain.right", self.right)
-        self.top = finite("Contain.top", self.top)
-        if not (self.left < self.right and self.bottom < self.top):
-            raise ValueError(
-                f"Contain: expected left < right and bottom < top, got left={self.left}, "
-                f"bottom={self.bottom}, right={self.right}, top={self.top}"
-            )
-        self.margin = finite("Contain.margin", self.margin)
-        self.lookahead = non_negative("Contain.lookahead", self.lookahead)
-        self.gain = finite("Contain.gain", self.gain)
+    CHECKS = checks(
+        "Contain",
+        left=finite,
+        bottom=finite,
+        right=finite,
+        top=finite,
+        margin=finite,
+        lookahead=non_negative,
+        gain=finite,
+    )
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name, value)
-        # A field changed: the record is made again at the next call.
-        self.__dict__.pop("_record", None)
+    def check_together(self, name: str, value: Any) -> None:
+        """The box must have left < right and bottom < top (checked once all four are set)."""
+        box = {k: self.__dict__.get(k) for k in ("left", "bottom", "right", "top")}
+        if name not in box:
+            return
+        box[name] = value
+        left, bottom, right, top = box.values()
+        if left is None or bottom is None or right is None or top is None:
+            return  # being made: the last of the four checks
+        if not (left < right and bottom < top):
+            raise ValueError(
+                f"Contain: expected left < right and bottom < top, got left={left}, "
+                f"bottom={bottom}, right={right}, top={top}"
+            )
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> ContainRecord:
         """This call's record: the fields as they are (checked when the behaviour is made),

@@ -12,12 +12,13 @@ from numpy.typing import NDArray
 
 from . import _kern as kern
 from . import _pathkern as pk
-from ._checks import finite, non_negative
+from ._checks import finite, non_negative, size
 from ._jit import njit, njit_leaf, prange, rows_kernel_leaf
 from ._kern import hypot
 from ._pathkern import P_CLOSED, P_LENGTH, P_LIVE, P_RADIUS, P_UID, P_VERSION, S_RADIUS, S_UX, S_UY
 from .agents import UNSET, AgentGroup
 from .base import DEFAULT_GAIN, Debug
+from .checked import checks
 from .composite import AgentCols, RowPart, row_function
 from .debug import PathDebug, write
 from .path import SEED_LOOKAHEAD, SEED_SPEED, SEED_TARGET_AHEAD, Path, changes
@@ -253,6 +254,30 @@ def follow_row(i: int, a: AgentCols, r: FollowRecord, buf: FloatArray) -> tuple[
     return fx, fy
 
 
+def path_or_set(name: str, value: Any) -> Path | PathSet:
+    """A :class:`~steering.Path` or a :class:`~steering.PathSet`; TypeError otherwise."""
+    if not isinstance(value, Path | PathSet):
+        raise TypeError(f"{name}: expected a Path or a PathSet, got {type(value).__name__}")
+    return value
+
+
+def optional_size(name: str, value: Any) -> float | None:
+    """None, or a number >= 0 (inf allowed)."""
+    return None if value is None else non_negative(name, value, allow_inf=True)
+
+
+def optional_non_negative(name: str, value: Any) -> float | None:
+    """None, or a finite number >= 0."""
+    return None if value is None else non_negative(name, value)
+
+
+def key_name(name: str, value: Any) -> str:
+    """A non-empty str."""
+    if not isinstance(value, str) or not value:
+        raise TypeError(f"{name}: expected a non-empty str, got {value!r}")
+    return value
+
+
 @dataclass
 class FollowPath(RowPart):
     """Reynolds' path following (seeds 000/001) for many agents on many paths, with
@@ -337,31 +362,21 @@ class FollowPath(RowPart):
     lookahead_distance: float | None = None
     _single: tuple[Path, PathSet] | None = field(default=None, init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.path, Path | PathSet):
-            raise TypeError(
-                f"FollowPath.path: expected a Path or a PathSet, got {type(self.path).__name__}"
-            )
-        self.lookahead_time = finite("FollowPath.lookahead_time", self.lookahead_time)
-        self.target_ahead = finite("FollowPath.target_ahead", self.target_ahead)
-        self.target_ahead_time = finite("FollowPath.target_ahead_time", self.target_ahead_time)
-        self.slowing_radius = non_negative("FollowPath.slowing_radius", self.slowing_radius)
-        self.cruise_fraction = finite("FollowPath.cruise_fraction", self.cruise_fraction)
-        if self.search_window is not None:
-            self.search_window = non_negative(
-                "FollowPath.search_window", self.search_window, allow_inf=True
-            )
-        self.progress_rate = non_negative(
-            "FollowPath.progress_rate", self.progress_rate, allow_inf=True
-        )
-        self.gain = finite("FollowPath.gain", self.gain)
-        if not isinstance(self.key, str) or not self.key:
-            raise TypeError(f"FollowPath.key: expected a non-empty str, got {self.key!r}")
-        self.brake_fraction = non_negative("FollowPath.brake_fraction", self.brake_fraction)
-        if self.lookahead_distance is not None:
-            self.lookahead_distance = non_negative(
-                "FollowPath.lookahead_distance", self.lookahead_distance
-            )
+    CHECKS = checks(
+        "FollowPath",
+        path=path_or_set,
+        search_window=optional_size,
+        key=key_name,
+        lookahead_distance=optional_non_negative,
+        lookahead_time=finite,
+        target_ahead=finite,
+        target_ahead_time=finite,
+        slowing_radius=non_negative,
+        cruise_fraction=finite,
+        progress_rate=size,
+        gain=finite,
+        brake_fraction=non_negative,
+    )
 
     @property
     def paths(self) -> PathSet:

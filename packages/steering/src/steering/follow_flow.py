@@ -10,12 +10,13 @@ from typing import Any, Literal, NamedTuple, Protocol
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _checks
 from . import _kern as kern
+from ._checks import finite, non_negative
 from ._jit import njit, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
+from .checked import checks
 from .composite import AgentCols, RowPart, row_function
 from .debug import FlowDebug, write
 from .flow import FlowField, inside, sample
@@ -101,6 +102,25 @@ def flow_row(i: int, a: AgentCols, p: FlowRecord, buf: FloatArray) -> tuple[floa
     return flow_agent(i, a, p)
 
 
+def flow_source(name: str, value: Any) -> Any:
+    """An object with ``lookup`` and ``contains`` (a flow field or source)."""
+    if not (
+        callable(getattr(value, "lookup", None)) and callable(getattr(value, "contains", None))
+    ):
+        raise TypeError(
+            f"{name}: expected a FlowField, NoiseFlow or flow source with lookup "
+            f"and contains, got {type(value).__name__}"
+        )
+    return value
+
+
+def outside_mode(name: str, value: Any) -> Any:
+    """What the flow is outside its field: "clamp" or "zero"."""
+    if value not in ("clamp", "zero"):
+        raise ValueError(f"{name}: 'clamp' or 'zero', got {value!r}")
+    return value
+
+
 @dataclass
 class FollowFlow(RowPart):
     """Flow-field following (seed 003): desired velocity = the field's direction at max speed.
@@ -147,24 +167,13 @@ class FollowFlow(RowPart):
     outside: Literal["clamp", "zero"] = "clamp"
     gain: float = DEFAULT_GAIN
 
-    def __post_init__(self) -> None:
-        if not (
-            callable(getattr(self.field, "lookup", None))
-            and callable(getattr(self.field, "contains", None))
-        ):
-            raise TypeError(
-                "FollowFlow.field: expected a FlowField, NoiseFlow or flow source with lookup "
-                f"and contains, got {type(self.field).__name__}"
-            )
-        if self.outside not in ("clamp", "zero"):
-            raise ValueError(f"FollowFlow.outside: 'clamp' or 'zero', got {self.outside!r}")
-        self.predict_time = _checks.non_negative("FollowFlow.predict_time", self.predict_time)
-        self.gain = _checks.finite("FollowFlow.gain", self.gain)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name, value)
-        # A field changed: the record is made again at the next call.
-        self.__dict__.pop("_record", None)
+    CHECKS = checks(
+        "FollowFlow",
+        field=flow_source,
+        outside=outside_mode,
+        predict_time=non_negative,
+        gain=finite,
+    )
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> FlowRecord:
         """This call's record: the grid of a :class:`FlowField` or :class:`NoiseFlow` (read

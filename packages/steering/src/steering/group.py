@@ -6,24 +6,27 @@ Each is one compiled loop over agents. Agent ``i`` asks the group's neighbour gr
 N x N matrices. Below :data:`~steering.grid.BRUTE_MAX` agents the loop measures every other agent
 directly; from there up the grid, built once per step per cell size, serves every behaviour.
 In a wrap-around world (``agents.world_size``) neighbours are found across the edges and every
-offset is the minimal image.
+offset is the minimal image. With ``others`` the neighbours are another group's agents, found
+in the grid over their positions (:mod:`steering.others`, :mod:`steering.group_rows`).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _kern as kern
-from ._checks import non_negative, points
+from ._checks import fov as check_fov
+from ._checks import non_negative, points, time_step
 from ._jit import prange, rows_kernel
 from .agents import AgentGroup, move_row
 from .base import DEFAULT_GAIN, Debug
-from .composite import AgentCols, RowPart, row_function
+from .checked import Checked, checks
+from .composite import RowPart
 from .debug import AlignDebug, CohereDebug, FlockDebug, SeparateDebug, write
 from .grid import (
     BRUTE_MAX,
@@ -33,18 +36,23 @@ from .grid import (
     Grid,
     agent_at,
     brute_grid,
-    covering_distance,
     directed_pairs,
     in_grid_order,
     minimal_offset,
     near,
 )
+from .group_rows import (
+    NeighbourRecord,
+    align_row,
+    bind_rule,
+    cohere_row,
+    distance_column,
+    group_grid,
+    separate_row,
+)
 from .neighbour_sums import (
     COINCIDENT_DISTANCE,
     FovCache,
-    align_force,
-    alignment_sum,
-    cohesion_sum,
     facing,
     flock_sums,
     radius_of,
@@ -52,7 +60,7 @@ from .neighbour_sums import (
     separation_sum,
     toward,
 )
-from .records import Held
+from .others import OWN
 from .vec import FloatArray
 
 __all__ = ["COINCIDENT_DISTANCE", "Align", "Cohere", "Flock", "Separate", "neighbour_distances"]
@@ -62,7 +70,6 @@ __all__ = ["COINCIDENT_DISTANCE", "Align", "Cohere", "Flock", "Separate", "neigh
 CHUNK = 256
 
 IntArray = NDArray[np.int64]
-_NO_COLUMN = np.zeros(1)
 _NO_COUNT = np.zeros(1, dtype=np.int64)
 _NO_ROWS = np.zeros((1, 2))
 
@@ -85,27 +92,6 @@ def neighbour_distances(
         raw = np.full(agents.n, float(distance))
     ok = np.isfinite(raw) & (raw > 0.0)
     return np.where(ok, raw, 0.0)
-
-
-class _Setup:
-    """What a group behaviour needs from a group for one call: its distances and its grid."""
-
-    __slots__ = ()
-
-    @staticmethod
-    def column(agents: AgentGroup, per_agent: bool, name: str, fill: float) -> FloatArray:
-        if not per_agent:
-            return _NO_COLUMN
-        col = agents.column(name, fill=fill)
-        return col if col.dtype == np.float64 else np.asarray(col, dtype=np.float64)
-
-    @staticmethod
-    def grid(agents: AgentGroup, per_agent: bool, col: FloatArray, distance: float) -> Grid:
-        if agents.n <= BRUTE_MAX:
-            return brute_grid(agents.world_size)
-        if per_agent:
-            distance = covering_distance(col, finite_only=True)
-        return agents.neighbour_grid(distance)
 
 
 # -- kernels -------------------------------------------------------------------------------
@@ -238,138 +224,6 @@ def _flock_rows(
             )
 
 
-# -- the group rules as parts of composites --------------------------------------------------
-
-
-class NeighbourRecord(NamedTuple):
-    """:class:`Separate`'s, :class:`Align`'s or :class:`Cohere`'s parameters for one call."""
-
-    grid_ints: IntArray
-    """The neighbour grid (:class:`~steering.grid.Grid`) the rule searches."""
-    grid_floats: FloatArray
-    """The grid's floats."""
-    distances: FloatArray
-    """(N,) each agent's distance with ``per_agent``, else unused."""
-    distance: float
-    """px, for every agent without ``per_agent``."""
-    per_agent: bool
-    """Whether ``distances`` holds the distances."""
-    cos_half: float
-    """The cosine of half the field of view (-2: all round)."""
-    gain: float
-    """1/s."""
-    match_speed: bool
-    """Align: desire the mean velocity itself."""
-    velocities: FloatArray
-    """Align: (N, 2) the velocities in grid order (read by a neighbour's slot)."""
-    debug_count: IntArray
-    """(N,) neighbours counted when debug output is asked (-1: not run), else (0,)."""
-    debug_vector: FloatArray
-    """(N, 2) the rule's debug vector when asked (NaN: not run), else (0, 2): separation's
-    averaged sum, alignment's mean velocity, cohesion's center."""
-
-
-@row_function
-def neighbours_of(i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray) -> tuple[int, float]:
-    """Agent ``i``'s neighbours closer than its distance, written into ``buf`` (a row for every
-    agent: they always fit): their count and the distance."""
-    r = radius_of(p.distances, p.distance, p.per_agent, i)
-    return near(p.grid_ints, p.grid_floats, a.pos, i, r, buf), r
-
-
-@row_function
-def separate_row(i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray) -> tuple[float, float]:
-    """Agent ``i``'s separation force (see :class:`Separate`)."""
-    k, r = neighbours_of(i, a, p, buf)
-    ux, uy, blind = facing(a.heading, i, p.cos_half)
-    tx, ty, m = separation_sum(i, buf, k, r, ux, uy, blind, p.cos_half)
-    if p.debug_count.shape[0] > 0:
-        p.debug_count[i] = m
-        scale = m * r
-        if m > 0 and r > COINCIDENT_DISTANCE:
-            p.debug_vector[i, 0] = tx / scale
-            p.debug_vector[i, 1] = ty / scale
-        else:
-            p.debug_vector[i, 0] = 0.0
-            p.debug_vector[i, 1] = 0.0
-    return toward(tx, ty, m, a.vel[i, 0], a.vel[i, 1], a.max_speed[i], p.gain, a.max_force[i])
-
-
-@row_function
-def align_row(i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray) -> tuple[float, float]:
-    """Agent ``i``'s alignment force (see :class:`Align`)."""
-    k, r = neighbours_of(i, a, p, buf)
-    ux, uy, blind = facing(a.heading, i, p.cos_half)
-    tx, ty, m = alignment_sum(p.velocities, buf, k, r, ux, uy, blind, p.cos_half)
-    if p.debug_count.shape[0] > 0:
-        p.debug_count[i] = m
-        p.debug_vector[i, 0] = tx / m if m > 0 else 0.0
-        p.debug_vector[i, 1] = ty / m if m > 0 else 0.0
-    vx = a.vel[i, 0]
-    vy = a.vel[i, 1]
-    return align_force(tx, ty, m, vx, vy, a.max_speed[i], p.gain, a.max_force[i], p.match_speed)
-
-
-@row_function
-def cohere_row(i: int, a: AgentCols, p: NeighbourRecord, buf: FloatArray) -> tuple[float, float]:
-    """Agent ``i``'s cohesion force (see :class:`Cohere`)."""
-    k, r = neighbours_of(i, a, p, buf)
-    ux, uy, blind = facing(a.heading, i, p.cos_half)
-    tx, ty, m = cohesion_sum(buf, k, r, ux, uy, blind, p.cos_half)
-    if p.debug_count.shape[0] > 0:
-        p.debug_count[i] = m
-        p.debug_vector[i, 0] = a.pos[i, 0] + (tx / m if m > 0 else 0.0)
-        p.debug_vector[i, 1] = a.pos[i, 1] + (ty / m if m > 0 else 0.0)
-    return toward(tx, ty, m, a.vel[i, 0], a.vel[i, 1], a.max_speed[i], p.gain, a.max_force[i])
-
-
-_NO_INTS = np.zeros(0, dtype=np.int64)
-_NO_VECTORS = np.zeros((0, 2))
-
-
-def _bind(
-    rule: Any,
-    name: str,
-    agents: AgentGroup,
-    debug: bool,
-    match_speed: bool,
-    velocities: FloatArray | None,
-) -> NeighbourRecord:
-    """A group rule's record (``velocities`` None: the velocities in the grid's order)."""
-    cos_half = rule._cos.of(f"{name}.fov", rule.fov)
-    col = _Setup.column(agents, rule.per_agent, rule.column, rule.distance)
-    grid = _Setup.grid(agents, rule.per_agent, col, rule.distance)
-    held: Held | None = None
-    stamp: tuple[Any, ...] = ()
-    if velocities is not None and not debug:
-        # Kept while the grid, the distances and the settings are the same objects (a grid
-        # built anew each step, as for a large crowd, makes a new record).
-        held = rule.__dict__.get("_held")
-        if held is None:
-            held = rule.__dict__["_held"] = Held()
-        stamp = (grid.ints, grid.floats, col, rule.distance, rule.per_agent, cos_half, rule.gain)
-        record = held.get(stamp, 0.0)
-        if record is not None:
-            return record
-    if velocities is None:
-        velocities = in_grid_order(grid.ints, grid.floats, agents.vel)
-    n = agents.n
-    record = NeighbourRecord(
-        grid.ints,
-        grid.floats,
-        col,
-        rule.distance,
-        rule.per_agent,
-        cos_half,
-        rule.gain,
-        match_speed,
-        velocities,
-        np.full(n, -1, dtype=np.int64) if debug else _NO_INTS,
-        np.full((n, 2), np.nan) if debug else _NO_VECTORS,
-    )
-    return record if held is None else held.put(stamp, 0.0, record)
-
-
 # -- behaviours ----------------------------------------------------------------------------
 
 
@@ -399,6 +253,12 @@ class Separate(RowPart):
     pair-specific direction and the two are pushed opposite ways with weight
     1/COINCIDENT_DISTANCE, so a stack of agents always comes apart.
 
+    With ``others`` the neighbours are another group's agents instead (a school of fish keeping
+    clear of the sharks): the grid is built over the others' positions and each agent searches
+    it at its own distance, in the group's world; nobody is left out (an agent at the very
+    spot of another one is pushed along the pair's direction). ``others`` set to the group
+    itself is the default.
+
     Attributes:
         distance: desired separation in px (the seed's ``desiredseparation``).
         gain: how fast the steer closes the gap to the desired velocity (1/s).
@@ -406,6 +266,9 @@ class Separate(RowPart):
             with ``distance`` on first use); non-finite or negative entries mean none.
         column: the state column holding per-agent separations.
         fov: field of view in degrees, in (0, 360]; 360 sees all round.
+        others: None (the group's own agents are the neighbours), or another group whose
+            agents are: an :class:`~steering.AgentGroup` or any object with ``pos`` and
+            ``vel`` arrays of shape (M, 2) (see :mod:`steering.others`).
     """
 
     ROW = separate_row
@@ -417,37 +280,51 @@ class Separate(RowPart):
     per_agent: bool = False
     column: str = "separation"
     fov: float = 360.0
+    others: Any = field(default=None, compare=False)
     _cos: FovCache = field(default_factory=FovCache, init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        self.distance = non_negative("Separate.distance", self.distance)
-        self.gain = non_negative("Separate.gain", self.gain)
-        self._cos.of("Separate.fov", self.fov)
+    CHECKS = checks(
+        "Separate",
+        fov=check_fov,
+        distance=non_negative,
+        gain=non_negative,
+    )
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> NeighbourRecord:
         """This call's record: the neighbour grid is built (or found) here.
 
         Debug output (:class:`~steering.debug.SeparateDebug`): the neighbours that pushed each
-        agent, the pairs ``i < j`` where at least one pushed the other, each agent's
-        separation, and the seed's averaged 1/d-weighted sum.
+        agent, the pairs ``i < j`` where at least one pushed the other (none with
+        ``others``: the pairs are within one group), each agent's separation, and the seed's
+        averaged 1/d-weighted sum.
         """
-        return _bind(self, "Separate", agents, debug, False, _NO_ROWS)
+        cos_half = self._cos.of("Separate.fov", self.fov)
+        return bind_rule(self, "Separate", agents, debug, cos_half, False, _NO_ROWS)
 
     def report(self, agents: AgentGroup, record: NeighbourRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.SeparateDebug`."""
         sep = neighbour_distances(agents, self.distance, self.per_agent, self.column)
-        grid = Grid(record.grid_ints, record.grid_floats)
-        pairs = _pairs_in_view(agents, grid, sep, record.cos_half)
+        if record.others == OWN:
+            grid = Grid(record.grid_ints, record.grid_floats)
+            pairs = _pairs_in_view(agents, grid, sep, record.cos_half)
+        else:  # the grid is over the others: no pairs within the group
+            pairs = np.zeros((0, 2), dtype=np.intp)
         count = record.debug_count.astype(np.intp)
         write(SeparateDebug(count, pairs, sep, record.debug_vector), debug)
 
     def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
         """The arguments of :func:`steering.kernels.separate_rows` before ``debug``,
         ``count``, ``average`` and ``out`` (see :mod:`steering.kernels`): the neighbour grid
-        is built (or found) here."""
+        is built (or found) here.
+
+        Raises:
+            ValueError: with ``others`` set (that loop searches the group's own agents).
+        """
+        if self.others is not None:
+            raise ValueError("Separate.others: kernel_args searches the group's own agents only")
         cos_half = self._cos.of("Separate.fov", self.fov)
-        col = _Setup.column(agents, self.per_agent, self.column, self.distance)
-        grid = _Setup.grid(agents, self.per_agent, col, self.distance)
+        col = distance_column(agents, self.per_agent, self.column, self.distance)
+        grid = group_grid(agents, self.per_agent, col, self.distance)
         return (
             agents.pos,
             agents.vel,
@@ -512,6 +389,10 @@ class Align(RowPart):
     ``fov / 2`` of i's heading, as in :class:`Separate`). Uses the group's neighbour grid, shared
     with :class:`Separate` and :class:`Cohere` when the distances are equal.
 
+    With ``others`` the neighbours are another group's agents and their velocities are
+    averaged (a school matching the heading of a shoal beside it), searched as
+    :class:`Separate` searches them; ``others`` set to the group itself is the default.
+
     Attributes:
         distance: neighbourhood radius in px.
         gain: how fast the steer closes the gap to the desired velocity (1/s).
@@ -520,6 +401,9 @@ class Align(RowPart):
         per_agent: read each agent's radius from ``agents.state[column]``.
         column: the state column holding per-agent radii.
         fov: field of view in degrees, in (0, 360]; 360 sees all round.
+        others: None (the group's own agents are the neighbours), or another group whose
+            agents are: an :class:`~steering.AgentGroup` or any object with ``pos`` and
+            ``vel`` arrays of shape (M, 2) (see :mod:`steering.others`).
     """
 
     ROW = align_row
@@ -532,12 +416,15 @@ class Align(RowPart):
     per_agent: bool = False
     column: str = "alignment"
     fov: float = 360.0
+    others: Any = field(default=None, compare=False)
     _cos: FovCache = field(default_factory=FovCache, init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        self.distance = non_negative("Align.distance", self.distance)
-        self.gain = non_negative("Align.gain", self.gain)
-        self._cos.of("Align.fov", self.fov)
+    CHECKS = checks(
+        "Align",
+        fov=check_fov,
+        distance=non_negative,
+        gain=non_negative,
+    )
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> NeighbourRecord:
         """This call's record: the neighbour grid is built (or found) here and the velocities
@@ -546,7 +433,8 @@ class Align(RowPart):
         Debug output (:class:`~steering.debug.AlignDebug`): each agent's neighbour count and
         their mean velocity.
         """
-        return _bind(self, "Align", agents, debug, bool(self.match_speed), None)
+        cos_half = self._cos.of("Align.fov", self.fov)
+        return bind_rule(self, "Align", agents, debug, cos_half, bool(self.match_speed), None)
 
     def report(self, agents: AgentGroup, record: NeighbourRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.AlignDebug`."""
@@ -569,12 +457,19 @@ class Cohere(RowPart):
     apart than that never merge. A neighbour j counts for i when ``d < distance_i`` (and, with
     ``fov`` below 360, when j lies within ``fov / 2`` of i's heading, as in :class:`Separate`).
 
+    With ``others`` the center is that of another group's agents within ``distance`` (escorts
+    closing on a convoy), searched as :class:`Separate` searches them; ``others`` set to the
+    group itself is the default.
+
     Attributes:
         distance: neighbourhood radius in px.
         gain: how fast the steer closes the gap to the desired velocity (1/s).
         per_agent: read each agent's radius from ``agents.state[column]``.
         column: the state column holding per-agent radii.
         fov: field of view in degrees, in (0, 360]; 360 sees all round.
+        others: None (the group's own agents are the neighbours), or another group whose
+            agents are: an :class:`~steering.AgentGroup` or any object with ``pos`` and
+            ``vel`` arrays of shape (M, 2) (see :mod:`steering.others`).
     """
 
     ROW = cohere_row
@@ -586,12 +481,15 @@ class Cohere(RowPart):
     per_agent: bool = False
     column: str = "cohesion"
     fov: float = 360.0
+    others: Any = field(default=None, compare=False)
     _cos: FovCache = field(default_factory=FovCache, init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        self.distance = non_negative("Cohere.distance", self.distance)
-        self.gain = non_negative("Cohere.gain", self.gain)
-        self._cos.of("Cohere.fov", self.fov)
+    CHECKS = checks(
+        "Cohere",
+        fov=check_fov,
+        distance=non_negative,
+        gain=non_negative,
+    )
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> NeighbourRecord:
         """This call's record: the neighbour grid is built (or found) here.
@@ -599,7 +497,8 @@ class Cohere(RowPart):
         Debug output (:class:`~steering.debug.CohereDebug`): each agent's neighbour count and
         their center of mass (the agent's own position where it has none).
         """
-        return _bind(self, "Cohere", agents, debug, False, _NO_ROWS)
+        cos_half = self._cos.of("Cohere.fov", self.fov)
+        return bind_rule(self, "Cohere", agents, debug, cos_half, False, _NO_ROWS)
 
     def report(self, agents: AgentGroup, record: NeighbourRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.CohereDebug`."""
@@ -610,7 +509,7 @@ _NO_TARGET = np.zeros((0, 2))
 
 
 @dataclass
-class Flock:
+class Flock(Checked):
     """Reynolds' flock in one pass: separation, alignment and cohesion, plus an optional seek.
 
     Each agent asks the neighbour grid once, at the largest of the three distances, and computes
@@ -650,19 +549,18 @@ class Flock:
     _cos: FovCache = field(default_factory=FovCache, init=False, repr=False, compare=False)
     _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        for name in (
-            "separation",
-            "alignment",
-            "cohesion",
-            "separation_weight",
-            "alignment_weight",
-            "cohesion_weight",
-            "seek_weight",
-            "gain",
-        ):
-            setattr(self, name, non_negative(f"Flock.{name}", getattr(self, name)))
-        self._cos.of("Flock.fov", self.fov)
+    CHECKS = checks(
+        "Flock",
+        separation=non_negative,
+        alignment=non_negative,
+        cohesion=non_negative,
+        separation_weight=non_negative,
+        alignment_weight=non_negative,
+        cohesion_weight=non_negative,
+        seek_weight=non_negative,
+        fov=check_fov,
+        gain=non_negative,
+    )
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return the (N, 2) flocking forces.
@@ -671,9 +569,10 @@ class Flock:
         cohesion.
 
         Raises:
-            TypeError, ValueError: for a target that is not finite points of the right shape.
+            TypeError, ValueError: for a target that is not finite points of the right shape,
+                or a ``dt`` that is not a finite number >= 0.
         """
-        return self._run(agents, dt, debug, 0)
+        return self._run(agents, time_step("Flock", dt), debug, 0)
 
     def _run(self, agents: AgentGroup, dt: float, debug: Debug | None, move: int) -> FloatArray:
         """The forces; with ``move`` the same compiled call then integrates the agents under

@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _kern as kern
-from ._checks import fast_points, finite, non_negative
+from ._checks import fast_points, finite, non_negative, size, time_step
 from ._jit import njit_leaf, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import ARRIVE_BRAKE, DEFAULT_GAIN, Debug
 from .basic import arrive, evade
+from .checked import Checked, checks
 from .debug import HideDebug, write
 from .grid import BUF_COLS, F_ICW, build_grid, near_point
 from .hiding_spots import (
@@ -59,8 +61,17 @@ _WHOLE_SHARE = 0.25
 _NO_ORDER = np.zeros(0, dtype=np.intp)
 
 
+def obstacle_set(name: str, value: Any) -> Obstacles:
+    """A :class:`~steering.Obstacles`; TypeError otherwise."""
+    if not isinstance(value, Obstacles):
+        raise TypeError(
+            f"{name}: expected steering.Obstacles, got {type(value).__name__} {value!r:.40}"
+        )
+    return value
+
+
 @dataclass
-class Hide:
+class Hide(Checked):
     """Buckland's hide: get a rock between yourself and a hunter, else evade it.
 
     Each rock's hiding spot lies on the far side from the hunter, ``distance_from_boundary``
@@ -108,23 +119,18 @@ class Hide:
     #: Arrive's slowing radius; 50 px is about Buckland's "fast" deceleration.
     slowing_radius: float = 50.0
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.obstacles, Obstacles):
-            raise TypeError(
-                f"Hide.obstacles: expected steering.Obstacles, got "
-                f"{type(self.obstacles).__name__} {self.obstacles!r:.40}"
-            )
-        self.distance_from_boundary = finite(
-            "Hide.distance_from_boundary", self.distance_from_boundary
-        )
-        self.panic_distance = non_negative(
-            "Hide.panic_distance", self.panic_distance, allow_inf=True
-        )
-        self.gain = finite("Hide.gain", self.gain)
-        self.slowing_radius = non_negative("Hide.slowing_radius", self.slowing_radius)
+    CHECKS = checks(
+        "Hide",
+        obstacles=obstacle_set,
+        distance_from_boundary=finite,
+        panic_distance=size,
+        gain=finite,
+        slowing_radius=non_negative,
+    )
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return (N, 2) forces toward each agent's hiding spot (or away from the hunter)."""
+        time_step("Hide", dt)
         n = agents.n
         hunter = fast_points("Hide.hunter", self.hunter, n)
         hunter_vel = fast_points("Hide.hunter_velocity", self.hunter_velocity, n)

@@ -10,12 +10,13 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._checks import finite, non_negative
+from ._checks import finite, non_negative, point_check
 from ._jit import njit_inline
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import ARRIVE_BRAKE, DEFAULT_GAIN, Debug
 from .basic import arrive
+from .checked import checks
 from .composite import AgentCols, RowPart, row_function
 from .debug import InterposeDebug, write
 from .vec import EPSILON, FloatArray
@@ -115,10 +116,16 @@ class Interpose(RowPart):
     #: Arrive's slowing radius; 50 px is about Buckland's "fast" deceleration.
     slowing_radius: float = 50.0
 
-    def __post_init__(self) -> None:
-        self.ratio = finite("Interpose.ratio", self.ratio)
-        self.gain = finite("Interpose.gain", self.gain)
-        self.slowing_radius = non_negative("Interpose.slowing_radius", self.slowing_radius)
+    CHECKS = checks(
+        "Interpose",
+        a=point_check,
+        b=point_check,
+        a_velocity=point_check,
+        b_velocity=point_check,
+        ratio=finite,
+        gain=finite,
+        slowing_radius=non_negative,
+    )
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> InterposeRecord:
         """This call's record.

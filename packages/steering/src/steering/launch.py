@@ -13,7 +13,7 @@ from __future__ import annotations
 import operator
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -21,11 +21,23 @@ from numpy import count_nonzero
 
 from ._jit import PARALLEL_MIN
 from .agents import AgentGroup
+from .checked import Checked
 from .grid import BUF_COLS, Grid
 from .shapes import Kernel
 from .vec import FloatArray
 
-__all__ = ["EPOCH", "Node", "Plan", "agent_cols", "launch", "launch_kept", "scratch", "walked"]
+__all__ = [
+    "EPOCH",
+    "Leaf",
+    "Node",
+    "Plan",
+    "agent_cols",
+    "launch",
+    "launch_kept",
+    "renamed",
+    "scratch",
+    "walked",
+]
 
 
 def agent_cols(agents: AgentGroup) -> tuple[FloatArray, ...]:
@@ -45,7 +57,22 @@ def agent_cols(agents: AgentGroup) -> tuple[FloatArray, ...]:
 EPOCH = [0]
 
 
-class Node:
+class Leaf(NamedTuple):
+    """A row part as a walk met it."""
+
+    part: Any
+    """The part."""
+    dt: float
+    """The step it is bound with (longer under a staggered node)."""
+    inner: Any
+    """Its innermost enclosing mask, or None."""
+    at: int
+    """Its record's index among the walk's records."""
+    name: str
+    """Its place in the tree, for messages (``WeightedSum.parts[0]``)."""
+
+
+class Node(Checked):
     """Base of the combinators: assigning any public setting (a weight, a mask, a part) makes
     every tree's kept plan be walked again. Names in ``PER_CALL`` (a staggered node's turn)
     are assigned at every call and change no plan."""
@@ -53,20 +80,32 @@ class Node:
     PER_CALL: frozenset[str] = frozenset()
 
     def __setattr__(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name, value)
+        super().__setattr__(name, value)  # checked (:class:`~steering.checked.Checked`)
         if name[0] != "_" and name not in self.PER_CALL:
             EPOCH[0] += 1
 
 
 def walked(node: Any, n: int, record: Any) -> None:
-    """Keep ``node``'s last record and number of agents (in one list, changed in place, so
-    that the node's fields compare equal to a copy of them)."""
+    """Keep ``node``'s last record for each number of agents it was bound for (a few; in one
+    dict, changed in place, so that the node's fields compare equal to a copy of them): a
+    part shared by trees of groups of other sizes keeps a stand-in for each, so that a walk
+    skips it under an empty mask as a replay does."""
     last = node.__dict__.get("_walked")
     if last is None:
-        node.__dict__["_walked"] = [n, record]
-    else:
-        last[0] = n
-        last[1] = record
+        node.__dict__["_walked"] = {n: record}
+        return
+    if n not in last and len(last) >= 8:
+        last.clear()
+    last[n] = record
+
+
+def renamed(error: Exception, own: str, name: str) -> Exception:
+    """``error`` with its leading ``Own.field`` renamed ``name.field`` (the part's place in
+    the tree: ``WeightedSum.parts[0].target``)."""
+    text = str(error)
+    if name != own and text.startswith(own + "."):
+        return type(error)(name + text[len(own) :])
+    return error
 
 
 #: Up to this many fields the loop takes them one by one: the record of them all costs about
@@ -90,12 +129,14 @@ class Plan:
         "dt",
         "epoch",
         "flat",
+        "guards",
         "kernel",
         "leaves",
         "lists",
         "order",
         "orders",
         "records",
+        "rows",
         "same",
         "starts",
         "ticks",
@@ -116,15 +157,27 @@ class Plan:
         self.records: list[Any] = w.records
         self.order: Grid = w.order
         self.ticks: list[tuple[Callable[..., Any], tuple[Any, ...]]] = w.ticks
+        #: Tests that the nodes' kept state is still the walk's (see :func:`add_guard`).
+        self.guards: list[tuple[Callable[..., Any], tuple[Any, ...]]] = w.guards
         self.lists: list[tuple[Any, tuple[Any, ...]]] = w.lists
         starts = [0]
         for record in w.records:
             starts.append(starts[-1] + len(record))
         #: Where each record's fields start in :attr:`flat`.
         self.starts = starts
-        self.leaves: list[tuple[Any, float, Any, int]] = w.leaves
-        #: The index of the row part whose grid the loop's order follows (-1: none).
-        self.orders = next((k for k, (node, _, _, _) in enumerate(w.leaves) if node.ORDERS), -1)
+        self.leaves: list[Leaf] = w.leaves
+        #: The index of the row part whose grid the loop's order follows (-1: none): the first
+        #: that searches its own group.
+        self.orders = next(
+            (
+                k
+                for k, leaf in enumerate(w.leaves)
+                if leaf.part.ORDERS and getattr(w.records[leaf.at], "others", -1) < 0
+            ),
+            -1,
+        )
+        #: The most other agents a part searches (the scratch buffers' rows, at least N).
+        self.rows: int = w.rows
         self.bound: Any = None
         #: Whether the last call's fields were the same objects as the call's before.
         self.same = False
@@ -138,7 +191,7 @@ class Plan:
         for items, was in self.lists:
             if len(items) != len(was) or not all(map(operator.is_, items, was)):
                 return False
-        return True
+        return all(guard(*args) for guard, args in self.guards)
 
     def replay(self, agents: AgentGroup) -> None:
         """The nodes' per-call work, then each row part bound again."""
@@ -146,15 +199,24 @@ class Plan:
             tick(*args)
         same = True
         records = self.records
-        for k, (node, dt, inner, at) in enumerate(self.leaves):
+        for k, (node, dt, inner, at, name) in enumerate(self.leaves):
             if inner is not None and not count_nonzero(inner):
                 continue
-            record = node.bind(agents, dt, False)
+            try:
+                record = node.bind(agents, dt, False)
+            except (TypeError, ValueError) as error:
+                raise renamed(error, type(node).__name__, name) from None
             if record is not records[at]:
+                if same:  # the bound record no longer holds, even if a later bind raises
+                    self.bound = None
+                    self.same = False
                 walked(node, self.cols[0].shape[0], record)
                 records[at] = record
                 self.flat[self.starts[at] : self.starts[at + 1]] = record
-                if k == self.orders:
+                others = getattr(record, "others", -1) if node.ORDERS else -1
+                if others > self.rows:
+                    self.rows = others
+                elif k == self.orders and others < 0:
                     self.order = Grid(record.grid_ints, record.grid_floats)
                 same = False
         if not same:
@@ -170,7 +232,8 @@ class Plan:
             run = kernel.parallel if n >= PARALLEL_MIN else kernel.serial
             if kernel.searches:
                 order = self.order
-                run(*self.cols, *self.flat, out, order.ints, order.floats, scratch(n))
+                buf = scratch(max(n, self.rows))
+                run(*self.cols, *self.flat, out, order.ints, order.floats, buf)
             else:
                 run(*self.cols, *self.flat, out)
             self.same = True  # the next call with no change makes the record
@@ -182,7 +245,7 @@ class Plan:
         run = kernel.bound_parallel if n >= PARALLEL_MIN else kernel.bound_serial
         if kernel.searches:
             order = self.order
-            run(*self.cols, bound, out, order.ints, order.floats, scratch(n))
+            run(*self.cols, bound, out, order.ints, order.floats, scratch(max(n, self.rows)))
         else:
             run(*self.cols, bound, out)
 
@@ -195,13 +258,16 @@ def launch(
     order: Grid,
     move: int,
     dt: float,
+    rows: int = 0,
 ) -> None:
-    """Run a shape's loop: serial below :data:`~steering._jit.PARALLEL_MIN` agents. Only what
-    the loop reads is passed: numba unboxes each argument (some 0.1 us apiece)."""
+    """Run a shape's loop: serial below :data:`~steering._jit.PARALLEL_MIN` agents; each
+    scratch buffer has a row per agent, or ``rows`` when more (the most other agents a part
+    searches). Only what the loop reads is passed: numba unboxes each argument (some 0.1 us
+    apiece)."""
     n = out.shape[0]
     parallel = n >= PARALLEL_MIN
     cols = agent_cols(agents)
-    search = (order.ints, order.floats, scratch(n)) if kernel.searches else ()
+    search = (order.ints, order.floats, scratch(max(n, rows))) if kernel.searches else ()
     if not move:
         run = kernel.parallel if parallel else kernel.serial
         run(*cols, *fields, out, *search)
@@ -228,7 +294,13 @@ _KEPT: dict[int, tuple[list[Any], Any, Kernel]] = {}
 
 
 def launch_kept(
-    tree: Any, kernel: Kernel, agents: AgentGroup, fields: list[Any], out: FloatArray, order: Grid
+    tree: Any,
+    kernel: Kernel,
+    agents: AgentGroup,
+    fields: list[Any],
+    out: FloatArray,
+    order: Grid,
+    rows: int = 0,
 ) -> None:
     """Run a shape's loop for its forces. When a call's fields are the very objects of the
     last call's (parts that keep their records, arrays changed in place), the loop takes one
@@ -245,7 +317,7 @@ def launch_kept(
         if len(_KEPT) > 4096:
             _KEPT.clear()
         _KEPT[key] = (fields, None, kernel)
-        launch(kernel, agents, fields, out, order, 0, 0.0)
+        launch(kernel, agents, fields, out, order, 0, 0.0, rows)
         return
     bound = kept[1]
     if bound is None:
@@ -255,7 +327,7 @@ def launch_kept(
     run = kernel.bound_parallel if n >= PARALLEL_MIN else kernel.bound_serial
     cols = agent_cols(agents)
     if kernel.searches:
-        run(*cols, bound, out, order.ints, order.floats, scratch(n))
+        run(*cols, bound, out, order.ints, order.floats, scratch(max(n, rows)))
     else:
         run(*cols, bound, out)
 

@@ -10,9 +10,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _kern as kern
-from ._checks import finite
+from ._checks import finite, point_check
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
+from .checked import checks
 from .composite import AgentCols, RowPart, row_function
 from .debug import MatchDebug, write
 from .vec import FloatArray
@@ -72,8 +73,11 @@ class MatchVelocity(RowPart):
     target_velocity: ArrayLike
     gain: float = DEFAULT_GAIN
 
-    def __post_init__(self) -> None:
-        self.gain = finite("MatchVelocity.gain", self.gain)
+    CHECKS = checks(
+        "MatchVelocity",
+        target_velocity=point_check,
+        gain=finite,
+    )
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> MatchRecord:
         """This call's record.

@@ -21,6 +21,7 @@ from ._jit import njit, njit_leaf, prange, rows_kernel, rows_kernel_leaf
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import Debug
+from .checked import checks
 from .composite import AgentCols, RowPart, row_function
 from .debug import AvoidDebug, write
 from .obstacle_set import Obstacles, candidate_pairs
@@ -271,14 +272,16 @@ class AvoidObstacles(RowPart):
     margin: float = 3.0
     tie_break: Literal["left", "right", "parity"] = "parity"
 
-    def __post_init__(self) -> None:
-        instance("AvoidObstacles.obstacles", self.obstacles, Obstacles)
-        self.min_box_length = positive("AvoidObstacles.min_box_length", self.min_box_length)
-        self.braking_weight = non_negative("AvoidObstacles.braking_weight", self.braking_weight)
-        self.force_scale = non_negative("AvoidObstacles.force_scale", self.force_scale)
-        self.side_memory = non_negative("AvoidObstacles.side_memory", self.side_memory)
-        self.margin = non_negative("AvoidObstacles.margin", self.margin)
-        choice("AvoidObstacles.tie_break", self.tie_break, ("left", "right", "parity"))
+    CHECKS = checks(
+        "AvoidObstacles",
+        obstacles=functools.partial(instance, cls=Obstacles),
+        tie_break=functools.partial(choice, options=("left", "right", "parity")),
+        min_box_length=positive,
+        braking_weight=non_negative,
+        force_scale=non_negative,
+        side_memory=non_negative,
+        margin=non_negative,
+    )
 
     def box_lengths(self, agents: AgentGroup) -> FloatArray:
         """(N,) detection box lengths: ``min_box_length * (1 + speed / max_speed)``."""

@@ -13,22 +13,23 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _kern as kern
-from ._checks import fast_points, finite, non_negative
+from ._checks import fast_points, finite, non_negative, time_step
 from ._jit import njit_inline, njit_leaf, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import ARRIVE_BRAKE, DEFAULT_GAIN, Debug
 from .basic import arrive
+from .checked import Checked, checks
 from .debug import OffsetDebug, write
 from .vec import EPSILON, FloatArray
 
-__all__ = ["OffsetPursuit", "formation_offsets", "offset_pursuit"]
+__all__ = ["MAX_SLOTS", "OffsetPursuit", "formation_offsets", "offset_pursuit"]
 
 _KINDS = ("circle", "column", "line", "wedge")
 
 
 @dataclass
-class OffsetPursuit:
+class OffsetPursuit(Checked):
     """Buckland's offset pursuit: hold a slot fixed in a leader's frame (formations, escorts).
 
     ``offset`` is in the leader's frame, x ahead along ``leader_heading`` and y to its left;
@@ -60,12 +61,15 @@ class OffsetPursuit:
     #: Arrive's slowing radius; 50 px is about Buckland's "fast" deceleration.
     slowing_radius: float = 50.0
 
-    def __post_init__(self) -> None:
-        self.gain = finite("OffsetPursuit.gain", self.gain)
-        self.slowing_radius = non_negative("OffsetPursuit.slowing_radius", self.slowing_radius)
+    CHECKS = checks(
+        "OffsetPursuit",
+        gain=finite,
+        slowing_radius=non_negative,
+    )
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return (N, 2) forces that bring each agent to its slot beside the leader."""
+        time_step("OffsetPursuit", dt)
         n = agents.n
         leader = fast_points("OffsetPursuit.leader", self.leader, n)
         lvel = fast_points("OffsetPursuit.leader_velocity", self.leader_velocity, n)
@@ -181,6 +185,11 @@ def offset_pursuit(
     return gx, gy, sx, sy
 
 
+#: The most slots :func:`formation_offsets` makes: ten million (160 MB of (x, y) floats). A
+#: count above it is refused before anything is allocated.
+MAX_SLOTS = 10_000_000
+
+
 def formation_offsets(kind: str, n: int, spacing: float) -> FloatArray:
     """Slots for ``n`` followers in a leader's frame (x ahead, y left) for :class:`OffsetPursuit`.
 
@@ -191,15 +200,16 @@ def formation_offsets(kind: str, n: int, spacing: float) -> FloatArray:
             one before it on its arm (the leader heads both arms); ``"circle"`` a ring around the
             leader, the first slot straight behind, counter-clockwise, neighbours ``spacing``
             apart, or farther for n < 6 so no slot is nearer than ``spacing`` to the leader.
-        n: number of slots, >= 0.
+        n: number of slots, >= 0 and at most :data:`MAX_SLOTS` (ten million: 160 MB of
+            slots; a larger count is a mistake, not a formation).
         spacing: distance between neighbouring slots, finite and > 0.
 
     Returns:
         An (n, 2) float array.
 
     Raises:
-        ValueError: on an unknown kind, a negative or non-integer ``n``, or a spacing that is
-            not a finite number > 0.
+        ValueError: on an unknown kind, a negative or non-integer ``n``, an ``n`` above
+            :data:`MAX_SLOTS`, or a spacing that is not a finite number > 0.
     """
     if not isinstance(kind, str) or kind not in _KINDS:
         raise ValueError(f"formation kind: expected one of {', '.join(_KINDS)}, got {kind!r}")
@@ -211,6 +221,11 @@ def formation_offsets(kind: str, n: int, spacing: float) -> FloatArray:
         raise ValueError(f"formation n: expected a whole number >= 0, got {n!r}") from None
     if count < 0:
         raise ValueError(f"formation n: expected a whole number >= 0, got {count}")
+    if count > MAX_SLOTS:
+        raise ValueError(
+            f"formation n: at most {MAX_SLOTS:,} slots (MAX_SLOTS), got {count:,}; "
+            "make a formation per group instead"
+        )
     try:
         s = float(spacing)
     except (TypeError, ValueError):

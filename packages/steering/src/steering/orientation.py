@@ -12,14 +12,13 @@ However the step is written, the heading turns once.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _kern as kern
-from ._checks import fast_points
+from ._checks import fast_points, time_step
 from ._jit import prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
@@ -32,12 +31,6 @@ __all__ = ["MOVING_SPEED", "Face", "LookWhereYouAreGoing"]
 #: Speeds at or below this (px/s) have no direction to look along (as in
 #: :meth:`AgentGroup.update_heading`).
 MOVING_SPEED = 1e-6
-
-
-def _dt(name: str, dt: float) -> float:
-    if not (math.isfinite(dt) and dt >= 0.0):
-        raise ValueError(f"{name}: dt must be finite and >= 0, got {dt}")
-    return float(dt)
 
 
 def _or_keep(desired: FloatArray, heading: FloatArray) -> FloatArray:
@@ -84,7 +77,7 @@ class LookWhereYouAreGoing:
         Raises:
             ValueError: if ``dt`` is negative or not finite.
         """
-        _dt("LookWhereYouAreGoing", dt)
+        time_step("LookWhereYouAreGoing", dt)
         desired = self.heading(agents)
         agents.request_turn(_or_keep(desired, agents.heading))
         if debug is not None:
@@ -144,7 +137,7 @@ class Face:
 
         Debug keys: ``orientation.desired`` (N, 2) the desired heading (zero: keep).
         """
-        _dt("Face", dt)
+        time_step("Face", dt)
         desired = self.heading(agents)
         agents.request_turn(_or_keep(desired, agents.heading))
         if debug is not None:

@@ -3,9 +3,10 @@ The behaviour, its record and its per-agent function."""
 
 from __future__ import annotations
 
+import functools
 import math
-from dataclasses import dataclass
-from typing import NamedTuple
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -15,9 +16,11 @@ from ._checks import fov as check_fov
 from ._checks import non_negative
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
+from .checked import checks
 from .composite import AgentCols, RowPart, row_function
 from .debug import QueueDebug, write
-from .grid import BRUTE_MAX, near
+from .grid import BRUTE_MAX, near, near_point
+from .others import OWN, others_grid, others_of
 from .vec import EPSILON, FloatArray
 
 __all__ = ["Queue", "QueueRecord", "queue_agent", "queue_row"]
@@ -25,6 +28,7 @@ __all__ = ["Queue", "QueueRecord", "queue_agent", "queue_row"]
 IntArray = NDArray[np.int64]
 
 _NO_INTS = np.zeros(0, dtype=np.int64)
+_NO_VECTORS = np.zeros((0, 2))
 
 
 class QueueRecord(NamedTuple):
@@ -41,8 +45,15 @@ class QueueRecord(NamedTuple):
     brake: float
     """``brake * gain``, 1/s."""
     ahead: IntArray
-    """(N,) the blocker each agent brakes for (-1: none) when debug output is asked, else
-    (0,)."""
+    """(N,) the blocker each agent brakes for (-1: none; with ``others`` an index into them)
+    when debug output is asked, else (0,)."""
+    others: int
+    """The number of other agents searched (M), or :data:`~steering.others.OWN` (-1): the
+    group's own."""
+    others_pos: FloatArray
+    """(M, 2) the others' positions, or (0, 2)."""
+    others_vel: FloatArray
+    """(M, 2) the others' velocities, or (0, 2)."""
 
 
 @row_function
@@ -61,7 +72,14 @@ def queue_agent(i: int, a: AgentCols, p: QueueRecord, buf: FloatArray) -> tuple[
         if not ok:
             ux = 1.0
             uy = 0.0
-    k = near(p.grid_ints, p.grid_floats, a.pos, i, p.distance, buf)
+    own = p.others < 0
+    if own:
+        k = near(p.grid_ints, p.grid_floats, a.pos, i, p.distance, buf)
+    else:
+        x = a.pos[i, 0]
+        y = a.pos[i, 1]
+        k = near_point(p.grid_ints, p.grid_floats, p.others_pos, x, y, -1, p.distance, buf)
+        k = min(k, buf.shape[0])  # (the buffer has a row per other agent)
     # The nearest blocker: in the cone (a neighbour on the very same spot counts, whatever
     # the cone) and slower along the agent's direction.
     best = -1
@@ -73,7 +91,11 @@ def queue_agent(i: int, a: AgentCols, p: QueueRecord, buf: FloatArray) -> tuple[
         if not dx * ux + dy * uy >= d * p.cos_half:
             continue
         j = int(buf[q, 0])
-        if not a.vel[j, 0] * ux + a.vel[j, 1] * uy < speed:
+        if own:
+            along = a.vel[j, 0] * ux + a.vel[j, 1] * uy
+        else:
+            along = p.others_vel[j, 0] * ux + p.others_vel[j, 1] * uy
+        if not along < speed:
             continue
         if d < best_d or (d == best_d and j < best):
             best = j
@@ -123,11 +145,18 @@ class Queue(RowPart):
     forward and brakes again). Stateless: no memory between steps. Neighbours come from the
     group's neighbour grid (:mod:`~steering.grid`), across the edges of a wrap-around world.
 
+    With ``others`` the agents that block are another group's (a crowd queueing behind a line
+    of carts): the grid is built over their positions and their velocities decide who is
+    slower; nobody is left out. ``others`` set to the group itself is the default.
+
     Attributes:
         distance: how close (center to center, px) a neighbour must be to block.
         brake: braking strength, the fraction of the velocity shed per ``1 / gain`` seconds.
         fov: full angle of the cone ahead, degrees (0-360).
         gain: 1/s, as for the other behaviours.
+        others: None (the group's own agents block), or another group whose agents do: an
+            :class:`~steering.AgentGroup` or any object with ``pos`` and ``vel`` arrays of
+            shape (M, 2) (see :mod:`steering.others`).
     """
 
     ROW = queue_row
@@ -138,21 +167,36 @@ class Queue(RowPart):
     brake: float = 0.8
     fov: float = 90.0
     gain: float = DEFAULT_GAIN
+    others: Any = field(default=None, compare=False)
 
-    def __post_init__(self) -> None:
-        self.distance = non_negative("Queue.distance", self.distance)
-        self.brake = non_negative("Queue.brake", self.brake)
-        self.fov = check_fov("Queue.fov", self.fov, allow_zero=True)
-        self.gain = non_negative("Queue.gain", self.gain)
+    CHECKS = checks(
+        "Queue",
+        fov=functools.partial(check_fov, allow_zero=True),
+        distance=non_negative,
+        brake=non_negative,
+        gain=non_negative,
+    )
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> QueueRecord:
         """This call's record: the neighbour grid is built (or found) here.
 
         Debug output (:class:`~steering.debug.QueueDebug`): ``queue.braking`` (N,) True where
-        the agent brakes, ``queue.ahead`` (N,) the nearest neighbour blocking it (-1: none).
+        the agent brakes, ``queue.ahead`` (N,) the nearest neighbour blocking it (-1: none;
+        with ``others`` an index into them).
+
+        Raises:
+            ValueError: for ``others`` whose arrays are not (M, 2) (see
+                :func:`~steering.others.others_of`).
         """
         n = agents.n
-        grid = agents.neighbour_grid(self.distance if n > BRUTE_MAX else 0.0)
+        others = self.others
+        seen = None if others is None else others_of("Queue", others, agents, True)
+        if seen is None:
+            grid = agents.neighbour_grid(self.distance if n > BRUTE_MAX else 0.0)
+            count, opos, ovel = OWN, _NO_VECTORS, _NO_VECTORS
+        else:
+            grid = others_grid(self, others, seen, None, self.distance)
+            count, opos, ovel = seen.pos.shape[0], seen.pos, seen.vel
         return QueueRecord(
             grid.ints,
             grid.floats,
@@ -160,6 +204,9 @@ class Queue(RowPart):
             math.cos(math.radians(self.fov) / 2.0),
             self.brake * self.gain,
             np.full(n, -1, dtype=np.int64) if debug else _NO_INTS,
+            count,
+            opos,
+            ovel,
         )
 
     def report(self, agents: AgentGroup, record: QueueRecord, debug: Debug) -> None:

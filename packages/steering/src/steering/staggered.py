@@ -11,11 +11,20 @@ from numpy.typing import NDArray
 
 from . import composite
 from ._checks import behaviour as check_behaviour
+from ._checks import integer
 from .agents import AgentGroup
 from .base import Behaviour, Debug
+from .checked import checks
 from .vec import FloatArray
 
-__all__ = ["Staggered"]
+__all__ = ["Staggered", "whole_count"]
+
+
+def whole_count(name: str, value: Any) -> int:
+    """A whole number >= 1."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name}: expected a whole number >= 1, got {value!r:.40}")
+    return int(value)
 
 
 @dataclass
@@ -44,9 +53,7 @@ class Staggered(composite.Node):
         default_factory=lambda: np.zeros((0, 2)), init=False, repr=False, compare=False
     )
 
-    def __post_init__(self) -> None:
-        check_behaviour("Staggered.behaviour", self.behaviour)
-        self.every = _every(self.every)
+    CHECKS = checks("Staggered", behaviour=check_behaviour, every=whole_count, turn=integer)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return each agent's force: fresh for the agents in turn, held for the others."""
@@ -57,7 +64,7 @@ class Staggered(composite.Node):
     ) -> None:
         """Add this node and its behaviour to a composite's walk (:mod:`steering.composite`):
         the behaviour is walked with the longer time step."""
-        k = _every(self.every)
+        k = self.every
         n = view.pos.shape[0]
         store = self._store
         held = self.__dict__.get("_held")
@@ -68,9 +75,10 @@ class Staggered(composite.Node):
         else:
             selected = held[0]
             self._select(n, k)
-        self.turn += 1
+        self.__dict__["turn"] = self.turn + 1  # not through the check: once a call
         composite.add_node(w, "held", 1, held)
         composite.add_tick(w, self._tick, n, k)
+        composite.add_guard(w, self._holds, held)
         inner = selected if rows is None else rows & selected
         dt = w.dt
         w.dt = dt * k
@@ -83,10 +91,15 @@ class Staggered(composite.Node):
         """Select the agents in this call's turn."""
         np.equal(_rows(n) % k, self.turn % k, out=self.__dict__["_held"][0])
 
+    def _holds(self, held: tuple[NDArray[np.bool_], FloatArray]) -> bool:
+        """Whether the node's selection and store are still ``held`` (a tree of a group of
+        another size, sharing this node, makes them anew)."""
+        return self.__dict__.get("_held") is held
+
     def _tick(self, n: int, k: int) -> None:
         """A kept plan's call: select the agents in turn, then the next turn."""
         self._select(n, k)
-        self.turn += 1
+        self.__dict__["turn"] = self.turn + 1  # not through the check: once a call
 
 
 def _rows(n: int) -> NDArray[np.int64]:
@@ -100,9 +113,3 @@ def _rows(n: int) -> NDArray[np.int64]:
 
 
 _ROWS: dict[int, NDArray[np.int64]] = {}
-
-
-def _every(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"Staggered.every: expected a whole number >= 1, got {value!r:.40}")
-    return int(value)

@@ -14,6 +14,7 @@ from ._checks import finite, generator, non_negative
 from ._jit import njit_leaf
 from .agents import UNSET, AgentGroup, is_unset
 from .base import DEFAULT_GAIN, Debug
+from .checked import checks
 from .composite import AgentCols, RowPart, row_function
 from .debug import WanderDebug, write
 from .records import Held, settings
@@ -96,12 +97,14 @@ class Wander(RowPart):
     jitter: float = 3.0
     gain: float = DEFAULT_GAIN
 
-    def __post_init__(self) -> None:
-        self.rng = generator("Wander.rng", self.rng)
-        self.circle_distance = finite("Wander.circle_distance", self.circle_distance)
-        self.circle_radius = finite("Wander.circle_radius", self.circle_radius)
-        self.jitter = non_negative("Wander.jitter", self.jitter)
-        self.gain = finite("Wander.gain", self.gain)
+    CHECKS = checks(
+        "Wander",
+        rng=generator,
+        circle_distance=finite,
+        circle_radius=finite,
+        jitter=non_negative,
+        gain=finite,
+    )
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> WanderRecord:
         """This call's record: draws the step's random numbers (one per agent) and advances
