@@ -26,6 +26,8 @@ logger = logging.getLogger("issue44_levels")
 HINTS = {
     "01_patrol.tmj": "Guards walk fixed loops and see all round but their backs. Slip past behind"
     " them, and break their sight behind a pillar before the meter fills.",
+    "03_rockfield.tmj": "Hunters see far and chase hard. Break their sight behind rocks. A reef"
+    " closes the east: find its channel (a watcher walks its south side), round the breakwater.",
     "04_swarm.tmj": "Fish keep their distance from each other and from you, but only rocks and"
     " reefs block sight. Reefs close the exit's corner; go in from the south-west.",
     "06_gate.tmj": "Reefs cross the sea. The fish queue through the first reef's two gates; two"
@@ -64,9 +66,34 @@ def gate(level: Level) -> Level:
     return _sights("06_gate.tmj")(_hint("06_gate.tmj")(walked))
 
 
+def rockfield(level: Level) -> Level:
+    """3. Rock Field: the straight dash swam the channel's south side and won with its meter at
+    0.89; a watcher now walks a short beat across that side (the careful way goes by the
+    north side, out of its sight), and the hunters in the open see a little less far."""
+    watch = PathData(
+        name="channel-watch", points=pts(2110, 470, 2110, 580, 2160, 580, 2160, 470),
+        closed=True, radius=16.0,
+    )  # fmt: skip
+    base = next(e for e in level.enemies if e.name == "hunter-5")
+    watcher = replace(
+        base, name="channel-watcher", x=2110.0, y=470.0, path="channel-watch", id=0
+    )
+    walked = with_owned(level, level.walls, enemies=[watcher], paths=[watch])
+    return _sights("03_rockfield.tmj")(_hint("03_rockfield.tmj")(walked))
+
+
 #: Issue 44's curve: being seen now fills a detection meter, so a long sight makes a long chase
 #: in view; the far-sighted enemies of levels 5, 7, 8 and 9 see less far (max_speed, sight).
 SIGHTS: dict[str, dict[str, tuple[float, float]]] = {
+    "03_rockfield.tmj": {
+        "hunter-1": (130.0, 180.0),
+        "hunter-2": (140.0, 180.0),
+        "hunter-3": (120.0, 180.0),
+        "hunter-4": (140.0, 180.0),
+        "hunter-5": (140.0, 180.0),
+        "channel-watcher": (140.0, 180.0),
+        "sweeper": (150.0, 185.0),
+    },
     "05_moving_paths.tmj": {
         "square-guard": (180.0, 185.0),
         "hex-guard": (180.0, 195.0),
@@ -95,6 +122,7 @@ def _sights(name: str) -> Callable[[Level], Level]:
 EDITS: dict[str, Callable[[Level], Level]] = {
     "01_patrol.tmj": _hint("01_patrol.tmj"),
     "02_currents.tmj": currents,
+    "03_rockfield.tmj": rockfield,
     "04_swarm.tmj": _hint("04_swarm.tmj"),
     "05_moving_paths.tmj": _sights("05_moving_paths.tmj"),
     "06_gate.tmj": gate,
