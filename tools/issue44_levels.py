@@ -82,6 +82,22 @@ def rockfield(level: Level) -> Level:
     return _sights("03_rockfield.tmj")(_hint("03_rockfield.tmj")(walked))
 
 
+def swarm(level: Level) -> Level:
+    """4. Swarm: the shark posted at the exit's mouth (2000, 900) wandered into it and caught
+    even the autopilot there; it now keeps its post south-east of the mouth, and a fourth
+    shark circles a small beat on the straight way in from the west (the straight dash
+    swam it and won), so the way in is from the south-west, as the hint says."""
+    beat = PathData(
+        name="west-watch", points=pts(1740, 870, 1800, 870, 1800, 940, 1740, 940),
+        closed=True, radius=16.0,
+    )  # fmt: skip
+    sharks = {e.name: e for e in level.enemies}
+    posted = replace(sharks["shark-2"], x=2300.0, y=660.0, max_speed=150.0)
+    watcher = replace(sharks["shark-3"], name="shark-4", x=1740.0, y=870.0, path="west-watch", id=0)
+    walked = with_owned(level, level.walls, enemies=[posted, watcher], paths=[beat])
+    return _hint("04_swarm.tmj")(walked)
+
+
 #: Issue 44's curve: being seen now fills a detection meter, so a long sight makes a long chase
 #: in view; the far-sighted enemies of levels 5, 7, 8 and 9 see less far (max_speed, sight).
 SIGHTS: dict[str, dict[str, tuple[float, float]]] = {
@@ -123,7 +139,7 @@ EDITS: dict[str, Callable[[Level], Level]] = {
     "01_patrol.tmj": _hint("01_patrol.tmj"),
     "02_currents.tmj": currents,
     "03_rockfield.tmj": rockfield,
-    "04_swarm.tmj": _hint("04_swarm.tmj"),
+    "04_swarm.tmj": swarm,
     "05_moving_paths.tmj": _sights("05_moving_paths.tmj"),
     "06_gate.tmj": gate,
     "07_squadron.tmj": _sights("07_squadron.tmj"),
