@@ -111,11 +111,11 @@ SIGHTS: dict[str, dict[str, tuple[float, float]]] = {
         "sweeper": (150.0, 185.0),
     },
     "05_moving_paths.tmj": {
-        "square-guard": (180.0, 185.0),
+        "square-guard": (165.0, 175.0),
         "hex-guard": (180.0, 195.0),
         "snakes": (180.0, 180.0),
-        "wobble-guard": (180.0, 180.0),
-        "orbit-guard": (180.0, 190.0),
+        "wobble-guard": (150.0, 160.0),
+        "orbit-guard": (150.0, 165.0),
     },
     "07_squadron.tmj": {"wedge": (195.5, 230.0), "line": (184.0, 220.0)},
     "08_sentries.tmj": {
