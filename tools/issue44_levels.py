@@ -108,6 +108,23 @@ def swarm(level: Level) -> Level:
     return _hint("04_swarm.tmj")(walked)
 
 
+def squadron(level: Level) -> Level:
+    """7. Squadron: the straight dash swam the sweep's north side and in past the north reef,
+    seen only in its last 1.5 s; a lookout circles a small beat on that way in. The wedge
+    chases a little slower and sees less far (it caught 17 careful runs in 20)."""
+    beat = PathData(
+        name="lookout-beat", points=pts(1720, 950, 1790, 950, 1790, 1010, 1720, 1010),
+        closed=True, radius=16.0,
+    )  # fmt: skip
+    line = next(e for e in level.enemies if e.name == "line")
+    lookout = replace(
+        line, name="lookout", x=1720.0, y=950.0, path="lookout-beat", count=1,
+        formation="none", id=0,
+    )  # fmt: skip
+    walked = with_owned(level, level.walls, enemies=[lookout], paths=[beat])
+    return _sights("07_squadron.tmj")(walked)
+
+
 #: Issue 44's curve: being seen now fills a detection meter, so a long sight makes a long chase
 #: in view; the far-sighted enemies of levels 5, 7, 8 and 9 see less far (max_speed, sight).
 SIGHTS: dict[str, dict[str, tuple[float, float]]] = {
@@ -127,7 +144,11 @@ SIGHTS: dict[str, dict[str, tuple[float, float]]] = {
         "wobble-guard": (150.0, 160.0),
         "orbit-guard": (150.0, 165.0),
     },
-    "07_squadron.tmj": {"wedge": (195.5, 230.0), "line": (184.0, 220.0)},
+    "07_squadron.tmj": {
+        "wedge": (183.0, 210.0),
+        "line": (184.0, 220.0),
+        "lookout": (150.0, 180.0),
+    },
     "08_sentries.tmj": {
         "sentry-east": (172.5, 240.0),
         "sentry-west": (172.5, 240.0),
@@ -156,7 +177,7 @@ EDITS: dict[str, Callable[[Level], Level]] = {
     "04_swarm.tmj": swarm,
     "05_moving_paths.tmj": _sights("05_moving_paths.tmj"),
     "06_gate.tmj": gate,
-    "07_squadron.tmj": _sights("07_squadron.tmj"),
+    "07_squadron.tmj": squadron,
     "08_sentries.tmj": _sights("08_sentries.tmj"),
     "09_finale.tmj": _sights("09_finale.tmj"),
     "10_sandbox.tmj": _hint("10_sandbox.tmj"),
