@@ -154,7 +154,14 @@ SIGHTS: dict[str, dict[str, tuple[float, float]]] = {
         "sentry-west": (172.5, 240.0),
         "watchman": (172.5, 210.0),
     },
-    "09_finale.tmj": {"sentinel": (180.0, 240.0), "sentinel-2": (180.0, 230.0)},
+    "09_finale.tmj": {
+        "sentinel": (130.0, 220.0),
+        "sentinel-2": (180.0, 230.0),
+        "zig-a": (165.0, 190.0),
+        "zig-b": (165.0, 190.0),
+        "warden": (140.0, 180.0),
+        "drift-guard": (165.0, 200.0),
+    },
     "06_gate.tmj": {
         "gatekeeper": (175.0, 380.0),
         "gatekeeper-2": (175.0, 380.0),
