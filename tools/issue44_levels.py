@@ -150,8 +150,8 @@ SIGHTS: dict[str, dict[str, tuple[float, float]]] = {
         "lookout": (150.0, 180.0),
     },
     "08_sentries.tmj": {
-        "sentry-east": (172.5, 240.0),
-        "sentry-west": (172.5, 240.0),
+        "sentry-east": (172.5, 310.0),
+        "sentry-west": (172.5, 310.0),
         "watchman": (172.5, 210.0),
     },
     "09_finale.tmj": {
