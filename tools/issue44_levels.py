@@ -64,9 +64,7 @@ def gate(level: Level) -> Level:
     enemies = [
         replace(keepers["gatekeeper"], x=1940.0, y=1200.0, path="beat"),
         replace(keepers["gatekeeper-2"], x=1850.0, y=140.0, path="beat"),
-        replace(
-            keepers["gatekeeper"], name="warden", x=1450.0, y=1050.0, path="middle", id=0
-        ),
+        replace(keepers["gatekeeper"], name="warden", x=1450.0, y=1050.0, path="middle", id=0),
     ]
     middle = PathData(
         name="middle", points=pts(1450, 1050, 1450, 300, 1550, 300, 1550, 1050), closed=True,
@@ -85,9 +83,7 @@ def rockfield(level: Level) -> Level:
         closed=True, radius=16.0,
     )  # fmt: skip
     base = next(e for e in level.enemies if e.name == "hunter-5")
-    watcher = replace(
-        base, name="channel-watcher", x=2110.0, y=470.0, path="channel-watch", id=0
-    )
+    watcher = replace(base, name="channel-watcher", x=2110.0, y=470.0, path="channel-watch", id=0)
     walked = with_owned(level, level.walls, enemies=[watcher], paths=[watch])
     return _sights("03_rockfield.tmj")(_hint("03_rockfield.tmj")(walked))
 
