@@ -77,7 +77,8 @@ def gate(level: Level) -> Level:
 def rockfield(level: Level) -> Level:
     """3. Rock Field: the straight dash swam the channel's south side and won with its meter at
     0.89; a watcher now walks a short beat across that side (the careful way goes by the
-    north side, out of its sight), and the hunters in the open see a little less far."""
+    north side, out of its sight), and the hunters in the open see a little less far. Run
+    ``python -m tools.make_rockfield`` after it: the rocks keep clear of the watcher's beat."""
     watch = PathData(
         name="channel-watch", points=pts(2110, 470, 2110, 580, 2160, 580, 2160, 470),
         closed=True, radius=16.0,
