@@ -26,13 +26,12 @@ logger = logging.getLogger("issue44_levels")
 HINTS = {
     "01_patrol.tmj": "Guards walk fixed loops and see all round but their backs. Slip past behind"
     " them, and break their sight behind a pillar before the meter fills.",
-    "03_rockfield.tmj": "Hunters see far and chase hard. Break their sight behind rocks. A reef"
-    " closes the east: find its channel (a watcher walks its south side), round the breakwater.",
+    "03_rockfield.tmj": "Hunters see far and chase hard. Break their sight behind rocks. A"
+    " watcher walks the channel; round the breakwater.",
     "04_swarm.tmj": "Fish keep their distance from each other and from you, but only rocks and"
     " reefs block sight. Reefs close the exit's corner; go in from the south-west.",
-    "06_gate.tmj": "Reefs cross the sea. The fish queue through the first reef's two gates; a"
-    " warden walks the middle and two gatekeepers a loop before the last gate. Slip through"
-    " when their backs are turned.",
+    "06_gate.tmj": "Fish queue through the first reef's gates; a warden walks the middle, two"
+    " gatekeepers loop before the last gate.",
     "10_sandbox.tmj": "Outside the story: an open field for experiments. Rocks, a current, a ring"
     " path, a crowd, and two sentinels at the gap between the reefs before the exit.",
 }
