@@ -19,7 +19,7 @@ For every level:
 
 The runs are independent, so they go to a process pool over every core. :func:`problems`
 says where a measured curve breaks the wanted shape (:data:`WANTED`). ``tools/curve.py``
-prints the table; ``tests/integration/test_curve.py`` asserts the shape on fewer seeds.
+prints the table; ``tests/integration/test_curve.py`` asserts the shape on the same 20 seeds.
 """
 
 from __future__ import annotations
