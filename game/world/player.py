@@ -27,11 +27,14 @@ class Player:
         inputs: every thrust given to the world, in order (replaying them reproduces the run).
         ghost: True makes the player a ghost (the editor's live world, where the player is only
             a start marker): no enemy sees it, a touch catches no one and no exit ends the run.
+        detection: the detection meter, 0 (unseen) to 1 (caught): the decide system fills it
+            while an enemy sees the player and drains it out of sight (issue 44).
     """
 
     thrust: FloatArray = field(default_factory=lambda: np.zeros(2))
     inputs: list[tuple[float, float]] = field(default_factory=list)
     ghost: bool = False
+    detection: float = 0.0
 
 
 def key_thrust(right: bool, left: bool, up: bool, down: bool) -> tuple[float, float]:

@@ -4,6 +4,8 @@ output: every level, agents with every goal, paths edited mid-run."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -13,6 +15,7 @@ from game.clock import DT
 from game.level import load_level, resolve_level
 from game.level.changes import PathChanged
 from game.world import World
+from game.world.tuning import default_tuning
 from steering.kernels import njit
 
 LEVELS = [
@@ -224,7 +227,9 @@ def _toward_enemy(world: World) -> tuple[float, float]:
 @pytest.mark.parametrize("name", ["patrol", "rockfield", "moving_paths"])
 def test_the_fused_step_equals_it_while_enemies_see_and_pursue_the_player(name: str) -> None:
     level = load_level(resolve_level(name))
-    fused, plain = World(level), World(level, debug=True)
+    base = default_tuning()  # all round, so that the enemies chase whichever side it comes
+    seeing = replace(base, patrol=replace(base.patrol, sight_angle=180.0))
+    fused, plain = World(level, tuning=seeing), World(level, debug=True, tuning=seeing)
     modes: set[str] = set()
     for _ in range(400):
         thrust = _toward_enemy(fused)
