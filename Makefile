@@ -11,7 +11,7 @@ ENGINE := packages/steering
 $(STAMP): pyproject.toml $(ENGINE)/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ./$(ENGINE) -e '.[test,bench,docs]'
+	$(BIN)/python -m pip install --quiet -e ./$(ENGINE) -e '.[test,bench,docs,env]'
 	$(BIN)/python -m steering.warmup
 	$(BIN)/python -m game.world.warmup
 	$(BIN)/python -m game.render.warmup
@@ -42,7 +42,7 @@ test: lint
 # The engine's tests again with NUMBA_DISABLE_JIT=1: the kernels run as plain Python, the
 # same source, so a debugger can step through them.
 test-nojit: $(STAMP)
-	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/steering tests/unit/engine -m "not slow and not window"
+	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/steering tests/unit/engine tests/unit/env/test_rays.py -m "not slow and not window"
 
 # The fast loop while working: lint, types, and the unit tests not marked slow or window
 # (under a minute), on two processes (pytest-xdist; the numba caches are warm by then).

@@ -1,8 +1,8 @@
 """Command line: ``python -m game [COMMAND]``; with no command it opens the game window.
 
 Commands: ``play LEVEL``, ``edit LEVEL``, ``simulate LEVEL``, ``replay FILE``,
-``screenshot LEVEL --out FILE``, ``demo``, ``bench``, ``lab [NAME]``. A bad level or option
-prints one line on stderr and exits with status 2.
+``screenshot LEVEL --out FILE``, ``exploit LEVEL``, ``demo``, ``bench``, ``lab [NAME]``. A bad
+level or option prints one line on stderr and exits with status 2.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ MAX_DEMO_AGENTS = 100_000
 def _parser() -> argparse.ArgumentParser:
     from benchmarks.harness import cli as bench
 
-    from . import cli_game, cli_lab, cli_replay, cli_simulate
+    from . import cli_exploit, cli_game, cli_lab, cli_replay, cli_simulate
     from .cli_common import MAX_SEED, bounded_float, bounded_int, one_line_errors, seed
 
     parser = argparse.ArgumentParser(prog="python -m game", description=__doc__)
@@ -35,6 +35,7 @@ def _parser() -> argparse.ArgumentParser:
     edit.add_argument("--size", type=_tiles, default=None, help="--new: WxH tiles (default 40x24)")
     cli_simulate.add_parser(sub)
     cli_replay.add_parser(sub)
+    cli_exploit.add_parser(sub)
     demo = sub.add_parser("demo", help="headless steering demo that prints what the crowd does")
     demo.add_argument(
         "--agents",
@@ -127,6 +128,10 @@ def main(argv: list[str] | None = None) -> int:
         from .cli_replay import run as run_replay
 
         return run_replay(args)
+    if command == "exploit":
+        from .cli_exploit import run as run_exploit
+
+        return run_exploit(args)
     if command == "bench":
         from benchmarks.harness.cli import run as run_bench
 

@@ -1,5 +1,6 @@
-"""Measure the difficulty curve: every shipped level against the human-like bot, the
-autopilot and the blind scripts (see :mod:`game.curve`).
+"""Measure the difficulty curve: every story level (the Sandbox stands outside) against the
+human-like bot (careful and careless), the autopilot and the blind scripts (see
+:mod:`game.curve`).
 
 Prints a Markdown table (per level: the bot's wins over the seeds, its median winning time,
 the autopilot's time, the blind scripts that win) and then every place the curve breaks the
@@ -14,7 +15,7 @@ import argparse
 import sys
 import time
 
-from game.curve import measure, problems, table
+from game.curve import measure, problems, story_levels, table
 from game.level.shipped import resolve_level, shipped_levels
 from game.progress_bar import progress_bar
 
@@ -22,14 +23,14 @@ from game.progress_bar import progress_bar
 def main(argv: list[str] | None = None) -> int:
     """Print the table; exit status 1 when the curve does not hold."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("levels", nargs="*", help="levels (default: every shipped level)")
+    parser.add_argument("levels", nargs="*", help="levels (default: every story level)")
     parser.add_argument("--seeds", type=int, default=20, help="bot runs per level (20)")
     parser.add_argument("--seconds", type=float, default=120.0, help="each run's limit (120)")
     parser.add_argument("--jobs", type=int, default=None, help="processes (every core)")
     args = parser.parse_args(argv)
     if args.seeds < 1 or args.seconds <= 0 or (args.jobs is not None and args.jobs < 1):
         parser.error("--seeds and --jobs must be >= 1, --seconds > 0")
-    paths = [resolve_level(x) for x in args.levels] if args.levels else shipped_levels()
+    paths = [resolve_level(x) for x in args.levels] if args.levels else story_levels()
     order = {p.resolve(): i for i, p in enumerate(shipped_levels(), start=1)}
     numbers = [order.get(p.resolve(), i) for i, p in enumerate(paths, start=1)]
     start = time.perf_counter()

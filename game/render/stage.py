@@ -36,10 +36,22 @@ def run_state(world: World) -> tuple[str, theme.Rgba]:
         return "escaped!", theme.HUD_GOOD
     if world.outcome == "caught":
         return "caught", theme.HUD_WARN
+    meter = detection_bar(world.player.detection)
+    if world.minds.sighted.any():
+        return f"SEEN {meter}", theme.HUD_WARN
     hunters = int(np.count_nonzero((world.kind == ENEMY) & (world.mode == Mode.PURSUE)))
     if hunters:
-        return ("hunted!" if hunters == 1 else f"hunted by {hunters}!"), theme.HUD_WARN
+        who = "hunted!" if hunters == 1 else f"hunted by {hunters}!"
+        return (f"{who} {meter}" if world.player.detection > 0 else who), theme.HUD_WARN
+    if world.player.detection > 0:
+        return f"hidden {meter}", theme.HUD_DIM
     return "unseen", theme.HUD_DIM
+
+
+def detection_bar(level: float, cells: int = 10) -> str:
+    """The detection meter as text: ``[#####-----]`` (full: caught)."""
+    full = min(max(round(level * cells), 0), cells)
+    return "[" + "#" * full + "-" * (cells - full) + "]"
 
 
 class LevelStage:

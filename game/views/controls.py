@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 import arcade
+
+from game.world.player import key_thrust
 
 if TYPE_CHECKING:
     from game.render.stage import LevelStage
@@ -53,11 +54,7 @@ def thrust_from_keys(pressed: Collection[int]) -> tuple[float, float]:
         (x, y), y up.
     """
     held = set(pressed)
-    x = float(bool(held & RIGHT)) - float(bool(held & LEFT))
-    y = float(bool(held & UP)) - float(bool(held & DOWN))
-    if x and y:
-        return (x / math.sqrt(2.0), y / math.sqrt(2.0))
-    return (x, y)
+    return key_thrust(bool(held & RIGHT), bool(held & LEFT), bool(held & UP), bool(held & DOWN))
 
 
 def number_of_key(symbol: int) -> int | None:

@@ -208,7 +208,10 @@ class Autopilot:
     cell's length multiplied by ``1 + danger``, where each enemy, now and
     :attr:`lead_time` seconds ahead on its velocity, adds :attr:`threat_weight` times a
     Gaussian of width :attr:`threat_radius`. So it goes round a patrol, keeps away from a
-    sentinel, and runs from a chaser along a way that does not lead back past it.
+    sentinel, and runs from a chaser along a way that does not lead back past it. Being seen
+    fills the detection meter (issue 44), so each enemy also adds :attr:`sight_weight` on
+    every cell of its sight (range and cone, rocks not counted): the way keeps out of sight
+    where it can.
 
     Attributes:
         world: the world it flies.
@@ -216,6 +219,7 @@ class Autopilot:
         cell: planning grid cell (px).
         threat_radius: width of an enemy's danger (px).
         threat_weight: an enemy's danger at its centre (a cell's length times 1 + this).
+        sight_weight: the danger of a cell an enemy's sight covers (0: sight is ignored).
         lead_time: enemies also count where they will be this many seconds ahead.
         replan_every: steps between plans.
         stickiness: cells off the last plan's way (and its neighbours) cost ``1 +
@@ -228,6 +232,7 @@ class Autopilot:
     cell: float = 16.0
     threat_radius: float = 90.0
     threat_weight: float = 40.0
+    sight_weight: float = 12.0
     lead_time: float = 0.5
     replan_every: int = 6
     stickiness: float = 0.5
@@ -265,7 +270,42 @@ class Autopilot:
             return None
         pos = world.agents.pos[rows]
         ahead = pos + world.agents.vel[rows] * self.lead_time
-        return self.danger_at(np.concatenate((pos, ahead)))
+        return self.danger_at(np.concatenate((pos, ahead))) + self.sight_danger(
+            np.ones(rows.size, dtype=bool), pos
+        )
+
+    def sight_danger(self, keep: NDArray[np.bool_], pos: FloatArray) -> FloatArray:
+        """(rows, cols) :attr:`sight_weight` on every cell inside the sight (range and cone,
+        from its heading now) of the enemies ``keep`` selects, seen at ``pos`` (one row each
+        of those kept)."""
+        nav = self.nav
+        gx, gy = nav.centres()
+        out = np.zeros_like(gx)
+        if self.sight_weight <= 0:
+            return out
+        minds = self.world.minds
+        heading = self.world.agents.heading[minds.rows[keep]]
+        half = np.asarray(minds.half_angle, dtype=np.float64)[keep]
+        flat = out.ravel()
+        cx, cy = gx.ravel(), gy.ravel()
+        rocks = self.world.obstacles
+        walls = np.array(
+            [seg for wd in self.world.level.walls for seg in wd.segments], dtype=np.float64
+        ).reshape(-1, 2, 2)
+        for (ex, ey), (hx, hy), rng, a in zip(pos, heading, minds.sight[keep], half, strict=True):
+            dx, dy = cx - ex, cy - ey
+            d = np.hypot(dx, dy)
+            inside = d <= rng
+            if a < math.pi:
+                h = math.hypot(hx, hy) or 1.0
+                inside &= dx * hx + dy * hy >= math.cos(a) * d * h
+            cells = np.flatnonzero(inside)
+            if cells.size:
+                hidden = _blocked(
+                    (float(ex), float(ey)), cx[cells], cy[cells], rocks.centers, rocks.radii, walls
+                )
+                flat[cells[~hidden]] += 1.0
+        return out * self.sight_weight
 
     def danger_at(self, points: FloatArray) -> FloatArray:
         """(rows, cols) danger of every cell from enemies at (K, 2) ``points``: each a
@@ -382,6 +422,38 @@ def _edges(free: NDArray[np.bool_], cw: float, ch: float) -> tuple[IntArray, Int
         dst.append(b[ok])
         cost.append(np.full(int(ok.sum()), length))
     return np.concatenate(src), np.concatenate(dst), np.concatenate(cost)
+
+
+def _blocked(
+    eye: tuple[float, float],
+    cx: FloatArray,
+    cy: FloatArray,
+    centers: FloatArray,
+    radii: FloatArray,
+    walls: FloatArray,
+) -> NDArray[np.bool_]:
+    """Which points ``(cx, cy)`` a rock (circle) or a wall (segment) hides from ``eye``:
+    the sight test of the physics, vectorised over the points (pushable rocks where they
+    are now, walls as thin segments)."""
+    ex, ey = eye
+    dx, dy = (cx - ex)[:, None], (cy - ey)[:, None]
+    hidden = np.zeros(cx.shape[0], dtype=bool)
+    if centers.shape[0]:
+        ox, oy = centers[None, :, 0] - ex, centers[None, :, 1] - ey
+        den = np.maximum(dx * dx + dy * dy, 1e-9)
+        t = np.clip((ox * dx + oy * dy) / den, 0.0, 1.0)
+        hidden |= ((ox - t * dx) ** 2 + (oy - t * dy) ** 2 < radii[None, :] ** 2).any(axis=1)
+    if walls.shape[0]:
+        ax, ay = walls[None, :, 0, 0] - ex, walls[None, :, 0, 1] - ey
+        bx, by = walls[None, :, 1, 0] - ex, walls[None, :, 1, 1] - ey
+        wx, wy = bx - ax, by - ay
+        den = dx * wy - dy * wx
+        ok = np.abs(den) > 1e-9
+        safe = np.where(ok, den, 1.0)
+        t = (ax * wy - ay * wx) / safe  # along the sight line
+        u = (ax * dy - ay * dx) / safe  # along the wall
+        hidden |= (ok & (t >= 0.0) & (t <= 1.0) & (u >= 0.0) & (u <= 1.0)).any(axis=1)
+    return hidden
 
 
 def _binned_danger(nav: NavGrid, points: FloatArray, radius: float) -> FloatArray:

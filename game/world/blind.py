@@ -11,6 +11,9 @@ the keyboard's: a thrust of length 1 in one of the eight key directions (or zero
   counter-clockwise) to the point of the edge nearest the exit, then straight into the exit.
 * :class:`ZigZag`: toward the exit in a zig-zag, the two key directions either side of the
   way to it in turn (switching every second, or every three).
+* :class:`~game.world.dash.Dash` (its own module, as it plans with the autopilot): the
+  straight dash of issue 44, the shortest way round rocks and walls; :func:`every_strategy`
+  lists it with these.
 
 :func:`play` runs one strategy on a fresh world and returns how it ended.
 """

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -104,8 +105,8 @@ class HumanBot(Autopilot):
         keep = self._on_screen(pos)
         if not keep.any():
             return None
-        pos, vel = pos[keep], vel[keep]
-        return self.danger_at(np.concatenate((pos, pos + vel * self.lead_time)))
+        near = self.danger_at(np.concatenate((pos[keep], (pos + vel * self.lead_time)[keep])))
+        return near + self.sight_danger(keep, pos[keep])
 
     def __call__(self, world: World | None = None) -> FloatArray:
         """The keys for the coming step: one of the eight key directions, or none."""
@@ -127,15 +128,24 @@ def play_human(
     seed: int,
     seconds: float = 120.0,
     view: tuple[float, float] | None = None,
+    *,
+    careless: bool = False,
+    watch: Callable[[World], None] | None = None,
 ) -> Run:
     """One run of the human-like bot on a fresh world of ``level`` (world seed and bot seed
-    ``seed``), for at most ``seconds`` (it stops at the outcome)."""
+    ``seed``), for at most ``seconds`` (it stops at the outcome). ``careless``: it ignores
+    the enemies (no weight on danger), swimming the shortest way seen or not. ``watch`` is
+    called with the world after every step."""
     from .world import World
 
     world = World(level, seed)
     bot = HumanBot(world, seed=seed, view=view)
+    if careless:
+        bot.threat_weight = bot.sight_weight = 0.0
     for _ in range(max(1, round(seconds / world.dt))):
         world.step(bot())
+        if watch is not None:
+            watch(world)
         if world.outcome != "running":
             break
     return Run("HumanBot", world.outcome, world.time)

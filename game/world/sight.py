@@ -40,8 +40,10 @@ __all__ = [
     "MAX_SWEEP_RAYS",
     "RAY_STEP",
     "SightFans",
+    "circle_entry",
     "enemy_sight",
     "sight_fans",
+    "wall_entry",
 ]
 
 #: Angle between the rays of the uniform sweep (radians; 4 degrees: the range's arc then
@@ -132,7 +134,7 @@ def sight_fans(
 
 
 @njit
-def _circle_entry(
+def circle_entry(
     ox: float, oy: float, ux: float, uy: float, cx: float, cy: float, r: float
 ) -> float:
     """Distance along the unit ray (o, u) at which it enters the circle (c, r); inf when it
@@ -151,7 +153,7 @@ def _circle_entry(
 
 
 @njit
-def _wall_entry(
+def wall_entry(
     ox: float,
     oy: float,
     ux: float,
@@ -166,9 +168,7 @@ def _wall_entry(
     ``r`` (a capsule: the face toward o, and a round cap at each end); inf when it misses."""
     best = math.inf
     if r > 0.0:
-        best = min(
-            _circle_entry(ox, oy, ux, uy, ax, ay, r), _circle_entry(ox, oy, ux, uy, bx, by, r)
-        )
+        best = min(circle_entry(ox, oy, ux, uy, ax, ay, r), circle_entry(ox, oy, ux, uy, bx, by, r))
     dx = bx - ax
     dy = by - ay
     length = math.hypot(dx, dy)
@@ -436,13 +436,13 @@ def _sight_fans(
             for j in range(n_rocks):
                 if near_rock[i, j]:
                     t = min(
-                        t, _circle_entry(ox, oy, ux, uy, rocks[j, 0], rocks[j, 1], rock_radius[j])
+                        t, circle_entry(ox, oy, ux, uy, rocks[j, 0], rocks[j, 1], rock_radius[j])
                     )
             for j in range(n_walls):
                 if near_wall[i, j]:
                     t = min(
                         t,
-                        _wall_entry(
+                        wall_entry(
                             ox,
                             oy,
                             ux,

@@ -37,6 +37,7 @@ from game.strict_json import (
 __all__ = [
     "TUNING_FILE",
     "CrowdTuning",
+    "DetectionTuning",
     "FishTuning",
     "FormationTuning",
     "HiderTuning",
@@ -201,6 +202,25 @@ class HiderTuning:
 
 @_strict
 @dataclass(frozen=True)
+class DetectionTuning:
+    """Being seen (issue 44): the player's detection meter fills while any enemy sees it and
+    drains out of sight; full, the player is caught, as by a touch.
+
+    Attributes:
+        fill_time: seconds of being seen, far away, that fill the meter from empty.
+        near_distance: within this distance of the nearest enemy that sees it (px) the meter
+            fills twice as fast (at the distance itself: as fast as far away; between, in
+            proportion).
+        drain_time: seconds out of sight that empty a full meter.
+    """
+
+    fill_time: Annotated[float, finite(0.0, 3600.0, "s", open_low=True)]
+    near_distance: _Distance
+    drain_time: Annotated[float, finite(0.0, 3600.0, "s", open_low=True)]
+
+
+@_strict
+@dataclass(frozen=True)
 class Tuning:
     """Every archetype's tuning (the sections of the file, in this order)."""
 
@@ -210,6 +230,7 @@ class Tuning:
     formation: FormationTuning
     fish: FishTuning
     hider: HiderTuning
+    detection: DetectionTuning
 
 
 class TuningError(LevelError):

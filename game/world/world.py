@@ -392,6 +392,7 @@ class World:
         )
         fresh.steering.enabled = self.steering.enabled
         fresh.player.ghost = self.player.ghost
+        fresh.player.detection = self.player.detection
         fresh.timer = self.timer
         fresh.physics.rocks_version = self.physics.rocks_version + 1
         carry_over(self, fresh)

@@ -50,3 +50,13 @@ def test_pymunk_world_reaches_the_far_side_without_entering_rocks() -> None:
 def test_arcade_window_draws_frames_and_closes() -> None:
     # When the arcade example runs headless for 20 frames, it exits cleanly
     _run("arcade_window.py", "--frames", "20", "--agents", "200")
+
+
+def test_the_random_policy_reports_rates_that_add_up() -> None:
+    # When the random baseline plays three short episodes of level 8
+    out = _run("random_policy.py", "08_sentries", "--episodes", "3", "--time-limit", "5")
+    # Then its one line gives the three outcomes' rates, summing to one
+    (line,) = out.splitlines()
+    assert line.startswith("08_sentries: won ")
+    rates = [float(part.split()[-1]) for part in line.split(", ")[:3]]
+    assert sum(rates) == pytest.approx(1.0)

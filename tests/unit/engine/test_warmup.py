@@ -37,13 +37,25 @@ def test_without_the_noise_extra_the_noise_job_is_skipped_with_its_reason(
     assert "pip install 'reynolds-steering[noise]'" in skipped["FollowFlow (noise)"]
     assert "FollowFlow (noise)" not in names
     assert {"Seek", "FollowPath", "Flock (preset)", "FollowFlow (grid)"} <= set(names)
-    assert names[-1] == warmup.HIDE
+    assert names[-2:] == [warmup.OTHERS, warmup.HIDE]
 
 
 def test_the_bench_cases_need_no_opensimplex(monkeypatch: pytest.MonkeyPatch) -> None:
     # Given an install without opensimplex, when the cases are built, then none needs it
     _without_opensimplex(monkeypatch)
     assert "FollowFlow (noise)" not in behaviour_cases(8)
+
+
+def test_the_others_job_compiles_avoid_agents_loop_against_another_group() -> None:
+    # Given the loop AvoidAgents runs with others= (its own, not the own-group one)
+    from steering.avoid_others import _avoid_others_rows
+
+    # When the warmup's job for it runs (in this process)
+    name, _ = warmup._warm_one(warmup.OTHERS)
+    # Then both its serial and its parallel versions are compiled (or loaded from the cache)
+    assert name == warmup.OTHERS
+    assert _avoid_others_rows.serial.signatures
+    assert _avoid_others_rows.parallel.signatures
 
 
 def test_jobs_must_be_at_least_one() -> None:

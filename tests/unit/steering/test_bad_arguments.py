@@ -91,7 +91,7 @@ CASES: list[tuple[str, Callable[[], object], type[Exception], str]] = [
     ),
     (
         "a mask of the wrong dtype",
-        lambda: Masked(Seek((0.0, 0.0)), np.array([1, 0, 1]))(_three(), DT),
+        lambda: Masked(Seek((0.0, 0.0)), np.array([1, 0, 1])),
         TypeError,
         r"^Masked\.mask: .*dtype int64",
     ),

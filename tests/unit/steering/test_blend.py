@@ -124,7 +124,7 @@ def _mutations() -> list[tuple[str, Any]]:
     def target(parts: list[Any]) -> None:
         parts[1].behaviour.target = (900.0, -300.0)
 
-    def target_list_in_place(parts: list[Any]) -> None:
+    def target_array_in_place(parts: list[Any]) -> None:
         parts[1].behaviour.target[0] = 900.0
 
     def distance(parts: list[Any]) -> None:
@@ -157,7 +157,7 @@ def _mutations() -> list[tuple[str, Any]]:
         del parts[0]
         parts.insert(0, Separate(45.0))
 
-    return [(f.__name__, f) for f in (target, target_list_in_place, distance, fov, weight,
+    return [(f.__name__, f) for f in (target, target_array_in_place, distance, fov, weight,
                                        behaviour, replace_item, append, remove,
                                        equal_behaviour_then_its_field,
                                        freed_then_replaced)]  # fmt: skip
@@ -167,14 +167,15 @@ def _mutations() -> list[tuple[str, Any]]:
 def test_a_change_after_the_table_is_kept_is_used_on_the_next_call(name: str, change: Any) -> None:
     # Given a sum called several times with nothing changed (its table then kept)
     agents = _crowd(40)
-    target: Any = [0.0, 0.0] if name == "target_list_in_place" else (0.0, 0.0)
+    target: Any = np.zeros(2) if name == "target_array_in_place" else (0.0, 0.0)
     parts: list[Any] = [Separate(10.0), Weighted(Seek(target), 1.0)]
     blend = WeightedSum(parts)
     for _ in range(3):
         np.testing.assert_allclose(blend(agents, DT), _one_by_one(parts, agents), atol=1e-9)
     before = blend(agents, DT)
-    # (a list can change in place: a sum with a list target reads its table every call)
-    assert (blend._plan.frozen is None) == (name == "target_list_in_place")
+    # (the user's array can change in place: a sum with an array target reads its table every
+    # call; a tuple is kept as a frozen array, which cannot)
+    assert (blend._plan.frozen is None) == (name == "target_array_in_place")
     # When one thing changes, the next call uses it
     change(parts)
     if name == "equal_behaviour_then_its_field":

@@ -16,6 +16,7 @@ from steering import (
     FlowField,
     FollowFlow,
     Interpose,
+    Masked,
     MatchVelocity,
     Pursue,
     Seek,
@@ -134,7 +135,7 @@ def test_assigning_a_setting_drops_the_kept_record() -> None:
     ],
 )
 @pytest.mark.parametrize("bad", [(math.nan, 0.0), "here", None, [[1.0, 2.0, 3.0]]])
-def test_targets_are_checked_when_assigned_and_kept_as_given(
+def test_targets_are_checked_when_assigned_and_read_back_as_arrays(
     make: Any, field: str, bad: Any
 ) -> None:
     behaviour = make()
@@ -143,9 +144,50 @@ def test_targets_are_checked_when_assigned_and_kept_as_given(
     with pytest.raises(type(made.value)) as assigned:
         setattr(behaviour, field, bad)
     assert str(assigned.value) == str(made.value)
-    # A good value is kept as given: a tuple stays a tuple, an array the same object
+    # A good value reads back as a float64 array: a tuple as a new one that cannot change in
+    # place (as the tuple could not), a float64 array as the same object
     setattr(behaviour, field, (1.0, 2.0))
-    assert getattr(behaviour, field) == (1.0, 2.0)
+    got = getattr(behaviour, field)
+    assert type(got) is np.ndarray and got.dtype == np.float64
+    np.testing.assert_array_equal(got, [1.0, 2.0])
+    with pytest.raises(ValueError, match="read-only"):
+        got[0] = 5.0
     rows = np.zeros((4, 2))
     setattr(behaviour, field, rows)
     assert getattr(behaviour, field) is rows
+
+
+@pytest.mark.parametrize(
+    ("bad", "error", "message"),
+    [
+        (np.array([1, 0, 1]), TypeError, r"^Masked\.mask: expected booleans, .*dtype int64"),
+        ([0.5, 1.0], TypeError, r"^Masked\.mask: expected booleans, .*dtype float64"),
+        ("yes", TypeError, r"^Masked\.mask: expected booleans"),
+        (None, TypeError, r"^Masked\.mask: expected booleans"),
+        (np.ones((2, 3), dtype=bool), ValueError, r"^Masked\.mask: .*one dimension.*\(2, 3\)"),
+        (np.True_, ValueError, r"^Masked\.mask: .*one dimension.*got shape \(\)"),
+    ],
+)
+def test_a_mask_is_checked_when_assigned_and_kept_as_given(
+    bad: Any, error: type[Exception], message: str
+) -> None:
+    # Given a masked behaviour
+    good = np.array([True, False, True, False])
+    masked = Masked(Seek((0.0, 0.0)), good)
+    # When a mask that cannot be one is given at construction or assigned
+    with pytest.raises(error, match=message) as made:
+        Masked(Seek((0.0, 0.0)), bad)
+    with pytest.raises(error) as assigned:
+        masked.mask = bad
+    # Then both say the same, naming Masked and mask, and the old mask stays
+    assert str(assigned.value) == str(made.value)
+    assert masked.mask is good
+    # A bool array is kept as the same object (changes in place are read); its length is
+    # checked at the call, when the group's count is known
+    other = np.ones(5, dtype=bool)
+    masked.mask = other
+    assert masked.mask is other
+    with pytest.raises(ValueError, match=r"^Masked\.mask has 5 rows, the group 4 agents"):
+        masked(four(), 1 / 60)
+    masked.mask = [True, True, False, False]  # a list of bools, as the call accepts
+    assert masked(four(), 1 / 60).shape == (4, 2)

@@ -148,11 +148,11 @@ def test_a_part_returning_the_wrong_shape_is_named() -> None:
         (np.zeros(0, dtype=bool), ValueError),
     ],
 )
-def test_masked_checks_its_mask_at_the_call(mask: np.ndarray, error: type[Exception]) -> None:
+def test_masked_checks_its_mask(mask: np.ndarray, error: type[Exception]) -> None:
     # Given three agents and a mask of the wrong length or of integers (indices?)
-    masked = Masked(Seek((10.0, 0.0)), mask)
-    # When / Then the call names the mask
+    # When / Then the construction (integers) or the call (a length) names the mask
     with pytest.raises(error, match=r"Masked\.mask"):
+        masked = Masked(Seek((10.0, 0.0)), mask)
         masked(_agents(3), 0.0)
 
 

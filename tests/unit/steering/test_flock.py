@@ -90,6 +90,72 @@ def test_flock_equals_the_weighted_sum_of_its_parts() -> None:
         assert debug["flock.count"].shape == (n, 3)
 
 
+@pytest.mark.parametrize("n", [12, 150])  # without and with a grid over the others
+def test_flock_with_others_equals_its_parts_with_others_called_one_by_one(n: int) -> None:
+    # Given a flock whose neighbours are another group's agents (fish among sharks)
+    fish = _scattered(n, 3, side=150.0)
+    sharks = _scattered(n + 7, 4, side=150.0)
+    settings = {"fov": 270.0, "gain": 6.0}
+    flock = Flock(
+        separation=20.0,
+        alignment=40.0,
+        cohesion=60.0,
+        separation_weight=2.0,
+        alignment_weight=0.5,
+        cohesion_weight=0.7,
+        target=(500.0, 0.0),
+        seek_weight=0.3,
+        others=sharks,
+        **settings,
+    )
+    # When it is called, then it is the sum of the parts, each searching the sharks, limited
+    total = (
+        2.0 * Separate(20.0, others=sharks, **settings)(fish, DT)
+        + 0.5 * Align(40.0, others=sharks, **settings)(fish, DT)
+        + 0.7 * Cohere(60.0, others=sharks, **settings)(fish, DT)
+        + 0.3 * Seek((500.0, 0.0), gain=6.0)(fish, DT)
+    )
+    length = np.hypot(total[:, 0], total[:, 1])
+    total *= np.minimum(1.0, fish.max_force / np.maximum(length, 1e-300))[:, None]
+    got = flock(fish, DT)
+    np.testing.assert_allclose(got, total, atol=1e-9)
+    # and not what it is with its own group as the neighbours
+    assert not np.allclose(got, Flock(**{**_fields(flock), "others": None})(fish, DT))
+    # A setting assigned is used at the next call; others set to the group is its own group
+    flock.separation_weight = 0.0
+    np.testing.assert_allclose(
+        flock(fish, DT),
+        WeightedSum(
+            [
+                Weighted(Separate(20.0, others=sharks, **settings), 0.0),
+                Weighted(Align(40.0, others=sharks, **settings), 0.5),
+                Weighted(Cohere(60.0, others=sharks, **settings), 0.7),
+                Weighted(Seek((500.0, 0.0), gain=6.0), 0.3),
+            ]
+        )(fish, DT),
+        atol=1e-9,
+    )
+    flock.others = fish
+    own = Flock(**{**_fields(flock), "others": None})
+    np.testing.assert_allclose(flock(fish, DT), own(fish, DT), atol=1e-9)
+
+
+def _fields(flock: Flock) -> dict[str, Any]:
+    names = ["separation", "alignment", "cohesion", "separation_weight", "alignment_weight",
+             "cohesion_weight", "target", "seek_weight", "fov", "gain"]  # fmt: skip
+    return {name: getattr(flock, name) for name in names}
+
+
+def test_flock_with_others_moves_the_agents_through_step() -> None:
+    from steering import step
+
+    fish = _scattered(12, 5, side=150.0)
+    sharks = _scattered(9, 6, side=150.0)
+    start = fish.pos.copy()
+    force = step(fish, Flock(others=sharks, target=(300.0, 0.0)), DT)
+    assert force.shape == (12, 2) and not np.allclose(fish.pos, start)
+
+
 def test_flock_without_a_target_has_no_seek() -> None:
     agents = AgentGroup.create([(0.0, 0.0), (1000.0, 0.0)], [(10.0, 0.0), (0.0, 10.0)])
     np.testing.assert_array_equal(Flock()(agents, DT), np.zeros((2, 2)))

@@ -297,9 +297,10 @@ def test_a_bad_hunter_is_named(
 ) -> None:
     # Given two agents near a rock
     agents = AgentGroup.create([[100.0, 0.0], [0.0, 100.0]])
-    hide = Hide(hunter, Obstacles.create([[50.0, 50.0]], 10.0), velocity)  # type: ignore[arg-type]
-    # When / Then a string, NaN or infinite hunter, or the wrong count, is refused by name
+    # When / Then a string, NaN or infinite hunter (when given), or the wrong count (at the
+    # call), is refused by name
     with pytest.raises(error, match=name):
+        hide = Hide(hunter, Obstacles.create([[50.0, 50.0]], 10.0), velocity)
         hide(agents, DT)
 
 

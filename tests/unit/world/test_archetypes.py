@@ -299,7 +299,8 @@ def test_a_patrol_with_a_sight_cone_does_not_see_behind_it() -> None:
     )
     base = default_tuning()
     coned = replace(base, patrol=replace(base.patrol, sight_angle=45.0, turn_rate=90.0))
-    world, all_round = World(level, tuning=coned), World(level)
+    round_ = replace(base, patrol=replace(base.patrol, sight_angle=180.0))
+    world, all_round = World(level, tuning=coned), World(level, tuning=round_)
     for _ in range(30):
         world.step()
         all_round.step()

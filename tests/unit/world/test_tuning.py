@@ -46,7 +46,7 @@ def test_the_shipped_file_loads_and_reproduces_the_old_constants() -> None:
     assert tuning.patrol.patrol_speed == 0.6
     assert tuning.patrol.lose_sight_after == 2.0
     assert tuning.patrol.leash == 200.0
-    assert tuning.patrol.sight_angle == 180.0  # all round, as before sight cones
+    assert tuning.patrol.sight_angle == 135.0  # all round but a blind back (issue 44)
     assert tuning.patrol.turn_rate is None  # the heading snaps, as before
     assert tuning.fish.flee_distance == 110.0
     assert tuning.fish.extra_wander_weight == 0.35

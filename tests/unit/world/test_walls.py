@@ -8,6 +8,7 @@ import numpy as np
 
 from game.level import Level, WallData
 from game.world import World
+from game.world.tuning import default_tuning
 from tests.unit.world.helpers import ascii_level
 
 #: A 40 x 20 cell room cut in two by a wall at x = 640 with a 96 px gate in the middle.
@@ -68,7 +69,10 @@ def test_an_enemy_does_not_see_the_player_through_a_wall() -> None:
         world.step()
     assert (world.mode_names[world.kind == 1] != "pursue").all()
     # Without the wall the enemy gives chase at once
-    open_world = World(ascii_level(rows))
+    base = default_tuning()  # all round: the enemy's back is toward the player
+    open_world = World(
+        ascii_level(rows), tuning=replace(base, patrol=replace(base.patrol, sight_angle=180.0))
+    )
     for _ in range(5):
         open_world.step()
     assert (open_world.mode_names[open_world.kind == 1] == "pursue").all()

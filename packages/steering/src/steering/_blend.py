@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from . import _kern as kern
-from ._checks import fast_points, finite, number
+from ._checks import fast_points, finite, frozen, number
 from ._jit import prange, rows_kernel
 from .agents import AgentGroup
 from .basic import Arrive, Flee, Seek, arrive, flee
@@ -226,7 +226,11 @@ _VALUES = (float, int, str, type(None))
 
 
 def _value(v: Any) -> bool:
-    return isinstance(v, _VALUES) or (type(v) is tuple and all(isinstance(x, _VALUES) for x in v))
+    return (
+        isinstance(v, _VALUES)
+        or (type(v) is tuple and all(isinstance(x, _VALUES) for x in v))
+        or frozen(v)
+    )
 
 
 class _Same:
@@ -235,6 +239,8 @@ class _Same:
     not watch (a dataclass's ``==`` would call the two the same)."""
 
     __slots__ = ("obj",)
+    #: Compared with an array, NumPy defers to :meth:`__eq__` (else it would compare items).
+    __array_ufunc__ = None
 
     def __init__(self, obj: Any) -> None:
         self.obj = obj
@@ -250,7 +256,9 @@ def _freeze(items: Sequence[Any], weighted: Any) -> Frozen | None:
     one's id while the plan is frozen) and their ids, and the field dicts of the items and
     their behaviours with copies of them, when every field is a plain value (a number, a
     string, a tuple of them) or a behaviour's own fov or points cache; None when any field could
-    change in place (an array or a list target), so the table must be read every call.
+    change in place (an array the user gave), so the table must be read every call. A
+    :func:`~steering._checks.frozen` array (a target given as a tuple or a list) is a value:
+    it is compared by identity (an equal one assigned in its place is a new assignment).
 
     What it does not see: a behaviour whose ``__class__`` is reassigned, or whose
     ``__dict__`` is replaced by another dict, while it stays in the sum (Python allows both;
@@ -280,7 +288,7 @@ def _freeze(items: Sequence[Any], weighted: Any) -> Frozen | None:
             if not (_value(v) or (name == "_cos" and type(v) is FovCache) or kept):
                 return None
         live.append(fields)
-        copies.append(dict(fields))
+        copies.append({k: _Same(v) if type(v) is np.ndarray else v for k, v in fields.items()})
     return list(items), list(map(id, items)), live, copies
 
 
@@ -328,34 +336,32 @@ def _target(name: str, k: int, value: Any, n: int, pts: list[FloatArray]) -> Row
     return 0.0, 0.0, float(start)
 
 
-# Each maker reads a point target that is a pair of finite floats (the common case) itself.
+# Each maker reads a point target that is a frozen point (a tuple assigned, the common case)
+# itself.
 
 
 def _seek(name: str, k: int, b: Seek, w: float, n: int, pts: list[FloatArray]) -> Row:
     t = b.target
-    if type(t) is tuple and len(t) == 2:
-        x, y = t
-        if type(x) is float and type(y) is float and math.isfinite(x) and math.isfinite(y):
-            return (SEEK, w, b.gain, x, y, -1.0, 0.0, 0.0)
+    if type(t) is np.ndarray and type(t.base) is bytes and t.shape == (2,):
+        x, y = t.tolist()  # frozen: checked finite when assigned
+        return (SEEK, w, b.gain, x, y, -1.0, 0.0, 0.0)
     return (SEEK, w, b.gain, *_target(name, k, t, n, pts), 0.0, 0.0)
 
 
 def _flee(name: str, k: int, b: Flee, w: float, n: int, pts: list[FloatArray]) -> Row:
     t = b.target
-    if type(t) is tuple and len(t) == 2:
-        x, y = t
-        if type(x) is float and type(y) is float and math.isfinite(x) and math.isfinite(y):
-            return (FLEE, w, b.gain, x, y, -1.0, b.panic_distance, 0.0)
+    if type(t) is np.ndarray and type(t.base) is bytes and t.shape == (2,):
+        x, y = t.tolist()  # frozen: checked finite when assigned
+        return (FLEE, w, b.gain, x, y, -1.0, b.panic_distance, 0.0)
     return (FLEE, w, b.gain, *_target(name, k, t, n, pts), b.panic_distance, 0.0)
 
 
 def _arrive(name: str, k: int, b: Arrive, w: float, n: int, pts: list[FloatArray]) -> Row:
     t = b.target
     extra = (b.slowing_radius, b.brake_fraction)
-    if type(t) is tuple and len(t) == 2:
-        x, y = t
-        if type(x) is float and type(y) is float and math.isfinite(x) and math.isfinite(y):
-            return (ARRIVE, w, b.gain, x, y, -1.0, *extra)
+    if type(t) is np.ndarray and type(t.base) is bytes and t.shape == (2,):
+        x, y = t.tolist()  # frozen: checked finite when assigned
+        return (ARRIVE, w, b.gain, x, y, -1.0, *extra)
     return (ARRIVE, w, b.gain, *_target(name, k, t, n, pts), *extra)
 
 

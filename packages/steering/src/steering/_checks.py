@@ -10,6 +10,7 @@ import contextlib
 import functools
 import inspect
 import math
+import struct
 import types
 from typing import Any
 
@@ -18,7 +19,18 @@ import numpy as np
 from ._jit import njit
 from .vec import FloatArray
 
-__all__ = ["finite", "integer", "non_negative", "points", "positive", "time_step"]
+__all__ = [
+    "finite",
+    "frozen",
+    "integer",
+    "mask_check",
+    "non_negative",
+    "optional_point_array",
+    "point_array",
+    "points",
+    "positive",
+    "time_step",
+]
 
 
 def number(name: str, value: Any) -> float:
@@ -80,7 +92,7 @@ def points(name: str, value: Any, n: int) -> FloatArray:
         ValueError: for the wrong shape or a NaN or infinite coordinate.
     """
     if isinstance(value, np.ndarray) and value.dtype == np.float64:
-        arr = value
+        arr = value if value.flags.writeable else np.array(value)  # numba: no read-only type
     else:
         if isinstance(value, (str, bytes)):
             raise TypeError(f"{name}: expected a point (x, y) or (N, 2) points, got {value!r:.40}")
@@ -106,31 +118,59 @@ def points(name: str, value: Any, n: int) -> FloatArray:
 #: The number types a point's coordinates may have without a closer look.
 _NUMBERS = (float, int)
 
+_PAIR = struct.Struct("=dd").pack
+_FROM_BYTES = np.frombuffer  # float64 by default
 
-def point_check(name: str, value: Any) -> Any:
-    """``value`` itself if it is finite points: a point (x, y) or (k, 2) points (the count is
-    checked at the call, as a group's count changes); TypeError or ValueError as
-    :func:`points` otherwise. The value is kept as given (a tuple stays a tuple, which
-    :class:`~steering.WeightedSum`'s table may then keep; an array stays the same object, so
-    changes made in place are read)."""
+
+def frozen(value: Any) -> bool:
+    """Whether ``value`` is an array whose numbers cannot change: read-only over an immutable
+    ``bytes`` buffer (as :func:`point_array` makes from a tuple or a list), so that what was
+    made from it (a kept record, :class:`~steering.WeightedSum`'s table) holds while it is the
+    same object, as for a tuple. Such an array is never passed to a compiled kernel (a
+    read-only array is another type to numba: another compile): :func:`fast_points` copies
+    it."""
+    return type(value) is np.ndarray and type(value.base) is bytes
+
+
+def _frozen_array(arr: FloatArray) -> FloatArray:
+    """A frozen copy (see :func:`frozen`) of ``arr``."""
+    return np.ndarray(arr.shape, np.float64, arr.tobytes())
+
+
+def point_array(name: str, value: Any) -> FloatArray:
+    """``value`` as finite points to keep in a behaviour's setting: a point (x, y) read back
+    as a (2,) array, or (k, 2) points (the count is checked at the call, as a group's count
+    changes); TypeError or ValueError as :func:`points` otherwise.
+
+    A float64 array of those shapes is kept as the same object (changes made in place are
+    read, and checked, at the call); anything else (a tuple, a Vec2d, a list, integers) is
+    converted once into a new :func:`frozen` array, which cannot change in place, as the
+    tuple could not (so what is made from it is kept between calls)."""
     if (
         type(value) is np.ndarray
         and value.dtype == np.float64
         and ((value.ndim == 2 and value.shape[1] == 2) or value.shape == (2,))
     ):
+        if type(value.base) is bytes and not np.isfinite(value).all():  # cannot change
+            raise ValueError(f"{name}: coordinates must be finite")
         return value  # in-place changes are checked at the call anyway
     if isinstance(value, tuple) and len(value) == 2:  # a point, a Vec2d: the common case
         x, y = value
         if type(x) in _NUMBERS and type(y) in _NUMBERS and math.isfinite(x) and math.isfinite(y):
-            return value
+            return _FROM_BYTES(_PAIR(x, y))  # a (2,) float64 array over the bytes
     if value is None:
         raise TypeError(f"{name}: expected a point (x, y) or (N, 2) points, got None")
     shape: tuple[int, ...] = ()
     if not isinstance(value, (str, bytes)):
         with contextlib.suppress(ValueError):  # ragged: points() says what it expected
             shape = np.shape(value)
-    points(name, value, shape[0] if len(shape) == 2 else 1)
-    return value
+    rows = points(name, value, shape[0] if len(shape) == 2 else 1)
+    return _frozen_array(rows.reshape(shape) if shape == (2,) else rows)
+
+
+def optional_point_array(name: str, value: Any) -> FloatArray | None:
+    """None, or :func:`point_array` of ``value``."""
+    return None if value is None else point_array(name, value)
 
 
 def float_array(name: str, value: Any) -> FloatArray:
@@ -186,6 +226,8 @@ def fast_points(name: str, value: Any, n: int) -> FloatArray:
     compiled loop and a pair of plain numbers without NumPy; anything else goes through
     :func:`points` (same errors)."""
     if type(value) is np.ndarray:
+        if not value.flags.writeable:  # frozen, or the user's read-only: a copy for numba
+            value = np.array(value)
         shape = value.shape
         if (
             value.dtype == np.float64
@@ -301,6 +343,35 @@ def mask(name: str, value: Any, n: int) -> np.ndarray:
     if arr.shape != (n,):
         raise ValueError(f"{name}: expected {n} booleans, one per agent, got shape {arr.shape}")
     return arr
+
+
+def mask_check(name: str, value: Any) -> Any:
+    """``value`` itself if it can be a mask, checked as far as it can be without the group:
+    booleans (a bool array, or a sequence of bools) in one dimension; the length is checked
+    at the call (:func:`mask`), when the group's count is known. TypeError for another dtype
+    (integers could be indices), ValueError for another number of dimensions."""
+    if type(value) is np.ndarray and value.dtype is _BOOL and value.ndim == 1:
+        return value  # the common case, kept as the same object (changes in place are read)
+    if isinstance(value, (str, bytes)) or value is None:
+        raise TypeError(
+            f"{name}: expected booleans, one per agent (a bool array), got {value!r:.40}"
+        )
+    try:
+        arr = value if type(value) is np.ndarray else np.asarray(value)
+    except (TypeError, ValueError):  # ragged
+        raise TypeError(
+            f"{name}: expected booleans, one per agent (a bool array), got {value!r:.40}"
+        ) from None
+    if arr.dtype != np.bool_:
+        raise TypeError(
+            f"{name}: expected booleans, one per agent, got dtype {arr.dtype} (for rows by "
+            f"index, make a mask: mask = np.zeros(n, bool); mask[rows] = True)"
+        )
+    if arr.ndim != 1:
+        raise ValueError(
+            f"{name}: expected booleans in one dimension, one per agent, got shape {arr.shape}"
+        )
+    return value
 
 
 def limit(name: str, value: Any, n: int | None) -> Any:

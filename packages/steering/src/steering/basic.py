@@ -3,24 +3,30 @@ which have files of their own, are re-exported here).
 
 Each behaviour's maths is written once, per agent, as a compiled kernel over
 plain floats; ``__call__`` checks its arguments, allocates the output and runs the kernel.
+
+Why one file: the five share their per-agent maths (Evade flees, Pursue and Evade predict with
+:func:`prediction_time`) and their record helpers, and the composites' generated loops name
+their rows by this module; some 80 of its lines are the typing-only declarations that read
+each target back as an array (``if TYPE_CHECKING``). Splitting Pursue and Evade out is the
+next step if it grows.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _kern as kern
-from ._checks import finite, non_negative, point_check, size
+from ._checks import finite, non_negative, point_array, size
 from ._jit import njit, njit_inline
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
-from .checked import checks
+from .checked import ArraySettings, checks
 from .composite import AgentCols, RowPart, row_function
 from .contain import Contain
 from .debug import ArriveDebug, EvadeDebug, PursueDebug, SeekDebug, write
@@ -57,8 +63,8 @@ def seek_row(i: int, a: AgentCols, p: SeekRecord, buf: FloatArray) -> tuple[floa
     return kern.steer(dx, dy, a.vel[i, 0], a.vel[i, 1], p.gain, a.max_force[i])
 
 
-@dataclass
-class Seek(RowPart):
+@dataclass(eq=False)
+class Seek(RowPart, ArraySettings):
     """Steer at full speed toward a target point (one point for all, or one per agent).
 
     Overshoots and circles a target it reaches; use :class:`Arrive` to stop on it.
@@ -71,12 +77,22 @@ class Seek(RowPart):
     ROW = seek_row
     ROW_RECORD = SeekRecord
 
-    target: ArrayLike
+    if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
+
+        def __init__(self, target: ArrayLike, gain: float = ...) -> None: ...
+
+        @property
+        def target(self) -> FloatArray: ...
+        @target.setter
+        def target(self, value: ArrayLike) -> None: ...
+
+    if not TYPE_CHECKING:
+        target: ArrayLike
     gain: float = DEFAULT_GAIN
 
     CHECKS = checks(
         "Seek",
-        target=point_check,
+        target=point_array,
         gain=finite,
     )
 
@@ -232,8 +248,8 @@ def flee_row(i: int, a: AgentCols, p: FleeRecord, buf: FloatArray) -> tuple[floa
     )
 
 
-@dataclass
-class Flee(RowPart):
+@dataclass(eq=False)
+class Flee(RowPart, ArraySettings):
     """Steer at full speed away from a point, only within ``panic_distance`` (inf: always).
 
     An agent exactly on the point has no away direction and flees along its heading.
@@ -242,13 +258,28 @@ class Flee(RowPart):
     ROW = flee_row
     ROW_RECORD = FleeRecord
 
-    target: ArrayLike
+    if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
+
+        def __init__(
+            self,
+            target: ArrayLike,
+            panic_distance: float = ...,
+            gain: float = ...,
+        ) -> None: ...
+
+        @property
+        def target(self) -> FloatArray: ...
+        @target.setter
+        def target(self, value: ArrayLike) -> None: ...
+
+    if not TYPE_CHECKING:
+        target: ArrayLike
     panic_distance: float = float("inf")
     gain: float = DEFAULT_GAIN
 
     CHECKS = checks(
         "Flee",
-        target=point_check,
+        target=point_array,
         panic_distance=size,
         gain=finite,
     )
@@ -305,8 +336,8 @@ def arrive_row(i: int, a: AgentCols, p: ArriveRecord, buf: FloatArray) -> tuple[
     )
 
 
-@dataclass
-class Arrive(RowPart):
+@dataclass(eq=False)
+class Arrive(RowPart, ArraySettings):
     """Seek that slows inside ``slowing_radius`` and stops on the target without overshoot.
 
     Better than the textbook arrive: the desired speed is also capped by what max force can
@@ -318,7 +349,23 @@ class Arrive(RowPart):
     ROW = arrive_row
     ROW_RECORD = ArriveRecord
 
-    target: ArrayLike
+    if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
+
+        def __init__(
+            self,
+            target: ArrayLike,
+            slowing_radius: float = ...,
+            gain: float = ...,
+            brake_fraction: float = ...,
+        ) -> None: ...
+
+        @property
+        def target(self) -> FloatArray: ...
+        @target.setter
+        def target(self, value: ArrayLike) -> None: ...
+
+    if not TYPE_CHECKING:
+        target: ArrayLike
     slowing_radius: float = 100.0
     gain: float = DEFAULT_GAIN
     #: Fraction of max force budgeted for braking.
@@ -326,7 +373,7 @@ class Arrive(RowPart):
 
     CHECKS = checks(
         "Arrive",
-        target=point_check,
+        target=point_array,
         slowing_radius=non_negative,
         gain=finite,
         brake_fraction=non_negative,
@@ -417,8 +464,8 @@ def _pursuit(b: Any, name: str, agents: AgentGroup, panic: float, debug: bool) -
     )
 
 
-@dataclass
-class Pursue(RowPart):
+@dataclass(eq=False)
+class Pursue(RowPart, ArraySettings):
     """Seek where a moving target will be: its position plus velocity times a prediction time.
 
     The prediction time is distance / (own max speed + target speed), capped at
@@ -428,15 +475,37 @@ class Pursue(RowPart):
     ROW = pursue_row
     ROW_RECORD = PursueRecord
 
-    target: ArrayLike
-    target_velocity: ArrayLike = (0.0, 0.0)
+    if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
+
+        def __init__(
+            self,
+            target: ArrayLike,
+            target_velocity: ArrayLike = ...,
+            max_prediction: float = ...,
+            gain: float = ...,
+        ) -> None: ...
+
+        @property
+        def target(self) -> FloatArray: ...
+        @target.setter
+        def target(self, value: ArrayLike) -> None: ...
+
+        @property
+        def target_velocity(self) -> FloatArray: ...
+        @target_velocity.setter
+        def target_velocity(self, value: ArrayLike) -> None: ...
+
+    if not TYPE_CHECKING:
+        target: ArrayLike
+    if not TYPE_CHECKING:
+        target_velocity: ArrayLike = (0.0, 0.0)
     max_prediction: float = 1.5
     gain: float = DEFAULT_GAIN
 
     CHECKS = checks(
         "Pursue",
-        target=point_check,
-        target_velocity=point_check,
+        target=point_array,
+        target_velocity=point_array,
         max_prediction=non_negative,
         gain=finite,
     )
@@ -507,23 +576,46 @@ def evade_row(i: int, a: AgentCols, p: PursueRecord, buf: FloatArray) -> tuple[f
     return fx, fy
 
 
-@dataclass
-class Evade(RowPart):
+@dataclass(eq=False)
+class Evade(RowPart, ArraySettings):
     """Flee from where a moving threat will be; only within ``panic_distance``."""
 
     ROW = evade_row
     ROW_RECORD = PursueRecord
 
-    target: ArrayLike
-    target_velocity: ArrayLike = (0.0, 0.0)
+    if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
+
+        def __init__(
+            self,
+            target: ArrayLike,
+            target_velocity: ArrayLike = ...,
+            max_prediction: float = ...,
+            panic_distance: float = ...,
+            gain: float = ...,
+        ) -> None: ...
+
+        @property
+        def target(self) -> FloatArray: ...
+        @target.setter
+        def target(self, value: ArrayLike) -> None: ...
+
+        @property
+        def target_velocity(self) -> FloatArray: ...
+        @target_velocity.setter
+        def target_velocity(self, value: ArrayLike) -> None: ...
+
+    if not TYPE_CHECKING:
+        target: ArrayLike
+    if not TYPE_CHECKING:
+        target_velocity: ArrayLike = (0.0, 0.0)
     max_prediction: float = 1.5
     panic_distance: float = float("inf")
     gain: float = DEFAULT_GAIN
 
     CHECKS = checks(
         "Evade",
-        target=point_check,
-        target_velocity=point_check,
+        target=point_array,
+        target_velocity=point_array,
         max_prediction=non_negative,
         panic_distance=size,
         gain=finite,

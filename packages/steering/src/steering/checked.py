@@ -11,11 +11,14 @@ by the fields' identity), so the next call is made from the new settings.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-__all__ = ["Checked", "checks"]
+import numpy as np
+
+__all__ = ["ArraySettings", "Checked", "checks"]
 
 
 def checks(owner: str, **by_field: Callable[..., Any]) -> dict[str, Callable[[Any], Any]]:
@@ -45,3 +48,29 @@ class Checked:
 
     def check_together(self, name: str, value: Any) -> None:
         """Check ``value`` for ``name`` against the other settings (those set so far)."""
+
+
+class ArraySettings:
+    """Mixin of the behaviours whose settings may be arrays (targets), made with
+    ``@dataclass(eq=False)``: ``==`` compares their fields as the dataclass's would, an array by
+    its shape and values (the dataclass's own ``==`` would ask NumPy for the truth of an array:
+    ``Seek((1, 2)) == Seek((1, 2))`` is True, as when the targets were tuples)."""
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            if not f.compare:
+                continue
+            a = getattr(self, f.name)
+            b = getattr(other, f.name)
+            if a is b:
+                continue
+            if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+                if not (np.shape(a) == np.shape(b) and np.array_equal(a, b)):
+                    return False
+            elif a != b:
+                return False
+        return True

@@ -20,7 +20,16 @@ from . import _kern as kern
 from . import composite
 from ._blend import Plan
 from ._checks import behaviour as check_behaviour
-from ._checks import finite, finite_values, limit, mask, non_negative, out_of_step, time_step
+from ._checks import (
+    finite,
+    finite_values,
+    limit,
+    mask,
+    mask_check,
+    non_negative,
+    out_of_step,
+    time_step,
+)
 from ._jit import njit, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
@@ -515,15 +524,16 @@ class Masked(composite.Node):
     come back at full size, with NaN (or -1) for agents not selected.
 
     Raises:
-        TypeError: (at construction) if ``behaviour`` cannot be called; (at the call) for a
-            mask that is not booleans.
-        ValueError: (at the call) for a mask whose length is not the number of agents.
+        TypeError: (at construction and whenever assigned) if ``behaviour`` cannot be called,
+            or for a mask that is not booleans.
+        ValueError: (at construction and whenever assigned) for a mask that is not one
+            dimension; (at the call) for a mask whose length is not the number of agents.
     """
 
     behaviour: Behaviour
     mask: NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
-    CHECKS = checks("Masked", behaviour=check_behaviour)
+    CHECKS = checks("Masked", behaviour=check_behaviour, mask=mask_check)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
         """Return forces for the masked agents, zero for the rest."""

@@ -240,7 +240,19 @@ class RowPart(Checked):
 
     def points(self, name: str, value: Any, n: int) -> FloatArray:
         """``value`` as (1, 2) or (n, 2) finite points (:func:`~steering._checks.fast_points`);
-        a tuple, which cannot change, is converted once and kept."""
+        a tuple or a :func:`~steering._checks.frozen` array, which cannot change, is
+        converted once and kept (one point for all)."""
+        if type(value) is np.ndarray and type(value.base) is bytes and value.shape == (2,):
+            # frozen (checked finite when made, and it cannot change): no check again
+            memo = self.__dict__.get("_points")
+            if memo is None:
+                memo = self.__dict__["_points"] = {}
+            kept = memo.get(name)
+            if kept is not None and kept[0] is value:
+                return kept[1]
+            rows = value.reshape(1, 2).copy()  # writable: numba types a read-only array apart
+            memo[name] = (value, rows)
+            return rows
         if type(value) is tuple:
             memo = self.__dict__.get("_points")
             if memo is None:

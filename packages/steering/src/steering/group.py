@@ -19,18 +19,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _kern as kern
 from ._checks import fov as check_fov
-from ._checks import non_negative, points, time_step
+from ._checks import frozen, non_negative, optional_point_array, points, time_step
 from ._jit import prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
-from .checked import Checked, checks
+from .basic import Seek
+from .checked import ArraySettings, Checked, checks
 from .composite import RowPart
 from .debug import AlignDebug, CohereDebug, FlockDebug, SeparateDebug, write
 from .grid import (
@@ -56,7 +57,7 @@ from .group_rows import (
     kept_rule,
     separate_row,
 )
-from .moving import move_row
+from .moving import integrate, move_row
 from .neighbour_sums import (
     COINCIDENT_DISTANCE,
     FovCache,
@@ -68,7 +69,7 @@ from .neighbour_sums import (
     toward,
 )
 from .others import OWN
-from .vec import FloatArray
+from .vec import FloatArray, truncate
 
 __all__ = ["COINCIDENT_DISTANCE", "Align", "Cohere", "Flock", "Separate", "neighbour_distances"]
 
@@ -525,8 +526,8 @@ class Cohere(RowPart):
 _NO_TARGET = np.zeros((0, 2))
 
 
-@dataclass
-class Flock(Checked):
+@dataclass(eq=False)
+class Flock(Checked, ArraySettings):
     """Reynolds' flock in one pass: separation, alignment and cohesion, plus an optional seek.
 
     Each agent asks the neighbour grid once, at the largest of the three distances, and computes
@@ -551,7 +552,36 @@ class Flock(Checked):
         seek_weight: the weight of the seek.
         fov: field of view in degrees, in (0, 360], for all three.
         gain: 1/s, as for the other behaviours.
+        others: None (the group's own agents are the neighbours), or another group whose
+            agents are, as for :class:`Separate`, :class:`Align` and :class:`Cohere` (an
+            :class:`~steering.AgentGroup`, or an object with ``pos`` and ``vel`` arrays of shape
+            (M, 2); see :mod:`steering.others`). The flock is then the weighted sum of those
+            three with ``others`` (and its seek), each in its own loop, not in one pass, and its
+            debug output is theirs (``separate.count``, ...), not ``flock.count``. ``others``
+            set to the group itself is the default.
     """
+
+    if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
+
+        def __init__(
+            self,
+            separation: float = ...,
+            alignment: float = ...,
+            cohesion: float = ...,
+            separation_weight: float = ...,
+            alignment_weight: float = ...,
+            cohesion_weight: float = ...,
+            target: ArrayLike | None = ...,
+            seek_weight: float = ...,
+            fov: float = ...,
+            gain: float = ...,
+            others: Any = ...,
+        ) -> None: ...
+
+        @property
+        def target(self) -> FloatArray | None: ...
+        @target.setter
+        def target(self, value: ArrayLike | None) -> None: ...
 
     separation: float = 25.0
     alignment: float = 70.0
@@ -559,11 +589,13 @@ class Flock(Checked):
     separation_weight: float = 2.0
     alignment_weight: float = 2.0
     cohesion_weight: float = 0.5
-    target: ArrayLike | None = None
+    if not TYPE_CHECKING:
+        target: ArrayLike | None = None
     seek_weight: float = 1.0
     fov: float = 360.0
     gain: float = DEFAULT_GAIN
     _cos: FovCache = field(default_factory=FovCache, init=False, repr=False, compare=False)
+    others: Any = field(default=None, compare=False)
     _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     CHECKS = checks(
@@ -574,6 +606,7 @@ class Flock(Checked):
         separation_weight=non_negative,
         alignment_weight=non_negative,
         cohesion_weight=non_negative,
+        target=optional_point_array,
         seek_weight=non_negative,
         fov=check_fov,
         gain=non_negative,
@@ -594,6 +627,16 @@ class Flock(Checked):
     def _run(self, agents: AgentGroup, dt: float, debug: Debug | None, move: int) -> FloatArray:
         """The forces; with ``move`` the same compiled call then integrates the agents under
         them (1; 2 also turns them to face their velocities), as :func:`~steering.step` does."""
+        others = self.others
+        if others is not None and others is not agents:
+            # each part searches the others in its own loop; their sum limited to max force
+            force = np.zeros((agents.n, 2))
+            for part, weight in self._parts(others):
+                force += weight * part(agents, dt, debug)
+            force = truncate(force, agents.max_force)
+            if move:
+                integrate(agents, force, dt, face_velocity=move == 2)
+            return force
         n = agents.n
         world = agents.world_size
         key = (
@@ -643,9 +686,38 @@ class Flock(Checked):
             write(FlockDebug(counts.astype(np.intp)), debug)
         return out
 
+    def _parts(self, others: Any) -> list[tuple[Any, float]]:
+        """The three rules searching ``others`` (and the seek), each with its weight, made
+        again when a setting, the target or the others changed."""
+        key = (
+            self.separation,
+            self.alignment,
+            self.cohesion,
+            self.separation_weight,
+            self.alignment_weight,
+            self.cohesion_weight,
+            self.seek_weight,
+            self.fov,
+            self.gain,
+        )
+        kept = self._memo.get("others")
+        if kept is not None and kept[0] == key and kept[1] is others and kept[2] is self.target:
+            return kept[3]
+        fov, gain = self.fov, self.gain
+        parts: list[tuple[Any, float]] = [
+            (Separate(self.separation, gain, fov=fov, others=others), key[3]),
+            (Align(self.alignment, gain, fov=fov, others=others), key[4]),
+            (Cohere(self.cohesion, gain, fov=fov, others=others), key[5]),
+        ]
+        if self.target is not None:
+            parts.append((Seek(self.target, gain), self.seek_weight))
+        self._memo["others"] = (key, others, self.target, parts)
+        return parts
+
     def _target(self, n: int) -> FloatArray:
-        """The target as (1, 2) or (N, 2) points. A tuple cannot change, so its array is kept
-        between calls (while the agent count fits it); anything else is checked every call."""
+        """The target as (1, 2) or (N, 2) points. A frozen array (a tuple or a list assigned)
+        cannot change, so what is made of it is kept between calls (while the agent count fits
+        it); anything else is checked every call."""
         t = self.target
         if t is None:
             return _NO_TARGET
@@ -654,7 +726,7 @@ class Flock(Checked):
         if kept is not None and kept[0] is t and kept[1].shape[0] in (1, n):
             return kept[1]
         arr = points("Flock.target", t, n)
-        if type(t) is tuple:
+        if type(t) is tuple or frozen(t):
             memo["target"] = (t, arr)
         return arr
 

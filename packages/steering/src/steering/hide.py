@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _kern as kern
-from ._checks import fast_points, finite, non_negative, size, time_step
+from ._checks import fast_points, finite, non_negative, point_array, size, time_step
 from ._jit import njit_leaf, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import ARRIVE_BRAKE, DEFAULT_GAIN, Debug
 from .basic import arrive, evade
-from .checked import Checked, checks
+from .checked import ArraySettings, Checked, checks
 from .debug import HideDebug, write
 from .grid import BUF_COLS, F_ICW, build_grid, near_point
 from .hiding_spots import (
@@ -70,8 +70,8 @@ def obstacle_set(name: str, value: Any) -> Obstacles:
     return value
 
 
-@dataclass
-class Hide(Checked):
+@dataclass(eq=False)
+class Hide(Checked, ArraySettings):
     """Buckland's hide: get a rock between yourself and a hunter, else evade it.
 
     Each rock's hiding spot lies on the far side from the hunter, ``distance_from_boundary``
@@ -110,9 +110,34 @@ class Hide(Checked):
             the call) a hunter or velocity that is not finite points of the right shape.
     """
 
-    hunter: ArrayLike
+    if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
+
+        def __init__(
+            self,
+            hunter: ArrayLike,
+            obstacles: Obstacles,
+            hunter_velocity: ArrayLike = ...,
+            distance_from_boundary: float = ...,
+            panic_distance: float = ...,
+            gain: float = ...,
+            slowing_radius: float = ...,
+        ) -> None: ...
+
+        @property
+        def hunter(self) -> FloatArray: ...
+        @hunter.setter
+        def hunter(self, value: ArrayLike) -> None: ...
+
+        @property
+        def hunter_velocity(self) -> FloatArray: ...
+        @hunter_velocity.setter
+        def hunter_velocity(self, value: ArrayLike) -> None: ...
+
+    if not TYPE_CHECKING:
+        hunter: ArrayLike
     obstacles: Obstacles
-    hunter_velocity: ArrayLike = (0.0, 0.0)
+    if not TYPE_CHECKING:
+        hunter_velocity: ArrayLike = (0.0, 0.0)
     distance_from_boundary: float = 30.0
     panic_distance: float = float("inf")
     gain: float = DEFAULT_GAIN
@@ -121,6 +146,8 @@ class Hide(Checked):
 
     CHECKS = checks(
         "Hide",
+        hunter=point_array,
+        hunter_velocity=point_array,
         obstacles=obstacle_set,
         distance_from_boundary=finite,
         panic_distance=size,

@@ -5,18 +5,18 @@ for fused loops: :mod:`steering.kernels`), its record and its per-agent function
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._checks import finite, non_negative, point_check
+from ._checks import finite, non_negative, point_array
 from ._jit import njit_inline
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import ARRIVE_BRAKE, DEFAULT_GAIN, Debug
 from .basic import arrive
-from .checked import checks
+from .checked import ArraySettings, checks
 from .composite import AgentCols, RowPart, row_function
 from .debug import InterposeDebug, write
 from .vec import EPSILON, FloatArray
@@ -81,8 +81,8 @@ def interpose_row(i: int, a: AgentCols, p: InterposeRecord, buf: FloatArray) -> 
     return interpose_agent(i, a, p)
 
 
-@dataclass
-class Interpose(RowPart):
+@dataclass(eq=False)
+class Interpose(RowPart, ArraySettings):
     """Buckland's interpose: get between two movers, ``ratio`` of the way from ``a`` to ``b``.
 
     The time to reach the point between them now at max speed, ``t = |point - pos| /
@@ -104,13 +104,50 @@ class Interpose(RowPart):
             (at the call) movers or velocities that are not finite points of the right shape.
     """
 
+    if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
+
+        def __init__(
+            self,
+            a: ArrayLike,
+            b: ArrayLike,
+            a_velocity: ArrayLike = ...,
+            b_velocity: ArrayLike = ...,
+            ratio: float = ...,
+            gain: float = ...,
+            slowing_radius: float = ...,
+        ) -> None: ...
+
+        @property
+        def a(self) -> FloatArray: ...
+        @a.setter
+        def a(self, value: ArrayLike) -> None: ...
+
+        @property
+        def b(self) -> FloatArray: ...
+        @b.setter
+        def b(self, value: ArrayLike) -> None: ...
+
+        @property
+        def a_velocity(self) -> FloatArray: ...
+        @a_velocity.setter
+        def a_velocity(self, value: ArrayLike) -> None: ...
+
+        @property
+        def b_velocity(self) -> FloatArray: ...
+        @b_velocity.setter
+        def b_velocity(self, value: ArrayLike) -> None: ...
+
     ROW = interpose_row
     ROW_RECORD = InterposeRecord
 
-    a: ArrayLike
-    b: ArrayLike
-    a_velocity: ArrayLike = (0.0, 0.0)
-    b_velocity: ArrayLike = (0.0, 0.0)
+    if not TYPE_CHECKING:
+        a: ArrayLike
+    if not TYPE_CHECKING:
+        b: ArrayLike
+    if not TYPE_CHECKING:
+        a_velocity: ArrayLike = (0.0, 0.0)
+    if not TYPE_CHECKING:
+        b_velocity: ArrayLike = (0.0, 0.0)
     ratio: float = 0.5
     gain: float = DEFAULT_GAIN
     #: Arrive's slowing radius; 50 px is about Buckland's "fast" deceleration.
@@ -118,10 +155,10 @@ class Interpose(RowPart):
 
     CHECKS = checks(
         "Interpose",
-        a=point_check,
-        b=point_check,
-        a_velocity=point_check,
-        b_velocity=point_check,
+        a=point_array,
+        b=point_array,
+        a_velocity=point_array,
+        b_velocity=point_array,
         ratio=finite,
         gain=finite,
         slowing_radius=non_negative,

@@ -4,16 +4,16 @@ per-agent function."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _kern as kern
-from ._checks import finite, point_check
+from ._checks import finite, point_array
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
-from .checked import checks
+from .checked import ArraySettings, checks
 from .composite import AgentCols, RowPart, row_function
 from .debug import MatchDebug, write
 from .vec import FloatArray
@@ -51,8 +51,8 @@ def match_row(i: int, a: AgentCols, p: MatchRecord, buf: FloatArray) -> tuple[fl
     return match_agent(i, a, p)
 
 
-@dataclass
-class MatchVelocity(RowPart):
+@dataclass(eq=False)
+class MatchVelocity(RowPart, ArraySettings):
     """gdx-ai's MatchVelocity: steer toward a target velocity (one for all or one per agent).
 
     The target is first truncated to the agent's max speed, then the force is ``(target -
@@ -67,15 +67,25 @@ class MatchVelocity(RowPart):
             finite points of the right shape.
     """
 
+    if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
+
+        def __init__(self, target_velocity: ArrayLike, gain: float = ...) -> None: ...
+
+        @property
+        def target_velocity(self) -> FloatArray: ...
+        @target_velocity.setter
+        def target_velocity(self, value: ArrayLike) -> None: ...
+
     ROW = match_row
     ROW_RECORD = MatchRecord
 
-    target_velocity: ArrayLike
+    if not TYPE_CHECKING:
+        target_velocity: ArrayLike
     gain: float = DEFAULT_GAIN
 
     CHECKS = checks(
         "MatchVelocity",
-        target_velocity=point_check,
+        target_velocity=point_array,
         gain=finite,
     )
 

@@ -8,18 +8,19 @@ from __future__ import annotations
 import math
 import operator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _kern as kern
-from ._checks import fast_points, finite, non_negative, time_step
+from ._checks import fast_points, finite, non_negative, point_array, time_step
 from ._jit import njit_inline, njit_leaf, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import ARRIVE_BRAKE, DEFAULT_GAIN, Debug
 from .basic import arrive
-from .checked import Checked, checks
+from .checked import ArraySettings, Checked, checks
 from .debug import OffsetDebug, write
 from .vec import EPSILON, FloatArray
 
@@ -28,8 +29,8 @@ __all__ = ["MAX_SLOTS", "OffsetPursuit", "formation_offsets", "offset_pursuit"]
 _KINDS = ("circle", "column", "line", "wedge")
 
 
-@dataclass
-class OffsetPursuit(Checked):
+@dataclass(eq=False)
+class OffsetPursuit(Checked, ArraySettings):
     """Buckland's offset pursuit: hold a slot fixed in a leader's frame (formations, escorts).
 
     ``offset`` is in the leader's frame, x ahead along ``leader_heading`` and y to its left;
@@ -53,16 +54,56 @@ class OffsetPursuit(Checked):
             a leader, velocity, heading or offset that is not finite points of the right shape.
     """
 
-    leader: ArrayLike
-    leader_velocity: ArrayLike
-    leader_heading: ArrayLike
-    offset: ArrayLike
+    if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
+
+        def __init__(
+            self,
+            leader: ArrayLike,
+            leader_velocity: ArrayLike,
+            leader_heading: ArrayLike,
+            offset: ArrayLike,
+            gain: float = ...,
+            slowing_radius: float = ...,
+        ) -> None: ...
+
+        @property
+        def leader(self) -> FloatArray: ...
+        @leader.setter
+        def leader(self, value: ArrayLike) -> None: ...
+
+        @property
+        def leader_velocity(self) -> FloatArray: ...
+        @leader_velocity.setter
+        def leader_velocity(self, value: ArrayLike) -> None: ...
+
+        @property
+        def leader_heading(self) -> FloatArray: ...
+        @leader_heading.setter
+        def leader_heading(self, value: ArrayLike) -> None: ...
+
+        @property
+        def offset(self) -> FloatArray: ...
+        @offset.setter
+        def offset(self, value: ArrayLike) -> None: ...
+
+    if not TYPE_CHECKING:
+        leader: ArrayLike
+    if not TYPE_CHECKING:
+        leader_velocity: ArrayLike
+    if not TYPE_CHECKING:
+        leader_heading: ArrayLike
+    if not TYPE_CHECKING:
+        offset: ArrayLike
     gain: float = DEFAULT_GAIN
     #: Arrive's slowing radius; 50 px is about Buckland's "fast" deceleration.
     slowing_radius: float = 50.0
 
     CHECKS = checks(
         "OffsetPursuit",
+        leader=point_array,
+        leader_velocity=point_array,
+        leader_heading=point_array,
+        offset=point_array,
         gain=finite,
         slowing_radius=non_negative,
     )

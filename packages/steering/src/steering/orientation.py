@@ -13,16 +13,18 @@ However the step is written, the heading turns once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _kern as kern
-from ._checks import fast_points, time_step
+from ._checks import fast_points, point_array, time_step
 from ._jit import prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import Debug
+from .checked import ArraySettings, Checked, checks
 from .debug import OrientationDebug, write
 from .vec import FloatArray
 
@@ -96,8 +98,8 @@ def _look_rows(vel: FloatArray, desired: FloatArray) -> None:
         desired[i, 1] = wy
 
 
-@dataclass
-class Face:
+@dataclass(eq=False)
+class Face(Checked, ArraySettings):
     """Turn each agent's heading toward ``target`` (one point for all, or one per agent).
 
     An orientation behaviour: it steers the *heading*, not the velocity, so an agent can watch
@@ -121,7 +123,19 @@ class Face:
             right shape, or a bad ``dt``.
     """
 
-    target: ArrayLike
+    if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
+
+        def __init__(self, target: ArrayLike) -> None: ...
+
+        @property
+        def target(self) -> FloatArray: ...
+        @target.setter
+        def target(self, value: ArrayLike) -> None: ...
+
+    if not TYPE_CHECKING:
+        target: ArrayLike
+
+    CHECKS = checks("Face", target=point_array)
 
     def heading(self, agents: AgentGroup) -> FloatArray:
         """(N, 2) unit directions to the target; zero rows (keep) on the target itself."""

@@ -4,7 +4,8 @@ numba compiles a kernel on its first call (seconds each) and caches it (see
 :mod:`steering._jit`), so later runs load it in milliseconds. This runs every behaviour of the
 vocabulary on a small crowd (the serial kernels) and on a crowd of
 :data:`~steering._jit.PARALLEL_MIN` agents (the parallel ones), alone and through
-:func:`~steering.step`, one behaviour a job, in one process per core, with a progress line.
+:func:`~steering.step`, one behaviour a job, in one process per core, with a progress line;
+and the loops a behaviour has for another group's agents (``others=``: AvoidAgents's own loop).
 Behaviours that need an extra that is not installed are skipped, with one line saying so.
 Run it where the kernels should be kept: with ``NUMBA_CACHE_DIR`` set to warm that folder (see
 'Read-only installs' in the README).
@@ -27,18 +28,23 @@ import numpy as np
 
 from . import _jit
 from .agents import AgentGroup
+from .avoid_agents import AvoidAgents
 from .bench import DT, behaviour_cases
 from .combine import step
 from .hide import Hide
 from .moving import integrate
 from .obstacle_set import Obstacles
 
-__all__ = ["EXTRAS", "HIDE", "jobs", "main", "warm"]
+__all__ = ["EXTRAS", "HIDE", "OTHERS", "jobs", "main", "warm"]
 
 #: The two crowd sizes: the serial kernels, then the parallel ones.
 SIZES = (8, _jit.PARALLEL_MIN)
 #: The job that runs both of Hide's searches at both sizes.
 HIDE = "Hide's two searches"
+#: The job that runs AvoidAgents against another group (``others=``: a loop of its own) at both
+#: sizes. (Separate, Align, Cohere and Queue search others in the loop they run on their own
+#: group, compiled by their own jobs.)
+OTHERS = "AvoidAgents (others=)"
 #: Behaviours of the warmup that need an optional dependency: name -> (module, extra).
 EXTRAS = {"FollowFlow (noise)": ("opensimplex", "noise")}
 
@@ -54,7 +60,7 @@ def jobs() -> tuple[list[str], dict[str, str]]:
     names = [name for name in behaviour_cases(SIZES[0]) if name not in skipped]
     # Composites and path following compile the most: started first, they end together.
     names.sort(key=lambda name: not name.startswith(("Flock", "WeightedSum", "FollowPath")))
-    return [*names, HIDE], skipped
+    return [*names, OTHERS, HIDE], skipped
 
 
 @functools.cache
@@ -67,6 +73,8 @@ def _warm_one(name: str) -> tuple[str, float]:
     start = time.perf_counter()
     if name == HIDE:
         _hide_both_ways()
+    elif name == OTHERS:
+        _avoid_others()
     else:
         for n in SIZES:
             agents, behaviour = _cases(n)[name]
@@ -85,6 +93,23 @@ def _hide_both_ways() -> None:
         for rocks in (8, 40):
             obstacles = Obstacles.create(rng.uniform(0.0, 600.0, (rocks, 2)), np.full(rocks, 10.0))
             Hide((300.0, 300.0), obstacles)(agents, DT)
+
+
+def _avoid_others() -> None:
+    """AvoidAgents with another group's agents as the threats (``others=``; its own loop,
+    :mod:`steering.avoid_others`), serial and parallel, with and without debug output, alone and
+    through :func:`~steering.step`."""
+    rng = np.random.default_rng(1)
+    for n in SIZES:
+        agents = AgentGroup.create(
+            rng.uniform(0.0, 600.0, (n, 2)), rng.uniform(-60.0, 60.0, (n, 2))
+        )
+        cars = AgentGroup.create(rng.uniform(0.0, 600.0, (n, 2)), rng.uniform(-60.0, 60.0, (n, 2)))
+        avoid = AvoidAgents(others=cars)
+        for _ in range(3):
+            integrate(agents, avoid(agents, DT), DT)
+        avoid(agents, DT, {})
+        step(agents, avoid, DT)
 
 
 def _default_processes() -> int:
