@@ -28,8 +28,8 @@ HINTS = {
     " them, and break their sight behind a pillar before the meter fills.",
     "03_rockfield.tmj": "Hunters see far and chase hard. Break their sight behind rocks. A"
     " watcher walks the channel; round the breakwater.",
-    "04_swarm.tmj": "Fish keep their distance from each other and from you, but only rocks and"
-    " reefs block sight. Reefs close the exit's corner; go in from the south-west.",
+    "04_swarm.tmj": "Fish keep their distance, but only rocks and reefs block sight. Reefs"
+    " close the exit's corner; go in from the south-west.",
     "06_gate.tmj": "Fish queue through the first reef's gates; a warden walks the middle, two"
     " gatekeepers loop before the last gate.",
     "10_sandbox.tmj": "Outside the story: an open field for experiments. Rocks, a current, a ring"

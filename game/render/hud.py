@@ -37,6 +37,9 @@ FLASH_SECONDS = 2.5
 #: Seconds the controls line stays before it fades out.
 CONTROLS_SECONDS = 6.0
 MARGIN = 14
+#: The hint line's font size (pt), and the smallest it is made to fit beside the state.
+HINT_SIZE = 12.0
+HINT_MIN_SIZE = 9.5
 #: Heights (screen px) of the top and bottom bars.
 TOP_BAR = 64
 BOTTOM_BAR = 26
@@ -74,7 +77,9 @@ class Hud:
         self.title = arcade.Text(
             title, 0, 0, theme.HUD_TEXT, 18, font_name=font, bold=True, batch=b
         )
-        self.hint = arcade.Text(hint, 0, 0, theme.HUD_DIM, 12, font_name=font, italic=True, batch=b)
+        self.hint = arcade.Text(
+            hint, 0, 0, theme.HUD_DIM, HINT_SIZE, font_name=font, italic=True, batch=b
+        )
         self.time = arcade.Text(
             "0:00.0", 0, 0, theme.HUD_TEXT, 18, font_name=font, anchor_x="right", bold=True, batch=b
         )
@@ -85,6 +90,12 @@ class Hud:
         self.flash = arcade.Text(
             "", 0, 0, theme.HUD_WARN, 13, font_name=font, anchor_x="right", bold=True, batch=b
         )
+        #: The hint as the level says it (:attr:`hint` may show it smaller or cut to fit).
+        self.hint_text = hint
+        # The widest state the HUD shows ("hunted by 10!" and a full meter), measured once: the
+        # hint line stops short of it.
+        widest = arcade.Text(f"hunted by 10! [{'#' * 10}]", 0, 0, font_size=12, font_name=font)
+        self._state_width = float(widest.content_width)
         self._hint_left = HINT_SECONDS if hint else 0.0
         self._controls_left = CONTROLS_SECONDS
         self._flash_left = 0.0
@@ -98,10 +109,28 @@ class Hud:
         top = height - MARGIN
         self.title.position = (MARGIN, top - 18)
         self.hint.position = (MARGIN, top - 40)
+        self._fit_hint(width - 3 * MARGIN - self._state_width)
         self.time.position = (width - MARGIN, top - 18)
         self.state.position = (width - MARGIN, top - 40)
         self.controls.position = (MARGIN, 8)
         self.flash.position = (width - MARGIN, 7)
+
+    def _fit_hint(self, room: float) -> None:
+        """Make the hint line fit in ``room`` px left of the state: a smaller font down to
+        :data:`HINT_MIN_SIZE` pt, then the sentence cut at a word with an ellipsis (H shows it
+        again; the level file keeps it whole)."""
+        hint, text = self.hint, self.hint_text
+        if hint.text != text:
+            hint.text = text
+        size = HINT_SIZE
+        hint.font_size = size
+        while hint.content_width > room and size > HINT_MIN_SIZE:
+            size -= 0.5
+            hint.font_size = size
+        words = text.split()
+        while hint.content_width > room and len(words) > 1:
+            words.pop()
+            hint.text = " ".join(words) + "\u2026"
 
     def bars(self) -> tuple[Box, Box]:
         """(left, bottom, width, height) of the top and the bottom bar, screen px."""

@@ -287,24 +287,49 @@ class Autopilot:
         heading = self.world.agents.heading[minds.rows[keep]]
         half = np.asarray(minds.half_angle, dtype=np.float64)[keep]
         flat = out.ravel()
-        cx, cy = gx.ravel(), gy.ravel()
         rocks = self.world.obstacles
         walls = np.array(
             [seg for wd in self.world.level.walls for seg in wd.segments], dtype=np.float64
         ).reshape(-1, 2, 2)
+        cols, rows = nav.cols, nav.rows
+        centers = np.asarray(rocks.centers, dtype=np.float64).reshape(-1, 2)
+        radii = np.asarray(rocks.radii, dtype=np.float64).reshape(-1)
+        wall_lo, wall_hi = walls.min(axis=1), walls.max(axis=1)
         for (ex, ey), (hx, hy), rng, a in zip(pos, heading, minds.sight[keep], half, strict=True):
-            dx, dy = cx - ex, cy - ey
+            # Only the cells of the square round the enemy's range can be in its sight: the
+            # window keeps a crowd of enemies on a big map from costing the whole grid each.
+            c0, c1 = _span(float(ex), float(rng), nav.cell_w, cols)
+            r0, r1 = _span(float(ey), float(rng), nav.cell_h, rows)
+            if c0 >= c1 or r0 >= r1:
+                continue
+            wx, wy = gx[r0:r1, c0:c1].ravel(), gy[r0:r1, c0:c1].ravel()
+            dx, dy = wx - ex, wy - ey
             d = np.hypot(dx, dy)
             inside = d <= rng
             if a < math.pi:
                 h = math.hypot(hx, hy) or 1.0
                 inside &= dx * hx + dy * hy >= math.cos(a) * d * h
-            cells = np.flatnonzero(inside)
-            if cells.size:
-                hidden = _blocked(
-                    (float(ex), float(ey)), cx[cells], cy[cells], rocks.centers, rocks.radii, walls
+            local = np.flatnonzero(inside)
+            if local.size:
+                # Only rocks and walls that reach into the range can hide a cell in it.
+                near = np.hypot(centers[:, 0] - ex, centers[:, 1] - ey) <= rng + radii + 1.0
+                box = (
+                    (wall_lo[:, 0] <= ex + rng + 1.0)
+                    & (wall_hi[:, 0] >= ex - rng - 1.0)
+                    & (wall_lo[:, 1] <= ey + rng + 1.0)
+                    & (wall_hi[:, 1] >= ey - rng - 1.0)
                 )
-                flat[cells[~hidden]] += 1.0
+                hidden = _blocked(
+                    (float(ex), float(ey)),
+                    wx[local],
+                    wy[local],
+                    centers[near],
+                    radii[near],
+                    walls[box],
+                )
+                shown = local[~hidden]
+                width = c1 - c0
+                flat[(r0 + shown // width) * cols + c0 + shown % width] += 1.0
         return out * self.sight_weight
 
     def danger_at(self, points: FloatArray) -> FloatArray:
@@ -422,6 +447,16 @@ def _edges(free: NDArray[np.bool_], cw: float, ch: float) -> tuple[IntArray, Int
         dst.append(b[ok])
         cost.append(np.full(int(ok.sum()), length))
     return np.concatenate(src), np.concatenate(dst), np.concatenate(cost)
+
+
+def _span(at: float, reach: float, cell: float, count: int) -> tuple[int, int]:
+    """The cells ``[lo, hi)`` along one axis whose centres ``(k + 0.5) * cell`` may lie within
+    ``reach`` of ``at`` (one cell of slack each side; all of them for an unbounded reach)."""
+    if not math.isfinite(at) or not math.isfinite(reach):
+        return 0, count
+    lo = math.floor((at - reach) / cell - 0.5) - 1
+    hi = math.floor((at + reach) / cell - 0.5) + 2
+    return max(lo, 0), min(hi, count)
 
 
 def _blocked(

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numba
 import pytest
 
 from steering import warmup
@@ -46,6 +47,7 @@ def test_the_bench_cases_need_no_opensimplex(monkeypatch: pytest.MonkeyPatch) ->
     assert "FollowFlow (noise)" not in behaviour_cases(8)
 
 
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="with the JIT off nothing is compiled")
 def test_the_others_job_compiles_avoid_agents_loop_against_another_group() -> None:
     # Given the loop AvoidAgents runs with others= (its own, not the own-group one)
     from steering.avoid_others import _avoid_others_rows

@@ -29,8 +29,9 @@ def open_lane(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def guarded(tmp_path: Path) -> Path:
-    """An enemy 136 px right of the player."""
-    return write(tmp_path, valid_map([point(3, "enemy", 200, 320)]), "guarded.tmj")
+    """An enemy 136 px right of the player and 40 px above its line, facing right (away from
+    the player: its back is blind, issue 44)."""
+    return write(tmp_path, valid_map([point(3, "enemy", 200, 360)]), "guarded.tmj")
 
 
 def test_spaces_have_exact_bounds(open_lane: Path) -> None:
@@ -96,13 +97,19 @@ def test_the_enemy_seeing_the_player_is_observed(guarded: Path) -> None:
     env = StealthEnv(guarded)
     obs, _ = env.reset(seed=0)
     seen = [obs[-3]]
+    first = None
     for _ in range(20):
-        obs, *_ = env.step(0)
+        obs, _, terminated, _, _ = env.step(RIGHT)  # past the enemy, into its cone
         seen.append(obs[-3])
+        if obs[-3] == 1.0 and first is None:
+            first = obs
+        if terminated:
+            break
     assert set(seen) <= {-1.0, 1.0}
-    assert 1.0 in seen  # it sees the player, 136 px away, with nothing between
-    # the +x ray meets the enemy (within reach, in sight)
-    assert obs[2] < 1.0
+    assert seen[0] == -1.0  # behind it, the player is not seen
+    assert first is not None  # in front of it, with nothing between, it is
+    # and a ray meets the enemy then (each ray's third number: the enemy within reach, in sight)
+    assert first[2 : 4 * 16 : 4].min() < 1.0
 
 
 def test_the_time_limit_truncates(open_lane: Path) -> None:

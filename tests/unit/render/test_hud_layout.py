@@ -62,3 +62,28 @@ def test_the_controls_line_fades_after_a_few_seconds(app: GameApp) -> None:
     for _ in range(steps):
         view.stage.hud.update(1 / 60, 0.0, "unseen", (255, 255, 255, 255))
     assert not view.stage.hud.controls.visible
+
+
+@pytest.mark.parametrize(
+    "hint",
+    [
+        "Guards walk fixed loops and see all round but their backs. Slip past behind them, and "
+        "break their sight behind a pillar before the meter fills.",
+        "A custom level's hint that goes on and on, far longer than any line of the top bar could "
+        "hold at any font size the HUD would use, so that it must be cut at a word to fit.",
+    ],
+    ids=["patrol", "too_long"],
+)
+def test_the_hint_line_stops_short_of_the_widest_state(app: GameApp, hint: str) -> None:
+    from game.render.hud import HINT_MIN_SIZE, MARGIN, Hud
+
+    # Given the HUD of a 1280-px window with a long hint, and the widest state it shows
+    hud = Hud("Level", hint, 1280, 720)
+    hud.update(0.0, 0.0, "hunted by 10! [##########]", (255, 0, 0, 255))
+    # Then the hint ends left of the state, in a readable size, saying as much as fits
+    state_left = 1280 - MARGIN - hud.state.content_width
+    assert hud.hint.x + hud.hint.content_width < state_left
+    assert hud.hint.font_size >= HINT_MIN_SIZE
+    shown = hud.hint.text.rstrip("\u2026")
+    assert hint.startswith(shown) and len(shown) > len(hint) // 2
+    assert hud.hint_text == hint  # kept whole
