@@ -202,6 +202,9 @@ class CrowdTree:
         self.first = first  # 0: no agent puts its goal first, 2: every agent, 1: some
         #: Which rows of :attr:`needs` hold any agent this step (bit k for row k).
         self.some = 0
+        #: The paths' geometry when last stepped, and how often it was another.
+        self._geometry: Any = None
+        self._geometries = 0
         needs = self.needs
         brain.pace.max_speed = self.weights[PACE]
 
@@ -324,15 +327,29 @@ class CrowdTree:
         kept = _FOLLOW.get(world)
         if kept is None or kept[0] is not crowd or not all(map(operator.is_, state, kept[1])):
             param = world.brain.follow.param(crowd)
-            # Read again: param may have made the columns.
-            kept = _FOLLOW[world] = (crowd, tuple(crowd.state.values()), param[0], param[1])
+            # Read again: param may have made the columns. Last, how often they were read.
+            count = 0 if kept is None else kept[4] + 1
+            kept = (crowd, tuple(crowd.state.values()), param[0], param[1], count)
+            _FOLLOW[world] = kept
         return kept[2], kept[3]
 
     def run(self, world: World, dt: float, debug: Debug | None) -> FloatArray:
-        """The crowd's forces this step (staggered nodes turn with the world's frame)."""
+        """The crowd's forces this step (staggered nodes turn with the world's frame), under
+        the world's stamp (:func:`~steering.composite.run`): which needs rows hold any agent,
+        the rocks' moves, the paths' geometry replaced, the crowd's state columns replaced."""
         for node in self.staggered:
             node.turn = world.frame
-        return run(self.tree, world.crowd, dt, debug)
+        geometry = world.paths.geometry()
+        if geometry is not self._geometry:
+            self._geometry = geometry
+            self._geometries += 1
+        stamp = (
+            self.some,
+            world.brain.avoid.obstacles.version,
+            self._geometries,
+            _FOLLOW[world][4],
+        )
+        return run(self.tree, world.crowd, dt, debug, stamp=stamp)
 
     def report(self, world: World, debug: Debug) -> None:
         """Hand the step's debug records to the overlay: every crowd agent's, or with a

@@ -212,7 +212,7 @@ def _add_sum(
                 if checked is not weight:
                     composite.add_copy(w)
                 else:  # checked again at each replay (it may change in place)
-                    composite.add_tick(
+                    composite.add_check(
                         w, _weights, f"{name}[{k}].weight", weight, view.pos.shape[0]
                     )
                 per.append(checked)
@@ -478,7 +478,7 @@ class Limited(composite.Node):
         if checked is not value:
             composite.add_copy(w)
         else:  # checked again at each replay (it may change in place)
-            composite.add_tick(w, limit, f"Limited.{which}", value, n)
+            composite.add_check(w, limit, f"Limited.{which}", value, n)
         return checked
 
     def _view(self, agents: AgentGroup, speed: FloatArray, cap: FloatArray) -> AgentGroup:

@@ -63,6 +63,7 @@ from .debug import PriorityDebug, write
 from .grid import Grid, brute_grid
 from .launch import (
     EPOCH,
+    SETTINGS,
     Leaf,
     Node,
     Plan,
@@ -132,6 +133,7 @@ class _Walk:
 
     __slots__ = (
         "agents",
+        "checks",
         "debug",
         "dt",
         "flat",
@@ -166,6 +168,8 @@ class _Walk:
         self.leaves: list[Leaf] = []
         #: What a node does at every call besides its record (a staggered node's turn).
         self.ticks: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+        #: Checks of settings that may change in place (see :func:`add_check`).
+        self.checks: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
         #: Tests that a node's kept state is still what the walk found (see :func:`add_guard`).
         self.guards: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
         #: Each list of parts met, with its items then (a list may change in place).
@@ -235,6 +239,7 @@ class RowPart(Checked):
         if name[0] != "_":  # a setting: a kept plan binds the part again at its next replay
             d = self.__dict__
             d["_settings"] = d.get("_settings", 0) + 1
+            SETTINGS[0] += 1
             if self.ORDERS and "_walked" in d:  # a plan's order may follow its grid: walk again
                 EPOCH[0] += 1
 
@@ -385,6 +390,13 @@ def add_tick(w: _Walk, tick: Callable[..., Any], *args: Any) -> None:
     w.ticks.append((tick, args))
 
 
+def add_check(w: _Walk, check: Callable[..., Any], *args: Any) -> None:
+    """For a node's ``composite_node``: ``check(*args)`` checks a setting that may change in
+    place (a per-agent weight array), again at each replay of the tree's kept plan but not
+    under a caller's unchanged stamp (:func:`run`)."""
+    w.checks.append((check, args))
+
+
 def add_guard(w: _Walk, guard: Callable[..., bool], *args: Any) -> None:
     """For a node's ``composite_node``: ``guard(*args)`` tells whether what the node keeps
     between calls is still what this walk put in its record (a node shared with a tree of
@@ -473,10 +485,26 @@ def scatter_debug(
 # -- running a tree ------------------------------------------------------------------------------
 
 
-def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int = 0) -> FloatArray:
+def run(
+    tree: Any,
+    agents: AgentGroup,
+    dt: float,
+    debug: Any = None,
+    move: int = 0,
+    stamp: Any = None,
+) -> FloatArray:
     """The (N, 2) forces of ``tree`` (a combinator or a row part) in one compiled loop; with
     ``move`` 1 the same call then integrates the agents under them
     (:func:`~steering.integrate`), with 2 also turning their headings toward their velocities.
+
+    ``stamp`` is for a caller that owns everything the tree reads (a game's world): a value
+    (compared with ``==``: an int or a tuple of them) it changes whenever anything its parts
+    read may have changed other than the contents of the agents' columns and of arrays it
+    keeps valid: the objects the parts hold (obstacles moved, paths or fields replaced), which
+    of its masks select no agent, the group's state columns, its lists of parts. While the
+    stamp is the same and no setting was assigned, a call skips what a replay of the tree's
+    kept plan checks again: per-agent weights and limits changed in place are not checked
+    (they were when given or assigned), and the parts whose records held are not asked.
 
     Raises:
         TypeError, ValueError: for a ``dt`` that is not a finite number >= 0 (naming the tree's
@@ -488,19 +516,24 @@ def run(tree: Any, agents: AgentGroup, dt: float, debug: Any = None, move: int =
     own = getattr(tree, "__dict__", None)
     slot: PlanSlot | None = None if own is None else own.get("_kept_plan")
     plan = None if slot is None else slot.plan
-    if debug is None and slot is not None and plan is not None and plan.holds(tree, agents, dt):
-        try:
-            plan.replay(agents)
-        except BaseException:
-            # A part refused its settings: the plan may hold some new records and not
-            # others; the next call walks afresh.
-            slot.plan = None
-            raise
-        if move == 0:
-            plan.launch(agents, out)
-        else:
-            launch(plan.kernel, agents, plan.flat, out, plan.order, move, dt, plan.rows)
-        return out
+    if debug is None and slot is not None and plan is not None:
+        quiet = stamp is not None and plan.holds_quiet(tree, agents, dt, stamp)
+        if quiet or plan.holds(tree, agents, dt):
+            try:
+                if quiet:
+                    plan.replay_quiet(agents)
+                else:
+                    plan.replay(agents, stamp)
+            except BaseException:
+                # A part refused its settings: the plan may hold some new records and not
+                # others; the next call walks afresh.
+                slot.plan = None
+                raise
+            if move == 0:
+                plan.launch(agents, out)
+            else:
+                launch(plan.kernel, agents, plan.flat, out, plan.order, move, dt, plan.rows)
+            return out
     w = _Walk(agents, dt, debug)
     _walk(w, tree, agents, None, type(tree).__name__)
     # The last shape of this tree, compared as a list (cheaper than hashing it again).

@@ -28,6 +28,7 @@ from .vec import FloatArray
 
 __all__ = [
     "EPOCH",
+    "SETTINGS",
     "KEPT_NEVER",
     "Leaf",
     "Node",
@@ -58,6 +59,10 @@ def agent_cols(agents: AgentGroup) -> tuple[FloatArray, ...]:
 
 #: Bumped by every assignment to a combinator's public setting (:class:`Node`).
 EPOCH = [0]
+
+#: Bumped by every assignment to a row part's public setting (a plan replayed under a caller's
+#: stamp asks no kept part again while this is unchanged).
+SETTINGS = [0]
 
 
 def kept_never(self: Any, agents: AgentGroup, record: Any) -> bool:
@@ -117,6 +122,10 @@ class Node(Checked):
             EPOCH[0] += 1
 
 
+#: A plan's stamp before any replay under one (equal to no caller's stamp).
+NO_STAMP = object()
+
+
 def walked(node: Any, n: int, record: Any) -> None:
     """Keep ``node``'s last record for each number of agents it was bound for (a few; in one
     dict, changed in place, so that the node's fields compare equal to a copy of them): a
@@ -156,6 +165,7 @@ class Plan:
     __slots__ = (
         "agents",
         "bound",
+        "checks",
         "cols",
         "columns",
         "dt",
@@ -167,9 +177,12 @@ class Plan:
         "lists",
         "order",
         "orders",
+        "quiet",
         "records",
         "rows",
         "same",
+        "settings",
+        "stamp",
         "starts",
         "state",
         "state_names",
@@ -201,6 +214,9 @@ class Plan:
         self.records: list[Any] = w.records
         self.order: Grid = w.order
         self.ticks: list[tuple[Callable[..., Any], tuple[Any, ...]]] = w.ticks
+        #: The checks made again at each replay of settings that may change in place (per-agent
+        #: weights and limits); not under an unchanged stamp (see :meth:`replay_quiet`).
+        self.checks: list[tuple[Callable[..., Any], tuple[Any, ...]]] = w.checks
         #: Tests that the nodes' kept state is still the walk's (see :func:`add_guard`).
         self.guards: list[tuple[Callable[..., Any], tuple[Any, ...]]] = w.guards
         self.lists: list[tuple[Any, tuple[Any, ...]]] = w.lists
@@ -247,6 +263,12 @@ class Plan:
         self.bound: Any = None
         #: Whether the last call's fields were the same objects as the call's before.
         self.same = False
+        #: The caller's stamp at the last full replay (:data:`NO_STAMP`: none), the row part
+        #: settings' count then, and the steps that replay bound (the others' records held or
+        #: their masks selected no agent): all a replay under the same stamp binds.
+        self.stamp: Any = NO_STAMP
+        self.settings = -1
+        self.quiet: list[list[Any]] = []
 
     def holds(self, tree: Any, agents: AgentGroup, dt: float) -> bool:
         """Whether the plan may be replayed for this call."""
@@ -270,17 +292,62 @@ class Plan:
                 return False
         return True
 
-    def replay(self, agents: AgentGroup) -> None:
-        """The nodes' per-call work, then each row part bound again, but for those whose mask
-        selects no agent and those whose record holds (their settings unassigned since it was
-        made, and their :meth:`~steering.composite.RowPart.kept` says so)."""
+    def holds_quiet(self, tree: Any, agents: AgentGroup, dt: float, stamp: Any) -> bool:
+        """Whether the plan may be replayed under the caller's ``stamp`` (see
+        :meth:`replay_quiet`): the same stamp as its last full replay, tree, group, step, no
+        setting assigned since, and its nodes' kept state still the walk's."""
+        if (
+            stamp != self.stamp
+            or self.tree is not tree
+            or self.epoch != EPOCH[0]
+            or self.settings != SETTINGS[0]
+            or dt != self.dt
+            or agents is not self.agents
+            or agents.__dict__.get("_columns") != self.columns
+        ):
+            return False
+        for guard, args in self.guards:  # noqa: SIM110 (no generator made at every call)
+            if not guard(*args):
+                return False
+        return True
+
+    def replay(self, agents: AgentGroup, stamp: Any = None) -> None:
+        """The nodes' per-call work and checks, then each row part bound again, but for those
+        whose mask selects no agent and those whose record holds (their settings unassigned
+        since it was made, and their :meth:`~steering.composite.RowPart.kept` says so). With
+        a ``stamp``, the parts it bound are kept as all that a replay under the same stamp
+        binds."""
         for tick, args in self.ticks:
             tick(*args)
+        for check, args in self.checks:
+            check(*args)
+        self.stamp = NO_STAMP  # until this replay ends well
+        bound = self._rebind(agents, self.steps, True)
+        if stamp is not None:
+            self.quiet = bound
+            self.settings = SETTINGS[0]
+            self.stamp = stamp
+
+    def replay_quiet(self, agents: AgentGroup) -> None:
+        """A replay under an unchanged stamp (:meth:`holds_quiet`): the caller's word that
+        nothing the tree reads changed but the contents of the agents' columns and of arrays
+        it keeps valid. So the checks of settings that may change in place are not made again
+        (as when bound or assigned), and the parts whose records held at the last full replay,
+        or whose masks selected no agent, are not asked again: only the nodes' per-call work
+        and the parts bound then (their records made at every call) run."""
+        for tick, args in self.ticks:
+            tick(*args)
+        self._rebind(agents, self.quiet, False)
+
+    def _rebind(self, agents: AgentGroup, steps: list[list[Any]], masks: bool) -> list[list[Any]]:
+        """Bind ``steps`` again (testing their masks when ``masks``), putting new records in
+        place; returns the steps bound."""
         same = True
         records = self.records
-        for step in self.steps:
+        bound = []
+        for step in steps:
             node, bind, kept, inner, at, dt, name, settings, k = step
-            if inner is not None and not count_nonzero(inner):
+            if masks and inner is not None and not count_nonzero(inner):
                 continue
             version = node.__dict__.get("_settings", 0)
             if kept is not None and version == settings and kept(agents, records[at]):
@@ -290,6 +357,7 @@ class Plan:
             except (TypeError, ValueError) as error:
                 raise renamed(error, type(node).__name__, name) from None
             step[7] = version
+            bound.append(step)
             if record is not records[at]:
                 if same:  # the bound record no longer holds, even if a later bind raises
                     self.bound = None
@@ -306,6 +374,7 @@ class Plan:
         if not same:
             self.bound = None
         self.same = same
+        return bound
 
     def launch(self, agents: AgentGroup, out: FloatArray) -> None:
         """Run the loop for the forces: from one record of all the fields when this call's

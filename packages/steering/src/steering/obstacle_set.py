@@ -65,10 +65,13 @@ class Obstacles:
     Attributes:
         centers: (M, 2) center positions, px.
         radii: (M,) radii, px, all > 0.
+        version: counts the calls of :meth:`move` and :meth:`set_centers` that changed a
+            center (a writer of ``centers`` in place changes nothing here).
     """
 
     centers: FloatArray
     radii: FloatArray
+    version: int = field(default=0, init=False)
     _grid: Grid | None = field(default=None, init=False, repr=False)
     _grid_centers: FloatArray | None = field(default=None, init=False, repr=False)
 
@@ -144,6 +147,7 @@ class Obstacles:
                 f"Obstacles.centers: expected shape {self.centers.shape}, got {new.shape}"
             )
         self.centers = new
+        self.version += 1
 
     def move(self, i: int | ArrayLike, xy: ArrayLike) -> None:
         """Move obstacle ``i`` to ``xy``; or, with an index array ``i`` of K rocks and (K, 2)
@@ -161,9 +165,12 @@ class Obstacles:
             and xy.shape == (i.shape[0], 2)
             and i.dtype == np.intp
             and xy.dtype == np.float64
-            and _put_rows(self.centers, i, xy)
         ):  # the physics' pushable rocks every step: checked and copied in one compiled pass
-            return
+            put = _put_rows(self.centers, i, xy)
+            if put:
+                if put == 2:
+                    self.version += 1
+                return
         p = float_array("Obstacles.centers", xy)
         rows = np.asarray(i)
         want = (*rows.shape, 2)
@@ -172,24 +179,29 @@ class Obstacles:
                 f"Obstacles.centers: expected finite points of shape {want}, got {xy!r:.60}"
             )
         self.centers[rows] = p
+        self.version += 1
 
 
 @njit
-def _put_rows(centers: FloatArray, rows: IntArray, xy: FloatArray) -> bool:
-    """``centers[rows] = xy`` when every index is in range and every value finite (else
-    nothing is written and False: the caller's checks name what is wrong)."""
+def _put_rows(centers: FloatArray, rows: IntArray, xy: FloatArray) -> int:
+    """``centers[rows] = xy`` when every index is in range and every value finite: 2 when a
+    center changed, 1 when none did; else nothing is written and 0 (the caller's checks name
+    what is wrong)."""
     m = centers.shape[0]
     for k in range(rows.shape[0]):
         r = rows[k]
         if not (-m <= r < m and math.isfinite(xy[k, 0]) and math.isfinite(xy[k, 1])):
-            return False
+            return 0
+    changed = 1
     for k in range(rows.shape[0]):
         r = rows[k]
         if r < 0:
             r += m
+        if centers[r, 0] != xy[k, 0] or centers[r, 1] != xy[k, 1]:
+            changed = 2
         centers[r, 0] = xy[k, 0]
         centers[r, 1] = xy[k, 1]
-    return True
+    return changed
 
 
 def candidate_pairs(
