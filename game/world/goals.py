@@ -364,33 +364,45 @@ class ModeGoals(RowPart):
 
     def __init__(self, world: World) -> None:
         self.world = world
-        self._exit = np.zeros(2)
         self._stored: tuple[tuple[Any, ...], GoalRecord] | None = None
 
-    def bind(self, agents: AgentGroup, dt: float, debug: bool) -> GoalRecord:
-        """This step's record: made again when the world's arrays, its brain or its tuning are
-        replaced (the crowd's columns are views), else the last one with the exit nearest the
-        player written into it."""
+    def _key(self, debug: bool) -> tuple[Any, ...]:
+        """The objects a record is made from (the crowd's columns are views of them)."""
         world = self.world
-        state, roster, a, phys = world.state, world.roster, world.agents, world.physics
-        key = (
+        state, phys = world.state, world.physics
+        return (
             state,
-            roster,
-            a.pos,
+            world.roster,
+            world.agents.pos,
             state.mode,
             state.target,
             phys.current,
             phys.in_current,
+            world.exits.nearest,
             world.brain,
             world.options.tuning,
             debug or None,  # a new debug buffer each step it is asked
         )
+
+    def kept(self, agents: AgentGroup, record: GoalRecord) -> bool:
+        """The record holds while the objects it was made from are the same."""
         held = self._stored
-        exit_pos = world.exits.nearest
-        self._exit[0] = exit_pos[0]
-        self._exit[1] = exit_pos[1]
+        return (
+            held is not None
+            and record is held[1]
+            and all(map(operator.is_, self._key(False), held[0]))
+        )
+
+    def bind(self, agents: AgentGroup, dt: float, debug: bool) -> GoalRecord:
+        """This step's record: made again when the world's arrays, its brain or its tuning are
+        replaced (the crowd's columns are views), else the last one (the exit nearest the
+        player is read in place: the think system writes it)."""
+        key = self._key(debug)
+        held = self._stored
         if held is not None and all(map(operator.is_, key, held[0])):
             return held[1]
+        world = self.world
+        state, roster, a, phys = world.state, world.roster, world.agents, world.physics
         n = roster.n
         t = world.options.tuning
         record = GoalRecord(
@@ -407,7 +419,7 @@ class ModeGoals(RowPart):
             a.pos,
             a.vel,
             a.heading,
-            self._exit,
+            world.exits.nearest,
             float(world.brain.drag),
             float(t.patrol.leash),
             float(world.brain.flee_distance),

@@ -120,6 +120,10 @@ class Physics:
             which bodies are in a flow region (the perceive system writes both each step).
         rocks_version: incremented by every rock edit (and a world carried over), so drawings
             know to rebuild.
+        rocks_moves: incremented by every :meth:`read_back` whose pushable rocks' moves
+            changed the steering obstacles' index (their grid rebuilt, or moved at all since it
+            was built): part of the steer system's stamp, since rock avoidance's record holds
+            while they move within the grid.
     """
 
     def __init__(
@@ -151,6 +155,8 @@ class Physics:
         self.n_agents = int(agent_pos.shape[0])
         self.caught_by: list[int] = []
         self.rocks_version = 0
+        self.rocks_moves = 0
+        self._rocks_index: tuple[object, bool] = (None, False)
 
         bodies: list[pymunk.Body] = []
         shapes: list[pymunk.Shape] = []
@@ -432,7 +438,13 @@ class Physics:
         dyn = self.dynamic_rocks
         if dyn.size:
             # In place; the obstacles' grid follows lazily (rebuilt only past a quarter cell).
-            self.obstacles.move(dyn, pos[self.n_agents :])
+            obs = self.obstacles
+            if obs.move(dyn, pos[self.n_agents :]):
+                grid, shift, _ = obs.index()
+                index = (grid, shift > 0.0)
+                if index[0] is not self._rocks_index[0] or index[1] != self._rocks_index[1]:
+                    self._rocks_index = index
+                    self.rocks_moves += 1
         return pos, vel
 
     def line_of_sight(self, a: tuple[float, float], b: tuple[float, float]) -> bool:

@@ -336,19 +336,16 @@ class CrowdTree:
     def run(self, world: World, dt: float, debug: Debug | None) -> FloatArray:
         """The crowd's forces this step (staggered nodes turn with the world's frame), under
         the world's stamp (:func:`~steering.composite.run`): which needs rows hold any agent,
-        the rocks' moves, the paths' geometry replaced, the crowd's state columns replaced."""
+        the paths' geometry replaced, the crowd's state columns replaced, the pushable rocks'
+        moves (the world replaces no other object its parts read without assigning a part's
+        setting or making a new tree)."""
         for node in self.staggered:
             node.turn = world.frame
         geometry = world.paths.geometry()
         if geometry is not self._geometry:
             self._geometry = geometry
             self._geometries += 1
-        stamp = (
-            self.some,
-            world.brain.avoid.obstacles.version,
-            self._geometries,
-            _FOLLOW[world][4],
-        )
+        stamp = (self.some, self._geometries, _FOLLOW[world][4], world.physics.rocks_moves)
         return run(self.tree, world.crowd, dt, debug, stamp=stamp)
 
     def report(self, world: World, debug: Debug) -> None:

@@ -172,7 +172,7 @@ def think(world: World, dt: float, *, enemies: bool = True) -> None:
         float(dt),
     )
     if exit_k >= 0:
-        world.exits.nearest = world.exits.centres[exit_k]
+        world.exits.nearest[:] = world.exits.centres[exit_k]  # in place: the goals read it
 
 
 def _hiders_threats(world: World) -> None:

@@ -125,10 +125,14 @@ def test_the_overlay_changes_nothing_on_the_smallest_crowds(agents: int) -> None
 
 
 def _toward_enemy(world: World) -> tuple[float, float]:
-    """A thrust toward the nearest enemy (to be seen, pursued and caught)."""
+    """A thrust toward the nearest enemy, then still within 150 px of it: to be seen (the
+    detection meter fills while in sight), pursued and caught, not bumped into from behind."""
     enemies = np.flatnonzero(world.kind == 1)
     d = world.agents.pos[enemies] - world.agents.pos[0]
-    x, y = d[int(np.argmin(np.hypot(*d.T)))]
+    k = int(np.argmin(np.hypot(*d.T)))
+    if np.hypot(*d[k]) < 150.0:
+        return 0.0, 0.0
+    x, y = d[k]
     return float(x), float(y)
 
 
@@ -137,7 +141,7 @@ def test_the_overlay_changes_nothing_while_enemies_see_and_pursue_the_player(nam
     level = load_level(resolve_level(name))
     quiet, debugged = World(level), World(level, debug=True)
     modes: set[str] = set()
-    for _ in range(400):
+    for _ in range(900):
         thrust = _toward_enemy(quiet)
         quiet.step(thrust)
         debugged.step(thrust)

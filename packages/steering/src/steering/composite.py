@@ -67,6 +67,7 @@ from .launch import (
     Leaf,
     Node,
     Plan,
+    PlanSlot,
     agent_cols,
     kept_never,
     launch,
@@ -572,25 +573,6 @@ def run(
             if shape[k][0] == "first":
                 write(PriorityDebug(w.records[k][1].copy()), debug)
     return out
-
-
-class PlanSlot:
-    """Where a tree keeps its plan (in its own ``__dict__``, so that the plan goes with the
-    tree); a copy of the tree starts with none (the plan holds the group it was made for)."""
-
-    __slots__ = ("plan",)
-
-    def __init__(self, plan: Plan | None) -> None:
-        self.plan = plan
-
-    def __copy__(self) -> PlanSlot:
-        return PlanSlot(None)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> PlanSlot:
-        return PlanSlot(None)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (PlanSlot, (None,))
 
 
 def kept_plan(tree: Any) -> Plan | None:

@@ -28,11 +28,12 @@ from .vec import FloatArray
 
 __all__ = [
     "EPOCH",
-    "SETTINGS",
     "KEPT_NEVER",
+    "SETTINGS",
     "Leaf",
     "Node",
     "Plan",
+    "PlanSlot",
     "agent_cols",
     "kept_never",
     "kept_of",
@@ -337,7 +338,8 @@ class Plan:
         and the parts bound then (their records made at every call) run."""
         for tick, args in self.ticks:
             tick(*args)
-        self._rebind(agents, self.quiet, False)
+        # A part whose record held now holds while the stamp does: not asked again.
+        self.quiet = self._rebind(agents, self.quiet, False)
 
     def _rebind(self, agents: AgentGroup, steps: list[list[Any]], masks: bool) -> list[list[Any]]:
         """Bind ``steps`` again (testing their masks when ``masks``), putting new records in
@@ -345,6 +347,7 @@ class Plan:
         same = True
         records = self.records
         bound = []
+        made: dict[int, tuple[float, Any]] = {}  # this call's records by part (one met twice)
         for step in steps:
             node, bind, kept, inner, at, dt, name, settings, k = step
             if masks and inner is not None and not count_nonzero(inner):
@@ -352,10 +355,17 @@ class Plan:
             version = node.__dict__.get("_settings", 0)
             if kept is not None and version == settings and kept(agents, records[at]):
                 continue
-            try:
-                record = bind(agents, dt, False)
-            except (TypeError, ValueError) as error:
-                raise renamed(error, type(node).__name__, name) from None
+            again = made.get(id(node)) if kept is not None else None
+            if again is not None and again[0] == dt:
+                # A part met twice (separation before and after the goal) whose record says
+                # when it holds: the same inputs give the same record, made once.
+                record = again[1]
+            else:
+                try:
+                    record = bind(agents, dt, False)
+                except (TypeError, ValueError) as error:
+                    raise renamed(error, type(node).__name__, name) from None
+                made[id(node)] = (dt, record)
             step[7] = version
             bound.append(step)
             if record is not records[at]:
@@ -401,6 +411,25 @@ class Plan:
             run(*self.cols, bound, out, order.ints, order.floats, scratch(max(n, self.rows)))
         else:
             run(*self.cols, bound, out)
+
+
+class PlanSlot:
+    """Where a tree keeps its plan (in its own ``__dict__``, so that the plan goes with the
+    tree); a copy of the tree starts with none (the plan holds the group it was made for)."""
+
+    __slots__ = ("plan",)
+
+    def __init__(self, plan: Plan | None) -> None:
+        self.plan = plan
+
+    def __copy__(self) -> PlanSlot:
+        return PlanSlot(None)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PlanSlot:
+        return PlanSlot(None)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (PlanSlot, (None,))
 
 
 def launch(

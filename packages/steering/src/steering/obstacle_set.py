@@ -65,13 +65,10 @@ class Obstacles:
     Attributes:
         centers: (M, 2) center positions, px.
         radii: (M,) radii, px, all > 0.
-        version: counts the calls of :meth:`move` and :meth:`set_centers` that changed a
-            center (a writer of ``centers`` in place changes nothing here).
     """
 
     centers: FloatArray
     radii: FloatArray
-    version: int = field(default=0, init=False)
     _grid: Grid | None = field(default=None, init=False, repr=False)
     _grid_centers: FloatArray | None = field(default=None, init=False, repr=False)
 
@@ -127,6 +124,13 @@ class Obstacles:
             return self._rebuild()
         return grid, shift, rmax
 
+    def shift_bound(self) -> float:
+        """How far (px) a center may move from where it was when the grid was built before
+        the grid is rebuilt (a quarter cell; 0 before any grid): a query widened by this much
+        finds every rock while the grid is kept, however far they moved within it."""
+        grid = self._grid
+        return 0.0 if grid is None else _REBUILD_SHIFT * grid.cell
+
     def _rebuild(self) -> tuple[Grid, float, float]:
         snap = np.array(self.centers, dtype=np.float64, order="C")
         rmax = self.max_radius
@@ -147,11 +151,12 @@ class Obstacles:
                 f"Obstacles.centers: expected shape {self.centers.shape}, got {new.shape}"
             )
         self.centers = new
-        self.version += 1
 
-    def move(self, i: int | ArrayLike, xy: ArrayLike) -> None:
+    def move(self, i: int | ArrayLike, xy: ArrayLike) -> bool:
         """Move obstacle ``i`` to ``xy``; or, with an index array ``i`` of K rocks and (K, 2)
-        points ``xy``, each of them (in place, cheap: the grid follows lazily).
+        points ``xy``, each of them (in place, cheap: the grid follows lazily). Returns whether
+        a center changed (a caller that stamps its steering calls, :func:`steering.composite.run`,
+        changes its stamp then).
 
         Raises:
             ValueError: if ``xy`` is not finite points of the matching shape.
@@ -168,9 +173,7 @@ class Obstacles:
         ):  # the physics' pushable rocks every step: checked and copied in one compiled pass
             put = _put_rows(self.centers, i, xy)
             if put:
-                if put == 2:
-                    self.version += 1
-                return
+                return put == 2
         p = float_array("Obstacles.centers", xy)
         rows = np.asarray(i)
         want = (*rows.shape, 2)
@@ -178,8 +181,9 @@ class Obstacles:
             raise ValueError(
                 f"Obstacles.centers: expected finite points of shape {want}, got {xy!r:.60}"
             )
+        changed = bool((self.centers[rows] != p).any())
         self.centers[rows] = p
-        self.version += 1
+        return changed
 
 
 @njit

@@ -304,6 +304,11 @@ class AvoidObstacles(RowPart):
         # arrays and grid, how far they moved and this behaviour's settings are the same.
         obs = self.obstacles
         grid, pad, rmax = obs.index() if len(obs) else (None, 0.0, 0.0)
+        if pad > 0.0:
+            # Rocks that moved: queries widen by the most they may move before the grid is
+            # rebuilt, so that the record holds while they move within it (a wider search
+            # finds the same rock: each is tested exactly).
+            pad = obs.shift_bound()
         state = agents.state
         stamp = (
             agents,
@@ -324,8 +329,11 @@ class AvoidObstacles(RowPart):
         if held is None:
             held = self.__dict__["_held"] = Held()
         record = held.get(stamp, dt)
-        if record is not None and record.pad == pad and record.rmax == rmax:
-            return record
+        if record is not None:
+            if record.pad == pad and record.rmax == rmax:
+                return record
+            # The rocks moved within their grid's slack: only how far, and the largest radius.
+            return held.put(stamp, dt, record._replace(pad=pad, rmax=rmax))
         args = self.kernel_args(agents, dt)
         record = AvoidRecord._make((*args[6:26], _NO_REC))
         state = agents.state
@@ -336,9 +344,13 @@ class AvoidObstacles(RowPart):
         """The record holds while the rocks are the same arrays and their grid, how far they
         moved and the largest radius are the same (:meth:`Obstacles.index`)."""
         obs = self.obstacles
-        if record.centers is not obs.centers or record.radii is not obs.radii or not len(obs):
+        if record.centers is not obs.centers or record.radii is not obs.radii:
             return False
+        if not len(obs):  # nothing to avoid
+            return True
         grid, pad, rmax = obs.index()
+        if pad > 0.0:
+            pad = obs.shift_bound()
         return grid.start is record.start and pad == record.pad and rmax == record.rmax
 
     def report(self, agents: AgentGroup, record: AvoidRecord, debug: Debug) -> None:
@@ -364,6 +376,8 @@ class AvoidObstacles(RowPart):
         timer_col = agents.column("avoid.timer", 0.0)
         if len(obs):
             grid, pad, rmax = obs.index()
+            if pad > 0.0:  # as in bind: the most the rocks may move within the grid
+                pad = obs.shift_bound()
         else:
             grid, pad, rmax = _no_grid(), 0.0, 0.0
         return (
