@@ -154,20 +154,24 @@ def test_replayed_calls_compute_what_walked_calls_compute() -> None:
     debugged.parts.append(Staggered(Seek((100.0, 100.0)), every=3))  # type: ignore[attr-defined]
     a, b = _agents(), _agents()
     rng = np.random.default_rng(2)
+    replayed = 0
     for step in range(40):
         flip = rng.random(8) < 0.5
         for tree in (played, debugged):
             tree.parts[1].mask[:] = flip  # type: ignore[union-attr]
+        plan = _plan_of(played)
+        replayed += plan is not None and plan.holds(played, a, DT)
         fa = played(a, DT)
         fb = debugged(b, DT, {})
         # Then every step's forces are bit-identical, and so the agents' memory
         np.testing.assert_array_equal(fa, fb, err_msg=f"step {step}")
-        for g in (a, b):
-            g.vel += fa * DT
-            g.pos += g.vel * DT
+        for g in (a, b):  # in place (assigning a column is a change a plan walks again for)
+            g.vel[:] += fa * DT
+            g.pos[:] += g.vel * DT
     for key in a.state:
         np.testing.assert_array_equal(a.state[key], b.state[key], err_msg=key)
     assert _plan_of(played) is not None and _plan_of(debugged) is None
+    assert replayed == 39  # every call after the first was a replay
 
 
 def test_a_column_assigned_anew_is_the_one_read() -> None:

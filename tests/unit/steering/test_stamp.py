@@ -83,9 +83,9 @@ def test_stamped_calls_compute_what_walked_calls_compute() -> None:
         fb = composite.run(debugged, b, DT, {})
         # Then every step's forces are bit-identical, and so the agents' memory
         np.testing.assert_array_equal(fa, fb, err_msg=f"step {step}")
-        for g in (a, b):
-            g.vel += fa * DT
-            g.pos += g.vel * DT
+        for g in (a, b):  # in place (assigning a column is a change a plan walks again for)
+            g.vel[:] += fa * DT
+            g.pos[:] += g.vel * DT
     for key in a.state:
         if key != "path.uid":  # which path object (each twin has its own)
             np.testing.assert_array_equal(a.state[key], b.state[key], err_msg=key)
