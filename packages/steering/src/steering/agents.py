@@ -580,7 +580,8 @@ class AgentGroup:
     def neighbour_grid(self, cell: float) -> Grid:
         """The neighbour grid over the current positions with cells of at least ``cell`` px
         (:mod:`~steering.grid`), built once per step per cell size and shared by every group
-        behaviour; the brute-force marker for small crowds or a cell that is not positive."""
+        behaviour; the brute-force marker for small crowds or a cell that is not positive.
+        The next step's grid may be built into the same arrays: read it within the step."""
         return self._grids.get(self.pos, self.world_size, cell)
 
     def pairs_within(self, r: float) -> NDArray[np.intp]:

@@ -15,7 +15,12 @@ O(N) whatever the coordinates. In a wrap-around world (``world_size``) the grid 
 wrap at its edges and offsets are the minimal image (the nearest copy across the seam).
 
 A grid is two arrays that compiled kernels take as they are: ``ints`` (bucket starts, agents in
-bucket order, each agent's cell key) and ``floats`` (:data:`F_MODE` ... :data:`F_H`).
+bucket order, each agent's cell key) and ``floats`` (:data:`F_MODE` ... :data:`F_H`). A group's
+grid of a cell size is rebuilt into the same arrays when the positions change (when they hold
+it): a grid is the current positions', not a copy to keep across steps.
+
+Why one file: the grid's layout is written by the build and read by every query here; split,
+each half would restate it.
 """
 
 from __future__ import annotations
@@ -117,12 +122,16 @@ class GridCache:
     it.
     """
 
-    __slots__ = ("builds", "grids", "pos", "world")
+    __slots__ = ("builds", "grids", "last", "pos", "world")
 
     def __init__(self) -> None:
         self.pos: FloatArray | None = None
         self.world: tuple[float, float] | None = None
         self.grids: dict[float, Grid] = {}
+        #: The grids of the positions before, whose arrays the next build of the same cell
+        #: size writes into when they are large enough (so that records holding a grid stay
+        #: the same objects from step to step, and compiled loops read it in place).
+        self.last: dict[float, Grid] = {}
         #: Grids built so far (for tests and benchmarks).
         self.builds = 0
 
@@ -130,6 +139,7 @@ class GridCache:
         """Forget every grid (the agents changed)."""
         self.pos = None
         self.grids = {}
+        self.last = {}
 
     def get(self, pos: FloatArray, world_size: tuple[float, float] | None, cell: float) -> Grid:
         """The grid over ``pos`` with cells of at least ``cell`` px; the brute-force marker for
@@ -146,6 +156,8 @@ class GridCache:
             snap = np.array(pos, dtype=np.float64, order="C")
             self.pos = snap
             self.world = world_size
+            if self.grids:
+                self.last = self.grids
             self.grids = {}
         key = float(cell)
         grid = self.grids.get(key)
@@ -154,10 +166,24 @@ class GridCache:
                 # positions that stand still while cell sizes vary (AvoidAgents sizes its
                 # cells by the current speeds): keep the cache small
                 self.grids = {}
-            grid = build_grid(snap, key, world_size)
+            grid = _reuse(self.last.pop(key, None), build_grid(snap, key, world_size))
             self.grids[key] = grid
             self.builds += 1
         return grid
+
+
+def _reuse(old: Grid | None, new: Grid) -> Grid:
+    """``new`` written into ``old``'s arrays when they hold it (the same agents, at most as
+    many buckets: the tail of ``ints`` is not read), else ``new`` with room for a quarter
+    more buckets the next time."""
+    m = new.ints.shape[0]
+    if old is not None and old.floats.shape == new.floats.shape and old.ints.shape[0] >= m:
+        old.ints[:m] = new.ints
+        old.floats[:] = new.floats
+        return Grid(old.ints, old.floats)  # another grid, in the same arrays
+    ints = np.zeros(m + m // 4, dtype=np.int64)
+    ints[:m] = new.ints
+    return Grid(ints, new.floats)
 
 
 def covering_distance(distances: FloatArray, finite_only: bool = False) -> float:

@@ -353,13 +353,14 @@ class Plan:
             if masks and inner is not None and not count_nonzero(inner):
                 continue
             version = node.__dict__.get("_settings", 0)
-            if kept is not None and version == settings and kept(agents, records[at]):
-                continue
             again = made.get(id(node)) if kept is not None else None
             if again is not None and again[0] == dt:
                 # A part met twice (separation before and after the goal) whose record says
-                # when it holds: the same inputs give the same record, made once.
+                # when it holds: the same inputs give the same record, made once (or kept).
                 record = again[1]
+            elif kept is not None and version == settings and kept(agents, records[at]):
+                made[id(node)] = (dt, records[at])
+                continue
             else:
                 try:
                     record = bind(agents, dt, False)
