@@ -4,6 +4,7 @@ currents), its record and per-agent function."""
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple, Protocol
 
@@ -200,6 +201,8 @@ class FollowFlow(RowPart):
             sampled = np.ascontiguousarray(src.lookup(look, self.bilinear), dtype=np.float64)
             covered = np.asarray(src.contains(agents.pos), dtype=np.bool_) if zero else _NO_MASK
             vectors, cell, ox, oy = _NO_GRID, 1.0, 0.0, 0.0
+            if not debug:
+                return self._sampled_record(src, sampled, covered, predict, zero)
         record = FlowRecord(
             vectors,
             cell,
@@ -216,6 +219,33 @@ class FollowFlow(RowPart):
         )
         if grid and not debug:
             self.__dict__["_record"] = (src, record)
+        return record
+
+    def _sampled_record(
+        self, src: Any, sampled: FloatArray, covered: Any, predict: float, zero: bool
+    ) -> FlowRecord:
+        """The record of vectors sampled this call, written into the last call's arrays when
+        the source, the count and the settings are the same (the record then stays the same
+        object from call to call, and the composite's loop reads it in place)."""
+        key = (src, predict, bool(self.bilinear), bool(self.strength_scales_speed), zero)
+        gain = float(self.gain)
+        held = self.__dict__.get("_sampled")
+        if (
+            held is not None
+            and held[1].sampled.shape == sampled.shape
+            and held[1].inside.shape == covered.shape
+            and held[1].gain == gain
+            and all(map(operator.eq, key, held[0]))
+        ):
+            record: FlowRecord = held[1]
+            record.sampled[:] = sampled
+            record.inside[:] = covered
+            return record
+        record = FlowRecord(
+            _NO_GRID, 1.0, 0.0, 0.0, sampled, covered, predict, key[2], key[3], zero, gain,
+            _NO_DEBUG,
+        )  # fmt: skip
+        self.__dict__["_sampled"] = (key, record)
         return record
 
     def report(self, agents: AgentGroup, record: FlowRecord, debug: Debug) -> None:
