@@ -320,10 +320,12 @@ class Plan:
         binds."""
         for tick, args in self.ticks:
             tick(*args)
-        for check, args in self.checks:
-            check(*args)
-        self.stamp = NO_STAMP  # until this replay ends well
-        bound = self._rebind(agents, self.steps, True)
+        if self.checks:
+            for check, args in self.checks:
+                check(*args)
+        if self.stamp is not NO_STAMP:
+            self.stamp = NO_STAMP  # until this replay ends well
+        bound = self._rebind(agents, self.steps, True, stamp is not None)
         if stamp is not None:
             self.quiet = bound
             self.settings = SETTINGS[0]
@@ -339,26 +341,30 @@ class Plan:
         for tick, args in self.ticks:
             tick(*args)
         # A part whose record held now holds while the stamp does: not asked again.
-        self.quiet = self._rebind(agents, self.quiet, False)
+        self.quiet = self._rebind(agents, self.quiet, False, True)
 
-    def _rebind(self, agents: AgentGroup, steps: list[list[Any]], masks: bool) -> list[list[Any]]:
+    def _rebind(
+        self, agents: AgentGroup, steps: list[list[Any]], masks: bool, collect: bool
+    ) -> list[list[Any]]:
         """Bind ``steps`` again (testing their masks when ``masks``), putting new records in
-        place; returns the steps bound."""
+        place; returns the steps bound (when ``collect``)."""
         same = True
         records = self.records
         bound = []
-        made: dict[int, tuple[float, Any]] = {}  # this call's records by part (one met twice)
+        made: dict[int, tuple[float, Any]] | None = None  # this call's records by part
         for step in steps:
             node, bind, kept, inner, at, dt, name, settings, k = step
             if masks and inner is not None and not count_nonzero(inner):
                 continue
             version = node.__dict__.get("_settings", 0)
-            again = made.get(id(node)) if kept is not None else None
+            again = None if made is None or kept is None else made.get(id(node))
             if again is not None and again[0] == dt:
                 # A part met twice (separation before and after the goal) whose record says
                 # when it holds: the same inputs give the same record, made once (or kept).
                 record = again[1]
             elif kept is not None and version == settings and kept(agents, records[at]):
+                if made is None:
+                    made = {}
                 made[id(node)] = (dt, records[at])
                 continue
             else:
@@ -366,9 +372,13 @@ class Plan:
                     record = bind(agents, dt, False)
                 except (TypeError, ValueError) as error:
                     raise renamed(error, type(node).__name__, name) from None
-                made[id(node)] = (dt, record)
+                if kept is not None:
+                    if made is None:
+                        made = {}
+                    made[id(node)] = (dt, record)
             step[7] = version
-            bound.append(step)
+            if collect:
+                bound.append(step)
             if record is not records[at]:
                 if same:  # the bound record no longer holds, even if a later bind raises
                     self.bound = None
