@@ -535,7 +535,7 @@ def _avoid_walls_rows(
     out: FloatArray,
     rec: FloatArray,
 ) -> None:
-    """:func:`avoid_walls_agent` over every agent, for the world's fused step
+    """:func:`avoid_walls_agent` over every agent, for a program's own compiled loop
     (:mod:`steering.kernels`), which passes :meth:`AvoidWalls.kernel_args`: ``index`` the
     fields of :attr:`Walls.index <steering.Walls.index>`, ``params`` those of
     :class:`AvoidWallsParams`, in order (named again here)."""

@@ -1,7 +1,7 @@
 """Path following (seeds 000 and 001) for agents on any number of paths in one call.
 
 Why one file: :class:`FollowPath`'s row (what a composite compiles) and its loop over agents
-(what the world's fused step still calls, until the world steps through composites) must give
+(what a program's own compiled loop calls, :mod:`steering.kernels`, and the debug path) must give
 the same floats, and both carry the agents across path edits with the same columns: they are
 kept side by side so that a change to one is seen beside the other.
 """
@@ -692,7 +692,7 @@ def _follow_rows(
     flags: NDArray[np.uint8],
     second: bool,
 ) -> int:
-    """:func:`follow_agent` over every agent, for the world's fused step
+    """:func:`follow_agent` over every agent, for a program's own compiled loop
     (:mod:`steering.kernels`), which passes :meth:`FollowPath.kernel_args`.
 
     The first pass (``second`` False) steps every agent except those whose path was edited

@@ -529,7 +529,7 @@ def _avoid_rows(
     out: FloatArray,
     rec: FloatArray,
 ) -> None:
-    """:func:`avoid_agent` over every agent, for the world's fused step
+    """:func:`avoid_agent` over every agent, for a program's own compiled loop
     (:mod:`steering.kernels`), which passes :meth:`AvoidObstacles.kernel_args`."""
     a = AgentCols(pos, vel, max_speed, max_force, radius, max_speed, heading)
     r = AvoidRecord(
