@@ -224,7 +224,14 @@ class CrowdTree:
                     needs[NEEDS_HIDE],
                     lambda: self.some >> NEEDS_HIDE & 1 == 1,
                 ),
-                Weighted(part(brain.wander, NEEDS_WANDER), self.weights[WANDER_WEIGHT]),
+                # Wander runs for every agent when any wanders (each one's angle advances, as
+                # when the behaviour is called on the crowd), weighted 0 where it is not wanted.
+                Weighted(
+                    Masked(brain.wander, needs[WANDERS])
+                    if compiles(brain.wander)
+                    else part(brain.wander, NEEDS_WANDER),
+                    self.weights[WANDER_WEIGHT],
+                ),
             ]
         )
         urgent = TruncatedRunningSum(
@@ -282,7 +289,7 @@ class CrowdTree:
         state, roster, a = world.state, world.roster, world.agents
         m = roster.n - 1
         if tree is None or tree.needs.shape[1] != m or tree.key[1] is not roster:
-            needs, weights = np.zeros((8, m), dtype=bool), np.zeros((2, m))
+            needs, weights = np.zeros((WANDERS + 1, m), dtype=bool), np.zeros((2, m))
             flags = np.stack((roster.wander, roster.queue, roster.avoid))
             trees.clear()
         else:
@@ -306,6 +313,9 @@ class CrowdTree:
             follow[0],
             follow[1],
         )
+        wanders = some >> NEEDS_WANDER & 1 == 1  # every row, or none (the stamp's bit)
+        if m and needs[WANDERS, 0] != wanders:
+            needs[WANDERS] = wanders
         first = 2 if some >> ALL_GOAL_FIRST & 1 else some >> GOAL_FIRST & 1
         key = cls.key_of(world)
         if tree is not None and not all(map(operator.is_, key, tree.key)):
@@ -363,6 +373,9 @@ class CrowdTree:
         world.steering.debug_rows = rows + 1
         world.steering.debug = debug
 
+
+#: The needs row (after :func:`crowd_needs`' rows) selecting every agent while any wanders.
+WANDERS = 8
 
 #: Each world's tree (a world carried over to an edited level keeps its object and gets a
 #: new tree, since the objects it was made from change).
