@@ -253,7 +253,10 @@ def _emit(
                 f"{pad}{x}, {y} = running_add({x}, {y}, {cx} * {p}.weights[{j}], "
                 f"{cy} * {p}.weights[{j}], {a}.max_force[i])"
             )
-        body.append(f"{pad}{x}, {y} = truncate({x}, {y}, {a}.max_force[i])")
+        # No final truncate: running_add never adds past the remaining budget, so the total is
+        # within max force to the last bit or two; a truncate here would rescale a total one
+        # ulp over, and a nested sum re-added whole would then differ from the same sum written
+        # flat (the world's crowd tree nests its urgent forces).
         return nxt, x, y
     if kind == "first":
         src.record(p, FirstRecord, "FirstRecord")
