@@ -52,8 +52,6 @@ from .group_rows import (
     align_row,
     bind_rule,
     cohere_row,
-    distance_column,
-    group_grid,
     kept_rule,
     separate_row,
 )
@@ -63,9 +61,7 @@ from .neighbour_sums import (
     FovCache,
     facing,
     flock_sums,
-    radius_of,
     sees,
-    separation_sum,
     toward,
 )
 from .others import OWN
@@ -78,7 +74,6 @@ __all__ = ["COINCIDENT_DISTANCE", "Align", "Cohere", "Flock", "Separate", "neigh
 CHUNK = 256
 
 IntArray = NDArray[np.int64]
-_NO_COUNT = np.zeros(1, dtype=np.int64)
 _NO_ROWS = np.zeros((1, 2))
 
 
@@ -103,51 +98,6 @@ def neighbour_distances(
 
 
 # -- kernels -------------------------------------------------------------------------------
-
-
-@rows_kernel
-def _separate_rows(
-    pos: FloatArray,
-    vel: FloatArray,
-    heading: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    col: FloatArray,
-    shared: float,
-    per_agent: bool,
-    cos_half: float,
-    gain: float,
-    ints: IntArray,
-    floats: FloatArray,
-    debug: bool,
-    count: IntArray,
-    average: FloatArray,
-    out: FloatArray,
-) -> None:
-    n = pos.shape[0]
-    for c in prange((n + CHUNK - 1) // CHUNK):
-        buf = np.empty((64, BUF_COLS))
-        for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-            i = agent_at(ints, floats, s)
-            r = radius_of(col, shared, per_agent, i)
-            k = near(ints, floats, pos, i, r, buf)
-            if k > buf.shape[0]:  # more than the buffer holds: grow it, ask again
-                buf = np.empty((2 * k, BUF_COLS))
-                k = near(ints, floats, pos, i, r, buf)
-            ux, uy, blind = facing(heading, i, cos_half)
-            tx, ty, m = separation_sum(i, buf, k, r, ux, uy, blind, cos_half)
-            out[i, 0], out[i, 1] = toward(
-                tx, ty, m, vel[i, 0], vel[i, 1], max_speed[i], gain, max_force[i]
-            )
-            if debug:
-                count[i] = m
-                scale = m * r
-                if m > 0 and r > COINCIDENT_DISTANCE:
-                    average[i, 0] = tx / scale
-                    average[i, 1] = ty / scale
-                else:
-                    average[i, 0] = 0.0
-                    average[i, 1] = 0.0
 
 
 @rows_kernel
@@ -324,34 +274,6 @@ class Separate(RowPart):
             pairs = np.zeros((0, 2), dtype=np.intp)
         count = record.debug_count.astype(np.intp)
         write(SeparateDebug(count, pairs, sep, record.debug_vector), debug)
-
-    def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
-        """The arguments of :func:`steering.kernels.separate_rows` before ``debug``,
-        ``count``, ``average`` and ``out`` (see :mod:`steering.kernels`): the neighbour grid
-        is built (or found) here.
-
-        Raises:
-            ValueError: with ``others`` set (that loop searches the group's own agents).
-        """
-        if self.others is not None:
-            raise ValueError("Separate.others: kernel_args searches the group's own agents only")
-        cos_half = self._cos.of("Separate.fov", self.fov)
-        col = distance_column(agents, self.per_agent, self.column, self.distance)
-        grid = group_grid(agents, self.per_agent, col, self.distance)
-        return (
-            agents.pos,
-            agents.vel,
-            agents.heading,
-            agents.max_speed,
-            agents.max_force,
-            col,
-            self.distance,
-            self.per_agent,
-            cos_half,
-            self.gain,
-            grid.ints,
-            grid.floats,
-        )
 
 
 def _pairs_in_view(agents: AgentGroup, grid: Grid, radii: FloatArray, cos_half: float) -> IntArray:
