@@ -11,16 +11,9 @@ from pathlib import Path
 
 from tests.helpers.sources import ENGINE, GAME, Module, is_module, module_at, modules, source_of
 
-#: Known uses, ``file: owner.name``, one a line, in files being rewritten for issue 41. The
-#: test fails when an entry no longer holds, so the list only shrinks; the goal is an empty one.
-BEING_FIXED: list[str] = [
-    "packages/steering/src/steering/kernels.py: steering.avoid_walls._avoid_walls_rows",
-    "packages/steering/src/steering/kernels.py: steering.combine._accumulate_rows",
-    "packages/steering/src/steering/kernels.py: steering.flow._sample",
-    "packages/steering/src/steering/kernels.py: steering.follow._follow_rows",
-    "packages/steering/src/steering/kernels.py: steering.group._separate_rows",
-    "packages/steering/src/steering/kernels.py: steering.obstacles._avoid_rows",
-]
+#: Known uses, ``file: owner.name``, one a line. Empty since issue 41 was fixed: keep it so;
+#: the test fails when an entry no longer holds, so the list can only shrink.
+BEING_FIXED: list[str] = []
 
 
 def _private(name: str) -> bool:

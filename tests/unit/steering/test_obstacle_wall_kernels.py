@@ -4,15 +4,15 @@ force (moving rocks, long walls, far agents), serial and parallel loops bit-iden
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
 
-from steering import AgentGroup, AvoidObstacles, AvoidWalls, Obstacles, Walls
-from steering.avoid_walls import _avoid_walls_rows
+from steering import AgentGroup, AvoidObstacles, AvoidWalls, Obstacles, Walls, launch
 from steering.base import Debug
+from steering.debug import AvoidDebug, WallsDebug, read
 from steering.obstacle_set import candidate_pairs
-from steering.obstacles import _avoid_rows
 
 DT = 1 / 60
 
@@ -236,47 +236,52 @@ def test_agents_far_away_or_huge_give_zero_and_finite() -> None:
 # -- serial and parallel ---------------------------------------------------------------------
 
 
-def test_obstacle_loop_is_the_same_serial_and_parallel() -> None:
+def test_obstacle_loop_is_the_same_serial_and_parallel(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Given many rocks and twin crowds, some agents remembering a side
     rng = np.random.default_rng(6)
     obs = Obstacles.create(rng.uniform(0, 800, (120, 2)), rng.uniform(5, 40, 120))
-    agents = crowd(700, 800.0, 7)
-    grid, pad, rmax = obs.index()
-    remembered = np.where(rng.random(agents.n) < 0.3, 1.0, 0.0)
+    remembered = np.where(rng.random(700) < 0.3, 1.0, 0.0)
     results = []
-    for kernel in (_avoid_rows.serial, _avoid_rows.parallel):
-        side = remembered.copy()
-        timer = np.full(agents.n, 0.2)
-        out = np.empty((agents.n, 2))
-        rec = np.empty((agents.n, 14))
-        kernel(
-            agents.pos, agents.vel, agents.heading, agents.max_speed, agents.max_force,
-            agents.radius, side, timer, obs.centers, obs.radii, grid.start, grid.items,
-            grid.x0, grid.y0, grid.inv, grid.nx, grid.ny, pad, rmax,
-            50.0, 0.2, 100.0, 0.5, 3.0, 0.0, DT, out, rec,
-        )  # fmt: skip
-        results.append((out, rec, side, timer))
+    for parallel_from in (10**9, 1):
+        # When the avoidance runs serially, then across cores
+        monkeypatch.setattr(launch, "PARALLEL_MIN", parallel_from)
+        agents = crowd(700, 800.0, 7)
+        agents.column("avoid.side")[:] = remembered
+        agents.column("avoid.timer")[:] = 0.2
+        debug: Debug = {}
+        force = AvoidObstacles(obs)(agents, DT, debug)
+        memory = (agents.column("avoid.side"), agents.column("avoid.timer"))
+        results.append((force, *_read(AvoidDebug, debug), *memory))
+    # Then the forces, debug rows and memory are the same to the bit, and many agents react
     for a, b in zip(*results, strict=True):
         np.testing.assert_array_equal(a, b)
-    assert (results[0][1][:, 0] >= 0).sum() > 50
+    assert (results[0][2] >= 0).sum() > 50  # AvoidDebug.obstacle
 
 
-def test_wall_loop_is_the_same_serial_and_parallel() -> None:
+def test_wall_loop_is_the_same_serial_and_parallel(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Given many walls and twin crowds
     rng = np.random.default_rng(9)
     starts = rng.uniform(0, 800, (150, 2))
     walls = Walls.create(np.stack((starts, starts + rng.uniform(-80, 80, (150, 2))), axis=1))
-    agents = crowd(700, 800.0, 10)
     results = []
-    for kernel in (_avoid_walls_rows.serial, _avoid_walls_rows.parallel):
-        out = np.empty((agents.n, 2))
-        rec = np.empty((agents.n, 9))
-        kernel(
-            agents.pos, agents.vel, agents.heading, agents.max_speed, agents.max_force,
-            agents.radius, walls.index_fields, (60.0, 8.0, 64.0, 4.0, 0.4, 0.3), out, rec,
-        )  # fmt: skip
-        results.append((out, rec))
-    np.testing.assert_array_equal(results[0][0], results[1][0])
-    np.testing.assert_array_equal(results[0][1], results[1][1])
-    assert (results[0][1][:, 0] >= 0).sum() > 50
+    for parallel_from in (10**9, 1):
+        # When the avoidance runs serially, then across cores
+        monkeypatch.setattr(launch, "PARALLEL_MIN", parallel_from)
+        agents = crowd(700, 800.0, 10)
+        debug: Debug = {}
+        force = AvoidWalls(walls)(agents, DT, debug)
+        results.append((force, *_read(WallsDebug, debug)))
+    # Then the forces and debug rows are the same to the bit, and many agents react
+    for a, b in zip(*results, strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert (results[0][3] >= 0).sum() > 50  # WallsDebug.wall
+
+
+def _read(kind: Any, debug: Debug) -> tuple[Any, ...]:
+    """The ``kind`` debug record's fields in ``debug``."""
+    record = read(kind, debug)
+    assert record is not None
+    return tuple(record)
 
 
 def test_replacing_the_radii_with_the_wrong_count_is_refused_at_the_call() -> None:

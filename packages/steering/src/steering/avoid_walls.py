@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 
 from . import _kern as kern
 from ._checks import finite, instance, non_negative
-from ._jit import njit, njit_leaf, prange, rows_kernel, rows_kernel_leaf
+from ._jit import njit, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
@@ -21,7 +21,7 @@ from .checked import checks
 from .composite import AgentCols, RowPart, row_function
 from .debug import WallsDebug, write
 from .vec import EPSILON, FloatArray
-from .walls import WallIndex, Walls, first_piece, wall_span, within
+from .walls import Walls, first_piece, wall_span, within
 
 __all__ = [
     "AvoidWalls",
@@ -239,18 +239,6 @@ class AvoidWalls(RowPart):
         n = rec.shape[0]
         feelers = rec[:, 3:].reshape(n, 3, 2)
         write(WallsDebug(feelers, rec[:, 1:3].copy(), rec[:, 0].astype(np.intp)), debug)
-
-    def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
-        """The arguments of :func:`steering.kernels.avoid_walls_rows` before ``out`` and
-        ``rec`` (see :mod:`steering.kernels`): the agents' columns, the walls'
-        :attr:`~steering.Walls.index_fields` and the :class:`AvoidWallsParams`' fields (plain
-        tuples, which the loop names again: numba types them in C)."""
-        tx, ty = self._turn()
-        params = (self.feeler_length, self.gain, self.gain**2, self.margin, tx, ty)
-        return (
-            agents.pos, agents.vel, agents.heading, agents.max_speed, agents.max_force,
-            agents.radius, self.walls.index_fields, params,
-        )  # fmt: skip
 
 
 @njit
@@ -520,50 +508,6 @@ def avoid_walls_row(
 
 
 AvoidWalls.ROW = avoid_walls_row
-
-
-@rows_kernel_leaf
-def _avoid_walls_rows(
-    pos: FloatArray,
-    vel: FloatArray,
-    heading: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    radius: FloatArray,
-    index: tuple[Any, ...],
-    params: tuple[Any, ...],
-    out: FloatArray,
-    rec: FloatArray,
-) -> None:
-    """:func:`avoid_walls_agent` over every agent, for a program's own compiled loop
-    (:mod:`steering.kernels`), which passes :meth:`AvoidWalls.kernel_args`: ``index`` the
-    fields of :attr:`Walls.index <steering.Walls.index>`, ``params`` those of
-    :class:`AvoidWallsParams`, in order (named again here)."""
-    a = AgentCols(pos, vel, max_speed, max_force, radius, max_speed, heading)
-    ix = WallIndex(*index)
-    prm = AvoidWallsParams(*params)
-    r = AvoidWallsRecord(
-        ix.start, ix.direction, ix.length, ix.piece_wall, ix.piece_cell, ix.cell_start,
-        ix.items, ix.x0, ix.y0, ix.inv, ix.nx, ix.ny, ix.piece_length, prm.feeler_length,
-        prm.gain, prm.gain2, prm.margin, prm.turn_x, prm.turn_y, rec,
-    )  # fmt: skip
-    n = pos.shape[0]
-    for c in prange((n + CHUNK - 1) // CHUNK):
-        _avoid_walls_chunk(c * CHUNK, min(n, (c + 1) * CHUNK), a, r, out)
-
-
-#: Agents per call of a chunk function from a parallel loop.
-CHUNK = 256
-
-
-@njit_leaf
-def _avoid_walls_chunk(
-    lo: int, hi: int, a: AgentCols, r: AvoidWallsRecord, out: FloatArray
-) -> None:
-    """:func:`avoid_walls_agent` for agents ``lo`` to ``hi``: a function of its own, since
-    inside numba's ``prange`` a write through an array held in a tuple is lost (numba 0.68)."""
-    for i in range(lo, hi):
-        out[i, 0], out[i, 1] = avoid_walls_agent(i, a, r)
 
 
 _NO_REC = np.zeros((0, _REC))

@@ -124,21 +124,3 @@ class Contain(RowPart):
             )
             self.__dict__["_record"] = record
         return record
-
-    def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
-        """The arguments of :func:`steering.kernels.contain_rows` before ``out`` (see
-        :mod:`steering.kernels`: a fused loop calls the behaviour's loop with them)."""
-        return (
-            agents.pos,
-            agents.vel,
-            agents.radius,
-            agents.max_speed,
-            agents.max_force,
-            self.left,
-            self.bottom,
-            self.right,
-            self.top,
-            self.margin,
-            self.lookahead,
-            self.gain,
-        )

@@ -434,10 +434,6 @@ def sample(
     return below_x + (above_x - below_x) * fv, below_y + (above_y - below_y) * fv
 
 
-#: :func:`sample`'s name in :mod:`steering.kernels`, which reads it from here.
-_sample = sample
-
-
 @rows_kernel
 def _lookup_rows(
     vec: FloatArray,

@@ -1,9 +1,9 @@
 """Path following (seeds 000 and 001) for agents on any number of paths in one call.
 
-Why one file: :class:`FollowPath`'s row (what a composite compiles) and its loop over agents
-(what a program's own compiled loop calls, :mod:`steering.kernels`, and the debug path) must give
-the same floats, and both carry the agents across path edits with the same columns: they are
-kept side by side so that a change to one is seen beside the other.
+Why one file: :class:`FollowPath`'s per-agent step (what a composite compiles), the record it
+reads and the carrying of agents across path edits (:func:`edited_rows`, :meth:`Path.remap`)
+share the same memory columns: they are kept side by side so that a change to one is seen
+beside the others.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from . import _kern as kern
 from . import _pathkern as pk
 from ._checks import finite, non_negative, size
-from ._jit import njit, njit_leaf, prange, rows_kernel_leaf
+from ._jit import njit
 from ._kern import hypot
 from ._pathkern import P_CLOSED, P_LENGTH, P_LIVE, P_RADIUS, P_UID, P_VERSION, S_RADIUS, S_UX, S_UY
 from .agents import UNSET, AgentGroup
@@ -113,10 +113,10 @@ class FollowRecord(NamedTuple):
     """(N,) memory: the path object each agent last stepped on."""
     dbg: FloatArray
     """(N, 8) debug rows when asked, else (0, 8)."""
-    carried: Any
+    carried: FloatArray
     """(N,) nonzero for an agent whose place was carried across an edit of its path and which
-    snaps to it at its next step: the state column ``"<key>.carried"`` in a composite (an
-    agent a mask skips keeps it until it runs), the second pass's flags in the world's loop."""
+    snaps to it at its next step: the state column ``"<key>.carried"`` (an agent a mask skips
+    keeps it until it runs)."""
 
 
 @row_function
@@ -464,21 +464,19 @@ class FollowPath(RowPart):
         )
 
     def _bind(self, agents: AgentGroup, dt: float, debug: bool) -> FollowRecord:
-        args = self.kernel_args(agents, dt)
-        carried = agents.column(f"{self.key}.carried", fill=0.0)
+        dbg = np.full((agents.n, 8), np.nan) if debug else _NO_DEBUG
+        r = self._record(agents, dt, dbg)
         flags = np.zeros(agents.n, dtype=np.uint8)
-        if edited_rows(args[0], args[4], args[23], args[24], args[25], args[26], flags):
+        if edited_rows(r.pf, r.index_col, r.nearest, r.progress, r.version, r.uid, flags):
             # Carried once: their version is the path's now (a call that does not step them,
             # masked out, or a second copy of this behaviour in the tree, finds nothing to
             # carry), and they snap at their next step.
-            pf, index_col, version = args[0], args[4], args[25]
-            self._remap(self.paths, index_col, flags, args[23], version)
+            self._remap(self.paths, r.index_col, flags, r.nearest, r.version)
             rows = np.flatnonzero(flags == _EDITED)
-            slots = index_col[rows].astype(np.intp) if index_col.shape[0] else 0
-            version[rows] = pf[slots, P_VERSION]
-            carried[rows] = 1.0
-        dbg = np.full((agents.n, 8), np.nan) if debug else _NO_DEBUG
-        return FollowRecord._make((*args[0:7], *args[11:27], dbg, carried))
+            slots = r.index_col[rows].astype(np.intp) if r.index_col.shape[0] else 0
+            r.version[rows] = r.pf[slots, P_VERSION]
+            r.carried[rows] = 1.0
+        return r
 
     def report(self, agents: AgentGroup, record: FollowRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.PathDebug` under :attr:`key`."""
@@ -493,10 +491,9 @@ class FollowPath(RowPart):
         )
         write(out, debug, self.key)
 
-    def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
-        """The arguments of :func:`steering.kernels.follow_rows` before ``force``, ``dbg``,
-        ``flags`` and ``second`` (see :mod:`steering.kernels`). When that first pass returns
-        a count above zero, :meth:`second_pass` must follow it."""
+    def _record(self, agents: AgentGroup, dt: float, dbg: FloatArray) -> FollowRecord:
+        """A record made afresh, with debug rows ``dbg``, before any agent is carried across
+        an edit; the memory columns are made here when the group has none."""
         n = agents.n
         geo = self.paths.geometry()
         names = _column_names(self.key)
@@ -516,44 +513,37 @@ class FollowPath(RowPart):
         window = -1.0 if self.search_window is None else float(self.search_window)
         distance = self.lookahead_distance
         lookahead = float(self.lookahead_time) if distance is None else float(distance)
-        return (
-            geo.pf,
-            geo.pi,
-            geo.sf,
-            geo.real,
-            index_col,
-            _NO_ROWS if direction is None else direction,
-            -1.0 if self.reverse else 1.0,
-            agents.pos,
-            agents.vel,
-            agents.max_speed,
-            agents.max_force,
-            float(dt),
-            lookahead,
-            distance is not None,
-            float(self.target_ahead),
-            float(self.target_ahead_time),
-            window,
-            float(self.cruise_fraction),
-            bool(self.arrive_at_end),
-            float(self.slowing_radius),
-            float(self.brake_fraction),
-            float(self.progress_rate),
-            float(self.gain),
-            _unset_column(agents, names[2]),
-            _unset_column(agents, names[3]),
-            _unset_column(agents, names[4]),
-            _unset_column(agents, names[5]),
+        nearest = _unset_column(agents, names[2])
+        progress = _unset_column(agents, names[3])
+        version = _unset_column(agents, names[4])
+        uid = _unset_column(agents, names[5])
+        return FollowRecord(
+            pf=geo.pf,
+            pi=geo.pi,
+            sf=geo.sf,
+            real=geo.real,
+            index_col=index_col,
+            direction=_NO_ROWS if direction is None else direction,
+            default_sign=-1.0 if self.reverse else 1.0,
+            dt=float(dt),
+            lookahead=lookahead,
+            use_distance=distance is not None,
+            target_ahead=float(self.target_ahead),
+            target_ahead_time=float(self.target_ahead_time),
+            search_window=window,
+            cruise_fraction=float(self.cruise_fraction),
+            arrive_at_end=bool(self.arrive_at_end),
+            slowing_radius=float(self.slowing_radius),
+            brake_fraction=float(self.brake_fraction),
+            progress_rate=float(self.progress_rate),
+            gain=float(self.gain),
+            nearest=nearest,
+            progress=progress,
+            version=version,
+            uid=uid,
+            dbg=dbg,
+            carried=agents.column(f"{self.key}.carried", fill=0.0),
         )
-
-    def second_pass(
-        self, args: tuple[Any, ...], force: FloatArray, dbg: FloatArray, flags: NDArray[np.uint8]
-    ) -> None:
-        """After a first pass of :func:`steering.kernels.follow_rows` on ``args``
-        (:meth:`kernel_args`) that returned a count above zero: carry the flagged agents'
-        places across the edits of their paths, then step them alone."""
-        self._remap(self.paths, args[4], flags, args[23], args[25])
-        _follow_rows(force.shape[0])(*args, force, dbg, flags, True)
 
     @staticmethod
     def _remap(
@@ -574,8 +564,8 @@ class FollowPath(RowPart):
             nearest[pick] = UNSET if path is None else path.remap(nearest[pick], ver)
 
 
-#: A row's flag after the first pass of :func:`_follow_rows`: its path was edited since its
-#: last step and its nearest point must be carried across the edit before it can step.
+#: A row's flag from :func:`edited_rows`: its path was edited since its last step and its
+#: nearest point must be carried across the edit before it can step.
 _EDITED = 2
 
 
@@ -653,114 +643,6 @@ def edited_rows(
         if uid[i] != pf[p, P_UID] or not math.isfinite(nearest[i]):
             continue
         if version[i] != pf[p, P_VERSION] or not math.isfinite(progress[i]):
-            flags[i] = _EDITED
-            edited += 1
-    return edited
-
-
-@rows_kernel_leaf
-def _follow_rows(
-    pf: FloatArray,
-    pi: IntArray,
-    sf: FloatArray,
-    real: IntArray,
-    index_col: FloatArray,
-    direction: FloatArray,
-    default_sign: float,
-    pos: FloatArray,
-    vel: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    dt: float,
-    lookahead: float,
-    use_distance: bool,
-    target_ahead: float,
-    target_ahead_time: float,
-    search_window: float,
-    cruise_fraction: float,
-    arrive_at_end: bool,
-    slowing_radius: float,
-    brake_fraction: float,
-    progress_rate: float,
-    gain: float,
-    nearest: FloatArray,
-    progress: FloatArray,
-    version: FloatArray,
-    uid: FloatArray,
-    force: FloatArray,
-    dbg: FloatArray,
-    flags: NDArray[np.uint8],
-    second: bool,
-) -> int:
-    """:func:`follow_agent` over every agent, for a program's own compiled loop
-    (:mod:`steering.kernels`), which passes :meth:`FollowPath.kernel_args`.
-
-    The first pass (``second`` False) steps every agent except those whose path was edited
-    since their last step while they kept a place on it: those are flagged :data:`_EDITED`,
-    get no force and are counted (the return value). Once their places are carried across
-    the edit, the second pass steps them alone.
-    """
-    a = AgentCols(pos, vel, max_speed, max_force, max_speed, max_speed, pos)
-    r = FollowRecord(
-        pf,
-        pi,
-        sf,
-        real,
-        index_col,
-        direction,
-        default_sign,
-        dt,
-        lookahead,
-        use_distance,
-        target_ahead,
-        target_ahead_time,
-        search_window,
-        cruise_fraction,
-        arrive_at_end,
-        slowing_radius,
-        brake_fraction,
-        progress_rate,
-        gain,
-        nearest,
-        progress,
-        version,
-        uid,
-        dbg,
-        flags,
-    )
-    n = force.shape[0]
-    edited = 0
-    for c in prange((n + _CHUNK - 1) // _CHUNK):
-        edited += _follow_chunk(c * _CHUNK, min(n, (c + 1) * _CHUNK), a, r, second, force, flags)
-    return edited
-
-
-#: Agents per call of :func:`_follow_chunk` from a parallel loop.
-_CHUNK = 256
-
-
-@njit_leaf
-def _follow_chunk(
-    lo: int,
-    hi: int,
-    a: AgentCols,
-    r: FollowRecord,
-    second: bool,
-    force: FloatArray,
-    flags: NDArray[np.uint8],
-) -> int:
-    """:func:`follow_agent` for agents ``lo`` to ``hi`` (see :func:`_follow_rows`): a function
-    of its own, since inside numba's ``prange`` a write through an array held in a tuple is
-    lost (numba 0.68). Returns how many it flagged."""
-    edited = 0
-    for i in range(lo, hi):
-        if second and flags[i] != _EDITED:
-            continue
-        flags[i] = 0
-        fx, fy, flagged = follow_agent(i, a, r, second)
-        force[i, 0] = fx
-        force[i, 1] = fy
-        if flagged:
             flags[i] = _EDITED
             edited += 1
     return edited

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -27,12 +27,12 @@ from numpy.typing import ArrayLike, NDArray
 from . import _kern as kern
 from ._checks import fov as check_fov
 from ._checks import frozen, non_negative, optional_point_array, points, time_step
-from ._jit import prange, rows_kernel
+from ._jit import PARALLEL_MIN, prange, rows_kernel
 from .agents import AgentGroup
 from .base import DEFAULT_GAIN, Debug
 from .basic import Seek
 from .checked import ArraySettings, Checked, checks
-from .composite import RowPart
+from .composite import AgentCols, RowPart
 from .debug import AlignDebug, CohereDebug, FlockDebug, SeparateDebug, write
 from .grid import (
     BRUTE_MAX,
@@ -52,8 +52,6 @@ from .group_rows import (
     align_row,
     bind_rule,
     cohere_row,
-    distance_column,
-    group_grid,
     kept_rule,
     separate_row,
 )
@@ -63,9 +61,7 @@ from .neighbour_sums import (
     FovCache,
     facing,
     flock_sums,
-    radius_of,
     sees,
-    separation_sum,
     toward,
 )
 from .others import OWN
@@ -78,7 +74,6 @@ __all__ = ["COINCIDENT_DISTANCE", "Align", "Cohere", "Flock", "Separate", "neigh
 CHUNK = 256
 
 IntArray = NDArray[np.int64]
-_NO_COUNT = np.zeros(1, dtype=np.int64)
 _NO_ROWS = np.zeros((1, 2))
 
 
@@ -105,79 +100,63 @@ def neighbour_distances(
 # -- kernels -------------------------------------------------------------------------------
 
 
-@rows_kernel
-def _separate_rows(
-    pos: FloatArray,
-    vel: FloatArray,
-    heading: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    col: FloatArray,
-    shared: float,
-    per_agent: bool,
-    cos_half: float,
-    gain: float,
-    ints: IntArray,
-    floats: FloatArray,
-    debug: bool,
-    count: IntArray,
-    average: FloatArray,
-    out: FloatArray,
-) -> None:
-    n = pos.shape[0]
-    for c in prange((n + CHUNK - 1) // CHUNK):
-        buf = np.empty((64, BUF_COLS))
-        for s in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-            i = agent_at(ints, floats, s)
-            r = radius_of(col, shared, per_agent, i)
-            k = near(ints, floats, pos, i, r, buf)
-            if k > buf.shape[0]:  # more than the buffer holds: grow it, ask again
-                buf = np.empty((2 * k, BUF_COLS))
-                k = near(ints, floats, pos, i, r, buf)
-            ux, uy, blind = facing(heading, i, cos_half)
-            tx, ty, m = separation_sum(i, buf, k, r, ux, uy, blind, cos_half)
-            out[i, 0], out[i, 1] = toward(
-                tx, ty, m, vel[i, 0], vel[i, 1], max_speed[i], gain, max_force[i]
-            )
-            if debug:
-                count[i] = m
-                scale = m * r
-                if m > 0 and r > COINCIDENT_DISTANCE:
-                    average[i, 0] = tx / scale
-                    average[i, 1] = ty / scale
-                else:
-                    average[i, 0] = 0.0
-                    average[i, 1] = 0.0
+class FlockRecord(NamedTuple):
+    """:class:`Flock`'s settings, target and neighbour grid for one call of its loop."""
+
+    radii: FloatArray
+    """(3,) separation, alignment and cohesion distances, px (0 for a rule weighted 0)."""
+    weights: FloatArray
+    """(4,) their weights, then the seek's."""
+    cos_half: float
+    """The cosine of half the field of view (below -1: all round)."""
+    gain: float
+    """1/s."""
+    target: FloatArray
+    """(0, 2) no seek, (1, 2) one point for all, or (N, 2) one per agent."""
+    grid_ints: IntArray
+    """The neighbour grid's integers (:class:`~steering.grid.Grid`)."""
+    grid_floats: FloatArray
+    """Its numbers."""
+    counts: IntArray
+    """(N, 3) each agent's neighbours counted by the three rules, written when debug output is
+    asked; else (0, 3), not written."""
+
+
+class FlockMove(NamedTuple):
+    """Whether and how :class:`Flock`'s loop moves the agents after their forces (as
+    :func:`~steering.step`)."""
+
+    move: int
+    """0: not; 1: integrate them (:func:`~steering.integrate`, wrapped in the grid's world when
+    it has one), each heading turned by its pending request; 2: turned toward its velocity."""
+    dt: float
+    """The step, s."""
+    rate: FloatArray
+    """(N,) max turn rates, rad/s."""
+    turns: FloatArray
+    """(N, 2) pending turn requests, or (0, 2) (:meth:`AgentGroup.turns`)."""
 
 
 @rows_kernel
-def _flock_rows(
-    pos: FloatArray,
-    vel: FloatArray,
-    heading: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    radii: FloatArray,
-    weights: FloatArray,
-    cos_half: float,
-    gain: float,
-    target: FloatArray,
-    ints: IntArray,
-    floats: FloatArray,
-    debug: bool,
-    counts: IntArray,
-    mass: FloatArray,
-    rate: FloatArray,
-    dt: float,
-    move: int,
-    turns: FloatArray,
-    out: FloatArray,
-) -> None:
+def _flock_rows(cols: AgentCols, rec: FlockRecord, how: FlockMove, out: FloatArray) -> None:
     """Separation, alignment, cohesion (radii[0..2], weights[0..2]) over one neighbour query,
     plus seek (weights[3]) when ``target`` has rows; the weighted sum limited to max force.
-    With ``move`` 1 every agent is then integrated under it (:func:`~steering.integrate`,
-    wrapped in the grid's world when it has one), its heading turned by its pending request in
-    ``turns`` or, with 2, toward its velocity."""
+    Then, with ``how.move``, every agent is moved under it.
+
+    The records arrive as plain tuples of their fields in order and are named again here: numba
+    types a tuple in C, a NamedTuple argument in Python (1-2 us a call, measured: about half of
+    a whole call at a handful of agents). Their arrays are read into locals before the loops,
+    since inside numba's ``prange`` a write through an array held in a tuple is lost (numba
+    0.68)."""
+    a = AgentCols(*cols)
+    r = FlockRecord(*rec)
+    m = FlockMove(*how)
+    pos, vel, heading, mass = a.pos, a.vel, a.heading, a.mass
+    max_speed, max_force = a.max_speed, a.max_force
+    radii, weights, cos_half, gain, target = r.radii, r.weights, r.cos_half, r.gain, r.target
+    ints, floats, counts = r.grid_ints, r.grid_floats, r.counts
+    move, dt, rate, turns = m.move, m.dt, m.rate, m.turns
+    debug = counts.shape[0] > 0
     n = pos.shape[0]
     rs = radii[0]
     ra = radii[1]
@@ -324,34 +303,6 @@ class Separate(RowPart):
             pairs = np.zeros((0, 2), dtype=np.intp)
         count = record.debug_count.astype(np.intp)
         write(SeparateDebug(count, pairs, sep, record.debug_vector), debug)
-
-    def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
-        """The arguments of :func:`steering.kernels.separate_rows` before ``debug``,
-        ``count``, ``average`` and ``out`` (see :mod:`steering.kernels`): the neighbour grid
-        is built (or found) here.
-
-        Raises:
-            ValueError: with ``others`` set (that loop searches the group's own agents).
-        """
-        if self.others is not None:
-            raise ValueError("Separate.others: kernel_args searches the group's own agents only")
-        cos_half = self._cos.of("Separate.fov", self.fov)
-        col = distance_column(agents, self.per_agent, self.column, self.distance)
-        grid = group_grid(agents, self.per_agent, col, self.distance)
-        return (
-            agents.pos,
-            agents.vel,
-            agents.heading,
-            agents.max_speed,
-            agents.max_force,
-            col,
-            self.distance,
-            self.per_agent,
-            cos_half,
-            self.gain,
-            grid.ints,
-            grid.floats,
-        )
 
 
 def _pairs_in_view(agents: AgentGroup, grid: Grid, radii: FloatArray, cos_half: float) -> IntArray:
@@ -524,6 +475,7 @@ class Cohere(RowPart):
 
 
 _NO_TARGET = np.zeros((0, 2))
+_INF = float("inf")
 
 
 @dataclass(eq=False)
@@ -622,7 +574,9 @@ class Flock(Checked, ArraySettings):
             TypeError, ValueError: for a target that is not finite points of the right shape,
                 or a ``dt`` that is not a finite number >= 0.
         """
-        return self._run(agents, time_step("Flock", dt), debug, 0)
+        if not (type(dt) is float and 0.0 <= dt < _INF):  # time_step's own fast test, inline
+            dt = time_step("Flock", dt)
+        return self._run(agents, dt, debug, 0)
 
     def _run(self, agents: AgentGroup, dt: float, debug: Debug | None, move: int) -> FloatArray:
         """The forces; with ``move`` the same compiled call then integrates the agents under
@@ -637,49 +591,33 @@ class Flock(Checked, ArraySettings):
             if move:
                 integrate(agents, force, dt, face_velocity=move == 2)
             return force
-        n = agents.n
+        pos = agents.pos
+        n = pos.shape[0]
         world = agents.world_size
-        key = (
-            self.fov,
-            self.separation,
-            self.alignment,
-            self.cohesion,
-            self.separation_weight,
-            self.alignment_weight,
-            self.cohesion_weight,
-            self.seek_weight,
-            world,
-        )
-        memo = self._memo
-        prepared = memo.get("prepared")
-        if prepared is None or prepared[0] != key:
-            prepared = self._prepare(key)
-            memo["prepared"] = prepared
-        _, radii, weights, reach, cos_half, brute = prepared
-        target = self._target(n)
+        # Made again when a setting is assigned (Checked drops "_record") or the world changes.
+        prepared = self.__dict__.get("_record")
+        if prepared is None or prepared[0] != world:
+            prepared = self.__dict__["_record"] = self._prepare(world)
+        _, radii, weights, reach, cos_half, gain, brute = prepared
+        target = _NO_TARGET if self.target is None else self._target(n)
         grid = brute if n <= BRUTE_MAX else agents.neighbour_grid(reach)
         counts = np.zeros((n, 3), dtype=np.int64) if debug is not None else _NO_COUNT_3
         out = np.empty((n, 2))
-        _flock_rows(n)(
-            agents.pos,
-            agents.vel,
-            agents.heading,
-            agents.max_speed,
-            agents.max_force,
-            radii,
-            weights,
-            cos_half,
-            self.gain,
-            target,
-            grid.ints,
-            grid.floats,
-            debug is not None,
-            counts,
-            agents.mass,
-            agents.max_turn_rate,
-            dt,
-            move,
-            agents.turns(),
+        loop = _flock_rows.parallel if n >= PARALLEL_MIN else _flock_rows.serial
+        # AgentCols', FlockRecord's and FlockMove's fields in order, as plain tuples (see
+        # _flock_rows).
+        loop(
+            (
+                pos,
+                agents.vel,
+                agents.max_speed,
+                agents.max_force,
+                agents.radius,
+                agents.mass,
+                agents.heading,
+            ),
+            (radii, weights, cos_half, gain, target, grid.ints, grid.floats, counts),
+            (move, dt, agents.max_turn_rate, agents.turns()),
             out,
         )
         if debug is not None:
@@ -730,17 +668,23 @@ class Flock(Checked, ArraySettings):
             memo["target"] = (t, arr)
         return arr
 
-    def _prepare(self, key: tuple[Any, ...]) -> tuple[Any, ...]:
-        """What the kernel reads, for fields ``key`` (rebuilt only when they change): the radii
-        (a part weighted 0 gets radius 0, so it finds no neighbours and costs nothing), the
-        weights, the query reach, the fov's cosine and the no-grid marker of the world."""
-        fov, sep, ali, coh, ws, wa, wc, wseek, world = key
+    def _prepare(self, world: tuple[float, float] | None) -> tuple[Any, ...]:
+        """What the kernel reads of the settings and ``world`` (rebuilt only when they change):
+        the radii (a part weighted 0 gets radius 0, so it finds no neighbours and costs
+        nothing), the weights, the query reach, the fov's cosine, the gain and the no-grid
+        marker of the world."""
+        ws, wa, wc = self.separation_weight, self.alignment_weight, self.cohesion_weight
         radii = np.array(
-            [sep if ws > 0.0 else 0.0, ali if wa > 0.0 else 0.0, coh if wc > 0.0 else 0.0]
+            [
+                self.separation if ws > 0.0 else 0.0,
+                self.alignment if wa > 0.0 else 0.0,
+                self.cohesion if wc > 0.0 else 0.0,
+            ]
         )
-        weights = np.array([ws, wa, wc, wseek])
-        cos_half = self._cos.of("Flock.fov", fov)
-        return key, radii, weights, float(radii.max()), cos_half, brute_grid(world)
+        weights = np.array([ws, wa, wc, self.seek_weight])
+        cos_half = self._cos.of("Flock.fov", self.fov)
+        reach = float(radii.max())
+        return world, radii, weights, reach, cos_half, self.gain, brute_grid(world)
 
 
-_NO_COUNT_3 = np.zeros((1, 3), dtype=np.int64)
+_NO_COUNT_3 = np.zeros((0, 3), dtype=np.int64)

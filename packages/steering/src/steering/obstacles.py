@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from . import _kern as kern
 from ._checks import choice, instance, non_negative, positive
 from ._grid import Grid, build_grid, cell_span
-from ._jit import njit, njit_leaf, prange, rows_kernel, rows_kernel_leaf
+from ._jit import njit, njit_leaf, prange, rows_kernel
 from ._kern import hypot
 from .agents import AgentGroup
 from .base import Debug
@@ -298,8 +298,7 @@ class AvoidObstacles(RowPart):
         the seed's closest intersection x, px ahead (-1: none).
         """
         if debug:
-            args = self.kernel_args(agents, dt)
-            return AvoidRecord._make((*args[6:26], np.full((agents.n, _REC), np.nan)))
+            return self._record(agents, dt, np.full((agents.n, _REC), np.nan))
         # Without debug output the last record is kept while the group's columns, the rocks'
         # arrays and grid, how far they moved and this behaviour's settings are the same.
         obs = self.obstacles
@@ -334,8 +333,7 @@ class AvoidObstacles(RowPart):
                 return record
             # The rocks moved within their grid's slack: only how far, and the largest radius.
             return held.put(stamp, dt, record._replace(pad=pad, rmax=rmax))
-        args = self.kernel_args(agents, dt)
-        record = AvoidRecord._make((*args[6:26], _NO_REC))
+        record = self._record(agents, dt, _NO_REC)
         state = agents.state
         stamp = (*stamp[:7], state.get("avoid.side"), state.get("avoid.timer"), *stamp[9:])
         return held.put(stamp, dt, record)
@@ -367,9 +365,9 @@ class AvoidObstacles(RowPart):
         )
         write(out, debug)
 
-    def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
-        """The arguments of :func:`steering.kernels.avoid_obstacles_rows` before ``out`` and
-        ``rec`` (see :mod:`steering.kernels`)."""
+    def _record(self, agents: AgentGroup, dt: float, rec: FloatArray) -> AvoidRecord:
+        """A record made afresh, with debug rows ``rec``; the memory columns are made here
+        when the group has none."""
         obs = self.obstacles
         # Fill 0.0: no side remembered, no time left (new agents and sub-groups start so).
         side_col = agents.column("avoid.side", 0.0)
@@ -380,33 +378,28 @@ class AvoidObstacles(RowPart):
                 pad = obs.shift_bound()
         else:
             grid, pad, rmax = _no_grid(), 0.0, 0.0
-        return (
-            agents.pos,
-            agents.vel,
-            agents.heading,
-            agents.max_speed,
-            agents.max_force,
-            agents.radius,
-            side_col,
-            timer_col,
-            obs.centers,
-            obs.radii,
-            grid.start,
-            grid.items,
-            grid.x0,
-            grid.y0,
-            grid.inv,
-            grid.nx,
-            grid.ny,
-            pad,
-            rmax,
-            self.min_box_length,
-            self.braking_weight,
-            self.force_scale,
-            self.side_memory,
-            self.margin,
-            _TIE[self.tie_break],
-            float(dt),
+        return AvoidRecord(
+            side_col=side_col,
+            timer_col=timer_col,
+            centers=obs.centers,
+            radii=obs.radii,
+            start=grid.start,
+            items=grid.items,
+            x0=grid.x0,
+            y0=grid.y0,
+            inv=grid.inv,
+            nx=grid.nx,
+            ny=grid.ny,
+            pad=pad,
+            rmax=rmax,
+            min_box_length=self.min_box_length,
+            braking_weight=self.braking_weight,
+            force_scale=self.force_scale,
+            side_memory=self.side_memory,
+            margin=self.margin,
+            tie=_TIE[self.tie_break],
+            dt=float(dt),
+            rec=rec,
         )
 
 
@@ -496,58 +489,3 @@ def _sign(x: float) -> float:
     if x < 0.0:
         return -1.0
     return 0.0
-
-
-@rows_kernel_leaf
-def _avoid_rows(
-    pos: FloatArray,
-    vel: FloatArray,
-    heading: FloatArray,
-    max_speed: FloatArray,
-    max_force: FloatArray,
-    radius: FloatArray,
-    side_col: FloatArray,
-    timer_col: FloatArray,
-    centers: FloatArray,
-    radii: FloatArray,
-    start: IntArray,
-    items: IntArray,
-    x0: float,
-    y0: float,
-    inv: float,
-    nx: int,
-    ny: int,
-    pad: float,
-    rmax: float,
-    min_box_length: float,
-    braking_weight: float,
-    force_scale: float,
-    side_memory: float,
-    margin: float,
-    tie: float,
-    dt: float,
-    out: FloatArray,
-    rec: FloatArray,
-) -> None:
-    """:func:`avoid_agent` over every agent, for a program's own compiled loop
-    (:mod:`steering.kernels`), which passes :meth:`AvoidObstacles.kernel_args`."""
-    a = AgentCols(pos, vel, max_speed, max_force, radius, max_speed, heading)
-    r = AvoidRecord(
-        side_col, timer_col, centers, radii, start, items, x0, y0, inv, nx, ny, pad, rmax,
-        min_box_length, braking_weight, force_scale, side_memory, margin, tie, dt, rec,
-    )  # fmt: skip
-    n = pos.shape[0]
-    for c in prange((n + CHUNK - 1) // CHUNK):
-        _avoid_chunk(c * CHUNK, min(n, (c + 1) * CHUNK), a, r, out)
-
-
-#: Agents per call of a chunk function from a parallel loop.
-CHUNK = 256
-
-
-@njit_leaf
-def _avoid_chunk(lo: int, hi: int, a: AgentCols, r: AvoidRecord, out: FloatArray) -> None:
-    """:func:`avoid_agent` for agents ``lo`` to ``hi``: a function of its own, since inside
-    numba's ``prange`` a write through an array held in a tuple is lost (numba 0.68)."""
-    for i in range(lo, hi):
-        out[i, 0], out[i, 1] = avoid_agent(i, a, r)

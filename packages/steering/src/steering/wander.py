@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -144,28 +144,6 @@ class Wander(RowPart):
         """Write :class:`~steering.debug.WanderDebug`."""
         rows = record.debug
         write(WanderDebug(rows[:, 0:2].copy(), rows[:, 2:4].copy()), debug)
-
-    def kernel_args(self, agents: AgentGroup, dt: float) -> tuple[Any, ...]:
-        """The arguments of :func:`steering.kernels.wander_rows` before ``ahead`` and
-        ``out`` (see :mod:`steering.kernels`). This draws the step's random numbers: call it
-        once per step, as the behaviour would be called.
-
-        Raises:
-            ValueError: for a ``dt`` that is not finite (a negative one counts as 0).
-        """
-        angle, noise, sigma = self._draw(agents, dt)
-        return (
-            agents.vel,
-            agents.heading,
-            agents.max_speed,
-            agents.max_force,
-            angle,
-            noise,
-            sigma,
-            self.circle_distance,
-            self.circle_radius,
-            self.gain,
-        )
 
     def _draw(
         self, agents: AgentGroup, dt: float, into: FloatArray | None = None
