@@ -592,10 +592,7 @@ def run(
             own["_kept_plan"] = PlanSlot(plan)
         else:
             slot.plan = plan
-        if move == 0:
-            plan.launch(agents, out)
-        else:
-            launch(kernel, agents, w.flat, out, w.order, move, dt, w.rows)
+        plan.launch(agents, out, move, dt)
         return out
     if slot is not None:
         slot.plan = None

@@ -330,8 +330,10 @@ class Plan:
         #: The compiled functions the bound record is run by, without numba's dispatch (see
         #: :func:`entry`): forces only, and forces and move (None: not looked up yet).
         self.entries: list[Any] = [None, None]
-        #: Whether the last call's fields were the same objects as the call's before.
-        self.same = False
+        #: Whether the last call's fields were the same objects as the call's before (at
+        #: first: the walk's are taken as kept, so that its call makes the bound record and
+        #: the next call, a replay, is already the quick one).
+        self.same = True
         #: The caller's stamp at the last full replay (:data:`NO_STAMP`: none), the row part
         #: settings' count then, and the steps that replay bound (the others' records held or
         #: their masks selected no agent): all a replay under the same stamp binds.
