@@ -26,7 +26,7 @@ from steering import (
     WeightedSum,
     integrate,
 )
-from steering.composite import kept_plan
+from steering.composite import kept_plan, run
 from steering.shapes import NearRecord
 from steering.vec import FloatArray
 
@@ -84,9 +84,12 @@ def reference(node: Any, agents: AgentGroup, speed: FloatArray, cap: FloatArray)
         f = reference(node.behaviour, agents, s, c)
         return f if node.max_force is None else _truncate(f, c)
     if isinstance(node, (WeightedSum, TruncatedRunningSum)):
-        items = [p if isinstance(p, Weighted) else Weighted(p, 1.0) for p in node.parts]
-        forces = [reference(p.behaviour, agents, speed, cap) for p in items]
-        weights = [float(p.weight) for p in items]  # type: ignore[arg-type]
+        # (no Weighted made here: a new combinator makes every kept plan be walked again)
+        items = [
+            (p.behaviour, p.weight) if isinstance(p, Weighted) else (p, 1.0) for p in node.parts
+        ]
+        forces = [reference(b, agents, speed, cap) for b, _ in items]
+        weights = [float(w) for _, w in items]  # type: ignore[arg-type]
         if isinstance(node, TruncatedRunningSum):
             return _running(forces, weights, cap)
         return _truncate(sum(w * f for w, f in zip(weights, forces, strict=True)), cap)
@@ -171,3 +174,26 @@ def test_a_flock_of_rules_shares_one_query_at_the_largest_distance() -> None:
     assert plan.records[0].shares.tolist() == [1, 1, 1]
     plan = kept_plan(apart)
     assert plan is not None and plan.records[0].shares.tolist() == [0, 0]
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_rules_in_a_grid_replayed_under_an_unchanged_stamp_follow_the_moving_agents(
+    shared: bool,
+) -> None:
+    # Given forty agents (a neighbour grid) and a sum of separation and seek (with alignment:
+    # the two rules share a query) run under a caller's stamp that never changes
+    agents = _agents(40)
+    parts: list[Any] = [Separate(25.0), Seek((0.0, 0.0))]
+    if shared:
+        parts.append(Weighted(Align(40.0), 0.5))
+    tree = TruncatedRunningSum(parts)
+    jumps = np.random.default_rng(8).uniform(-30.0, 30.0, (6, 40, 2))
+    for jump in jumps:
+        # When the agents move between calls, far (the stamp does not cover the contents of
+        # the agents' columns)
+        got = run(tree, agents, DT, stamp=1)
+        agents.pos[:] += jump  # (in place: the same column)
+        # Then every call searches the grid of the agents' current positions
+        got = run(tree, agents, DT, stamp=1)
+        want = reference(tree, agents, agents.max_speed, agents.max_force)
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-9)

@@ -6,6 +6,11 @@ call's fields are the very objects of the last call's (numba unboxes each array 
 0.07 us apiece; a game's tree has a hundred). A :class:`Plan` keeps a tree's last walk so that
 a call on an unchanged tree skips walking its combinators (their settings are watched by
 :class:`Node`: an assignment bumps :data:`EPOCH`).
+
+Why one file: a plan's replay and its launch change together: what a replay keeps (the records,
+the order, the shared query's grid, :func:`near_record`) is what the launch passes, in the bound
+record it makes (:func:`make_bound`) to the loop it calls without numba's dispatch
+(:func:`entry`); split, each change to one would be made in two files.
 """
 
 from __future__ import annotations
@@ -189,6 +194,7 @@ class Plan:
 
     __slots__ = (
         "agents",
+        "always",
         "bound",
         "by_held",
         "checked",
@@ -300,6 +306,19 @@ class Plan:
                 part = step[0]
                 if type(part).ROW_NEAR is not None and next(shares) and step[2] is not None:
                     step[2] = part.kept_shared
+        #: The steps (by leaf index) asked at every call even when their record held: parts
+        #: searching their own group's grid in a group large enough to have one, which their
+        #: ``kept`` builds again for the step (a replay under an unchanged stamp asks them
+        #: too; a part reading the shared query does not need its own).
+        n = self.cols[0].shape[0]
+        self.always = {
+            step[8]
+            for step in self.steps
+            if step[0].ORDERS
+            and n > BRUTE_MAX
+            and step[2] is not None
+            and getattr(step[2], "__func__", None) is not type(step[0]).kept_shared
+        }
         #: Whether a replay may first just ask each part whether its record holds: no node
         #: has per-call work or checks, no part is masked or met twice, and every part says
         #: when its record holds.
@@ -471,6 +490,8 @@ class Plan:
                 if made is None:
                     made = {}
                 made[id(node)] = (dt, records[at])
+                if collect and k in self.always:
+                    bound.append(step)
                 continue
             else:
                 try:

@@ -4,6 +4,11 @@ cache (see :mod:`steering.composite`, which walks trees into shapes and runs the
 
 The records every generated module reads are here too: the agents' columns
 (:class:`AgentCols`) and the combinators' records.
+
+Why one file: the node templates, the loops and the bound record are one generated module's
+text, each emitting names the others read (``chunk``'s parameters, a node's ``x{k}``, the shared
+query's ``nk`` and a folded part's ``s{k}``), and its cache name is the digest of that text;
+split, those names would be agreed across files.
 """
 
 from __future__ import annotations
