@@ -1,5 +1,6 @@
-"""A WeightedSum runs as one compiled plan (steering._blend), and steering.step moves agents
-under it in the same call: both must equal calling the parts one by one."""
+"""A WeightedSum runs as one compiled loop over agents (steering.composite), its group rules
+sharing one neighbour query, and steering.step moves agents under it in the same call: both
+must equal calling the parts one by one."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ from steering import (
     integrate,
     step,
 )
+from steering.composite import kept_plan
+from steering.shapes import NearRecord
 
 DT = 1 / 60
 
@@ -119,7 +122,7 @@ def test_a_changed_parameter_is_used_on_the_next_call() -> None:
 
 def _mutations() -> list[tuple[str, Any]]:
     """Ways a programmer changes a sum between calls: each must be seen on the next call, also
-    once the plan keeps its table because nothing changed for two calls running."""
+    once the sum is replayed from its kept plan because nothing changed."""
 
     def target(parts: list[Any]) -> None:
         parts[1].behaviour.target = (900.0, -300.0)
@@ -164,7 +167,7 @@ def _mutations() -> list[tuple[str, Any]]:
 
 
 @pytest.mark.parametrize(("name", "change"), _mutations())
-def test_a_change_after_the_table_is_kept_is_used_on_the_next_call(name: str, change: Any) -> None:
+def test_a_change_after_the_plan_is_kept_is_used_on_the_next_call(name: str, change: Any) -> None:
     # Given a sum called several times with nothing changed (its table then kept)
     agents = _crowd(40)
     target: Any = np.zeros(2) if name == "target_array_in_place" else (0.0, 0.0)
@@ -173,9 +176,7 @@ def test_a_change_after_the_table_is_kept_is_used_on_the_next_call(name: str, ch
     for _ in range(3):
         np.testing.assert_allclose(blend(agents, DT), _one_by_one(parts, agents), atol=1e-9)
     before = blend(agents, DT)
-    # (the user's array can change in place: a sum with an array target reads its table every
-    # call; a tuple is kept as a frozen array, which cannot)
-    assert (blend._plan.frozen is None) == (name == "target_array_in_place")
+    assert kept_plan(blend) is not None  # (replayed from its kept plan)
     # When one thing changes, the next call uses it
     change(parts)
     if name == "equal_behaviour_then_its_field":
@@ -272,8 +273,9 @@ def test_step_takes_any_behaviour_and_refuses_a_bad_dt_before_moving() -> None:
 def test_group_rules_summed_in_one_shared_pass_equal_the_parts(
     fov: float, world: tuple[float, float] | None
 ) -> None:
-    # separation, alignment and cohesion with one fov share one pass over the neighbours; a
-    # second separation (another distance) still sums its own
+    # Given separation, alignment, cohesion and a second separation (another distance), each
+    # searching the group at one distance: they share one neighbour query per agent, at the
+    # largest distance, and each keeps the neighbours within its own and its fov
     n = 150
     agents = _crowd(n, world=world)
     parts = [
@@ -284,13 +286,26 @@ def test_group_rules_summed_in_one_shared_pass_equal_the_parts(
         Weighted(Seek((100.0, 100.0)), 0.5),
     ]
     blend = WeightedSum(parts)
-    got = blend(agents, DT)
-    assert blend._plan.shared[:3].tolist() == [25.0, 50.0, 70.0]
-    assert blend._plan.spec[:, 7].tolist() == [1.0, 1.0, 1.0, 0.0, 0.0]
-    np.testing.assert_allclose(got, _one_by_one(parts, agents), rtol=0, atol=1e-9)
+    # When the sum is called (and then replayed from its kept plan)
+    for _ in range(2):
+        got = blend(agents, DT)
+        # Then it equals its parts called one by one
+        np.testing.assert_allclose(got, _one_by_one(parts, agents), rtol=0, atol=1e-9)
     assert np.abs(got).max() > 1.0
-    # a fov changed on one of them: no shared pass, the same forces as its parts
+    plan = kept_plan(blend)
+    assert plan is not None
+    near = plan.records[0]
+    assert isinstance(near, NearRecord)
+    assert near.reach == 70.0 and near.shares.tolist() == [1, 1, 1, 1]
+    # When a fov is changed on one of them, and one searches a distance per agent
     parts[1].behaviour.fov = 300.0
     got = blend(agents, DT)
-    assert blend._plan.shared.tolist() == [0.0, 0.0, 0.0, 0.0]
     np.testing.assert_allclose(got, _one_by_one(parts, agents), rtol=0, atol=1e-9)
+    parts[3].behaviour.per_agent = True
+    agents.column("separation", fill=40.0)[:5] = 60.0
+    got = blend(agents, DT)
+    # Then the others still share the query and the per-agent one searches itself
+    np.testing.assert_allclose(got, _one_by_one(parts, agents), rtol=0, atol=1e-9)
+    plan = kept_plan(blend)
+    assert plan is not None
+    assert plan.records[0].shares.tolist() == [1, 1, 1, 0]

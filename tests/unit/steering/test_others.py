@@ -264,7 +264,7 @@ def test_a_composite_mixing_own_and_other_neighbours_equals_its_parts() -> None:
     parts = [Separate(20.0, others=sharks), Cohere(40.0), Align(30.0, others=sharks), Queue(30.0)]
     weights = [1.5, 0.5, 1.0, 2.0]
     tree = WeightedSum([Weighted(p, w) for p, w in zip(parts, weights, strict=True)])
-    # When the sum runs alone (its table plan) and inside a composite (one compiled loop)
+    # When the sum runs alone and inside another combinator (one compiled loop each)
     got = tree(agents, DT)
     compiled = TruncatedRunningSum([tree])(_crowd(60, 5), DT)
     want = sum(w * p(_crowd(60, 5), DT) for p, w in zip(parts, weights, strict=True))

@@ -76,6 +76,7 @@ class Seek(RowPart, ArraySettings):
 
     ROW = seek_row
     ROW_RECORD = SeekRecord
+    KEPT_BY_HELD = True
 
     if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
 
@@ -117,6 +118,16 @@ class Seek(RowPart, ArraySettings):
             gain = _real("Seek.gain", self.gain)
             record = held.put(stamp, 0.0, SeekRecord(tgt, _step_of(tgt), gain, _NO_POINTS))
         return record
+
+    def kept(self, agents: AgentGroup, record: SeekRecord) -> bool:
+        """The record holds while it is the one kept and the target cannot change in place
+        (a point or points given as numbers: frozen when assigned); a target array the caller
+        owns is checked again at every call."""
+        t = self.target
+        if type(t) is not np.ndarray or type(t.base) is not bytes:
+            return False
+        held = self.__dict__.get("_held")
+        return held is not None and held.record is record
 
     def report(self, agents: AgentGroup, record: SeekRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.SeekDebug`."""

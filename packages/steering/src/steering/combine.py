@@ -1,7 +1,8 @@
 """Combinators: ways to blend several behaviours into one force. Each is a behaviour itself.
 
-The per-agent loops (a weighted sum, Buckland's running capped sum, the first significant
-force) are compiled kernels: a combinator makes one compiled call per part, whatever N.
+A tree of combinators and the parts they blend (a weighted sum, Buckland's running capped sum,
+the first significant force, limits, masks) runs as one compiled loop over agents, generated
+from the parts' per-agent functions (:mod:`steering.composite`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from numpy.typing import NDArray
 
 from . import _kern as kern
 from . import composite
-from ._blend import Plan
 from ._checks import behaviour as check_behaviour
 from ._checks import (
     finite,
@@ -134,53 +134,28 @@ def _force(name: str, k: int, force: Any, n: int) -> FloatArray:
     return arr
 
 
-def _part(name: str, k: int, item: Any) -> tuple[Behaviour, float]:
-    if isinstance(item, Weighted):
-        w = item.weight
-        if type(w) is not float or not math.isfinite(w):  # assigned after construction
-            w = finite(f"{name}[{k}].weight", w)
-        return item.behaviour, w
-    return item, 1.0
-
-
-def _per_agent(item: Any) -> bool:
-    """Whether ``item`` is a :class:`Weighted` with a weight per agent."""
-    return isinstance(item, Weighted) and isinstance(item.weight, np.ndarray)
-
-
 @dataclass
 class WeightedSum(composite.Node):
     """Weighted truncated sum: every behaviour times its weight, added, then limited.
 
     Simple and smooth; its weakness is that opposing forces cancel (a wall and a target behind
     it can leave an agent stuck), which :class:`TruncatedRunningSum` and :class:`FirstNonZero`
-    avoid.
+    avoid. The whole tree runs as one compiled loop over agents (:mod:`steering.composite`);
+    its group rules (:class:`~steering.Separate`, :class:`~steering.Align`,
+    :class:`~steering.Cohere` searching the group at one distance each) share one neighbour
+    query per agent, at the largest of their distances.
 
     Raises:
         TypeError: (at construction) naming the index of an item that is not a behaviour.
     """
 
     parts: Sequence[Weighted | Behaviour]
-    _plan: Plan = field(
-        default_factory=lambda: Plan(Weighted), init=False, repr=False, compare=False
-    )
 
     CHECKS = checks("WeightedSum", parts=weighted_parts)
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Debug | None = None) -> FloatArray:
-        """Return the limited weighted sum of the parts' forces.
-
-        Called on its own, the sum runs as the table plan of :mod:`steering._blend` (one
-        compiled call that keeps its table while no part changes: at a handful of agents it
-        costs 2.5 us a step where the composite's walk costs 6, measured side by side); inside
-        another combinator it is compiled into that combinator's loop.
-        """
-        dt = time_step("WeightedSum", dt)
-        if not self.parts:
-            return np.zeros((agents.n, 2))
-        if any(map(_per_agent, self.parts)):
-            return composite.run(self, agents, dt, debug)
-        return self._plan.run("WeightedSum.parts", self.parts, agents, dt, debug, _force)
+        """Return the limited weighted sum of the parts' forces."""
+        return composite.run(self, agents, dt, debug)
 
     def composite_node(
         self, w: Any, view: AgentGroup, rows: NDArray[np.bool_] | None, name: str
@@ -262,10 +237,6 @@ def step(
     """
     dt = time_step("step", dt)
     move = 2 if face_velocity else 1
-    if type(behaviour) is WeightedSum and behaviour.parts:
-        return behaviour._plan.run(
-            "WeightedSum.parts", behaviour.parts, agents, dt, debug, _force, move
-        )
     if type(behaviour) is Flock:
         return behaviour._run(agents, dt, debug, move)
     if composite.compiles(behaviour):

@@ -33,6 +33,15 @@ so later runs load it (:func:`compiled`). Any other behaviour (a user's function
 compiled this way yet) is an *outside* leaf: it is called before the loop, on its masked rows
 only, and the loop reads its force row by row.
 
+Parts that search their own group's neighbours may share one query: a part that declares
+``ROW_NEAR`` (its force from neighbours already found) and gives a distance for every agent
+(``near_reach``) is, with another such part in the tree, read from one query per agent at the
+largest of their distances, made by the loop in the group's grid for that distance (the shape's
+root is then a ``near`` node whose record, :class:`~steering.shapes.NearRecord`, says which
+parts share it); those under no mask that declare ``NEAR_FOLD`` take their sums in one pass
+over the query's result. The group rules (Separate, Align, Cohere) share this way, as the
+:class:`~steering.Flock` preset's one pass does.
+
 A tree called again unchanged is not walked again: its last walk is kept
 (:class:`~steering.launch.Plan`) while no combinator's setting was assigned, its lists of parts
 hold the same items, the agents' columns are the same arrays and the step is the same; the
@@ -40,6 +49,10 @@ call then runs the nodes' per-call work (a staggered node's turn) and binds each
 (each keeps its record while nothing it was made from changed). A row part whose innermost mask
 selects no agent is not bound at all, walked or replayed: nothing of it advances, as when a
 behaviour is called on no rows.
+
+Why one file: the walk and :func:`run` share the walk's fields (:class:`_Walk`), and the row
+part protocol (:class:`RowPart`) is what the walk reads of each part: a change to one is a
+change to the others.
 
 Records reach the compiled code as plain tuples and are rebuilt as their NamedTuples inside it:
 numba unboxes a tuple of arrays in about 0.1 us an array but a NamedTuple in 7 us (measured
@@ -72,6 +85,7 @@ from .launch import (
     kept_never,
     launch,
     launch_kept,
+    near_record,
     renamed,
     walked,
 )
@@ -194,6 +208,36 @@ class RowPart(Checked):
     #: Whether the record holds a neighbour grid (``grid_ints``, ``grid_floats``) whose order
     #: the loop may follow.
     ORDERS = False
+    #: Whether :meth:`kept` reads nothing but the part's settings, the group's columns and
+    #: state columns, and whether the part's :class:`~steering.records.Held` still holds
+    #: ``record`` (and so does :meth:`kept_shared`): while no setting was assigned and no
+    #: ``Held`` anywhere took another record, a kept plan of such parts, all kept at its last
+    #: replay, is replayed without asking them again.
+    KEPT_BY_HELD = False
+    #: For a part that searches its own group's neighbours (``ORDERS``): its per-agent
+    #: function given them already found, ``row_near(i, a, p, buf, k) -> (fx, fy)``, where the
+    #: first ``k`` rows of ``buf`` hold every agent within :meth:`near_reach` of agent ``i``
+    #: (and maybe more): two such parts in one tree share one query per agent (None: the part
+    #: always searches itself).
+    ROW_NEAR: Any = None
+    #: Optionally, the same force as :attr:`ROW_NEAR` taken one neighbour at a time, so that
+    #: the parts sharing a query sum over its result in one pass: ``(start, term, finish)``,
+    #: ``start(i, a, p) -> s`` (a tuple, reading of ``a`` only positions, velocities and
+    #: headings, the same in every view of the agents), ``term(i, a, p, s, buf, q) -> s``
+    #: adding row ``q`` of ``buf``, and ``finish(i, a, p, s) -> (fx, fy)``, which alone may
+    #: write the record's arrays. None: the part reads the query's result itself.
+    NEAR_FOLD: Any = None
+
+    def kept_shared(self, agents: AgentGroup, record: Any) -> bool:
+        """:meth:`kept` for a replayed call in which the part's neighbours come from a query
+        it shares (:attr:`ROW_NEAR`; its record's own grid is then not read)."""
+        return self.kept(agents, record)
+
+    def near_reach(self, record: Any) -> float:
+        """The distance (px) within which ``record``'s row reads neighbours, for every agent,
+        when its neighbours may come from a query shared with other parts (see
+        :attr:`ROW_NEAR`); 0 when it searches itself (another group, a distance per agent)."""
+        return 0.0
 
     def __call__(self, agents: AgentGroup, dt: float, debug: Any = None) -> FloatArray:
         """Return the (N, 2) forces, from the part's own loop over agents (the composite of
@@ -530,13 +574,12 @@ def run(
                 # others; the next call walks afresh.
                 slot.plan = None
                 raise
-            if move == 0:
-                plan.launch(agents, out)
-            else:
-                launch(plan.kernel, agents, plan.flat, out, plan.order, move, dt, plan.rows)
+            plan.launch(agents, out, move, dt)
             return out
     w = _Walk(agents, dt, debug)
     _walk(w, tree, agents, None, type(tree).__name__)
+    if sum(1 for kind, _, part in w.shape if kind == "row" and part.ROW_NEAR is not None) > 1:
+        _share(w)
     # The last shape of this tree, compared as a list (cheaper than hashing it again).
     last = _LAST.get(id(tree))
     if last is not None and last[0] == w.shape:
@@ -553,10 +596,7 @@ def run(
             own["_kept_plan"] = PlanSlot(plan)
         else:
             slot.plan = plan
-        if move == 0:
-            plan.launch(agents, out)
-        else:
-            launch(kernel, agents, w.flat, out, w.order, move, dt, w.rows)
+        plan.launch(agents, out, move, dt)
         return out
     if slot is not None:
         slot.plan = None
@@ -573,6 +613,20 @@ def run(
             if shape[k][0] == "first":
                 write(PriorityDebug(w.records[k][1].copy()), debug)
     return out
+
+
+def _share(w: _Walk) -> None:
+    """Put a shared neighbour query at the root of the walk's shape (more than one of its
+    parts are able to share one): its record, before all others, says which parts share it
+    (:func:`near_record`)."""
+    leaves = [leaf._replace(at=leaf.at + 1) for leaf in w.leaves]
+    record = near_record(leaves, [None, *w.records], w.agents)
+    w.shape.insert(0, ("near", 1, None))
+    w.records.insert(0, record)
+    w.flat[0:0] = record
+    w.leaves = leaves
+    if record.reach > 0.0:
+        w.order = Grid(record.grid_ints, record.grid_floats)
 
 
 def kept_plan(tree: Any) -> Plan | None:

@@ -49,11 +49,24 @@ from .grid import (
 )
 from .group_rows import (
     NeighbourRecord,
+    align_finish,
+    align_near,
     align_row,
+    align_term,
     bind_rule,
+    cohere_finish,
+    cohere_near,
     cohere_row,
+    cohere_term,
+    kept_align,
     kept_rule,
+    kept_shared,
+    rule_reach,
+    rule_start,
+    separate_finish,
+    separate_near,
     separate_row,
+    separate_term,
 )
 from .moving import integrate, move_row
 from .neighbour_sums import (
@@ -261,6 +274,13 @@ class Separate(RowPart):
     ROW = separate_row
     ROW_RECORD = NeighbourRecord
     ORDERS = True
+    ROW_NEAR = separate_near
+    NEAR_FOLD = (rule_start, separate_term, separate_finish)
+    #: Shares a neighbour query with the tree's other group rules when it searches its own
+    #: group at one distance (:func:`~steering.group_rows.rule_reach`).
+    near_reach = rule_reach
+    kept_shared = kept_shared
+    KEPT_BY_HELD = True
 
     distance: float = 24.0
     gain: float = DEFAULT_GAIN
@@ -288,10 +308,10 @@ class Separate(RowPart):
         cos_half = self._cos.of("Separate.fov", self.fov)
         return bind_rule(self, "Separate", agents, debug, cos_half, False, _NO_ROWS)
 
-    def kept(self, agents: AgentGroup, record: NeighbourRecord) -> bool:
-        """The record holds while the group is small enough to measure every pair and is
-        the one kept (:func:`~steering.group_rows.kept_rule`)."""
-        return kept_rule(self, agents, record)
+    #: The record holds while the group is small enough to measure every pair and is the one
+    #: kept (:func:`~steering.group_rows.kept_rule`, called as the method itself: a replay asks
+    #: at every call).
+    kept = kept_rule
 
     def report(self, agents: AgentGroup, record: NeighbourRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.SeparateDebug`."""
@@ -373,6 +393,13 @@ class Align(RowPart):
     ROW = align_row
     ROW_RECORD = NeighbourRecord
     ORDERS = True
+    ROW_NEAR = align_near
+    NEAR_FOLD = (rule_start, align_term, align_finish)
+    #: Shares a neighbour query with the tree's other group rules when it searches its own
+    #: group at one distance (:func:`~steering.group_rows.rule_reach`).
+    near_reach = rule_reach
+    kept_shared = kept_shared
+    KEPT_BY_HELD = True
 
     distance: float = 50.0
     gain: float = DEFAULT_GAIN
@@ -399,6 +426,11 @@ class Align(RowPart):
         """
         cos_half = self._cos.of("Align.fov", self.fov)
         return bind_rule(self, "Align", agents, debug, cos_half, bool(self.match_speed), None)
+
+    #: The record holds while the group is small enough to measure every pair (its velocities
+    #: are then the group's own column) and is the one kept
+    #: (:func:`~steering.group_rows.kept_align`).
+    kept = kept_align
 
     def report(self, agents: AgentGroup, record: NeighbourRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.AlignDebug`."""
@@ -439,6 +471,13 @@ class Cohere(RowPart):
     ROW = cohere_row
     ROW_RECORD = NeighbourRecord
     ORDERS = True
+    ROW_NEAR = cohere_near
+    NEAR_FOLD = (rule_start, cohere_term, cohere_finish)
+    #: Shares a neighbour query with the tree's other group rules when it searches its own
+    #: group at one distance (:func:`~steering.group_rows.rule_reach`).
+    near_reach = rule_reach
+    kept_shared = kept_shared
+    KEPT_BY_HELD = True
 
     distance: float = 50.0
     gain: float = DEFAULT_GAIN
@@ -464,10 +503,10 @@ class Cohere(RowPart):
         cos_half = self._cos.of("Cohere.fov", self.fov)
         return bind_rule(self, "Cohere", agents, debug, cos_half, False, _NO_ROWS)
 
-    def kept(self, agents: AgentGroup, record: NeighbourRecord) -> bool:
-        """The record holds while the group is small enough to measure every pair and is
-        the one kept (:func:`~steering.group_rows.kept_rule`)."""
-        return kept_rule(self, agents, record)
+    #: The record holds while the group is small enough to measure every pair and is the one
+    #: kept (:func:`~steering.group_rows.kept_rule`, called as the method itself: a replay asks
+    #: at every call).
+    kept = kept_rule
 
     def report(self, agents: AgentGroup, record: NeighbourRecord, debug: Debug) -> None:
         """Write :class:`~steering.debug.CohereDebug`."""

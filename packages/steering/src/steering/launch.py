@@ -6,6 +6,11 @@ call's fields are the very objects of the last call's (numba unboxes each array 
 0.07 us apiece; a game's tree has a hundred). A :class:`Plan` keeps a tree's last walk so that
 a call on an unchanged tree skips walking its combinators (their settings are watched by
 :class:`Node`: an assignment bumps :data:`EPOCH`).
+
+Why one file: a plan's replay and its launch change together: what a replay keeps (the records,
+the order, the shared query's grid, :func:`near_record`) is what the launch passes, in the bound
+record it makes (:func:`make_bound`) to the loop it calls without numba's dispatch
+(:func:`entry`); split, each change to one would be made in two files.
 """
 
 from __future__ import annotations
@@ -22,8 +27,9 @@ from numpy import count_nonzero
 from ._jit import PARALLEL_MIN
 from .agents import AgentGroup
 from .checked import Checked
-from .grid import BUF_COLS, Grid
-from .shapes import Kernel
+from .grid import BRUTE_MAX, BUF_COLS, Grid, brute_grid
+from .records import PUTS
+from .shapes import Kernel, NearRecord
 from .vec import FloatArray
 
 __all__ = [
@@ -35,10 +41,13 @@ __all__ = [
     "Plan",
     "PlanSlot",
     "agent_cols",
+    "entry",
     "kept_never",
     "kept_of",
     "launch",
     "launch_kept",
+    "make_bound",
+    "near_record",
     "renamed",
     "scratch",
     "walked",
@@ -155,6 +164,26 @@ def renamed(error: Exception, own: str, name: str) -> Exception:
 _FEW = 12
 
 
+#: The grid of no order.
+_NO_GRID = brute_grid(None)
+
+
+def near_record(leaves: list[Leaf], records: list[Any], agents: AgentGroup) -> NearRecord:
+    """The shared neighbour query of a tree whose row parts are ``leaves`` (their records in
+    ``records``): the parts able to share one
+    (:attr:`~steering.composite.RowPart.ROW_NEAR`) that search their own group at one
+    distance for every agent share it, at the largest of their distances in the group's grid
+    for it, when there are two of them or more; the others search themselves."""
+    able = [leaf for leaf in leaves if type(leaf.part).ROW_NEAR is not None]
+    reaches = [leaf.part.near_reach(records[leaf.at]) for leaf in able]
+    shares = np.array([1 if r > 0.0 else 0 for r in reaches], dtype=np.int64)
+    if int(shares.sum()) < 2:
+        return NearRecord(_NO_GRID.ints, _NO_GRID.floats, 0.0, np.zeros(len(able), np.int64))
+    reach = max(reaches)
+    grid = agents.neighbour_grid(reach)
+    return NearRecord(grid.ints, grid.floats, reach, shares)
+
+
 class Plan:
     """A tree's last walk, replayed while the tree is the same: no combinator's setting was
     assigned (:class:`Node`), its lists of parts hold the same items, the agents' columns
@@ -165,24 +194,31 @@ class Plan:
 
     __slots__ = (
         "agents",
+        "always",
         "bound",
+        "by_held",
+        "checked",
         "checks",
         "cols",
         "columns",
         "dt",
+        "entries",
         "epoch",
         "flat",
         "guards",
         "kernel",
         "leaves",
         "lists",
+        "near",
         "order",
         "orders",
+        "puts",
         "quiet",
         "records",
         "rows",
         "same",
         "settings",
+        "simple",
         "stamp",
         "starts",
         "state",
@@ -227,6 +263,8 @@ class Plan:
         #: Where each record's fields start in :attr:`flat`.
         self.starts = starts
         self.leaves: list[Leaf] = w.leaves
+        #: Whether the shape's root is a shared neighbour query (its record first).
+        self.near = type(w.records[0]) is NearRecord if w.records else False
         #: The index of the row part whose grid the loop's order follows (-1: none): the first
         #: that searches its own group.
         self.orders = next(
@@ -261,9 +299,60 @@ class Plan:
             ]
             for k, leaf in enumerate(w.leaves)
         ]
+        if self.near:
+            # A part whose neighbours come from the shared query holds without its own grid.
+            shares = iter(w.records[0].shares)
+            for step in self.steps:
+                part = step[0]
+                if type(part).ROW_NEAR is not None and next(shares) and step[2] is not None:
+                    step[2] = part.kept_shared
+        #: The steps (by leaf index) asked at every call even when their record held: parts
+        #: searching their own group's grid in a group large enough to have one, which their
+        #: ``kept`` builds again for the step (a replay under an unchanged stamp asks them
+        #: too; a part reading the shared query does not need its own).
+        n = self.cols[0].shape[0]
+        self.always = {
+            step[8]
+            for step in self.steps
+            if step[0].ORDERS
+            and n > BRUTE_MAX
+            and step[2] is not None
+            and getattr(step[2], "__func__", None) is not type(step[0]).kept_shared
+        }
+        #: Whether a replay may first just ask each part whether its record holds: no node
+        #: has per-call work or checks, no part is masked or met twice, and every part says
+        #: when its record holds.
+        self.simple = (
+            not self.ticks
+            and not self.checks
+            and all(step[2] is not None and step[3] is None for step in self.steps)
+            and len({id(step[0]) for step in self.steps}) == len(self.steps)
+        )
+        #: The row part settings' count when every part's settings were last found those its
+        #: record was made with (-1: not yet).
+        self.checked = -1
+        #: Whether every part's record holds by its settings and its ``Held`` alone
+        #: (``KEPT_BY_HELD``), and :data:`~steering.records.PUTS` when all last held (-1:
+        #: not yet).
+        self.by_held = all(type(step[0]).KEPT_BY_HELD for step in self.steps) and (
+            # a part searching its own group's grid has it built again at every step, but
+            # for every pair measured or a query shared (built by the plan itself)
+            self.cols[0].shape[0] <= BRUTE_MAX
+            or all(
+                step[2] is not None and step[2].__func__ is type(step[0]).kept_shared
+                for step in self.steps
+                if step[0].ORDERS
+            )
+        )
+        self.puts = -1
         self.bound: Any = None
-        #: Whether the last call's fields were the same objects as the call's before.
-        self.same = False
+        #: The compiled functions the bound record is run by, without numba's dispatch (see
+        #: :func:`entry`): forces only, and forces and move (None: not looked up yet).
+        self.entries: list[Any] = [None, None]
+        #: Whether the last call's fields were the same objects as the call's before (at
+        #: first: the walk's are taken as kept, so that its call makes the bound record and
+        #: the next call, a replay, is already the quick one).
+        self.same = True
         #: The caller's stamp at the last full replay (:data:`NO_STAMP`: none), the row part
         #: settings' count then, and the steps that replay bound (the others' records held or
         #: their masks selected no agent): all a replay under the same stamp binds.
@@ -273,16 +362,21 @@ class Plan:
 
     def holds(self, tree: Any, agents: AgentGroup, dt: float) -> bool:
         """Whether the plan may be replayed for this call."""
-        if self.tree is not tree or self.epoch != EPOCH[0] or dt != self.dt:
-            return False
-        if agents is not self.agents or agents.__dict__.get("_columns") != self.columns:
-            return False
-        state = agents.state
         if (
+            self.tree is not tree
+            or self.epoch != EPOCH[0]
+            or dt != self.dt
+            or agents is not self.agents
+        ):
+            return False
+        fields = agents.__dict__
+        if fields.get("_columns") != self.columns or fields["world_size"] != self.world_size:
+            return False
+        state = fields["state"]
+        if (state or self.state) and (
             len(state) != len(self.state)
             or not all(map(operator.is_, state.values(), self.state))
             or not all(map(operator.eq, state, self.state_names))
-            or agents.world_size != self.world_size
         ):
             return False
         for items, was in self.lists:
@@ -318,6 +412,34 @@ class Plan:
         since it was made, and their :meth:`~steering.composite.RowPart.kept` says so). With
         a ``stamp``, the parts it bound are kept as all that a replay under the same stamp
         binds."""
+        if self.near:
+            self._near(agents)
+        if self.simple and stamp is None:
+            # Every part says when its record holds: while all do, nothing is bound again.
+            # (While no part's setting was assigned since the last such replay, every part's
+            # settings are those its record was made with.)
+            if self.puts == PUTS[0] and self.checked == SETTINGS[0]:
+                # All held at the last replay, and nothing they read has changed since.
+                self.same = True
+                self.stamp = NO_STAMP
+                return
+            records = self.records
+            if self.checked != SETTINGS[0]:
+                for step in self.steps:
+                    if step[0].__dict__.get("_settings", 0) != step[7]:
+                        break
+                else:
+                    self.checked = SETTINGS[0]
+            if self.checked == SETTINGS[0]:
+                for step in self.steps:
+                    if not step[2](agents, records[step[4]]):
+                        break
+                else:
+                    self.same = True
+                    self.stamp = NO_STAMP
+                    if self.by_held:
+                        self.puts = PUTS[0]
+                    return
         for tick, args in self.ticks:
             tick(*args)
         if self.checks:
@@ -340,6 +462,8 @@ class Plan:
         and the parts bound then (their records made at every call) run."""
         for tick, args in self.ticks:
             tick(*args)
+        if self.near:
+            self._near(agents)
         # A part whose record held now holds while the stamp does: not asked again.
         self.quiet = self._rebind(agents, self.quiet, False, True)
 
@@ -366,6 +490,8 @@ class Plan:
                 if made is None:
                     made = {}
                 made[id(node)] = (dt, records[at])
+                if collect and k in self.always:
+                    bound.append(step)
                 continue
             else:
                 try:
@@ -389,7 +515,11 @@ class Plan:
                 others = getattr(record, "others", -1) if node.ORDERS else -1
                 if others > self.rows:
                     self.rows = others
-                elif k == self.orders and others < 0:
+                elif (
+                    k == self.orders
+                    and others < 0
+                    and not (self.near and self.records[0].reach > 0.0)
+                ):  # (a shared query's grid, when there is one, gives the order)
                     self.order = Grid(record.grid_ints, record.grid_floats)
                 same = False
         if not same:
@@ -397,31 +527,55 @@ class Plan:
         self.same = same
         return bound
 
-    def launch(self, agents: AgentGroup, out: FloatArray) -> None:
-        """Run the loop for the forces: from one record of all the fields when this call's
-        fields are the last call's (see :func:`launch_kept`)."""
+    def _near(self, agents: AgentGroup) -> None:
+        """The shared neighbour query's grid for this call (built here once a step when the
+        group is large enough to have one; which parts share it and how far they reach
+        change only with their settings, which make the tree be walked again)."""
+        old = self.records[0]
+        if not old.reach > 0.0 or self.cols[0].shape[0] <= BRUTE_MAX:
+            return
+        grid = agents.neighbour_grid(old.reach)
+        if grid.ints is old.grid_ints and grid.floats is old.grid_floats:
+            return
+        new = old._replace(grid_ints=grid.ints, grid_floats=grid.floats)
+        self.records[0] = new
+        self.flat[0 : self.starts[1]] = new
+        self.order = grid
+        self.bound = None
+        self.same = False
+
+    def launch(self, agents: AgentGroup, out: FloatArray, move: int = 0, dt: float = 0.0) -> None:
+        """Run the loop for the forces (with ``move``, then moving the agents as
+        :func:`launch` does): from one record of all the fields when this call's fields are
+        the last call's (see :func:`launch_kept`)."""
         kernel = self.kernel
         if not self.same or len(self.flat) <= _FEW:
-            n = out.shape[0]
-            run = kernel.parallel if n >= PARALLEL_MIN else kernel.serial
-            if kernel.searches:
-                order = self.order
-                buf = scratch(max(n, self.rows))
-                run(*self.cols, *self.flat, out, order.ints, order.floats, buf)
-            else:
-                run(*self.cols, *self.flat, out)
+            launch(kernel, agents, self.flat, out, self.order, move, dt, self.rows)
             self.same = True  # the next call with no change makes the record
             return
         bound = self.bound
         if bound is None:
-            bound = self.bound = kernel.make(*self.flat)
+            bound = self.bound = make_bound(kernel, agents, self.flat, self.order)
+            self.entries = [None, None]
         n = out.shape[0]
-        run = kernel.bound_parallel if n >= PARALLEL_MIN else kernel.bound_serial
-        if kernel.searches:
-            order = self.order
-            run(*self.cols, bound, out, order.ints, order.floats, scratch(max(n, self.rows)))
+        buf = scratch(max(n, self.rows)) if kernel.searches else out
+        entries = self.entries
+        if move:
+            run = entries[1]
+            if run is None:
+                loop = (
+                    kernel.bound_moving_parallel
+                    if n >= PARALLEL_MIN
+                    else kernel.bound_moving_serial
+                )
+                run = entries[1] = entry(loop, (bound, out, buf, move, dt))
+            run(bound, out, buf, move, dt)
         else:
-            run(*self.cols, bound, out)
+            run = entries[0]
+            if run is None:
+                loop = kernel.bound_parallel if n >= PARALLEL_MIN else kernel.bound_serial
+                run = entries[0] = entry(loop, (bound, out, buf))
+            run(bound, out, buf)
 
 
 class PlanSlot:
@@ -486,6 +640,57 @@ def launch(
 _KEPT: dict[int, tuple[list[Any], Any, Kernel]] = {}
 
 
+def entry(loop: Any, args: tuple[Any, ...]) -> Any:
+    """``loop``'s compiled function for the types of ``args`` (compiled, or loaded from the
+    cache, when it is not yet), to be called without numba's dispatch: the dispatcher types
+    every argument again at each call (some 0.4 us for a bound record, measured here), while a
+    kept plan's arguments keep their types (a record made again gets its function again). The
+    loop itself when the JIT is off."""
+    overloads = getattr(loop, "overloads", None)
+    typeof = getattr(loop, "typeof_pyval", None)
+    if overloads is None or typeof is None:
+        return loop
+    # The other arguments' types are the loop's own (the output, the scratch buffer, the move
+    # and the step): the record's type tells the function.
+    key = (loop, getattr(args[0], "_numba_type_", None))
+    known = _ENTRIES.get(key) if key[1] is not None else None
+    if known is not None:
+        return known
+    sig = tuple(typeof(a) for a in args)
+    found = overloads.get(sig)
+    if found is None:
+        loop.compile(sig)
+        found = overloads.get(sig)
+    if found is None:
+        return loop
+    if key[1] is not None:
+        if len(_ENTRIES) > 4096:
+            _ENTRIES.clear()
+        _ENTRIES[key] = found.entry_point
+    return found.entry_point
+
+
+#: Each bound loop's compiled function by the type of its record (see :func:`entry`).
+_ENTRIES: dict[tuple[Any, Any], Any] = {}
+
+
+def make_bound(kernel: Kernel, agents: AgentGroup, fields: Any, order: Grid) -> Any:
+    """The record of every argument of ``kernel``'s loops that stays the same from call to
+    call while ``fields`` do (``Kernel.make``): the agents' columns, the fields, the grid of
+    the loop's order and the move's columns and world size."""
+    world = agents.world_size
+    return kernel.make(
+        *agent_cols(agents),
+        *fields,
+        order.ints,
+        order.floats,
+        agents.max_turn_rate,
+        agents.turns(),
+        0.0 if world is None else float(world[0]),
+        0.0 if world is None else float(world[1]),
+    )
+
+
 def launch_kept(
     tree: Any,
     kernel: Kernel,
@@ -495,45 +700,45 @@ def launch_kept(
     order: Grid,
     rows: int = 0,
 ) -> None:
-    """Run a shape's loop for its forces. When a call's fields are the very objects of the
-    last call's (parts that keep their records, arrays changed in place), the loop takes one
-    record of them all (``kernel.make``, made once) instead of every field: numba unboxes each
-    array argument (some 0.07 us apiece; a game's tree has a hundred)."""
+    """Run a shape's loop for its forces. When a call's fields, agents' columns and order
+    are the very objects of the last call's (parts that keep their records, arrays changed in
+    place), the loop takes one record of them all (:func:`make_bound`, made once) instead of
+    every argument: numba unboxes each array argument (some 0.05 us apiece; a game's tree has
+    a hundred)."""
     key = id(tree)
     kept = _KEPT.get(key)
+    args = [*agent_cols(agents), *fields, order.ints, order.floats]
     if (
         kept is None
         or kept[2] is not kernel
-        or len(kept[0]) != len(fields)
-        or not all(map(operator.is_, fields, kept[0]))
+        or len(kept[0]) != len(args)
+        or not all(map(operator.is_, args, kept[0]))
     ):
         if len(_KEPT) > 4096:
             _KEPT.clear()
-        _KEPT[key] = (fields, None, kernel)
+        _KEPT[key] = (args, None, kernel)
         launch(kernel, agents, fields, out, order, 0, 0.0, rows)
         return
     bound = kept[1]
     if bound is None:
-        bound = kernel.make(*fields)
-        _KEPT[key] = (fields, bound, kernel)
+        bound = make_bound(kernel, agents, fields, order)
+        _KEPT[key] = (args, bound, kernel)
     n = out.shape[0]
     run = kernel.bound_parallel if n >= PARALLEL_MIN else kernel.bound_serial
-    cols = agent_cols(agents)
-    if kernel.searches:
-        run(*cols, bound, out, order.ints, order.floats, scratch(max(n, rows)))
-    else:
-        run(*cols, bound, out)
+    run(bound, out, scratch(max(n, rows)) if kernel.searches else out)
 
 
 _LOCAL = threading.local()
 
 
 def scratch(n: int) -> FloatArray:
-    """Neighbour buffers for a loop over ``n`` agents: one per thread, each with a row per
-    agent (a search never finds more), kept between calls by each Python thread."""
+    """Neighbour buffers for a loop over ``n`` agents: two per thread (the second for a query
+    shared by several parts), each with a row per agent (a search never finds more), kept
+    between calls by each Python thread."""
     buf = getattr(_LOCAL, "scratch", None)
     if buf is None or buf.shape[1] < n:
         threads = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
-        buf = np.empty((threads, max(n, 64), BUF_COLS))
+        # Two per thread: the second holds a shared neighbour query's result.
+        buf = np.empty((2 * threads, max(n, 64), BUF_COLS))
         _LOCAL.scratch = buf
     return buf

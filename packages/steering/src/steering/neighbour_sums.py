@@ -19,6 +19,7 @@ __all__ = [
     "ALL_ROUND",
     "COINCIDENT_DISTANCE",
     "FovCache",
+    "agents_velocity_sum",
     "align_force",
     "alignment_sum",
     "away",
@@ -194,6 +195,33 @@ def alignment_sum(
             slot = int(buf[q, 4])
             tx += svel[slot, 0]
             ty += svel[slot, 1]
+            m += 1
+    return tx, ty, m
+
+
+@njit_leaf
+def agents_velocity_sum(
+    vel: FloatArray,
+    buf: FloatArray,
+    k: int,
+    r: float,
+    ux: float,
+    uy: float,
+    blind: bool,
+    cos_half: float,
+) -> tuple[float, float, int]:
+    """:func:`alignment_sum` reading each neighbour's velocity by its index (``vel``: the
+    agents' own column), for neighbours found in a grid whose order the velocities are not
+    in."""
+    tx = 0.0
+    ty = 0.0
+    m = 0
+    for q in range(k):
+        d = buf[q, 3]
+        if d < r and sees(ux, uy, blind, buf[q, 1], buf[q, 2], d, cos_half):
+            j = int(buf[q, 0])
+            tx += vel[j, 0]
+            ty += vel[j, 1]
             m += 1
     return tx, ty, m
 

@@ -16,7 +16,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Held", "settings"]
+__all__ = ["PUTS", "Held", "settings"]
 
 #: Each dataclass's field getter (one C-level call returns every field).
 _GETTERS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
@@ -31,6 +31,11 @@ def settings(part: Any) -> tuple[Any, ...]:
         getter = (lambda p: (one(p),)) if len(names) == 1 else one
         _GETTERS[type(part)] = getter
     return getter(part)
+
+
+#: Counts the records kept by every :class:`Held` (while it is the same, every ``Held`` still
+#: holds the record it held: see ``KEPT_BY_HELD`` in :mod:`steering.composite`).
+PUTS = [0]
 
 
 class Held:
@@ -54,6 +59,7 @@ class Held:
 
     def put(self, key: tuple[Any, ...], dt: float, record: Any) -> Any:
         """Keep ``record``, made from ``key`` and ``dt``; return it."""
+        PUTS[0] += 1
         self.key = key
         self.dt = dt
         self.record = record

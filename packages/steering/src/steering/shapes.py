@@ -4,6 +4,11 @@ cache (see :mod:`steering.composite`, which walks trees into shapes and runs the
 
 The records every generated module reads are here too: the agents' columns
 (:class:`AgentCols`) and the combinators' records.
+
+Why one file: the node templates, the loops and the bound record are one generated module's
+text, each emitting names the others read (``chunk``'s parameters, a node's ``x{k}``, the shared
+query's ``nk`` and a folded part's ``s{k}``), and its cache name is the digest of that text;
+split, those names would be agreed across files.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from ._jit import compile_kernel
 from .vec import FloatArray
 
 __all__ = [
+    "BOUND_EXTRA",
     "AgentCols",
     "FirstRecord",
     "ForceRecord",
@@ -33,6 +39,7 @@ __all__ = [
     "Kernel",
     "LimitRecord",
     "MaskRecord",
+    "NearRecord",
     "ScaleRecord",
     "Shape",
     "WeightsRecord",
@@ -107,6 +114,21 @@ class HeldRecord(NamedTuple):
     store: FloatArray
 
 
+class NearRecord(NamedTuple):
+    """The neighbour query that the parts searching their own group share: one per agent, at
+    the largest of their distances, in place of one each (see :mod:`steering.composite`)."""
+
+    grid_ints: NDArray[np.int64]
+    """The grid searched (the sharing part's with the largest distance)."""
+    grid_floats: FloatArray
+    """The grid's floats."""
+    reach: float
+    """px: the largest of the sharing parts' distances (0: no part shares)."""
+    shares: NDArray[np.int64]
+    """1 for each part able to share (in the shape's order) that does, 0 for one that searches
+    itself."""
+
+
 class ForceRecord(NamedTuple):
     """An outside leaf's forces, computed before the loop (zero on rows it did not run for)."""
 
@@ -128,10 +150,15 @@ class Kernel(NamedTuple):
     moving_serial: Any
     moving_parallel: Any
     make: Any
-    """Makes the shape's record of every field (``Bound``) from the fields in order."""
+    """Makes the shape's record of every argument that stays the same (``Bound``) from the
+    agents' columns, the fields in order and :data:`BOUND_EXTRA`."""
     bound_serial: Any
-    """``serial`` taking that record in place of the fields."""
+    """``serial`` taking that record, the output and the scratch buffer."""
     bound_parallel: Any
+    bound_moving_serial: Any
+    """``moving_serial`` taking that record, the output, the scratch buffer, the move and the
+    step."""
+    bound_moving_parallel: Any
 
 
 #: Each shape's compiled loops, in this process.
@@ -151,6 +178,13 @@ class _Source:
         self.params: list[str] = [f"a_{f}" for f in AgentCols._fields]
         self.before: list[str] = []
         self.body: list[str] = []
+        #: The shared neighbour query's record name (None: the shape has none) and how many
+        #: parts able to share were emitted.
+        self.near: str | None = None
+        self.shared = 0
+        #: The parts whose sums are taken in the shared query's one pass (see
+        #: :func:`_folded`): their node index and their place among the parts able to share.
+        self.folded: dict[int, int] = {}
 
     def record(self, p: str, kind: Any, name: str) -> None:
         """Take record ``p`` of class ``kind`` (imported as ``name``) field by field as
@@ -187,8 +221,53 @@ def _emit(
         rec = src.name_of(part.ROW_RECORD, f"R{k}")
         row = src.name_of(part.ROW, f"row{k}")
         src.record(p, part.ROW_RECORD, rec)
-        body.append(f"{pad}{x}, {y} = {row}(i, {a}, {p}, buf)")
+        q = src.near
+        if q is None or part.ROW_NEAR is None:
+            body.append(f"{pad}{x}, {y} = {row}(i, {a}, {p}, buf)")
+            return k + 1, x, y
+        if k in src.folded:
+            finish = src.name_of(part.NEAR_FOLD[2], f"finish{k}")
+            body.append(f"{pad}if {q}.shares[{src.shared}]:")
+            body.append(f"{pad}    {x}, {y} = {finish}(i, {a}, {p}, s{k})")
+            body.append(f"{pad}else:")
+            body.append(f"{pad}    {x}, {y} = {row}(i, {a}, {p}, buf)")
+            src.shared += 1
+            return k + 1, x, y
+        shared = src.name_of(part.ROW_NEAR, f"near{k}")
+        body.append(f"{pad}if {q}.shares[{src.shared}]:")
+        body.append(f"{pad}    if nk < 0:")
+        body.append(
+            f"{pad}        nk = near({q}.grid_ints, {q}.grid_floats, {a}.pos, i, {q}.reach, nbuf)"
+        )
+        body.append(f"{pad}    {x}, {y} = {shared}(i, {a}, {p}, nbuf, nk)")
+        body.append(f"{pad}else:")
+        body.append(f"{pad}    {x}, {y} = {row}(i, {a}, {p}, buf)")
+        src.shared += 1
         return k + 1, x, y
+    if kind == "near":
+        src.record(p, NearRecord, "NearRecord")
+        src.near = p
+        body.append(f"{pad}nk = -1")
+        src.folded = _folded(shape)
+        if src.folded:
+            # The parts not under a mask take their sums in one pass over the query's result.
+            for f in src.folded:
+                begin = src.name_of(shape[f][2].NEAR_FOLD[0], f"start{f}")
+                body.append(f"{pad}s{f} = {begin}(i, {a}, p{f})")
+            any_share = " or ".join(f"{p}.shares[{j}]" for j in src.folded.values())
+            body.append(f"{pad}if {any_share}:")
+            body.append(
+                f"{pad}    nk = near({p}.grid_ints, {p}.grid_floats, {a}.pos, i, {p}.reach, nbuf)"
+            )
+            body.append(f"{pad}    for q in range(nk):")
+            for f, j in src.folded.items():
+                term = src.name_of(shape[f][2].NEAR_FOLD[1], f"term{f}")
+                body.append(f"{pad}        if {p}.shares[{j}]:")
+                body.append(f"{pad}            s{f} = {term}(i, {a}, p{f}, s{f}, nbuf, q)")
+        nxt, cx, cy = _emit(src, shape, k + 1, a, depth, names)
+        body.append(f"{pad}{x} = {cx}")
+        body.append(f"{pad}{y} = {cy}")
+        return nxt, x, y
     if kind == "outside":
         src.record(p, ForceRecord, "ForceRecord")
         body.append(f"{pad}{x} = {p}.force[i, 0]")
@@ -277,6 +356,35 @@ def _emit(
     raise ValueError(f"composite: unknown node kind {kind!r}")
 
 
+def _folded(shape: Shape) -> dict[int, int]:
+    """The parts of ``shape`` whose sums the shared query's one pass takes: those able to share
+    it that declare ``NEAR_FOLD`` and are under no mask (nor a staggered node: an agent those
+    skip costs no search), by node index, with their place among the parts able to share."""
+    folded: dict[int, int] = {}
+    shared = 0
+
+    def visit(k: int, guarded: bool) -> int:
+        nonlocal shared
+        kind, children, part = shape[k]
+        if kind == "row":
+            if part.ROW_NEAR is not None:
+                if part.NEAR_FOLD is not None and not guarded:
+                    folded[k] = shared
+                shared += 1
+            return k + 1
+        if kind == "outside":
+            return k + 1
+        inner = guarded or kind in ("mask", "held")
+        count = 1 if kind in ("mask", "limit", "scale", "held", "near") else children
+        nxt = k + 1
+        for _ in range(count):
+            nxt = visit(nxt, inner)
+        return nxt
+
+    visit(0, False)
+    return folded
+
+
 def _chunk(params: list[str], src: _Source, x: str, y: str, *, searches: bool) -> list[str]:
     """The shape's loop over agents ``lo`` to ``hi`` with one scratch buffer ``buf``: what both
     loop functions call, the parallel one once per chunk of agents. (Inside numba's ``prange``
@@ -284,8 +392,9 @@ def _chunk(params: list[str], src: _Source, x: str, y: str, *, searches: bool) -
     called from the parallel loop, it is not.)"""
     pick = "agent_at(order_ints, order_floats, s)" if searches else "s"
     extra = ["order_ints", "order_floats"] if searches else []
+    bufs = "buf, nbuf" if src.near is not None else "buf"
     return [
-        f"def chunk(lo, hi, buf, {', '.join([*params, *extra])}):",
+        f"def chunk(lo, hi, {bufs}, {', '.join([*params, *extra])}):",
         *src.before,
         "    for s in range(lo, hi):",
         f"        i = {pick}",
@@ -296,17 +405,23 @@ def _chunk(params: list[str], src: _Source, x: str, y: str, *, searches: bool) -
 
 
 def _function(
-    name: str, params: list[str], parallel: bool, *, searches: bool, moves: bool
+    name: str, params: list[str], parallel: bool, *, searches: bool, moves: bool, near: bool
 ) -> list[str]:
     """One loop function of a shape's module: serial (one scratch buffer) or across cores
     (a chunk of agents an iteration, a buffer per thread; numba's thread id in a cached serial
     function crashes the process that loads it, the threading layer not being started); with
-    ``moves``, integrating the agents after the forces."""
+    ``moves``, integrating the agents after the forces. With ``near`` (a shared neighbour
+    query) each thread has a second buffer for its result, from the second half of the
+    scratch buffers."""
     args = [*params, "order_ints", "order_floats"] if searches else params
     outer = [*args, "scratch"] if searches else args
     if moves:
         outer = [*outer, "move", "dt", "rate", "turns", "width", "height"]
     buf = "scratch[numba.get_thread_id()]" if parallel else "scratch[0]"
+    if near:
+        half = "scratch.shape[0] // 2"
+        second = f"scratch[{half} + numba.get_thread_id()]" if parallel else f"scratch[{half}]"
+        buf = f"{buf}, {second}"
     if not searches:
         buf = "out"  # no part searches neighbours: ``out`` stands for the unused buffer
     lines = [f"def {name}({', '.join(outer)}):", "    n = a_pos.shape[0]"]
@@ -336,6 +451,7 @@ def source_of(shape: Shape) -> str:
     _, x, y = _emit(src, shape, 0, "a", 3, {})
     params = [*src.params, "out"]
     searches = _searches(shape)
+    near = src.near is not None
     lines = [
         f'"""Generated by steering.composite for the shape {_describe(shape)}."""',
         "import numba",
@@ -343,9 +459,9 @@ def source_of(shape: Shape) -> str:
         "from steering.moving import move_row",
         "from steering.shapes import (",
         "    AgentCols, FirstRecord, ForceRecord, HeldRecord, LimitRecord, MaskRecord,",
-        "    ScaleRecord, WeightsRecord,",
+        "    NearRecord, ScaleRecord, WeightsRecord,",
         ")",
-        "from steering.grid import agent_at",
+        "from steering.grid import agent_at, near",
         "from steering.kernels import hypot, running_add, truncate",
         *sorted(src.imports.values()),
         "",
@@ -355,16 +471,16 @@ def source_of(shape: Shape) -> str:
         *_chunk(params, src, x, y, searches=searches),
         "",
         "",
-        *_function("run", params, False, searches=searches, moves=False),
+        *_function("run", params, False, searches=searches, moves=False, near=near),
         "",
         "",
-        *_function("run_parallel", params, True, searches=searches, moves=False),
+        *_function("run_parallel", params, True, searches=searches, moves=False, near=near),
         "",
         "",
-        *_function("run_moving", params, False, searches=searches, moves=True),
+        *_function("run_moving", params, False, searches=searches, moves=True, near=near),
         "",
         "",
-        *_function("run_moving_parallel", params, True, searches=searches, moves=True),
+        *_function("run_moving_parallel", params, True, searches=searches, moves=True, near=near),
         "",
         "",
         *_bound(src.params, searches=searches),
@@ -372,15 +488,24 @@ def source_of(shape: Shape) -> str:
     return "\n".join(lines)
 
 
+#: What a shape's record of every field holds besides the records' fields: the agents'
+#: columns first, then the grid whose order the loop follows (unused by a loop that searches
+#: no neighbours) and the move's columns and world size.
+BOUND_EXTRA = ("order_ints", "order_floats", "rate", "turns", "width", "height")
+
+
 def _bound(params: list[str], *, searches: bool) -> list[str]:
-    """The shape's record of every field (a numba structref, ``Bound``), made once by ``make``
-    while a tree's records stay the same objects, and the loops that take it: one argument
-    instead of some hundred (numba unboxes each array argument, about 0.07 us apiece)."""
+    """The shape's record of every argument that stays the same from call to call (a numba
+    structref, ``Bound``): the agents' columns, every record's fields, the grid of the loop's
+    order and the move's columns, made once by ``make`` while a tree's records stay the same
+    objects, and the loops that take it: the record, the output, the scratch buffer (the output
+    again when no part searches) and, to move, the move and the step, instead of some hundred
+    arguments (numba unboxes each array argument, about 0.05 us apiece)."""
     cols = [f"a_{f}" for f in AgentCols._fields]
     fields = [p for p in params if p not in cols]
-    search = ["order_ints", "order_floats", "scratch"] if searches else []
-    head = ", ".join([*cols, "b", "out", *search])
-    call = ", ".join([*cols, *(f"b.{f}" for f in fields), "out", *search])
+    search = ["b.order_ints", "b.order_floats", "scratch"] if searches else []
+    call = ", ".join(f"b.{f}" for f in [*cols, *fields])
+    names = [*cols, *fields, *BOUND_EXTRA]
     lines = [
         "from numba.core import types as _types",
         "from numba.experimental import structref as _structref",
@@ -396,15 +521,23 @@ def _bound(params: list[str], *, searches: bool) -> list[str]:
         "    pass",
         "",
         "",
-        f"FIELDS = {tuple(fields)!r}",
+        f"FIELDS = {tuple(names)!r}",
         "_structref.define_proxy(Bound, BoundType, list(FIELDS))",
         "",
         "",
-        f"def make({', '.join(fields)}):",
-        f"    return Bound({', '.join(fields)})",
+        f"def make({', '.join(names)}):",
+        f"    return Bound({', '.join(names)})",
     ]
-    for name, inner in (("run_bound", "run"), ("run_bound_parallel", "run_parallel")):
-        lines += ["", "", f"def {name}({head}):", f"    {inner}({call})"]
+    moving = ["move", "dt", "b.rate", "b.turns", "b.width", "b.height"]
+    for name, inner, extra in (
+        ("run_bound", "run", []),
+        ("run_bound_parallel", "run_parallel", []),
+        ("run_bound_moving", "run_moving", moving),
+        ("run_bound_moving_parallel", "run_moving_parallel", moving),
+    ):
+        head = "b, out, scratch, move, dt" if extra else "b, out, scratch"
+        args = ", ".join([call, "out", *search, *extra])
+        lines += ["", "", f"def {name}({head}):", f"    {inner}({args})"]
     return lines
 
 
@@ -417,7 +550,7 @@ def _describe(shape: Shape) -> str:
             return k + 1, part.__name__
         if kind == "outside":
             return k + 1, "outside"
-        count = 1 if kind in ("mask", "limit", "scale", "held") else children
+        count = 1 if kind in ("mask", "limit", "scale", "held", "near") else children
         items = []
         nxt = k + 1
         for _ in range(count):
@@ -553,23 +686,30 @@ def compiled(shape: Shape) -> Kernel:
     # The chunk is compiled as its own function (not inlined into the parallel loop).
     namespace["chunk"] = compile_kernel(namespace["chunk"], options)
     parallel = {"parallel": True, **options}
-    # The loops that take the record of every field call the two loops above by name.
+    # The loops that take the record of every field call the four loops by name.
     serial_loop = namespace["run"] = compile_kernel(namespace["run"], options)
     parallel_loop = namespace["run_parallel"] = compile_kernel(namespace["run_parallel"], parallel)
+    moving_loop = namespace["run_moving"] = compile_kernel(namespace["run_moving"], options)
+    moving_parallel = namespace["run_moving_parallel"] = compile_kernel(
+        namespace["run_moving_parallel"], parallel
+    )
     kernel = Kernel(
         _searches(shape),
         serial_loop,
         parallel_loop,
-        compile_kernel(namespace["run_moving"], options),
-        compile_kernel(namespace["run_moving_parallel"], parallel),
+        moving_loop,
+        moving_parallel,
         *_bound_loops(namespace, cache),
     )
     _KERNELS[shape] = kernel
     return kernel
 
 
-def _bound_loops(namespace: dict[str, Any], cache: bool) -> tuple[Any, Any, Any]:
-    """``make`` and the two loops taking its record, compiled (with reference counting: they
+_BOUND_LOOPS = ("run_bound", "run_bound_parallel", "run_bound_moving", "run_bound_moving_parallel")
+
+
+def _bound_loops(namespace: dict[str, Any], cache: bool) -> tuple[Any, ...]:
+    """``make`` and the four loops taking its record, compiled (with reference counting: they
     read the record's fields). With the JIT off a structref cannot be made (numba issue
     7117): the record is then a plain object with the same fields."""
     if numba_config.DISABLE_JIT:  # type: ignore[attr-defined]
@@ -578,12 +718,11 @@ def _bound_loops(namespace: dict[str, Any], cache: bool) -> tuple[Any, Any, Any]
         def make(*fields: Any) -> Any:
             return SimpleNamespace(**dict(zip(names, fields, strict=True)))
 
-        return make, namespace["run_bound"], namespace["run_bound_parallel"]
+        return (make, *(namespace[name] for name in _BOUND_LOOPS))
     options: dict[str, Any] = {"cache": cache, "error_model": "numpy", "nogil": True}
     return (
         compile_kernel(namespace["make"], options),
-        compile_kernel(namespace["run_bound"], options),
-        compile_kernel(namespace["run_bound_parallel"], options),
+        *(compile_kernel(namespace[name], options) for name in _BOUND_LOOPS),
     )
 
 
