@@ -1,12 +1,11 @@
 """Buckland's hide: get a rock between yourself and a hunter, else evade it.
 
 The behaviour (:class:`Hide`), a row part: its record (:class:`HideRecord`, with the spots of
-each distinct hunter worked out when it is bound, and their grid when one hunter faces many
-rocks) and its per-agent function (:func:`hide_row`), which searches the spots
-(:mod:`steering.hiding_spots`), then arrives with :func:`steering.basic.arrive` or evades with
-:func:`steering.basic.evade`, the kernels of :class:`~steering.Arrive` and
-:class:`~steering.Evade`.
-"""
+each distinct hunter worked out when it is bound, and, when one hunter faces many rocks and
+agents, each agent's spot searched in a grid of them) and its per-agent function
+(:func:`hide_row`), which weighs the spots (:mod:`steering.hiding_spots`), then arrives with
+:func:`steering.basic.arrive` or evades with :func:`steering.basic.evade`, the kernels of
+:class:`~steering.Arrive` and :class:`~steering.Evade`."""
 
 from __future__ import annotations
 
@@ -30,9 +29,9 @@ from .debug import HideDebug, write
 from .grid import build_grid
 from .hiding_spots import (
     SpotGrid,
+    grid_picks,
     hunter_offset,
     rock_spot,
-    search_grid,
     spot_cell,
     spots_rows,
     weigh_every,
@@ -63,8 +62,6 @@ IntArray = NDArray[np.intp]
 _NO_SPOTS = np.zeros((0, 0, 2))
 _NO_USABLE = np.zeros((0, 0), dtype=np.bool_)
 _NO_INDEX = np.zeros(0, dtype=np.intp)
-_NO_INTS = np.zeros(0, dtype=np.int64)
-_NO_FLOATS = np.zeros(0)
 _NO_POINTS = np.zeros((0, 2))
 
 
@@ -101,16 +98,9 @@ class HideRecord(NamedTuple):
     """(H, M) whether each spot is usable (it exists and is outside every other rock)."""
     which: IntArray
     """(N,) each agent's hunter among the H; (0,): the first for every agent."""
-    spot_order: IntArray
-    """(G,) the usable spots of the one hunter in the grid, by index; (0,): no grid."""
-    spot_ints: NDArray[np.int64]
-    """The grid's integer part (:func:`~steering.grid.build_grid`)."""
-    spot_floats: FloatArray
-    """The grid's floats."""
-    spot_points: FloatArray
-    """(G, 2) the usable spots, in ``spot_order``'s order."""
-    others: int
-    """G: the neighbour buffers' rows a grid search needs (its spots, not the group's agents)."""
+    picks: IntArray
+    """(N,) each agent's spot (-1: none), searched in a grid of the one hunter's spots when
+    bound; (0,): no grid, each agent weighs the spots in the loop."""
     panic_distance: float
     """px; inf: always."""
     gain: float
@@ -163,30 +153,28 @@ def shadow_arrive(
 def hide_row(i: int, a: AgentCols, p: HideRecord, buf: FloatArray) -> tuple[float, float]:
     """Agent ``i``'s hiding force: nothing while its hunter is beyond the panic distance, else
     arrive at its spot (the nearest safe, else the nearest usable), else evade the hunter."""
-    grid = p.spot_order.shape[0] > 0
+    grid = p.picks.shape[0] > 0
     # A grid holds the spots of the first hunter (all the agents' hunters are one point).
     t = 0 if grid else i * p.hunter_step
     px, py = a.pos[i, 0], a.pos[i, 1]
     hx, hy = p.hunter[t, 0], p.hunter[t, 1]
     if hypot(px - hx, py - hy) > p.panic_distance:
         return 0.0, 0.0
-    qx, qy, qq, allow = hunter_offset(a.pos, a.radius, p.hunter, i, t)
     own = p.spots.shape[0] == 0
     h = 0
-    if own:
-        best_any, best_safe = weigh_own(
-            p.centers, p.radii, p.distance, hx, hy, px, py, qx, qy, qq, allow
-        )
-    elif grid:
-        spot_grid = SpotGrid(p.spot_order, p.spot_ints, p.spot_floats, p.spot_points)
-        best_any, best_safe = search_grid(
-            p.spots, p.usable, spot_grid, px, py, qx, qy, qq, allow, buf
-        )
+    if grid:
+        pick = p.picks[i]
     else:
-        if p.which.shape[0] > 0:
-            h = p.which[i]
-        best_any, best_safe = weigh_every(p.spots, p.usable, h, px, py, qx, qy, qq, allow)
-    pick = best_safe if best_safe >= 0 else best_any
+        qx, qy, qq, allow = hunter_offset(a.pos, a.radius, p.hunter, i, t)
+        if own:
+            best_any, best_safe = weigh_own(
+                p.centers, p.radii, p.distance, hx, hy, px, py, qx, qy, qq, allow
+            )
+        else:
+            if p.which.shape[0] > 0:
+                h = p.which[i]
+            best_any, best_safe = weigh_every(p.spots, p.usable, h, px, py, qx, qy, qq, allow)
+        pick = best_safe if best_safe >= 0 else best_any
     if pick >= 0:
         if own:
             sx, sy, _ = rock_spot(
@@ -280,10 +268,6 @@ class Hide(RowPart, ArraySettings):
 
     ROW = hide_row
     ROW_RECORD = HideRecord
-    #: A grid search of the spots takes the loop's neighbour buffers (a row per usable spot:
-    #: the record's ``others``); the loop's order is not the spots'.
-    ORDERS = True
-
     if TYPE_CHECKING:  # read back as arrays, given as any points (see point_array)
 
         def __init__(
@@ -374,10 +358,12 @@ class Hide(RowPart, ArraySettings):
         if m >= _GRID_SPOTS and n >= _GRID_AGENTS and order.size:
             points = np.ascontiguousarray(spots[0, order])
             grid = build_grid(points, spot_cell(points), None)
-            return self._record(
-                hunter, hunter_vel, spots, usable, which, debug_spot,
-                (order, grid.ints, grid.floats, points),
+            picks = np.empty(n, dtype=np.intp)
+            grid_picks(n)(
+                agents.pos, agents.radius, hunter, spots, usable,
+                SpotGrid(order, grid.ints, grid.floats, points), float(self.panic_distance), picks,
             )  # fmt: skip
+            return self._record(hunter, hunter_vel, spots, usable, which, debug_spot, picks)
         if debug or h != 1:
             return self._record(hunter, hunter_vel, spots, usable, which, debug_spot)
         # One hunter for all: its spots are worked out again into the same arrays at every
@@ -443,13 +429,10 @@ class Hide(RowPart, ArraySettings):
         usable: NDArray[np.bool_],
         which: IntArray,
         debug_spot: FloatArray,
-        grid: tuple[IntArray, NDArray[np.int64], FloatArray, FloatArray] | None = None,
+        picks: IntArray = _NO_INDEX,
     ) -> HideRecord:
-        """A record of this behaviour's settings, the call's hunters, spots and grid."""
+        """A record of this behaviour's settings, the call's hunters, spots and picks."""
         obs = self.obstacles
-        order, ints, floats, points = (
-            grid if grid is not None else (_NO_INDEX, _NO_INTS, _NO_FLOATS, _NO_POINTS)
-        )
         return HideRecord(
             hunter=hunter,
             hunter_step=0 if hunter.shape[0] == 1 else 1,
@@ -461,11 +444,7 @@ class Hide(RowPart, ArraySettings):
             spots=spots,
             usable=usable,
             which=which,
-            spot_order=order,
-            spot_ints=ints,
-            spot_floats=floats,
-            spot_points=points,
-            others=int(order.shape[0]),
+            picks=picks,
             panic_distance=float(self.panic_distance),
             gain=float(self.gain),
             slowing_radius=float(self.slowing_radius),

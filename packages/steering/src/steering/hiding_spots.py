@@ -19,13 +19,14 @@ from numpy.typing import NDArray
 
 from ._jit import njit_leaf, prange, rows_kernel
 from ._kern import hypot
-from .grid import F_ICH, F_ICW, F_NX, F_NY, F_X0, F_Y0, near_point
+from .grid import BUF_COLS, F_ICH, F_ICW, F_NX, F_NY, F_X0, F_Y0, near_point
 from .vec import FloatArray
 
 __all__ = [
     "SpotGrid",
     "better_spot",
     "box_distance",
+    "grid_picks",
     "hunter_offset",
     "outside_others",
     "rock_spot",
@@ -340,3 +341,35 @@ def search_grid(
     if whole:
         return weigh_every(spots, usable, 0, px, py, qx, qy, qq, allow)
     return best_any, best_safe
+
+
+#: Agents per task of :func:`grid_picks`.
+_CHUNK = 256
+
+
+@rows_kernel
+def grid_picks(
+    pos: FloatArray,
+    radius: FloatArray,
+    hunter: FloatArray,
+    spots: NDArray[np.float64],
+    usable: NDArray[np.bool_],
+    grid: SpotGrid,
+    panic: float,
+    picks: NDArray[np.intp],
+) -> None:
+    """Each agent's spot among hunter 0's (-1: none, or calm beyond ``panic``), searched in
+    their grid (:func:`search_grid`). A loop of its own, before the composite's: with the
+    search inside the composite's loop that loop ran 7% slower (1,000 agents, 60 rocks,
+    measured)."""
+    n = pos.shape[0]
+    for c in prange((n + _CHUNK - 1) // _CHUNK):
+        buf = np.empty((max(grid.order.shape[0], 1), BUF_COLS))  # a row per spot: enough
+        for i in range(c * _CHUNK, min(n, (c + 1) * _CHUNK)):
+            px, py = pos[i, 0], pos[i, 1]
+            picks[i] = -1
+            if hypot(px - hunter[0, 0], py - hunter[0, 1]) > panic:
+                continue
+            qx, qy, qq, allow = hunter_offset(pos, radius, hunter, i, 0)
+            best_any, best_safe = search_grid(spots, usable, grid, px, py, qx, qy, qq, allow, buf)
+            picks[i] = best_safe if best_safe >= 0 else best_any
