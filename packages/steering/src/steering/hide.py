@@ -252,8 +252,9 @@ class Hide(RowPart, ArraySettings):
     out before the loop; with fewer, each agent works out its own hunter's in the loop. With
     one hunter for all and some dozens of rocks or more, the spots go into a grid that each
     agent searches outward from itself until the nearest safe spot is known (the same choice,
-    some 2x faster at 10,000 agents and 200 rocks). Fine for tens to a few hundred rocks (a
-    few thousand would want a grid over the rocks for the spots, too).
+    some 2x faster at 10,000 agents and 200 rocks; every agent's, before the loop). Fine for
+    tens to a few hundred rocks (a few thousand would want a grid over the rocks for the spots,
+    too).
 
     Debug: ``"hide.spot"`` (N, 2) the chosen spot (NaN when evading or calm), ``"hide.spots"``
     (M, 2) every rock's spot for the hunter (the first agent's hunter when there are several;
@@ -315,8 +316,8 @@ class Hide(RowPart, ArraySettings):
 
     def bind(self, agents: AgentGroup, dt: float, debug: bool) -> HideRecord:
         """This call's record: with one hunter for all, or per-agent hunters too many to work
-        out each agent's own spots in the loop, the spots of each distinct hunter (and their
-        grid, for one hunter facing many rocks and agents).
+        out each agent's own spots in the loop, the spots of each distinct hunter (and, for one
+        hunter facing many rocks and agents, each agent's spot, searched in a grid of them).
 
         Raises:
             TypeError, ValueError: for a hunter or velocity that is not finite points of the
