@@ -25,9 +25,10 @@ part and the goal sit in :class:`~steering.Staggered` nodes: each agent's are re
 (the F1 overlay) the same loop also writes each part's debug record: the overlay changes what
 is drawn, not what is computed.
 
-Behaviours the engine does not compile yet (they search the world: the current, hiding,
-queueing, agent avoidance, and until it is ported, wander) run once over the whole crowd before
-the loop, when some agent needs them (:class:`CrowdCall`), and are read row by row inside it.
+Behaviours the engine does not compile yet (they search the world: the current, queueing,
+agent avoidance, and until it is ported, wander) run once over the whole crowd before the loop,
+when some agent needs them (:class:`CrowdCall`), and are read row by row inside it. Hiding is a
+row part (:class:`~steering.Hide`): only the agents that hide work out their spots.
 """
 
 from __future__ import annotations
@@ -219,11 +220,7 @@ class CrowdTree:
                 ModeGoals(world),
                 part(brain.pace, NEEDS_PATH),
                 part(brain.flow, NEEDS_FLOW),
-                CrowdCall(
-                    lambda: hider(world, slice(None)),
-                    needs[NEEDS_HIDE],
-                    lambda: self.some >> NEEDS_HIDE & 1 == 1,
-                ),
+                part(hider(world, slice(None)), NEEDS_HIDE),
                 # Wander runs for every agent when any wanders (each one's angle advances, as
                 # when the behaviour is called on the crowd), weighted 0 where it is not wanted.
                 Weighted(
@@ -262,8 +259,9 @@ class CrowdTree:
     def key_of(world: World) -> tuple[object, ...]:
         """The objects a world's trees are made from."""
         brain = world.brain
+        state = world.state
         return (
-            world.state,
+            state,
             world.roster,
             world.agents,
             world.crowd,
@@ -277,6 +275,10 @@ class CrowdTree:
             brain.wander,
             brain.queue,
             brain.avoid_agents,
+            # What the crowd's hiding is made from (:func:`~game.world.goals.hider`).
+            brain.avoid.obstacles,
+            state.threat,
+            state.threat_vel,
         )
 
     @classmethod

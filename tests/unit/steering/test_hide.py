@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from steering import Debug, Hide, Obstacles
+from steering import Debug, Hide, Masked, Obstacles, WeightedSum, composite
 from steering import hide as hide_module
 from steering.agents import AgentGroup, integrate
 from steering.basic import Arrive, Evade
@@ -425,3 +425,61 @@ def test_agents_without_a_safe_spot_get_the_whole_scans_choice(
     want = hide(AgentGroup.create(pos.copy(), np.zeros((300, 2))), 1 / 60, want_debug)
     assert np.array_equal(got, want)
     assert np.array_equal(got_debug["hide.spot"], want_debug["hide.spot"], equal_nan=True)
+
+
+def test_masked_in_a_composite_it_gives_its_own_forces_on_the_masked_rows() -> None:
+    # Given six agents, three rocks, a hunter per agent and a mask selecting three agents
+    rng = np.random.default_rng(4)
+    rocks = Obstacles.create([[100.0, 0.0], [0.0, 100.0], [-80.0, -60.0]], 20.0)
+    agents = AgentGroup.create(rng.uniform(-200, 200, (6, 2)), rng.normal(0, 30, (6, 2)))
+    hide = Hide(rng.uniform(-250, 250, (6, 2)), rocks, rng.normal(0, 20, (6, 2)))
+    mask = np.array([True, False, True, False, False, True])
+    # When it runs masked in a sum, and alone over every agent
+    tree = WeightedSum([Masked(hide, mask)])
+    debug: Debug = {}
+    masked = tree(agents, DT, debug)
+    alone_debug: Debug = {}
+    alone = hide(agents, DT, alone_debug)
+    # Then the masked rows get its forces and spots to the bit, the others none
+    assert composite.compiles(hide)
+    np.testing.assert_array_equal(masked[mask], alone[mask])
+    np.testing.assert_array_equal(masked[~mask], 0.0)
+    np.testing.assert_array_equal(debug["hide.spot"][mask], alone_debug["hide.spot"][mask])
+    assert np.isnan(debug["hide.spot"][~mask]).all()
+    np.testing.assert_array_equal(debug["hide.spots"], alone_debug["hide.spots"])
+
+
+@pytest.mark.parametrize("hunters", ["one for all", "one per agent", "distinct ones"])
+def test_hunters_moved_in_place_are_read_at_every_stamped_replay(
+    hunters: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given hunters in arrays a caller moves in place (as the world's threat columns), the
+    # forces that new trees given copies of them compute at each of six steps, and a tree
+    # replayed under a stamp that never changes (the caller keeps the arrays valid)
+    rng = np.random.default_rng(6)
+    if hunters == "distinct ones":  # spots worked out per distinct hunter before the loop
+        monkeypatch.setattr(hide_module, "_DEDUP_WORK", 0)
+    shape = (1 if hunters == "one for all" else 8, 2)
+    moves = [rng.normal(0, 60, shape) for _ in range(6)]
+    velocities = [rng.normal(0, 30, shape) for _ in range(6)]
+    rocks = Obstacles.create(rng.uniform(-200, 200, (5, 2)), 25.0)
+    agents = AgentGroup.create(rng.uniform(-250, 250, (8, 2)))
+    mask = np.ones(8, dtype=bool)
+    hunter = np.cumsum(moves, axis=0)
+    want = [
+        WeightedSum([Masked(Hide(at, rocks, vel), mask)])(agents, DT)
+        for at, vel in zip(hunter, velocities, strict=True)
+    ]
+    hunter, hunter_vel = np.zeros(shape), np.zeros(shape)
+    tree = WeightedSum([Masked(Hide(hunter, rocks, hunter_vel), mask)])
+    quiet = 0
+    for step in range(6):
+        # When the hunters move in place between calls
+        hunter += moves[step]
+        hunter_vel[:] = velocities[step]
+        plan = composite.kept_plan(tree)
+        quiet += plan is not None and plan.holds_quiet(tree, agents, DT, 1)
+        got = composite.run(tree, agents, DT, stamp=1)
+        # Then each call gives what the new tree gave, quiet replays included
+        np.testing.assert_array_equal(got, want[step])
+    assert quiet >= 4
