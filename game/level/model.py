@@ -213,6 +213,12 @@ class EnemySpawn:
         formation: ``none``, or the shape (``line``, ``column``, ``wedge``, ``circle``) the
             ``count`` enemies hold around the first, which leads.
         spacing: Distance between neighbouring formation slots (px).
+        scatter: The start and post are drawn for each world seed uniformly within this
+            radius of (x, y) (px); 0 starts exactly there. A blind route past a guard that
+            always stands in one place is a route a script can learn; a scattered post is not.
+        phase: With a path: the start moves along the path from the point nearest (x, y) by
+            a seeded uniform part of this fraction of the path's length (0: no move; 1:
+            anywhere on it), so a patrol's timing differs from seed to seed.
     """
 
     x: float
@@ -227,6 +233,8 @@ class EnemySpawn:
     role: str = "patrol"
     formation: str = "none"
     spacing: float = 50.0
+    scatter: float = 0.0
+    phase: float = 0.0
     id: int = 0
     name: str = ""
 

@@ -245,6 +245,22 @@ CLASSES: dict[str, ClassSpec] = {
                 doc="the first enemy leads, the others hold slots around it; needs count > 1",
             ),
             _pos("spacing", 50.0, 10_000.0, "px", "distance between neighbouring formation slots"),
+            _nonneg(
+                "scatter",
+                0.0,
+                10_000.0,
+                "px",
+                "its start and post are drawn per world seed within this radius of the point; "
+                "0: exactly here",
+            ),
+            _nonneg(
+                "phase",
+                0.0,
+                1.0,
+                "",
+                "with a path: it starts a seeded part of this fraction of the path's length "
+                "further along it; 0: nearest the point, 1: anywhere on it",
+            ),
         ),
         "an enemy spawn point",
     ),

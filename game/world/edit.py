@@ -15,7 +15,7 @@ from game.level.changes import Change, ObjectsChanged, RockChanged, RockRemoved
 from game.level.sync import apply_changes
 
 from .currents import Currents
-from .spawn import ENEMY, NPC
+from .spawn import ENEMY, NPC, enemy_post
 
 if TYPE_CHECKING:
     from .world import World
@@ -143,7 +143,10 @@ def _edit_spawns(world: World, old: Level, new: Level) -> bool:
         separation[rows - 1] = spawn.separation
         # A moved spawn moves its agents' post: what a wanderer without a path roams
         # round and is pulled back to (the agents stay where they are).
-        world.roster.post[rows] = (spawn.x, spawn.y)
+        if isinstance(spawn, EnemySpawn):
+            world.roster.post[rows] = enemy_post(spawn, new, world.options.seed)
+        else:
+            world.roster.post[rows] = (spawn.x, spawn.y)
         if isinstance(spawn, EnemySpawn):
             world.minds.sight[np.isin(world.minds.rows, rows)] = spawn.sight
     return True

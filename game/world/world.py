@@ -182,7 +182,7 @@ class World:
         self.frame = 0
         self.outcome = "running"
         spawn_seq, wander_seq = np.random.SeedSequence(seed).spawn(2)
-        roster = build_roster(level, np.random.default_rng(spawn_seq), extra_npcs)
+        roster = build_roster(level, np.random.default_rng(spawn_seq), extra_npcs, seed)
         self.roster: Roster = roster
         n = roster.n
         # (N,) rows that lead a formation (their patrol keeps separation before the route).

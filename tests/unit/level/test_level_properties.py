@@ -47,6 +47,8 @@ EXPLICIT: dict[tuple[str, str], tuple[str, Any, Any]] = {
     ("enemy", "role"): ("string", "sentinel", "sentinel"),
     ("enemy", "formation"): ("string", "wedge", "wedge"),
     ("enemy", "spacing"): ("float", 64.5, 64.5),
+    ("enemy", "scatter"): ("float", 120.5, 120.5),
+    ("enemy", "phase"): ("float", 0.75, 0.75),
     ("npc", "count"): ("int", 25, 25),
     ("npc", "max_speed"): ("float", 90, 90.0),
     ("npc", "max_force"): ("float", 120.5, 120.5),
