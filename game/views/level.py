@@ -9,6 +9,7 @@ import arcade
 import numpy as np
 
 from game.level import Level, load_level
+from game.level.schema import MAX_SEED
 from game.progress import LevelRecord
 from game.render import theme
 from game.render.stage import LevelStage
@@ -40,6 +41,8 @@ class LevelView(arcade.View):
         level: Already loaded level data for ``path`` (loaded from ``path`` when None).
         extra_npcs: Fish added to the level's own agents (the frame benchmark's crowds); a
             run with extra fish is not recorded, as its replay could not bring them back.
+        attempt: How many times this level was restarted before this try; the world's seed
+            is the level's plus this (so each try differs, and its replay file records it).
     """
 
     def __init__(
@@ -52,13 +55,16 @@ class LevelView(arcade.View):
         show_result: bool = True,
         level: Level | None = None,
         extra_npcs: int = 0,
+        attempt: int = 0,
     ) -> None:
         super().__init__(app.window, background_color=theme.BACKGROUND)
         self.app = app
         self.path = path
         self.level = level if level is not None else load_level(path)
         self.extra_npcs = extra_npcs
-        self.world = World(self.level, extra_npcs=extra_npcs, debug=debug)
+        self.attempt = attempt
+        seed = (self.level.seed + attempt) % (MAX_SEED + 1)
+        self.world = World(self.level, seed, extra_npcs=extra_npcs, debug=debug)
         self.pilot = Autopilot(self.world) if autopilot else None
         self.show_result = show_result
         self.stage = LevelStage(self.world, app.bank, app.window, debug=debug, zoom=app.zoom)
@@ -169,7 +175,9 @@ class LevelView(arcade.View):
 
     def restart(self) -> None:
         """Start this level again in a fresh view (the overlay stays as it was, and the zoom
-        the player chose)."""
+        the player chose), on the next world seed: enemies whose spawn has ``scatter`` or
+        ``phase`` stand and walk differently on each try (a timetable learnt blind does not
+        carry over); the first try from the level list is always the level's own seed."""
         view = LevelView(
             self.app,
             self.path,
@@ -178,5 +186,6 @@ class LevelView(arcade.View):
             show_result=self.show_result,
             level=self.level,
             extra_npcs=self.extra_npcs,
+            attempt=self.attempt + 1,
         )
         self.window.show_view(view)

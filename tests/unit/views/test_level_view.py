@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import arcade
@@ -117,6 +118,32 @@ def test_r_restarts_the_level(app: GameApp) -> None:
     assert tuple(fresh.world.player_pos) == pytest.approx(spawn)
     frames(app.window, 5)
     assert fresh.world.frame == 5
+
+
+def test_each_try_is_the_next_seed_so_a_scattered_guard_stands_elsewhere(app: GameApp) -> None:
+    # Given a level whose first guard's post is scattered over 200 px
+    level = load_level(LEVELS[0])
+    guard = replace(level.enemies[0], path="", scatter=200.0)
+    level = replace(level, enemies=(guard, *level.enemies[1:]))
+    app.window.show_view(LevelView(app, LEVELS[0], level=level))
+    first = app.window.current_view
+    assert isinstance(first, LevelView) and first.world.seed == level.seed
+    posts = [tuple(first.world.roster.post[1])]
+    # When the player restarts twice (R, then the pause menu's restart)
+    press(app.window, arcade.key.R)
+    second = app.window.current_view
+    assert isinstance(second, LevelView)
+    second.restart()
+    third = app.window.current_view
+    assert isinstance(third, LevelView)
+    # Then each try is the next world seed, and the guard stands somewhere else each time
+    assert (second.world.seed, third.world.seed) == (level.seed + 1, level.seed + 2)
+    posts += [tuple(second.world.roster.post[1]), tuple(third.world.roster.post[1])]
+    assert len(set(posts)) == 3
+    # And a fresh start from the level list is the level's own seed again
+    app.play(LEVELS[0])
+    again = app.window.current_view
+    assert isinstance(again, LevelView) and again.world.seed == load_level(LEVELS[0]).seed
 
 
 def _tiny_level(tmp_path: Path, enemy: bool) -> Path:
