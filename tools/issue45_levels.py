@@ -1,0 +1,93 @@
+"""Issue 45's level edits: enemies whose place and timing a blind script cannot learn.
+
+The exploit finder (``python -m game exploit``) found open-loop scripts that won levels from the
+third on at least a quarter of the time (docs/env.md, "A larger search"): every seed put each
+guard on the same post and each patrol at the same point of its loop at the same second, so a
+script that never looks could time a run past them. Each edit below gives named enemies a
+seeded ``scatter`` (their post is drawn per world seed within that radius) or ``phase`` (a
+patrol starts a seeded way round its path), and, where that was not enough, changes the level;
+each is measured in docs/env.md ("Seeded enemies").
+
+Each edit starts from the level on disk and sets only what it owns, so rerunning it changes
+nothing.
+
+Usage: ``python -m tools.issue45_levels [FILE ...]`` (default: every file it knows).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from game.level import Level, LevelError, load_level, save_level
+from tools.rework_levels import LEVELS
+
+__all__ = ["EDITS", "main", "with_seeded_enemies"]
+
+logger = logging.getLogger("issue45_levels")
+
+
+def with_seeded_enemies(level: Level, **settings: tuple[float, float]) -> Level:
+    """``level`` with each named enemy's (scatter, phase) set as given.
+
+    Raises:
+        LevelError: for a name no enemy of the level has (a typo would change nothing), or a
+            phase given to an enemy without a path (it would do nothing).
+    """
+    names = {e.name: e for e in level.enemies}
+    unknown = sorted(set(settings) - set(names))
+    if unknown:
+        listed = ", ".join(map(repr, unknown))
+        raise LevelError(f"no enemy named {listed} to seed", file=level.source)
+    pathless = sorted(n for n, (_, phase) in settings.items() if phase > 0 and not names[n].path)
+    if pathless:
+        listed = ", ".join(map(repr, pathless))
+        raise LevelError(f"enemy {listed} has no path to phase", file=level.source)
+    enemies = tuple(
+        replace(e, scatter=settings[e.name][0], phase=settings[e.name][1])
+        if e.name in settings
+        else e
+        for e in level.enemies
+    )
+    return replace(level, enemies=enemies)
+
+
+def rockfield(level: Level) -> Level:
+    """3. Rock Field: a script holding right, then waiting, then down-left won 5 of 8 seeds
+    past the five hunters, who always stood on the same posts. Their posts are now drawn
+    within 250 px of their spawn points, and the sweeper and the channel's watcher start
+    anywhere on their loops: no open-loop script of 128 won a seed (8 seeds), and the bot
+    still wins 16 of 20 (17 before)."""
+    hunters = {f"hunter-{k}": (250.0, 0.0) for k in range(1, 6)}
+    return with_seeded_enemies(level, **hunters, sweeper=(0.0, 1.0), **{"channel-watcher": (0.0, 1.0)})
+
+
+EDITS: dict[str, Callable[[Level], Level]] = {
+    "03_rockfield.tmj": rockfield,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Apply the edits; return the exit status (2 on a level error)."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("only", nargs="*", help="file names to write (default: all)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    try:
+        for name, edit in EDITS.items():
+            if args.only and name not in args.only:
+                continue
+            saved = save_level(edit(load_level(LEVELS / name)), LEVELS / name, backup=False)
+            seeded = [e.name for e in saved.enemies if e.scatter or e.phase]
+            logger.info("%s: seeded %s", name, ", ".join(seeded))
+    except LevelError as exc:
+        print(f"issue45_levels: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
