@@ -22,10 +22,11 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from game.level import Level, LevelError, load_level, save_level
-from tools.rework_levels import LEVELS
+from game.level import EnemySpawn, Level, LevelError, PathData, load_level, save_level
+from tools.make_levels import pts
+from tools.rework_levels import LEVELS, with_owned
 
-__all__ = ["EDITS", "main", "with_seeded_enemies"]
+__all__ = ["EDITS", "edge_patrols", "main", "with_seeded_enemies"]
 
 logger = logging.getLogger("issue45_levels")
 
@@ -65,8 +66,41 @@ def rockfield(level: Level) -> Level:
     return with_seeded_enemies(level, **hunters, sweeper=(0.0, 1.0), **{"channel-watcher": (0.0, 1.0)})
 
 
+def edge_patrols(
+    level: Level, *guards: tuple[str, str, tuple[float, float], tuple[float, ...], float]
+) -> Level:
+    """``level`` with a guard per (name, path name, spawn point, points, sight) walking an open
+    path of those points (x0, y0, x1, y1, ...) back and forth at 180 px/s, phased (it starts
+    a seeded way along it from the point nearest its spawn), in place of the guard and path of
+    those names."""
+    paths, enemies = [], []
+    for name, path, (x, y), points, sight in guards:
+        paths.append(PathData(name=path, points=pts(*points), closed=False, radius=20.0))
+        enemies.append(
+            EnemySpawn(name=name, x=x, y=y, path=path, max_speed=180.0, sight=sight, phase=1.0)
+        )
+    return with_owned(level, level.walls, enemies=enemies, paths=paths)
+
+
+def moving_paths(level: Level) -> Level:
+    """5. Moving Paths: a script that swam up the west edge, along the north edge, down the
+    north reef into the gap and waited in the exit's pocket won 7 of 8 seeds (14 of 20), seen
+    by no one: the map's edges were nobody's beat. With every patrol phased alone it still
+    won 8 of 8 (the edges, not the timing, were the hole); two guards now walk the north and
+    east edges, and every patrol starts a seeded way round its loop. 128 scripts then win no
+    seed of 8 (the closest ends 730 px from the exit), and the bot wins 11 of 20 (14
+    before)."""
+    phased = with_seeded_enemies(level, **{e.name: (0.0, 1.0) for e in level.enemies if e.path})
+    return edge_patrols(
+        phased,
+        ("edge-guard", "north-edge", (800.0, 1105.0), (200, 1105, 1480, 1105), 150.0),
+        ("east-guard", "east-edge", (2010.0, 400.0), (2010, 80, 2010, 720), 150.0),
+    )
+
+
 EDITS: dict[str, Callable[[Level], Level]] = {
     "03_rockfield.tmj": rockfield,
+    "05_moving_paths.tmj": moving_paths,
 }
 
 
