@@ -62,8 +62,9 @@ def rockfield(level: Level) -> Level:
     within 250 px of their spawn points, and the sweeper and the channel's watcher start
     anywhere on their loops: no open-loop script of 128 won a seed (8 seeds), and the bot
     still wins 16 of 20 (17 before)."""
-    hunters = {f"hunter-{k}": (250.0, 0.0) for k in range(1, 6)}
-    return with_seeded_enemies(level, **hunters, sweeper=(0.0, 1.0), **{"channel-watcher": (0.0, 1.0)})
+    seeded = {f"hunter-{k}": (250.0, 0.0) for k in range(1, 6)}
+    seeded |= {"sweeper": (0.0, 1.0), "channel-watcher": (0.0, 1.0)}
+    return with_seeded_enemies(level, **seeded)
 
 
 def edge_patrols(
