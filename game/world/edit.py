@@ -15,7 +15,8 @@ from game.level.changes import Change, ObjectsChanged, RockChanged, RockRemoved
 from game.level.sync import apply_changes
 
 from .currents import Currents
-from .spawn import ENEMY, NPC, enemy_post
+from .posts import enemy_post
+from .spawn import ENEMY, NPC
 
 if TYPE_CHECKING:
     from .world import World

@@ -22,6 +22,9 @@ from game.level.crowd import SPAWN_GAP, agent_cell
 from steering import formation_offsets
 from steering.vec import FloatArray
 
+from .extra_npcs import ExtraGroup, extra_npc_plan, grown
+from .posts import enemy_post
+
 log = logging.getLogger(__name__)
 
 __all__ = [
@@ -38,7 +41,6 @@ __all__ = [
     "Solids",
     "agent_mass",
     "build_roster",
-    "enemy_post",
     "extra_npc_plan",
     "scatter",
     "spiral",
@@ -241,7 +243,7 @@ def scatter(
     need = 2.0 * count * agent_cell(radius)
     w, h = world
     whole, bare = Rect(0.0, 0.0, w, h), Solids(np.zeros((0, 2)), np.zeros(0))
-    for area in (rect, _grown(rect, need, world), whole):
+    for area in (rect, grown(rect, need, world), whole):
         pts = _grid_points(rng, area, count, radius, rocks, world, tree, reach)
         if pts is not None:
             return pts
@@ -327,78 +329,6 @@ def spiral(
     area = Rect(centre[0] - side / 2, centre[1] - side / 2, side, side)
     rng = np.random.default_rng([seed, count])  # not the count alone: spawns stacked
     return scatter(rng, area, count, radius, rocks, world, taken, taken_radius)
-
-
-def _grown(rect: Rect, need_area: float, world: tuple[float, float]) -> Rect:
-    """``rect`` scaled about its centre to at least ``need_area`` px^2, kept inside the world."""
-    w, h = world
-    area = rect.width * rect.height
-    if area >= need_area:
-        return rect
-    s = math.sqrt(need_area / max(area, 1e-9))
-    rw, rh = min(rect.width * s, w), min(rect.height * s, h)
-    if rw * rh < need_area:  # one side hit the world: stretch the other
-        rw = min(w, need_area / rh)
-        rh = min(h, need_area / rw)
-    cx, cy = rect.center
-    left = min(max(cx - rw / 2, 0.0), w - rw)
-    bottom = min(max(cy - rh / 2, 0.0), h - rh)
-    return Rect(left, bottom, rw, rh)
-
-
-@dataclass(frozen=True)
-class ExtraGroup:
-    """The extra NPCs of a stress run that copy one spawn.
-
-    Attributes:
-        spawn: the NPC spawn they copy (max speed, force, path, wander).
-        count: how many.
-        area: where they are scattered (the spawn's area, grown to hold them).
-        radius: their radius (the spawn's, shrunk when the world is too small for them).
-        separation: their separation (shrunk with the radius).
-    """
-
-    spawn: NpcSpawn
-    count: int
-    area: Rect
-    radius: float
-    separation: float
-
-
-def extra_npc_plan(level: Level, extra: int) -> list[ExtraGroup]:
-    """Where the ``extra`` NPCs of a stress run go, and how big they are.
-
-    They are shared among the level's NPC spawns in proportion to each spawn's count and copy
-    its properties. Each spawn's area (a point spawn counts as a square of its separation per
-    agent) is grown about its centre, inside the world, until it holds its own agents and its
-    extra ones at one ``spacing^2`` each, ``spacing = max(separation, 3 * radius)``. When the
-    whole world cannot hold them at that spacing, the extra agents' radius and separation
-    shrink by the same factor so that they fit (10,000 agents of 8 px would otherwise cover
-    the whole sandbox). A level without NPC spawns gets one default spawn over the whole world.
-    """
-    if extra <= 0:
-        return []
-    w, h = level.width_px, level.height_px
-    spawns = list(level.npcs)
-    if not spawns:
-        spawns = [NpcSpawn(x=w / 2, y=h / 2, area=Rect(0.0, 0.0, w, h), count=1)]
-    counts = np.array([s.count for s in spawns], dtype=np.float64)
-    share = np.floor(extra * counts / counts.sum()).astype(np.intp)
-    share[: extra - int(share.sum())] += 1
-    total_area = 0.0
-    for s, k in zip(spawns, share, strict=True):
-        spacing = max(s.separation, 3.0 * s.radius)
-        total_area += (s.count + int(k)) * spacing * spacing
-    shrink = min(1.0, math.sqrt(0.8 * w * h / total_area))
-    plan = []
-    for s, k in zip(spawns, share, strict=True):
-        if k == 0:
-            continue
-        spacing = max(s.separation, 3.0 * s.radius) * shrink
-        base = s.area or Rect(s.x - spacing / 2, s.y - spacing / 2, spacing, spacing)
-        area = _grown(base, (s.count + int(k)) * spacing * spacing, (w, h))
-        plan.append(ExtraGroup(s, int(k), area, s.radius * shrink, s.separation * shrink))
-    return plan
 
 
 #: The player's thrust: top acceleration (px/s^2) with which it reaches its input velocity.
@@ -527,60 +457,6 @@ class _RosterBuilder:
         )
 
 
-#: Mixed into an enemy's draw (with the world seed and the spawn's id) so that it has a stream of
-#: its own: editing one spawn, or the NPCs' scatter, moves no other enemy.
-_POST_STREAM = 0x5CA77E2
-
-
-def _along(points: FloatArray, closed: bool, at: tuple[float, float], phase: float) -> FloatArray:
-    """The point ``phase`` (a fraction of the length) further along the path than the path's
-    point nearest ``at``; an open path is walked back from its end (a patrol turns there)."""
-    a = points
-    b = np.roll(points, -1, axis=0) if closed else points[1:]
-    a = a if closed else points[:-1]
-    d = b - a
-    seg = np.hypot(d[:, 0], d[:, 1])
-    total = float(seg.sum())
-    if total <= 0.0:
-        return points[0].copy()
-    rel = np.asarray(at, dtype=np.float64) - a
-    t = np.clip((rel * d).sum(axis=1) / np.maximum(seg * seg, 1e-12), 0.0, 1.0)
-    gap = np.hypot(rel[:, 0] - t * d[:, 0], rel[:, 1] - t * d[:, 1])
-    k = int(np.argmin(gap))
-    start = np.concatenate(([0.0], np.cumsum(seg)))
-    s = start[k] + t[k] * seg[k] + phase * total
-    if closed:
-        s %= total
-    else:
-        s %= 2.0 * total
-        s = 2.0 * total - s if s > total else s
-    k = min(int(np.searchsorted(start, s, side="right")) - 1, seg.shape[0] - 1)
-    f = (s - start[k]) / seg[k] if seg[k] > 0 else 0.0
-    return a[k] + f * d[k]
-
-
-def enemy_post(e: EnemySpawn, level: Level, seed: int) -> tuple[float, float]:
-    """Where the enemies of spawn ``e`` start, and the post a pathless one guards, in a world of
-    ``seed``: (x, y), moved along its path by a seeded part of ``e.phase`` and then by a
-    seeded offset within ``e.scatter`` (uniform over the disc), inside the world. With
-    neither, (x, y) itself, and no draw is made (the levels without them are as before)."""
-    centre = np.array([e.x, e.y], dtype=np.float64)
-    if e.phase <= 0.0 and e.scatter <= 0.0:
-        return e.x, e.y
-    rng = np.random.default_rng([seed, e.id, _POST_STREAM])
-    u_phase, u_r, u_angle = rng.random(3)
-    path = next((p for p in level.paths if p.name == e.path), None) if e.path else None
-    if path is not None and e.phase > 0.0:
-        pts = np.asarray(path.points, dtype=np.float64)
-        centre = _along(pts, path.closed, (e.x, e.y), u_phase * e.phase)
-    if e.scatter > 0.0:
-        r, angle = e.scatter * math.sqrt(u_r), 2.0 * math.pi * u_angle
-        centre = centre + r * np.array([math.cos(angle), math.sin(angle)])
-    x = min(max(float(centre[0]), 0.0), level.width_px)
-    y = min(max(float(centre[1]), 0.0), level.height_px)
-    return x, y
-
-
 def _enemy_archetype(e: EnemySpawn) -> Archetype:
     """Which tuning the enemies of a spawn take: a sentinel's, a formation's, a patrol's."""
     if e.role == "sentinel":
@@ -604,7 +480,7 @@ def build_roster(
         rng: the seeded generator for the scatter.
         extra_npcs: NPCs added for a stress run (see :func:`extra_npc_plan`).
         seed: the world seed, which draws scattered and phased enemy starts
-            (:func:`enemy_post`).
+            (:func:`~game.world.posts.enemy_post`).
     """
     world = (level.width_px, level.height_px)
     rocks = Solids.of(level)

@@ -12,6 +12,7 @@ from game.editor import Change, EditModel
 from game.editor.objects import Ref
 from game.level import CLASSES, resolve_level
 from game.world import World
+from game.world.posts import enemy_post
 from game.world.spawn import ENEMY, NPC, Archetype
 
 
@@ -145,10 +146,14 @@ def test_moving_a_wanderers_spawn_moves_the_post_it_roams_round() -> None:
     # Then the running world keeps its agents where they are, with the post at the new place
     assert world.frame == frame
     assert np.array_equal(world.agents.pos[rows], pos)
-    assert np.allclose(world.roster.post[rows], (placed.x, placed.y))
+    # (its post is drawn within the spawn's scatter: the same seeded offset from the new place)
+    assert np.allclose(world.roster.post[rows], enemy_post(placed, model.level, world.seed))
+    offset = np.subtract(enemy_post(spawn, model.level, world.seed), (spawn.x, spawn.y))
+    assert np.allclose(world.roster.post[rows], np.add((placed.x, placed.y), offset))
     # And the wanderer, now far beyond its leash, heads for it and gets closer
-    before = np.hypot(*(world.agents.pos[rows] - (placed.x, placed.y)).T)
+    post = world.roster.post[rows].copy()
+    before = np.hypot(*(world.agents.pos[rows] - post).T)
     for _ in range(240):
         world.step()
-    after = np.hypot(*(world.agents.pos[rows] - (placed.x, placed.y)).T)
+    after = np.hypot(*(world.agents.pos[rows] - post).T)
     assert (after < before - 100.0).all()

@@ -13,7 +13,7 @@ from game.level import EnemySpawn, Level, load_level, resolve_level
 from game.level.changes import diff_levels
 from game.world import ENEMY, NPC, World
 from game.world.edit import apply_edit
-from game.world.spawn import enemy_post
+from game.world.posts import enemy_post
 
 SEEDS = range(400)
 
