@@ -113,10 +113,23 @@ def swarm(level: Level) -> Level:
     )
 
 
+def finale(level: Level) -> Level:
+    """9. Finale: a script up the west edge, along the north edge and down past the warden
+    into the exit won 4 of 8 seeds (11 of 20). Phasing the patrols made it no better (3 of 8,
+    with a guard on the east edge too), so the patrols keep their timing and a guard walks the
+    north edge, phased: 128 scripts then win 1 seed of 8, and the bot wins 4 of 20 (as
+    before). A second guard on the east edge left no seed won but caught the autopilot on the
+    level's own seed (it won 5 of 20 seeds there, 7 of 20 with the north guard alone)."""
+    return edge_patrols(
+        level, ("north-guard", "north-edge", (1400.0, 1730.0), (300, 1730, 2500, 1730), 150.0)
+    )
+
+
 EDITS: dict[str, Callable[[Level], Level]] = {
     "03_rockfield.tmj": rockfield,
     "04_swarm.tmj": swarm,
     "05_moving_paths.tmj": moving_paths,
+    "09_finale.tmj": finale,
 }
 
 
