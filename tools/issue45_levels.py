@@ -59,9 +59,10 @@ def with_seeded_enemies(level: Level, **settings: tuple[float, float]) -> Level:
 def rockfield(level: Level) -> Level:
     """3. Rock Field: a script holding right, then waiting, then down-left won 5 of 8 seeds
     past the five hunters, who always stood on the same posts. Their posts are now drawn
-    within 250 px of their spawn points, and the sweeper and the channel's watcher start
-    anywhere on their loops: no open-loop script of 128 won a seed (8 seeds), and the bot
-    still wins 16 of 20 (17 before)."""
+    within 250 px of their spawn points (drawn again off rocks and walls and never across
+    the reef), and the sweeper and the channel's watcher start anywhere on their loops: the
+    best of 128 open-loop scripts wins 1 seed of 8, and the bot still wins 17 of 20 (as
+    before)."""
     seeded = {f"hunter-{k}": (250.0, 0.0) for k in range(1, 6)}
     seeded |= {"sweeper": (0.0, 1.0), "channel-watcher": (0.0, 1.0)}
     return with_seeded_enemies(level, **seeded)

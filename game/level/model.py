@@ -214,11 +214,14 @@ class EnemySpawn:
             ``count`` enemies hold around the first, which leads.
         spacing: Distance between neighbouring formation slots (px).
         scatter: The start and post are drawn for each world seed uniformly within this
-            radius of (x, y) (px); 0 starts exactly there. A blind route past a guard that
+            radius of (x, y) (px), again (up to 16 draws) while on a rock or a wall or across a
+            wall from (x, y); 0 starts exactly there. A blind route past a guard that
             always stands in one place is a route a script can learn; a scattered post is not.
         phase: With a path: the start moves along the path from the point nearest (x, y) by
             a seeded uniform part of this fraction of the path's length (0: no move; 1:
-            anywhere on it), so a patrol's timing differs from seed to seed.
+            anywhere on a closed path), so a patrol's timing differs from seed to seed. On an
+            open path the start lies ahead of the nearest point, reflected at the far end,
+            walking forward (not yet anywhere on its way back). Without a path: nothing.
     """
 
     x: float

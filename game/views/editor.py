@@ -197,9 +197,11 @@ class PlaytestView(LevelView):
     """The edited level played at once (unsaved edits included); Tab, F5 or Esc go back to
     the editor, with its undo history."""
 
-    def __init__(self, editor: EditorView) -> None:
+    def __init__(self, editor: EditorView, attempt: int = 0) -> None:
         source = editor.model.source or Path("untitled.tmj")
-        super().__init__(editor.app, source, level=editor.model.level, show_result=False)
+        super().__init__(
+            editor.app, source, level=editor.model.level, show_result=False, attempt=attempt
+        )
         self.editor = editor
 
     def rescue(self) -> None:
@@ -247,8 +249,8 @@ class PlaytestView(LevelView):
             super().on_key_press(symbol, modifiers)
 
     def restart(self) -> None:
-        """Play the edited level again."""
-        self.window.show_view(PlaytestView(self.editor))
+        """Play the edited level again, on the next world seed (as the game's restart)."""
+        self.window.show_view(PlaytestView(self.editor, self.attempt + 1))
 
 
 @contextlib.contextmanager

@@ -274,7 +274,7 @@ def test_levels_and_sweep_from_the_command_line(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "| 05_moving_paths | 7 |" in done.stdout
+    assert "| 05_moving_paths | 9 |" in done.stdout
     assert "| 5 | 5 |" in done.stdout
     data = json.loads(out.read_text())
     assert len(data["levels"]) == len(shipped_levels())

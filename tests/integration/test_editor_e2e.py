@@ -117,6 +117,25 @@ def test_dirty_title_undo_and_play_test_round_trip(app: GameApp, level_file: Pat
     assert moved[0] == pytest.approx(node[0] + 20.0 / view.camera.zoom, abs=0.02)
 
 
+def test_r_in_the_play_test_plays_the_next_seed(app: GameApp, level_file: Path) -> None:
+    # Given a play-test of the edited level (Tab): the level's own seed first
+    view = open_view(app, level_file)
+    send(app.window, "on_key_press", arcade.key.TAB, 0)
+    first = app.window.current_view
+    assert isinstance(first, PlaytestView)
+    assert first.world.seed == view.model.level.seed
+    # When the designer restarts it (R), twice
+    send(app.window, "on_key_press", arcade.key.R, 0)
+    second = app.window.current_view
+    assert isinstance(second, PlaytestView) and second is not first
+    send(app.window, "on_key_press", arcade.key.R, 0)
+    third = app.window.current_view
+    # Then each try is the next seed (scattered and phased enemies differ), still the edit
+    assert isinstance(third, PlaytestView)
+    assert (second.world.seed, third.world.seed) == (first.world.seed + 1, first.world.seed + 2)
+    assert third.world.level == view.model.level
+
+
 def test_the_world_follows_edits_live(app: GameApp, level_file: Path) -> None:
     # Given the editor with its world running
     view = open_view(app, level_file)

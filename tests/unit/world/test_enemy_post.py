@@ -13,7 +13,7 @@ from game.level import EnemySpawn, Level, load_level, resolve_level
 from game.level.changes import diff_levels
 from game.world import ENEMY, NPC, World
 from game.world.edit import apply_edit
-from game.world.posts import enemy_post
+from game.world.posts import enemy_post, enemy_start
 
 SEEDS = range(400)
 
@@ -100,15 +100,48 @@ def test_a_small_phase_moves_the_start_only_that_far_along_the_path() -> None:
     assert max(ahead) <= 0.2 + 1e-9 and max(ahead) > 0.18 and min(ahead) < 0.02
 
 
-def test_on_an_open_path_the_start_walks_back_from_the_end() -> None:
+def test_on_an_open_path_the_start_is_ahead_of_the_spawn_reflected_at_the_end() -> None:
+    # The known limit (docs/levels.md): one length ahead of the spawn's point, reflected at
+    # the far end, the patrol walking forward; not yet its whole round out and back
     level = _patrol()
     line = replace(level.paths[0], points=((100.0, 100.0), (500.0, 100.0)), closed=False)
     level = replace(level, paths=(line, *level.paths[1:]))
-    level, guard = _with(level, "guard-square", x=100.0, y=100.0, phase=1.0, path=line.name)
-    xs = np.array([enemy_post(guard, level, s) for s in SEEDS])
-    assert (xs[:, 1] == 100.0).all() and xs[:, 0].min() >= 100.0 and xs[:, 0].max() <= 500.0
-    # Walked out and back: the middle is passed twice, so starts are uniform along the line
-    assert np.histogram(xs[:, 0], bins=4, range=(100.0, 500.0))[0].min() > 0.18 * len(SEEDS)
+    level, guard = _with(level, "guard-square", x=300.0, y=100.0, phase=1.0, path=line.name)
+    starts = [enemy_start(guard, level, s) for s in SEEDS]
+    xs = np.array([st.x for st in starts])
+    assert (np.array([st.y for st in starts]) == 100.0).all()
+    assert xs.min() >= 300.0 and xs.max() <= 500.0 and xs.min() < 310.0 and xs.max() > 490.0
+    assert not any(st.backwards for st in starts)
+    # From a spawn at the first node the whole line is covered (out, and back from the end)
+    level, guard = _with(level, "guard-square", x=100.0, y=100.0)
+    xs = np.array([enemy_post(guard, level, s)[0] for s in SEEDS])
+    assert np.histogram(xs, bins=4, range=(100.0, 500.0))[0].min() > 0.18 * len(SEEDS)
+
+
+def test_a_scattered_post_is_off_rocks_and_walls_and_not_across_a_wall() -> None:
+    level = load_level(resolve_level("03_rockfield"))
+    hunters = [e for e in level.enemies if e.scatter > 0 and not e.path]
+    assert hunters
+    for e in hunters:
+        home = np.array([e.x, e.y])
+        for seed in range(150):
+            post = np.array(enemy_post(e, level, seed))
+            for o in level.obstacles:
+                assert np.hypot(*(post - (o.x, o.y))) >= o.radius + e.radius
+            for wall in level.walls:
+                for u, v in wall.segments:
+                    u, v = np.array(u), np.array(v)
+                    d = v - u
+                    t = np.clip(np.dot(post - u, d) / np.dot(d, d), 0.0, 1.0)
+                    assert np.hypot(*(post - u - t * d)) >= wall.thickness / 2 + e.radius
+                    assert not _crosses(home, post, u, v)
+
+
+def _crosses(p: np.ndarray, q: np.ndarray, u: np.ndarray, v: np.ndarray) -> bool:
+    def side(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> float:
+        return float((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]))
+
+    return side(p, q, u) * side(p, q, v) < 0 and side(u, v, p) * side(u, v, q) < 0
 
 
 def test_a_phased_patrol_walks_on_from_where_it_starts() -> None:
@@ -146,10 +179,13 @@ def test_each_spawn_draws_alone_and_the_npcs_are_not_moved() -> None:
 
 @pytest.mark.parametrize("seed", [0, 5])
 def test_editing_a_spawns_scatter_moves_its_post_to_the_new_draw(seed: int) -> None:
-    level = _patrol()
+    # Given a running world whose first guard has no path: it wanders round its post
+    level, _ = _with(_patrol(), "guard-square", path="")
     world = World(level, seed)
-    new, guard = _with(level, "guard-bowtie", scatter=90.0)
-    assert apply_edit(world, diff_levels(level, new), new) == ""  # in place, no carry-over
+    new, guard = _with(level, "guard-square", scatter=150.0)
     rows = np.flatnonzero((world.kind == ENEMY) & (world.spawn_id == guard.id))
-    assert tuple(world.roster.post[rows[0]]) == enemy_post(guard, new, seed)
-    assert tuple(world.roster.post[rows[0]]) != (guard.x, guard.y)
+    # When the designer gives it a scatter, the edit is applied in place
+    assert apply_edit(world, diff_levels(level, new), new) == ""
+    # Then its post is the new draw (test_edit_objects: a wanderer heads for a moved post)
+    post = enemy_post(guard, new, seed)
+    assert tuple(world.roster.post[rows[0]]) == post != (guard.x, guard.y)
