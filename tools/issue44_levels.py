@@ -9,15 +9,13 @@ Usage: ``python -m tools.issue44_levels [FILE ...]`` (default: every file it kno
 
 from __future__ import annotations
 
-import argparse
 import logging
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from game.level import Level, LevelError, PathData, load_level, save_level
+from game.level import Level, PathData
 from tools.make_levels import pts
-from tools.rework_levels import LEVELS, with_enemy_settings, with_owned
+from tools.rework_levels import run_edits, with_enemy_settings, with_owned
 
 __all__ = ["EDITS", "HINTS", "main"]
 
@@ -189,20 +187,7 @@ EDITS: dict[str, Callable[[Level], Level]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Apply the edits; return the exit status (2 on a level error)."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("only", nargs="*", help="file names to write (default: all)")
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
-    try:
-        for name, edit in EDITS.items():
-            if args.only and name not in args.only:
-                continue
-            saved = save_level(edit(load_level(LEVELS / name)), LEVELS / name, backup=False)
-            logger.info("%s: %s: %s", name, saved.title, saved.hint)
-    except LevelError as exc:
-        print(f"issue44_levels: {exc}", file=sys.stderr)
-        return 2
-    return 0
+    return run_edits("issue44_levels", EDITS, lambda lv: f"{lv.title}: {lv.hint}", argv)
 
 
 if __name__ == "__main__":

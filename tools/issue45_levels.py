@@ -16,15 +16,13 @@ Usage: ``python -m tools.issue45_levels [FILE ...]`` (default: every file it kno
 
 from __future__ import annotations
 
-import argparse
 import logging
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from game.level import EnemySpawn, Level, LevelError, PathData, load_level, save_level
+from game.level import EnemySpawn, Level, LevelError, PathData
 from tools.make_levels import pts
-from tools.rework_levels import LEVELS, with_owned
+from tools.rework_levels import check_enemy_names, run_edits, with_owned
 
 __all__ = ["EDITS", "edge_patrols", "main", "with_seeded_enemies"]
 
@@ -38,11 +36,8 @@ def with_seeded_enemies(level: Level, **settings: tuple[float, float]) -> Level:
         LevelError: for a name no enemy of the level has (a typo would change nothing), or a
             phase given to an enemy without a path (it would do nothing).
     """
+    check_enemy_names(level, settings, "seed")
     names = {e.name: e for e in level.enemies}
-    unknown = sorted(set(settings) - set(names))
-    if unknown:
-        listed = ", ".join(map(repr, unknown))
-        raise LevelError(f"no enemy named {listed} to seed", file=level.source)
     pathless = sorted(n for n, (_, phase) in settings.items() if phase > 0 and not names[n].path)
     if pathless:
         listed = ", ".join(map(repr, pathless))
@@ -134,23 +129,13 @@ EDITS: dict[str, Callable[[Level], Level]] = {
 }
 
 
+def _seeded(level: Level) -> str:
+    return "seeded " + ", ".join(e.name for e in level.enemies if e.scatter or e.phase)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Apply the edits; return the exit status (2 on a level error)."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("only", nargs="*", help="file names to write (default: all)")
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
-    try:
-        for name, edit in EDITS.items():
-            if args.only and name not in args.only:
-                continue
-            saved = save_level(edit(load_level(LEVELS / name)), LEVELS / name, backup=False)
-            seeded = [e.name for e in saved.enemies if e.scatter or e.phase]
-            logger.info("%s: seeded %s", name, ", ".join(seeded))
-    except LevelError as exc:
-        print(f"issue45_levels: {exc}", file=sys.stderr)
-        return 2
-    return 0
+    return run_edits("issue45_levels", EDITS, _seeded, argv)
 
 
 if __name__ == "__main__":

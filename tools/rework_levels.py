@@ -23,7 +23,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -92,16 +92,47 @@ def with_owned(
     )
 
 
+def check_enemy_names(level: Level, names: Iterable[str], verb: str) -> None:
+    """Raise a :class:`LevelError` naming every one of ``names`` no enemy of ``level`` has
+    (an edit by a misspelt name would change nothing)."""
+    unknown = sorted(set(names) - {e.name for e in level.enemies})
+    if unknown:
+        listed = ", ".join(map(repr, unknown))
+        raise LevelError(f"no enemy named {listed} to {verb}", file=level.source)
+
+
+def run_edits(
+    tool: str,
+    edits: dict[str, Callable[[Level], Level]],
+    describe: Callable[[Level], str],
+    argv: Sequence[str] | None,
+) -> int:
+    """A level tool's main: apply ``edits`` (file name -> edit) to the shipped levels named on
+    the command line (default: all), log ``describe`` of each saved level; the exit status (2
+    on a level error, in one line)."""
+    parser = argparse.ArgumentParser(prog=f"python -m tools.{tool}")
+    parser.add_argument("only", nargs="*", help="file names to write (default: all)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    try:
+        for name, edit in edits.items():
+            if args.only and name not in args.only:
+                continue
+            saved = save_level(edit(load_level(LEVELS / name)), LEVELS / name, backup=False)
+            logger.info("%s: %s", name, describe(saved))
+    except LevelError as exc:
+        print(f"{tool}: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def with_enemy_settings(level: Level, **settings: tuple[float, float]) -> Level:
     """``level`` with each named enemy's (max_speed, sight) set as given.
 
     Raises:
         LevelError: for a name no enemy of the level has (a typo would change nothing).
     """
-    unknown = sorted(set(settings) - {e.name for e in level.enemies})
-    if unknown:
-        names = ", ".join(map(repr, unknown))
-        raise LevelError(f"no enemy named {names} to rework", file=level.source)
+    check_enemy_names(level, settings, "rework")
     enemies = tuple(
         replace(e, max_speed=settings[e.name][0], sight=settings[e.name][1])
         if e.name in settings
